@@ -1,0 +1,19 @@
+/** All activities, built on one provider client and one Temporal client per worker process. */
+import { createIdentityVerificationActivities } from './identityVerificationActivities';
+import type { ProviderClient } from './providerClient';
+import { createResourceActivities } from './resourceActivities';
+import type { ResourceTarget } from './signalResource';
+
+export interface ActivityDependencies {
+  provider: ProviderClient;
+  resources: ResourceTarget;
+}
+
+export function createActivities(deps: ActivityDependencies) {
+  return {
+    ...createIdentityVerificationActivities(deps.provider),
+    ...createResourceActivities(deps.resources),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,31 @@
+/** How the API client reaches the provider (DESIGN.md §9). Defaults serve the embedded stack. */
+import { z } from 'zod';
+import { httpUrlVariable, parseEnvironment } from '../worker/environment';
+
+export const providerEnvironment = {
+  PROVIDER_BASE_URL: httpUrlVariable.default('http://127.0.0.1:8480'),
+  PROVIDER_AUTH_URL: httpUrlVariable.default('http://127.0.0.1:8480/oauth'),
+  PROVIDER_CLIENT_ID: z.string().min(1).default('demo-client'),
+  PROVIDER_CLIENT_SECRET: z.string().min(1).default('demo-secret'),
+  PROVIDER_CLIENT_SECRET_SECONDARY: z.string().min(1).optional(),
+  PROVIDER_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive('must be a positive number of milliseconds').default(10_000),
+};
+
+export interface ProviderConfig {
+  baseUrl: string;
+  authUrl: string;
+  clientId: string;
+  clientSecrets: string[];
+  requestTimeoutMs: number;
+}
+
+export function readProviderConfig(env: NodeJS.ProcessEnv = process.env): ProviderConfig {
+  const c = parseEnvironment(providerEnvironment, env);
+  return {
+    baseUrl: c.PROVIDER_BASE_URL.replace(/\/+$/, ''),
+    authUrl: c.PROVIDER_AUTH_URL.replace(/\/+$/, ''),
+    clientId: c.PROVIDER_CLIENT_ID,
+    clientSecrets: [c.PROVIDER_CLIENT_SECRET, ...(c.PROVIDER_CLIENT_SECRET_SECONDARY ? [c.PROVIDER_CLIENT_SECRET_SECONDARY] : [])],
+    requestTimeoutMs: c.PROVIDER_REQUEST_TIMEOUT_MS,
+  };
+}

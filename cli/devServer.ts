@@ -1,0 +1,118 @@
+/**
+ * Starts the Temporal CLI dev server, registers the project's search attributes, waits until it
+ * answers, and stops it cleanly. `npm start` keeps its data in a SQLite file so a restart resumes
+ * open journeys; tests leave `dbFile` unset for a throwaway in-memory server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { searchAttributeRegistrations } from '../workflows/searchAttributes';
+import { freePort } from './freePort';
+
+export interface DevServerOptions {
+  cliPath: string;
+  /** gRPC port; a free one is picked when unset. */
+  port?: number;
+  /** Web UI port; the UI is off (headless) when unset. */
+  uiPort?: number;
+  /** SQLite file for persistence; in-memory when unset. */
+  dbFile?: string;
+  namespace?: string;
+  /** Where the server's own output goes. */
+  logFile: string;
+  startupTimeoutMs?: number;
+}
+
+export interface DevServer {
+  address: string;
+  namespace: string;
+  uiUrl?: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const port = options.port ?? (await freePort());
+  const namespace = options.namespace ?? 'default';
+  const address = `127.0.0.1:${port}`;
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
+  args.push('--namespace', namespace);
+  if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-disable-news-fetch');
+  else args.push('--headless');
+  if (options.dbFile) {
+    mkdirSync(path.dirname(options.dbFile), { recursive: true });
+    args.push('--db-filename', options.dbFile);
+  }
+  for (const [name, type] of Object.entries(searchAttributeRegistrations)) {
+    args.push('--search-attribute', `${name}=${type}`);
+  }
+
+  mkdirSync(path.dirname(options.logFile), { recursive: true });
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  try {
+    await waitUntilServing(address, namespace, exited, options.startupTimeoutMs ?? 60_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    const tail = readTail(options.logFile);
+    throw new Error(`${(error as Error).message}\nLast lines of ${options.logFile}:\n${tail}`);
+  }
+
+  return {
+    address,
+    namespace,
+    uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
+    pid: child.pid ?? -1,
+    stop: () => stopChild(child, exited),
+  };
+}
+
+/** Polls the frontend until it answers for the namespace, or the process dies, or time runs out. */
+async function waitUntilServing(
+  address: string,
+  namespace: string,
+  exited: Promise<number | null>,
+  timeoutMs: number,
+): Promise<void> {
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`temporal server start-dev exited with code ${exitCode}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`Temporal dev server at ${address} did not answer within ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(killTimer);
+}
+
+function readTail(file: string, lines = 20): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The whole system on one machine: Temporal (embedded dev server or a configured cluster),
+ * simulator, bridge and worker, wired together. `npm start` and the end-to-end tests use it.
+ */
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { WorkflowBundleOption } from '@temporalio/worker';
+import pino, { type Logger } from 'pino';
+import { ProviderClient } from '../activities/providerClient';
+import type { ProviderConfig } from '../activities/providerConfig';
+import { routes } from '../activities/routes';
+import { knownEventTypes, webhookRecordSchema, webhookSecretRecordSchema } from '../provider';
+import { startSimulator, type RunningSimulator } from '../simulator/startSimulator';
+import type { BridgeConfig } from '../webhook-bridge/config';
+import { startBridge, type RunningBridge } from '../webhook-bridge/startBridge';
+import { startWorker, type RunningWorker } from '../worker/createWorker';
+import { temporalConnectionOptions, type TemporalConfig } from '../worker/temporalConfig';
+import { startDevServer, type DevServer } from './devServer';
+import { projectRoot, resolveTemporalCli } from './temporalCli';
+
+export interface StackOptions {
+  /** Connect here instead of starting the embedded dev server. */
+  temporal?: TemporalConfig;
+  embedded?: { port?: number; uiPort?: number; dbFile?: string; logFile?: string };
+  taskQueue?: string;
+  simulatorPort?: number;
+  simulatorSeed?: number;
+  tokenLifetimeSeconds?: number;
+  bridgePort?: number;
+  workflowBundle?: WorkflowBundleOption;
+  logger?: Logger;
+  /** Progress lines for a person watching. */
+  progress?: (line: string) => void;
+}
+
+export interface Stack {
+  temporal: TemporalConfig;
+  devServer?: DevServer;
+  simulator: RunningSimulator;
+  bridge: RunningBridge;
+  worker: RunningWorker;
+  client: Client;
+  provider: ProviderClient;
+  webhookSecret: string;
+  stop(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const progress = options.progress ?? (() => {});
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const cleanups: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  };
+  try {
+    let temporal = options.temporal;
+    let devServer: DevServer | undefined;
+    if (!temporal) {
+      const cliPath = await resolveTemporalCli({ log: progress });
+      devServer = await startDevServer({
+        cliPath,
+        port: options.embedded?.port,
+        uiPort: options.embedded?.uiPort,
+        dbFile: options.embedded?.dbFile,
+        logFile: options.embedded?.logFile ?? path.join(projectRoot, '.data', 'temporal-dev-server.log'),
+      });
+      cleanups.push(() => devServer!.stop());
+      temporal = { address: devServer.address, namespace: devServer.namespace, taskQueue: options.taskQueue ?? 'verification-journeys' };
+      progress(`Temporal dev server at ${devServer.address}${devServer.uiUrl ? ` (Web UI ${devServer.uiUrl})` : ''}`);
+    }
+
+    const simulator = await startSimulator({
+      port: options.simulatorPort ?? 0,
+      clientId: 'demo-client',
+      clientSecret: 'demo-secret',
+      seed: options.simulatorSeed ?? Date.now() % 2 ** 31,
+      tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
+      allowInsecureLoopbackCallbacks: true,
+    });
+    cleanups.push(() => simulator.stop());
+    progress(`provider simulator at ${simulator.baseUrl} (control ${simulator.controlUrl})`);
+
+    const providerConfig: ProviderConfig = {
+      baseUrl: simulator.baseUrl,
+      authUrl: simulator.authUrl,
+      clientId: 'demo-client',
+      clientSecrets: ['demo-secret'],
+      requestTimeoutMs: 10_000,
+    };
+    const provider = new ProviderClient(providerConfig);
+
+    const bridgeConfig: BridgeConfig = {
+      port: options.bridgePort ?? 0,
+      path: '/webhooks',
+      spoolDir: path.join(projectRoot, '.data', 'spool'),
+      maxBodyBytes: 1024 * 1024,
+      secrets: [],
+      requireSignature: true,
+    };
+    const bridge = await startBridge(bridgeConfig, temporal, logger);
+    cleanups.push(() => bridge.stop());
+
+    const webhookSecret = await registerWebhook(provider, bridge.url);
+    bridge.setSecrets([webhookSecret]);
+    progress(`webhook bridge at ${bridge.url} (signed deliveries required)`);
+
+    const worker = await startWorker({ temporal, provider: providerConfig, workflowBundle: options.workflowBundle });
+    cleanups.push(() => worker.stop());
+    progress(`worker polling task queue ${temporal.taskQueue}`);
+
+    const connection = await Connection.connect(temporalConnectionOptions(temporal));
+    cleanups.push(() => connection.close());
+    const client = new Client({ connection, namespace: temporal.namespace });
+
+    return { temporal, devServer, simulator, bridge, worker, client, provider, webhookSecret, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Subscribes the bridge to every known event type and returns the signing secret. */
+async function registerWebhook(provider: ProviderClient, callbackUrl: string): Promise<string> {
+  await provider.call({
+    route: routes.createWebhook,
+    body: { webhook_name: 'verification-journeys bridge', webhook_callback_url: callbackUrl, event_types: [...knownEventTypes], external_ref: 'local-stack' },
+    schema: webhookRecordSchema,
+  });
+  const secret = await provider.call({ route: routes.createWebhookSecret, schema: webhookSecretRecordSchema });
+  return secret.secret;
+}

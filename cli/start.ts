@@ -1,0 +1,85 @@
+/**
+ * `npm start`: the whole system on its embedded default (Temporal dev server with Web UI,
+ * simulator, bridge, worker), then a demo journey with visible progress. Exits 0 when the journey
+ * ends as expected; `npm start -- --keep` keeps the stack up until Ctrl-C.
+ */
+import net from 'node:net';
+import path from 'node:path';
+import { z } from 'zod';
+import { parseEnvironment, portVariable, ConfigurationError } from '../worker/environment';
+import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
+import { installRuntimeLogging } from '../worker/runtimeLogging';
+import { readTemporalConfig } from '../worker/temporalConfig';
+import { readBridgeConfig } from '../webhook-bridge/config';
+import { readSimulatorConfig } from '../simulator/config';
+import { runDemoJourney } from './demoJourney';
+import { startStack, type Stack } from './stack';
+import { projectRoot } from './temporalCli';
+
+const embeddedEnvironment = {
+  TEMPORAL_DEV_PORT: portVariable.default(7233),
+  TEMPORAL_UI_PORT: portVariable.default(8233),
+  TEMPORAL_DB_FILE: z.string().min(1).default(path.join(projectRoot, '.data', 'temporal.sqlite')),
+};
+
+const started = Date.now();
+const print = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
+
+async function main(): Promise<void> {
+  const keep = process.argv.includes('--keep');
+  const external = process.env.TEMPORAL_ADDRESS ? readTemporalConfig() : undefined;
+  const embedded = parseEnvironment(embeddedEnvironment);
+  const simulatorConfig = readSimulatorConfig();
+  const bridgeConfig = readBridgeConfig();
+  if (!external) await ensurePortFree(embedded.TEMPORAL_DEV_PORT, 'TEMPORAL_DEV_PORT');
+  await ensurePortFree(simulatorConfig.port, 'SIMULATOR_PORT');
+  await ensurePortFree(bridgeConfig.port, 'BRIDGE_PORT');
+  installRuntimeLogging();
+
+  let stack: Stack | undefined;
+  const exit = async (code: number) => {
+    print('stopping …');
+    await stack?.stop();
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void exit(130));
+  process.once('SIGTERM', () => void exit(143));
+
+  print(external ? `connecting to Temporal at ${external.address}` : 'starting the embedded Temporal dev server …');
+  try {
+    stack = await startStack({
+      temporal: external,
+      embedded: { port: embedded.TEMPORAL_DEV_PORT, uiPort: embedded.TEMPORAL_UI_PORT, dbFile: embedded.TEMPORAL_DB_FILE },
+      simulatorPort: simulatorConfig.port,
+      simulatorSeed: simulatorConfig.seed,
+      bridgePort: bridgeConfig.port,
+      progress: print,
+    });
+    const outcome = await runDemoJourney(stack, print);
+    const verification = outcome.status.verificationStatus ? ` (verification_status ${outcome.status.verificationStatus})` : '';
+    print(`outcome: ${outcome.status.state}${verification}${outcome.status.reason ? ` — ${outcome.status.reason}` : ''}`);
+    const ui = stack.devServer?.uiUrl;
+    if (ui) print(`Web UI: ${ui}/namespaces/${stack.temporal.namespace}/workflows/${encodeURIComponent(outcome.workflowId)}/${outcome.runId}/history`);
+    if (keep) {
+      print('stack is up (--keep); press Ctrl-C to stop');
+      return;
+    }
+    await exit(outcome.status.state === 'completed' ? 0 : 1);
+  } catch (error) {
+    await stack?.stop();
+    throw error;
+  }
+}
+
+function ensurePortFree(port: number, variable: string): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', () =>
+      reject(new ConfigurationError(`Port ${port} on 127.0.0.1 is in use (is another stack running?). Stop it, or set ${variable} to a free port.`)),
+    );
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+  });
+}
+
+main().catch(exitOnConfigurationError);

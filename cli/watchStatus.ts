@@ -1,0 +1,55 @@
+/**
+ * Follows a workflow's `status` query and reports each change, until the workflow closes. Used to
+ * show a person what a journey is doing; tests wait on conditions with `waitForStatus` instead.
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import type { QueryDefinition } from '@temporalio/common';
+
+export interface WatchOptions<S> {
+  query: QueryDefinition<S>;
+  onChange: (status: S) => void;
+  intervalMs?: number;
+}
+
+export async function watchStatus<S>(handle: WorkflowHandle, options: WatchOptions<S>): Promise<S> {
+  let last = '';
+  const poll = async () => {
+    const status = await handle.query(options.query);
+    const key = JSON.stringify(status);
+    if (key !== last) {
+      last = key;
+      options.onChange(status);
+    }
+    return status;
+  };
+  let closed = false;
+  const result = handle.result().finally(() => (closed = true));
+  while (!closed) {
+    // A query can fail before the first workflow task completes; the next poll will tell.
+    await poll().catch(() => undefined);
+    await Promise.race([result.catch(() => undefined), new Promise((r) => setTimeout(r, options.intervalMs ?? 250))]);
+  }
+  await result;
+  return poll();
+}
+
+/** Polls the query until `predicate` holds; fails with the last status seen when time runs out. */
+export async function waitForStatus<S>(
+  handle: WorkflowHandle,
+  query: QueryDefinition<S>,
+  predicate: (status: S) => boolean,
+  timeoutMs = 30_000,
+): Promise<S> {
+  const deadline = Date.now() + timeoutMs;
+  let last: S | undefined;
+  while (Date.now() < deadline) {
+    try {
+      last = await handle.query(query);
+      if (predicate(last)) return last;
+    } catch {
+      // Not started yet, or a transient error: try again.
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`status never matched within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
+}

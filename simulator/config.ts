@@ -1,0 +1,35 @@
+/** The simulator's configuration (DESIGN.md §9). */
+import { z } from 'zod';
+import { booleanVariable, parseEnvironment, portVariable } from '../worker/environment';
+
+export const simulatorEnvironment = {
+  SIMULATOR_PORT: portVariable.default(8480),
+  SIMULATOR_CLIENT_ID: z.string().min(1).default('demo-client'),
+  SIMULATOR_CLIENT_SECRET: z.string().min(1).default('demo-secret'),
+  /** Unset: a seed from the clock, so ids never repeat across restarts against a persistent Temporal. */
+  SIMULATOR_SEED: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').optional(),
+  SIMULATOR_TOKEN_LIFETIME_SECONDS: z.coerce.number().int().positive('must be a positive number of seconds').default(3600),
+  /** Local development: accept plain http:// callbacks to loopback addresses. */
+  SIMULATOR_ALLOW_INSECURE_LOOPBACK_CALLBACKS: booleanVariable.default(false),
+};
+
+export interface SimulatorConfig {
+  port: number;
+  clientId: string;
+  clientSecret: string;
+  seed: number;
+  tokenLifetimeSeconds: number;
+  allowInsecureLoopbackCallbacks: boolean;
+}
+
+export function readSimulatorConfig(env: NodeJS.ProcessEnv = process.env): SimulatorConfig {
+  const c = parseEnvironment(simulatorEnvironment, env);
+  return {
+    port: c.SIMULATOR_PORT,
+    clientId: c.SIMULATOR_CLIENT_ID,
+    clientSecret: c.SIMULATOR_CLIENT_SECRET,
+    seed: c.SIMULATOR_SEED ?? Date.now() % 2 ** 31,
+    tokenLifetimeSeconds: c.SIMULATOR_TOKEN_LIFETIME_SECONDS,
+    allowInsecureLoopbackCallbacks: c.SIMULATOR_ALLOW_INSECURE_LOOPBACK_CALLBACKS,
+  };
+}

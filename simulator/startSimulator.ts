@@ -1,0 +1,69 @@
+/** Assembles and starts the simulator: `{auth_url}` at `/oauth`, `{base_url}` at `/`, control at `/_control`. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { SimulatorConfig } from './config';
+import { CONTROL_PREFIX, createControlApi } from './controlApi';
+import { createIdentityVerificationApi } from './identityVerificationApi';
+import { SeededRandom } from './seededRandom';
+import { createStore, seedStore, type SimulatorStore } from './store';
+import { createTokenIssuer } from './tokenIssuer';
+import { createWebhookApi } from './webhookApi';
+import { createWebhookDispatcher, type WebhookDispatcher } from './webhookDispatcher';
+
+export interface RunningSimulator {
+  baseUrl: string;
+  authUrl: string;
+  controlUrl: string;
+  clientId: string;
+  store: SimulatorStore;
+  dispatcher: WebhookDispatcher;
+  stop(): Promise<void>;
+}
+
+export async function startSimulator(config: SimulatorConfig): Promise<RunningSimulator> {
+  const store = createStore(new SeededRandom(config.seed));
+  seedStore(store);
+  const now = () => new Date();
+  let baseUrl = '';
+  const dispatcher = createWebhookDispatcher(store);
+  const tokens = createTokenIssuer(store, {
+    application: { clientId: config.clientId, secrets: [config.clientSecret] },
+    baseUrl: () => baseUrl,
+    tokenLifetimeSeconds: config.tokenLifetimeSeconds,
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use('/oauth', tokens.router);
+  app.use(CONTROL_PREFIX, createControlApi(store, { baseUrl: () => baseUrl, now, dispatcher, revokeAllTokens: tokens.revokeAll }));
+  app.use(tokens.requireToken);
+  app.use(createIdentityVerificationApi(store, now));
+  app.use(createWebhookApi(store, { allowInsecureLoopbackCallbacks: config.allowInsecureLoopbackCallbacks, now }));
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not_found', message: 'No such endpoint' });
+  });
+  app.use((error: Error & { status?: number; type?: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
+    res.status(status).json({ error: error.type ?? 'error', message: error.message });
+  });
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    authUrl: `${baseUrl}/oauth`,
+    controlUrl: `${baseUrl}${CONTROL_PREFIX}`,
+    clientId: config.clientId,
+    store,
+    dispatcher,
+    async stop() {
+      await dispatcher.idle();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Webhook signatures (spec §6.3, DESIGN.md §6.2): Base64 HMAC-SHA256 of the exact raw bytes, keyed
+ * with the secret as UTF-8, compared in constant time; the current secret first, then the previous
+ * one while a rotation's grace period lasts.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export const SIGNATURE_HEADER = 'x-hmac-sha256-signature';
+const SHA256_BYTES = 32;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+export type SignatureVerdict =
+  | { ok: true; signed: true; secretIndex: number }
+  | { ok: true; signed: false }
+  | { ok: false; reason: 'missing' | 'malformed' | 'mismatch' };
+
+export function signBody(body: Buffer | string, secret: string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('base64');
+}
+
+/**
+ * With no secrets configured, deliveries are unsigned by design (§6.3.4) unless `required`.
+ * `secrets` are tried in order; the index of the one that matched is returned.
+ */
+export function verifySignature(
+  rawBody: Buffer,
+  header: string | undefined,
+  secrets: readonly string[],
+  required = false,
+): SignatureVerdict {
+  if (secrets.length === 0) return required ? { ok: false, reason: 'missing' } : { ok: true, signed: false };
+  if (header === undefined || header === '') return { ok: false, reason: 'missing' };
+  const value = header.trim();
+  if (value.length % 4 !== 0 || !BASE64.test(value)) return { ok: false, reason: 'malformed' };
+  const received = Buffer.from(value, 'base64');
+  if (received.length !== SHA256_BYTES) return { ok: false, reason: 'malformed' };
+  for (const [secretIndex, secret] of secrets.entries()) {
+    const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest();
+    if (timingSafeEqual(expected, received)) return { ok: true, signed: true, secretIndex };
+  }
+  return { ok: false, reason: 'mismatch' };
+}

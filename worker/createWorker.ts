@@ -1,0 +1,55 @@
+/**
+ * Builds a worker from its dependencies: a Temporal connection, the provider client and the task
+ * queue. Used by the worker process, the `npm start` launcher and the tests alike.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { createActivities } from '../activities';
+import { ProviderClient } from '../activities/providerClient';
+import type { ProviderConfig } from '../activities/providerConfig';
+import { temporalConnectionOptions, type TemporalConfig } from './temporalConfig';
+
+export interface WorkerSetup {
+  temporal: TemporalConfig;
+  provider: ProviderConfig;
+  /** A prebuilt bundle (tests build one and share it); otherwise the worker bundles `workflows/`. */
+  workflowBundle?: WorkflowBundleOption;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  provider: ProviderClient;
+  /** Resolves when the worker has stopped. */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const workflowsPath = require.resolve('../workflows');
+
+export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
+  const connectionOptions = temporalConnectionOptions(setup.temporal);
+  const nativeConnection = await NativeConnection.connect(connectionOptions);
+  const clientConnection = await Connection.connect(connectionOptions);
+  const client = new Client({ connection: clientConnection, namespace: setup.temporal.namespace });
+  const provider = new ProviderClient(setup.provider);
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    namespace: setup.temporal.namespace,
+    taskQueue: setup.temporal.taskQueue,
+    activities: createActivities({ provider, resources: { client, taskQueue: setup.temporal.taskQueue } }),
+    ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
+  });
+  const done = worker.run().finally(async () => {
+    await clientConnection.close();
+    await nativeConnection.close();
+  });
+  return {
+    worker,
+    provider,
+    done,
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

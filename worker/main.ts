@@ -1,0 +1,20 @@
+/** `npm run worker`: one worker process, configured from the environment (DESIGN.md §9). */
+import { readProviderConfig } from '../activities/providerConfig';
+import { exitOnConfigurationError } from './exitOnConfigurationError';
+import { startWorker } from './createWorker';
+import { installRuntimeLogging } from './runtimeLogging';
+import { readTemporalConfig } from './temporalConfig';
+
+async function main(): Promise<void> {
+  const temporal = readTemporalConfig();
+  const provider = readProviderConfig();
+  installRuntimeLogging();
+  const running = await startWorker({ temporal, provider });
+  console.log(JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue }));
+  const stop = () => void running.stop();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await running.done;
+}
+
+main().catch(exitOnConfigurationError);

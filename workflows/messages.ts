@@ -1,0 +1,41 @@
+/** Signals and queries shared by resource workflows, step workflows, the bridge and the CLI. */
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { ResourceKey } from '../provider';
+
+/** One verified delivery, as the bridge hands it to a resource workflow. */
+export interface ResourceDelivery {
+  /** Batch id + event type + hash of `data`: the same occurrence received twice has one identity. */
+  dedupeId: string;
+  eventType: string;
+  batchId: string | null;
+  webhookId: string;
+  datetimeSent: string;
+  /** When the bridge received it (ISO 8601). */
+  receivedAt: string;
+  /** `known`, `unknown-event-type` or `invalid-data` (see provider/webhookEnvelope). */
+  parse: 'known' | 'unknown-event-type' | 'invalid-data';
+  problems?: string[];
+  data: Record<string, unknown>;
+}
+
+export interface Subscription {
+  /** The workflow that receives `resourceEventSignal` for each event of the resource. */
+  workflowId: string;
+}
+
+export interface ResourceEvent {
+  resource: ResourceKey;
+  delivery: ResourceDelivery;
+}
+
+export interface ResourceState {
+  resource: ResourceKey;
+  events: ResourceDelivery[];
+  subscribers: string[];
+  duplicatesIgnored: number;
+}
+
+export const deliverSignal = defineSignal<[ResourceDelivery]>('deliver');
+export const subscribeSignal = defineSignal<[Subscription]>('subscribe');
+export const resourceEventSignal = defineSignal<[ResourceEvent]>('resourceEvent');
+export const resourceStateQuery = defineQuery<ResourceState>('resourceState');
