@@ -6,6 +6,7 @@ module.exports = {
   // Workflow and e2e tests share one throwaway Temporal dev server started here.
   globalSetup: '<rootDir>/test/setup/globalSetup.ts',
   globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
+  setupFiles: ['<rootDir>/test/setup/quietRuntime.ts'],
   // Two cores: one jest worker runs the suites while the other core serves Temporal.
   maxWorkers: 1,
   testTimeout: 60_000,

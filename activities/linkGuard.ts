@@ -8,9 +8,11 @@ export const LINK_OUTSIDE_BASE_URL = 'LinkOutsideBaseUrl';
 
 export function resolveProviderLink(baseUrl: string, link: string): URL {
   const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  // `//host/path` names another host (protocol-relative), not a path under ours.
+  const relativePath = link.startsWith('/') && !link.startsWith('//');
   let target: URL;
   try {
-    target = new URL(link.startsWith('/') ? `.${link}` : link, base);
+    target = new URL(relativePath ? `.${link}` : link, base);
   } catch {
     throw refuse(link, 'it is not a URL');
   }

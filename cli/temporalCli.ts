@@ -28,8 +28,8 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function findOnPath(command: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+function findOnPath(command: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(path.delimiter)) {
     if (!dir) continue;
     const candidate = path.join(dir, command);
     if (isExecutable(candidate)) return candidate;
@@ -57,7 +57,7 @@ export async function resolveTemporalCli(options: ResolveOptions = {}): Promise<
         'Point it at a Temporal CLI binary or unset it to let the project install one.',
     );
   }
-  const onPath = findOnPath('temporal');
+  const onPath = findOnPath('temporal', env.PATH ?? '');
   if (onPath) return onPath;
   const installed = installedCliPath(root);
   if (isExecutable(installed)) return installed;

@@ -1,0 +1,26 @@
+/**
+ * Starts one throwaway (in-memory, headless) Temporal dev server and bundles the workflows once
+ * for every suite; suites read both from the environment (see testEnvironment.ts).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { startDevServer } from '../../cli/devServer';
+import { resolveTemporalCli } from '../../cli/temporalCli';
+import { workflowsPath } from '../../worker/createWorker';
+
+export default async function globalSetup(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'journeys-test-'));
+  const cliPath = await resolveTemporalCli({ log: (line) => console.log(line) });
+  const [server, bundle] = await Promise.all([
+    startDevServer({ cliPath, logFile: path.join(dir, 'temporal-dev-server.log') }),
+    bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),
+  ]);
+  const bundlePath = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(bundlePath, bundle.code);
+  process.env.TEST_TEMPORAL_ADDRESS = server.address;
+  process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
+  process.env.TEST_TEMP_DIR = dir;
+  (globalThis as { __devServer?: typeof server }).__devServer = server;
+}

@@ -1,0 +1,17 @@
+/** What a suite needs from the global setup: the dev server and the prebuilt workflow bundle. */
+import { randomUUID } from 'node:crypto';
+import type { WorkflowBundleOption } from '@temporalio/worker';
+import type { TemporalConfig } from '../../worker/temporalConfig';
+
+/** A Temporal config on the shared dev server with a task queue of the suite's own. */
+export function testTemporalConfig(): TemporalConfig {
+  const address = process.env.TEST_TEMPORAL_ADDRESS;
+  if (!address) throw new Error('TEST_TEMPORAL_ADDRESS is unset: run the tests through jest (global setup starts Temporal)');
+  return { address, namespace: 'default', taskQueue: `test-${randomUUID()}` };
+}
+
+export function testWorkflowBundle(): WorkflowBundleOption {
+  const codePath = process.env.TEST_WORKFLOW_BUNDLE;
+  if (!codePath) throw new Error('TEST_WORKFLOW_BUNDLE is unset: run the tests through jest');
+  return { codePath };
+}

@@ -1,0 +1,47 @@
+import { readProviderConfig } from '../../activities/providerConfig';
+import { readSimulatorConfig } from '../../simulator/config';
+import { readBridgeConfig } from '../../webhook-bridge/config';
+import { ConfigurationError } from '../../worker/environment';
+import { readTemporalConfig } from '../../worker/temporalConfig';
+
+function errorOf(read: () => unknown): Error {
+  try {
+    read();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('configuration', () => {
+  test('defaults serve the embedded stack', () => {
+    expect(readTemporalConfig({})).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'verification-journeys' });
+    expect(readProviderConfig({})).toMatchObject({ baseUrl: 'http://127.0.0.1:8480', authUrl: 'http://127.0.0.1:8480/oauth', clientSecrets: ['demo-secret'] });
+    expect(readBridgeConfig({})).toMatchObject({ port: 8470, path: '/webhooks', maxBodyBytes: 1048576, secrets: [], requireSignature: false });
+    expect(readSimulatorConfig({})).toMatchObject({ port: 8480, clientId: 'demo-client' });
+  });
+
+  test.each([
+    ['TEMPORAL_ADDRESS', () => readTemporalConfig({ TEMPORAL_ADDRESS: 'no-port' })],
+    ['PROVIDER_BASE_URL', () => readProviderConfig({ PROVIDER_BASE_URL: 'ftp://x' })],
+    ['BRIDGE_PORT', () => readBridgeConfig({ BRIDGE_PORT: '70000' })],
+    ['BRIDGE_MAX_BODY', () => readBridgeConfig({ BRIDGE_MAX_BODY: '-1' })],
+    ['WEBHOOK_REQUIRE_SIGNATURE', () => readBridgeConfig({ WEBHOOK_REQUIRE_SIGNATURE: 'maybe' })],
+    ['WEBHOOK_SECRET', () => readBridgeConfig({ WEBHOOK_REQUIRE_SIGNATURE: 'true' })],
+    ['SIMULATOR_SEED', () => readSimulatorConfig({ SIMULATOR_SEED: 'abc' })],
+    ['TEMPORAL_TLS_KEY', () => readTemporalConfig({ TEMPORAL_TLS_CERT: '/tmp/cert.pem' })],
+  ])('a bad %s fails fast, naming the variable', (variable, read) => {
+    const error = errorOf(read);
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(error.message).toContain(variable);
+  });
+
+  test('never echoes a secret value', () => {
+    const error = errorOf(() => readProviderConfig({ PROVIDER_CLIENT_SECRET: 's3cr3t-value', PROVIDER_BASE_URL: 'nope' }));
+    expect(error.message).not.toContain('s3cr3t-value');
+  });
+
+  test('two client secrets, primary first', () => {
+    expect(readProviderConfig({ PROVIDER_CLIENT_SECRET: 'a', PROVIDER_CLIENT_SECRET_SECONDARY: 'b' }).clientSecrets).toEqual(['a', 'b']);
+  });
+});
