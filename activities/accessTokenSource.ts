@@ -9,7 +9,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { tokenResponseSchema, tokenScope } from '../provider';
-import { classifyHttpFailure, classifyNetworkFailure } from './providerFailures';
+import { classifyHttpFailure, classifyNetworkFailure, parseBody } from './providerFailures';
 
 export interface AccessTokenSourceOptions {
   authUrl: string;
@@ -105,11 +105,11 @@ export class AccessTokenSource {
         type: 'ProviderAuthenticationFailed',
         message: `The token endpoint refused the client credentials of client ${clientId} (HTTP ${response.status})`,
         nonRetryable: true,
-        details: [{ status: response.status, body: safeJson(text) }],
+        details: [{ status: response.status, body: parseBody(text) }],
       });
     }
     if (!response.ok) throw classifyHttpFailure(response, text, 'POST', url);
-    const parsed = tokenResponseSchema.safeParse(safeJson(text));
+    const parsed = tokenResponseSchema.safeParse(parseBody(text));
     if (!parsed.success) {
       throw ApplicationFailure.create({
         type: 'ProviderResponseInvalid',
@@ -122,13 +122,5 @@ export class AccessTokenSource {
     const now = (this.options.now ?? Date.now)();
     this.cached = { value: parsed.data.access_token, refreshAt: now + lifetimeMs - margin };
     return parsed.data.access_token;
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text.slice(0, 2_000);
   }
 }

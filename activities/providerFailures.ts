@@ -58,7 +58,8 @@ export function classifyNetworkFailure(error: unknown, method: string, url: stri
   });
 }
 
-function parseBody(text: string): unknown {
+/** The body as JSON when it is JSON, else (a bounded piece of) the text. */
+export function parseBody(text: string): unknown {
   if (!text) return null;
   try {
     return JSON.parse(text);

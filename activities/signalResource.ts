@@ -3,6 +3,7 @@
  * bridge with a delivery or a journey subscribing to it (DESIGN.md §3).
  */
 import type { Client } from '@temporalio/client';
+import type { SignalDefinition } from '@temporalio/common';
 import { resourceWorkflowId, type ResourceKey } from '../provider';
 import { deliverSignal, subscribeSignal, type ResourceDelivery, type Subscription } from '../workflows/messages';
 import { resourceWorkflow } from '../workflows/resourceWorkflow';
@@ -12,22 +13,20 @@ export interface ResourceTarget {
   taskQueue: string;
 }
 
-export async function deliverToResource(target: ResourceTarget, resource: ResourceKey, delivery: ResourceDelivery): Promise<void> {
+async function signalResource<Arg>(target: ResourceTarget, resource: ResourceKey, signal: SignalDefinition<[Arg]>, arg: Arg): Promise<void> {
   await target.client.workflow.signalWithStart(resourceWorkflow, {
     workflowId: resourceWorkflowId(resource),
     taskQueue: target.taskQueue,
     args: [{ resource }],
-    signal: deliverSignal,
-    signalArgs: [delivery],
+    signal,
+    signalArgs: [arg],
   });
 }
 
-export async function subscribeToResourceWorkflow(target: ResourceTarget, resource: ResourceKey, subscription: Subscription): Promise<void> {
-  await target.client.workflow.signalWithStart(resourceWorkflow, {
-    workflowId: resourceWorkflowId(resource),
-    taskQueue: target.taskQueue,
-    args: [{ resource }],
-    signal: subscribeSignal,
-    signalArgs: [subscription],
-  });
+export function deliverToResource(target: ResourceTarget, resource: ResourceKey, delivery: ResourceDelivery): Promise<void> {
+  return signalResource(target, resource, deliverSignal, delivery);
+}
+
+export function subscribeToResourceWorkflow(target: ResourceTarget, resource: ResourceKey, subscription: Subscription): Promise<void> {
+  return signalResource(target, resource, subscribeSignal, subscription);
 }
