@@ -1,5 +1,9 @@
 /** All activities, built on one provider client and one Temporal client per worker process. */
+import { createBankingActivities } from './bankingActivities';
+import { createCreditReportActivities } from './creditReportActivities';
+import { createDocumentActivities } from './documentActivities';
 import { createIdentityVerificationActivities } from './identityVerificationActivities';
+import { createInsightActivities } from './insightActivities';
 import type { ProviderClient } from './providerClient';
 import { createResourceActivities } from './resourceActivities';
 import type { ResourceTarget } from './signalResource';
@@ -12,6 +16,10 @@ export interface ActivityDependencies {
 export function createActivities(deps: ActivityDependencies) {
   return {
     ...createIdentityVerificationActivities(deps.provider),
+    ...createCreditReportActivities(deps.provider),
+    ...createDocumentActivities(deps.provider),
+    ...createBankingActivities(deps.provider),
+    ...createInsightActivities(deps.provider),
     ...createResourceActivities(deps.resources),
   };
 }

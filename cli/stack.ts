@@ -8,8 +8,8 @@ import type { WorkflowBundleOption } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { ProviderClient } from '../activities/providerClient';
 import type { ProviderConfig } from '../activities/providerConfig';
-import { routes } from '../activities/routes';
-import { knownEventTypes, webhookRecordSchema, webhookSecretRecordSchema } from '../provider';
+import { webhookManagement } from '../activities/webhookManagement';
+import { knownEventTypes } from '../provider';
 import { startSimulator, type RunningSimulator } from '../simulator/startSimulator';
 import type { BridgeConfig } from '../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../webhook-bridge/startBridge';
@@ -121,11 +121,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
 /** Subscribes the bridge to every known event type and returns the signing secret. */
 async function registerWebhook(provider: ProviderClient, callbackUrl: string): Promise<string> {
-  await provider.call({
-    route: routes.createWebhook,
-    body: { webhook_name: 'verification-journeys bridge', webhook_callback_url: callbackUrl, event_types: [...knownEventTypes], external_ref: 'local-stack' },
-    schema: webhookRecordSchema,
+  // The simulator runs in local-development mode here, so the bridge's http:// loopback URL is admitted.
+  const management = webhookManagement(provider, { localDevelopment: true });
+  await management.createWebhook({
+    webhook_name: 'verification-journeys bridge',
+    webhook_callback_url: callbackUrl,
+    event_types: [...knownEventTypes],
+    external_ref: 'local-stack',
   });
-  const secret = await provider.call({ route: routes.createWebhookSecret, schema: webhookSecretRecordSchema });
+  const secret = await management.createSecret();
   return secret.secret;
 }

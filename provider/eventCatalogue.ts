@@ -5,6 +5,8 @@
  * type and must be kept, never rejected.
  */
 
+import { z } from 'zod';
+
 export const eventGroups = [
   {
     event_group_name: 'Document Lifecycle',
@@ -82,6 +84,13 @@ export interface EventTypeGroup {
   event_group_name: string;
   event_types: EventTypeEntry[];
 }
+
+export const eventTypeEntrySchema: z.ZodType<EventTypeEntry> = z.lazy(() =>
+  z.object({ event_name: z.string().min(1), event_types: z.array(eventTypeEntrySchema) }),
+);
+export const eventTypesResponseSchema = z.array(
+  z.object({ event_group_name: z.string().min(1), event_types: z.array(eventTypeEntrySchema) }),
+);
 
 export function eventTypesTree(): EventTypeGroup[] {
   return eventGroups.map((g) => ({

@@ -6,3 +6,7 @@ export * from './identityVerification';
 export * from './webhookConfiguration';
 export * from './accessToken';
 export * from './providerError';
+export * from './creditReport';
+export * from './documents';
+export * from './banking';
+export * from './insights';

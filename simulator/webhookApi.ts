@@ -1,9 +1,8 @@
 /** Webhook management (spec §2.1, §2.2, §4.6): webhooks, event types, the one global secret. */
 import { randomBytes } from 'node:crypto';
 import express, { type Router } from 'express';
-import { z } from 'zod';
 import { routes } from '../activities/routes';
-import { eventTypesTree, webhookConfigurationSchema, webhookEventTypesSchema, webhookNameSchema, type WebhookRecord } from '../provider';
+import { eventTypesTree, webhookConfigurationSchemaFor, webhookUpdateSchemaFor, type WebhookRecord } from '../provider';
 import { sendError, sendValidationError } from './apiErrors';
 import type { SimulatorStore } from './store';
 
@@ -13,30 +12,10 @@ export interface WebhookApiOptions {
   now: () => Date;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-function callbackUrlSchema(allowInsecureLoopback: boolean) {
-  return z.string().refine((value) => {
-    try {
-      const url = new URL(value);
-      if (url.protocol === 'https:') return true;
-      return allowInsecureLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
-    } catch {
-      return false;
-    }
-  }, 'webhook_callback_url must be a valid HTTPS URL');
-}
-
 export function createWebhookApi(store: SimulatorStore, options: WebhookApiOptions): Router {
   const router = express.Router();
-  const callbackUrl = callbackUrlSchema(options.allowInsecureLoopbackCallbacks);
-  const createSchema = webhookConfigurationSchema.extend({ webhook_callback_url: callbackUrl });
-  const updateSchema = z.object({
-    webhook_name: webhookNameSchema.optional(),
-    webhook_callback_url: callbackUrl.optional(),
-    event_types: webhookEventTypesSchema.optional(),
-    external_ref: z.string().nullable().optional(),
-  });
+  const createSchema = webhookConfigurationSchemaFor(options.allowInsecureLoopbackCallbacks);
+  const updateSchema = webhookUpdateSchemaFor(options.allowInsecureLoopbackCallbacks);
 
   // Registered before `/webhooks/:webhookId`-style routes so the literal paths win.
   router.get(routes.eventTypes.pattern, (_req, res) => {
