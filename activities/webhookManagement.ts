@@ -22,9 +22,9 @@ export function webhookManagement(client: ProviderClient, options: { localDevelo
   const configuration = webhookConfigurationSchemaFor(options.localDevelopment ?? false);
   const update = webhookUpdateSchemaFor(options.localDevelopment ?? false);
   return {
-    createWebhook: (config: WebhookConfiguration): Promise<WebhookRecord> =>
+    createWebhook: async (config: WebhookConfiguration): Promise<WebhookRecord> =>
       client.call({ route: routes.createWebhook, body: configuration.parse(config), schema: webhookRecordSchema }),
-    updateWebhook: (webhookId: string, changes: Partial<WebhookConfiguration>): Promise<WebhookRecord> =>
+    updateWebhook: async (webhookId: string, changes: Partial<WebhookConfiguration>): Promise<WebhookRecord> =>
       client.call({ route: routes.updateWebhook, params: { webhookId }, body: update.parse(changes), schema: webhookRecordSchema }),
     eventTypes: (): Promise<EventTypeGroup[]> => client.call({ route: routes.eventTypes, schema: eventTypesResponseSchema }),
     createSecret: (): Promise<WebhookSecretRecord> => client.call({ route: routes.createWebhookSecret, schema: webhookSecretRecordSchema }),

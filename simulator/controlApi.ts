@@ -17,7 +17,19 @@ export interface ControlApiOptions {
   now: () => Date;
   dispatcher: WebhookDispatcher;
   revokeAllTokens: () => void;
+  /** The application's live client secrets (§5.5: at most two). */
+  clientSecrets: string[];
 }
+
+const MAX_CLIENT_SECRETS = 2;
+const faultSchema = z.object({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  path: z.string().startsWith('/'),
+  status: z.number().int().min(400).max(599),
+  retry_after: z.string().optional(),
+  times: z.number().int().positive().default(1),
+});
+const secretBodySchema = z.object({ secret: z.string().min(1) });
 
 const personBodySchema = z.object({ first_name: z.string().min(1).optional(), last_name: z.string().min(1).optional() });
 const completeBodySchema = z.object({ verification_status: idvCompletedVerificationStatusSchema });
@@ -76,6 +88,36 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
   router.post('/tokens/revoke', (_req, res) => {
     options.revokeAllTokens();
     res.status(204).end();
+  });
+
+  /** The next `times` calls to `method path` (a routes-table pattern) answer `status`. */
+  router.post('/faults', (req, res) => {
+    const body = faultSchema.safeParse(req.body ?? {});
+    if (!body.success) return sendValidationError(res, body.error);
+    store.faults.push(body.data);
+    res.status(201).json(body.data);
+  });
+
+  router.get('/requests', (_req, res) => {
+    res.json(store.requests);
+  });
+
+  /** A new client secret for the application (the dashboard's New Secret, §5.2). */
+  router.post('/client-secrets', (req, res) => {
+    const body = secretBodySchema.safeParse(req.body ?? {});
+    if (!body.success) return sendValidationError(res, body.error);
+    if (options.clientSecrets.length >= MAX_CLIENT_SECRETS) return sendError(res, 409, 'conflict', 'An application holds at most two secrets; revoke one first');
+    options.clientSecrets.push(body.data.secret);
+    res.status(201).json({ secrets: options.clientSecrets.length });
+  });
+
+  router.post('/client-secrets/revoke', (req, res) => {
+    const body = secretBodySchema.safeParse(req.body ?? {});
+    if (!body.success) return sendValidationError(res, body.error);
+    const index = options.clientSecrets.indexOf(body.data.secret);
+    if (index < 0) return sendError(res, 404, 'not_found', 'No such client secret');
+    options.clientSecrets.splice(index, 1);
+    res.json({ secrets: options.clientSecrets.length });
   });
 
   return router;

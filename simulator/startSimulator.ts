@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { SimulatorConfig } from './config';
 import { CONTROL_PREFIX, createControlApi } from './controlApi';
+import { createCreditReportApi } from './creditReportApi';
 import { createIdentityVerificationApi } from './identityVerificationApi';
+import { requestLog, scriptedFaults } from './scriptedFaults';
 import { SeededRandom } from './seededRandom';
 import { createStore, seedStore, type SimulatorStore } from './store';
 import { createTokenIssuer } from './tokenIssuer';
@@ -27,8 +29,9 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   const now = () => new Date();
   let baseUrl = '';
   const dispatcher = createWebhookDispatcher(store);
+  const application = { clientId: config.clientId, secrets: [config.clientSecret] };
   const tokens = createTokenIssuer(store, {
-    application: { clientId: config.clientId, secrets: [config.clientSecret] },
+    application,
     baseUrl: () => baseUrl,
     tokenLifetimeSeconds: config.tokenLifetimeSeconds,
   });
@@ -36,9 +39,15 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   const app = express();
   app.disable('x-powered-by');
   app.use('/oauth', tokens.router);
-  app.use(CONTROL_PREFIX, createControlApi(store, { baseUrl: () => baseUrl, now, dispatcher, revokeAllTokens: tokens.revokeAll }));
+  app.use(
+    CONTROL_PREFIX,
+    createControlApi(store, { baseUrl: () => baseUrl, now, dispatcher, revokeAllTokens: tokens.revokeAll, clientSecrets: application.secrets }),
+  );
+  app.use(requestLog(store));
   app.use(tokens.requireToken);
+  app.use(scriptedFaults(store));
   app.use(createIdentityVerificationApi(store, now));
+  app.use(createCreditReportApi(store));
   app.use(createWebhookApi(store, { allowInsecureLoopbackCallbacks: config.allowInsecureLoopbackCallbacks, now }));
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found', message: 'No such endpoint' });

@@ -1,5 +1,5 @@
 /** The simulator's in-memory state. */
-import type { IdentityVerificationRequest, WebhookRecord } from '../provider';
+import type { CreditReport, IdentityVerificationRequest, WebhookRecord } from '../provider';
 import type { SeededRandom } from './seededRandom';
 
 export interface Person {
@@ -31,9 +31,51 @@ export interface DeliveryLogEntry {
   error: string | null;
 }
 
+/** A company entity (§2.5): number and country may be missing (rule 1 then answers 422). */
+export interface Company {
+  company_id: string;
+  company_name: string;
+  company_number: string | null;
+  country_code: string | null;
+}
+
+/** An entry of the third-party credit registry that reports are resolved against. */
+export interface RegistryEntry {
+  provider_id: string;
+  company_name: string;
+  company_number: string | null;
+  country_code: string | null;
+  address: string | null;
+  credit_score: number;
+  credit_limit: number;
+}
+
+export interface StoredCreditReport extends CreditReport {}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  at: number;
+  status: number;
+}
+
+/** A scripted fault: the next `times` calls matching method and path pattern get `status`. */
+export interface ScriptedFault {
+  method: string;
+  path: string;
+  status: number;
+  retry_after?: string;
+  times: number;
+}
+
 export interface SimulatorStore {
   random: SeededRandom;
   persons: Map<string, Person>;
+  companies: Map<string, Company>;
+  registry: RegistryEntry[];
+  creditReports: Map<string, StoredCreditReport>;
+  requests: RequestLogEntry[];
+  faults: ScriptedFault[];
   identityVerifications: Map<string, StoredIdentityVerification>;
   webhooks: Map<string, WebhookRecord>;
   webhookSecret: WebhookSecretState | null;
@@ -45,6 +87,11 @@ export function createStore(random: SeededRandom): SimulatorStore {
   return {
     random,
     persons: new Map(),
+    companies: new Map(),
+    registry: [],
+    creditReports: new Map(),
+    requests: [],
+    faults: [],
     identityVerifications: new Map(),
     webhooks: new Map(),
     webhookSecret: null,
@@ -64,7 +111,36 @@ export function addPerson(store: SimulatorStore, names?: { first_name?: string; 
   return person;
 }
 
-/** Deterministic seed data: the same seed gives the same people. */
+function registryEntry(store: SimulatorStore, company: Omit<RegistryEntry, 'provider_id' | 'credit_score' | 'credit_limit'>): RegistryEntry {
+  const entry = {
+    ...company,
+    provider_id: `CR-${store.random.guid().slice(0, 8).toUpperCase()}`,
+    credit_score: Math.floor(300 + store.random.next() * 600),
+    credit_limit: Math.floor(store.random.next() * 500) * 1000,
+  };
+  store.registry.push(entry);
+  return entry;
+}
+
+export function addCompany(store: SimulatorStore, company: Omit<Company, 'company_id'>, registryCopies = 1): Company {
+  const stored: Company = { company_id: store.random.guid(), ...company };
+  store.companies.set(stored.company_id, stored);
+  // Several registry entries with one number and country make the company ambiguous (rule 4).
+  for (let i = 0; i < registryCopies; i++) {
+    const suffix = i === 0 ? '' : ` (${['Holdings', 'Trading', 'Group'][i - 1] ?? `No. ${i}`})`;
+    registryEntry(store, { ...company, company_name: `${company.company_name}${suffix}`, address: `${i + 1} High Street` });
+  }
+  return stored;
+}
+
+/**
+ * Deterministic seed data: the same seed gives the same people and companies. The companies
+ * cover rule 1 (complete, no number, no country) and rule 4 (ambiguous).
+ */
 export function seedStore(store: SimulatorStore, people = 4): void {
   for (let i = 0; i < people; i++) addPerson(store);
+  addCompany(store, { company_name: 'Acme Widgets Ltd', company_number: '01234567', country_code: 'GB' });
+  addCompany(store, { company_name: 'Nonumber Trading Ltd', company_number: null, country_code: 'GB' });
+  addCompany(store, { company_name: 'Nocountry Services Ltd', company_number: '07654321', country_code: null });
+  addCompany(store, { company_name: 'Ambiguous Foods Ltd', company_number: '05555555', country_code: 'GB' }, 3);
 }

@@ -159,6 +159,17 @@ describe('identity verification, end to end', () => {
     expect(outcome.requestId).not.toBeNull();
   });
 
+  test('a 429 with Retry-After is retried by Temporal after that delay', async () => {
+    await control('/faults', { method: 'POST', path: routes.createIdentityVerification.pattern, status: 429, retry_after: '2', times: 1 });
+    const handle = await startJourney();
+    const { personId } = await waitForStatus(handle, identityVerificationStatusQuery, isWaiting);
+    const creates = stack.simulator.store.requests.filter((r) => r.method === 'POST' && r.path === `/v2/persons/${personId}/identity-verifications`);
+    expect(creates.map((r) => r.status)).toEqual([429, 201]);
+    // The retry policy's own first interval is 1 s; only Retry-After explains 2 s.
+    expect(creates[1]!.at - creates[0]!.at).toBeGreaterThanOrEqual(1_950);
+    await handle.terminate('test done');
+  });
+
   test('the simulator refuses an API call without a valid token', async () => {
     const url = `${stack.simulator.baseUrl}/v2/identity/anything`;
     for (const headers of [{}, { authorization: 'Bearer not-a-token' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {

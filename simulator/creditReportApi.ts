@@ -1,0 +1,79 @@
+/** Credit reports (spec §4.2 rules 1–4, §4.3); the report is always associated with company_id. */
+import express, { type Router } from 'express';
+import { routes } from '../activities/routes';
+import { creditReportRequestSchema, picklistResolutionSchema, TOO_MANY_RESULTS, type CreditReport, type CreditReportRequest } from '../provider';
+import { sendError, sendValidationError } from './apiErrors';
+import type { RegistryEntry, SimulatorStore } from './store';
+
+function details(entry: RegistryEntry): NonNullable<CreditReport['report']> {
+  const { address: _address, ...rest } = entry;
+  return { ...rest, currency: 'GBP' };
+}
+
+function picklistEntry(entry: RegistryEntry) {
+  const { provider_id, company_name, company_number, country_code, address } = entry;
+  return { provider_id, company_name, company_number, country_code, address };
+}
+
+type Resolution = { entries: RegistryEntry[] } | { error: [number, string, string] };
+
+/** Which registry entries a request designates, per rules 1–3. */
+function resolve(store: SimulatorStore, request: CreditReportRequest): Resolution {
+  const company = store.companies.get(request.company_id);
+  if (!company) return { error: [404, 'not_found', `No company ${request.company_id}`] };
+  if (request.provider_id) {
+    const entry = store.registry.find((e) => e.provider_id === request.provider_id);
+    return entry ? { entries: [entry] } : { error: [404, 'not_found', `No company ${request.provider_id} in the provider's system`] };
+  }
+  const number = request.company_number ?? company.company_number;
+  const country = request.country_code ?? company.country_code;
+  if (!number || !country) {
+    const missing = [!number && 'company_number', !country && 'country_code'].filter(Boolean).join(' and ');
+    return { error: [422, 'unprocessable', `Company ${company.company_id} has no ${missing}; send them with the request`] };
+  }
+  const entries = store.registry.filter((e) => e.company_number === number && e.country_code?.toUpperCase() === country.toUpperCase());
+  return { entries };
+}
+
+export function createCreditReportApi(store: SimulatorStore): Router {
+  const router = express.Router();
+
+  router.post(routes.requestCreditReport.pattern, express.json({ limit: '64kb' }), (req, res) => {
+    const body = creditReportRequestSchema.safeParse(req.body);
+    if (!body.success) return sendValidationError(res, body.error);
+    const resolution = resolve(store, body.data);
+    if ('error' in resolution) return sendError(res, ...resolution.error);
+    const { entries } = resolution;
+    if (entries.length === 0) return sendError(res, 404, 'not_found', 'No company matches the given details');
+    const report: CreditReport = {
+      report_id: store.random.guid(),
+      company_id: body.data.company_id,
+      status: entries.length === 1 ? 'Complete' : TOO_MANY_RESULTS,
+      picklist: entries.length === 1 ? null : entries.map(picklistEntry),
+      report: entries.length === 1 ? details(entries[0] as RegistryEntry) : null,
+    };
+    store.creditReports.set(report.report_id, report);
+    res.status(201).json(report);
+  });
+
+  router.post(routes.resolveCreditReportPicklist.pattern, express.json({ limit: '64kb' }), (req, res) => {
+    const body = picklistResolutionSchema.safeParse(req.body);
+    if (!body.success) return sendValidationError(res, body.error);
+    const report = store.creditReports.get(body.data.report_id);
+    if (!report) return sendError(res, 404, 'not_found', `No credit report ${body.data.report_id}`);
+    if (report.status !== TOO_MANY_RESULTS) return sendError(res, 409, 'conflict', 'The report has no picklist to resolve');
+    const chosen = report.picklist?.find((p) => p.provider_id === body.data.provider_id);
+    if (!chosen) return sendError(res, 422, 'unprocessable', `${body.data.provider_id} is not on the report's picklist`);
+    const entry = store.registry.find((e) => e.provider_id === chosen.provider_id) as RegistryEntry;
+    Object.assign(report, { status: 'Complete', picklist: null, report: details(entry) });
+    res.json(report);
+  });
+
+  router.get(routes.creditReport.pattern, (req, res) => {
+    const report = store.creditReports.get(req.params.reportId as string);
+    if (!report) return sendError(res, 404, 'not_found', `No credit report ${req.params.reportId}`);
+    res.json(report);
+  });
+
+  return router;
+}

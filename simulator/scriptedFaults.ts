@@ -1,0 +1,30 @@
+/**
+ * Scripted faults and the request log: a test says "the next N calls to this route answer S"
+ * (with `Retry-After` when given), and reads back every API call with its time and status.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type { SimulatorStore } from './store';
+
+function matches(pattern: string, path: string): boolean {
+  const regex = new RegExp(`^${pattern.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
+  return regex.test(path);
+}
+
+/** Logs each API call once its answer is sent. Mounted before authentication, so refusals are logged too. */
+export function requestLog(store: SimulatorStore) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const at = Date.now();
+    res.on('finish', () => store.requests.push({ method: req.method, path: req.path, at, status: res.statusCode }));
+    next();
+  };
+}
+
+export function scriptedFaults(store: SimulatorStore) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const fault = store.faults.find((f) => f.times > 0 && f.method === req.method && matches(f.path, req.path));
+    if (!fault) return next();
+    fault.times--;
+    if (fault.retry_after !== undefined) res.setHeader('Retry-After', fault.retry_after);
+    res.status(fault.status).json({ error: 'injected_fault', message: `Injected fault: HTTP ${fault.status}` });
+  };
+}

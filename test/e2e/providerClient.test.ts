@@ -1,0 +1,208 @@
+/** The API client against the simulator over real HTTP (issue: provider contract and API client). */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApplicationFailure } from '@temporalio/common';
+import { createCreditReportActivities } from '../../activities/creditReportActivities';
+import { createIdentityVerificationActivities } from '../../activities/identityVerificationActivities';
+import { ProviderClient } from '../../activities/providerClient';
+import { routes } from '../../activities/routes';
+import { webhookManagement } from '../../activities/webhookManagement';
+import { identityVerificationResultSchema } from '../../provider';
+import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
+
+let sim: RunningSimulator;
+
+async function simulator(tokenLifetimeSeconds = 3600): Promise<RunningSimulator> {
+  sim = await startSimulator({ port: 0, clientId: 'client', clientSecret: 'primary', seed: 11, tokenLifetimeSeconds, allowInsecureLoopbackCallbacks: false });
+  return sim;
+}
+
+afterEach(async () => {
+  await sim?.stop();
+});
+
+function clientFor(s: RunningSimulator, clientSecrets = ['primary']): ProviderClient {
+  return new ProviderClient({ baseUrl: s.baseUrl, authUrl: s.authUrl, clientId: 'client', clientSecrets, requestTimeoutMs: 5_000 });
+}
+
+async function control(path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${sim.controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+}
+
+const firstPerson = () => [...sim.store.persons.values()][0]!.person_id;
+const companyNamed = (name: string) => [...sim.store.companies.values()].find((c) => c.company_name === name)!;
+const callsTo = (path: string) => sim.store.requests.filter((r) => r.path === path).map((r) => r.status);
+
+async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    return error as ApplicationFailure;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('OAuth token handling', () => {
+  test('50 concurrent calls cause one token request', async () => {
+    const client = clientFor(await simulator());
+    const idv = createIdentityVerificationActivities(client);
+    const results = await Promise.all(Array.from({ length: 50 }, () => idv.listIdentityVerificationRequests({ personId: firstPerson() })));
+    expect(results).toHaveLength(50);
+    expect(sim.store.stats.tokenRequests).toBe(1);
+    expect(client.tokens.tokenRequests).toBe(1);
+  });
+
+  test('a token is replaced when its lifetime runs out, before the API refuses it', async () => {
+    const client = clientFor(await simulator(1));
+    const idv = createIdentityVerificationActivities(client);
+    await idv.listIdentityVerificationRequests({ personId: firstPerson() });
+    // Waiting out the one-second lifetime is the behaviour under test, not a race.
+    await new Promise((r) => setTimeout(r, 1_100));
+    await idv.listIdentityVerificationRequests({ personId: firstPerson() });
+    expect(sim.store.stats.tokenRequests).toBe(2);
+    expect(sim.store.requests.map((r) => r.status)).toEqual([200, 200]);
+  });
+
+  test('a 401 leads to one refresh and one retry', async () => {
+    const client = clientFor(await simulator());
+    const idv = createIdentityVerificationActivities(client);
+    await idv.listIdentityVerificationRequests({ personId: firstPerson() });
+    await control('/tokens/revoke', {});
+    await idv.listIdentityVerificationRequests({ personId: firstPerson() });
+    expect(callsTo(`/v2/persons/${firstPerson()}/identity-verifications`)).toEqual([200, 401, 200]);
+    expect(sim.store.stats.tokenRequests).toBe(2);
+  });
+
+  test('a 401 that persists fails after one refresh and one retry, not more', async () => {
+    const client = clientFor(await simulator());
+    await control('/faults', { method: 'GET', path: routes.identityVerificationResult.pattern, status: 401, times: 10 });
+    const failure = await failureOf(client.call({ route: routes.identityVerificationResult, params: { requestId: 'r1' }, schema: identityVerificationResultSchema }));
+    expect(failure).toMatchObject({ type: 'HTTP_401', nonRetryable: true });
+    expect(callsTo('/v2/identity/r1')).toEqual([401, 401]);
+    expect(sim.store.stats.tokenRequests).toBe(2);
+  });
+
+  test('the secondary client secret is used when the primary is revoked', async () => {
+    const client = clientFor(await simulator(), ['primary', 'secondary']);
+    const idv = createIdentityVerificationActivities(client);
+    await control('/client-secrets', { secret: 'secondary' });
+    await idv.listIdentityVerificationRequests({ personId: firstPerson() });
+    expect(sim.store.stats.tokensIssued).toBe(1);
+
+    await control('/client-secrets/revoke', { secret: 'primary' });
+    await control('/tokens/revoke', {});
+    await idv.listIdentityVerificationRequests({ personId: firstPerson() });
+    expect(sim.store.stats).toMatchObject({ tokenRequests: 3, tokensIssued: 2 });
+
+    // The secret that worked is tried first from now on.
+    await control('/tokens/revoke', {});
+    await idv.listIdentityVerificationRequests({ personId: firstPerson() });
+    expect(sim.store.stats).toMatchObject({ tokenRequests: 4, tokensIssued: 3 });
+  });
+
+  test('refused credentials fail non-retryably, naming the client but not the secret', async () => {
+    const client = clientFor(await simulator(), ['wrong-secret']);
+    const failure = await failureOf(createIdentityVerificationActivities(client).listIdentityVerificationRequests({ personId: firstPerson() }));
+    expect(failure).toMatchObject({ type: 'ProviderAuthenticationFailed', nonRetryable: true });
+    expect(failure.message).toContain('client');
+    expect(JSON.stringify(failure)).not.toContain('wrong-secret');
+  });
+});
+
+describe('error classification', () => {
+  test('a 422 fails non-retryably with its type and the provider error body', async () => {
+    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const failure = await failureOf(credit.requestCreditReport({ company_id: companyNamed('Nonumber Trading Ltd').company_id }));
+    expect(failure).toMatchObject({ type: 'HTTP_422', nonRetryable: true });
+    expect(failure.details?.[0]).toMatchObject({ status: 422, body: { error: 'unprocessable', message: expect.stringContaining('company_number') } });
+  });
+
+  test('a 429 or 5xx is retryable, carrying Retry-After as the next retry delay', async () => {
+    const client = clientFor(await simulator());
+    await control('/faults', { method: 'GET', path: routes.identityVerificationResult.pattern, status: 429, retry_after: '3', times: 1 });
+    await control('/faults', { method: 'GET', path: routes.identityVerificationResult.pattern, status: 503, times: 1 });
+    const call = () => client.call({ route: routes.identityVerificationResult, params: { requestId: 'r1' }, schema: identityVerificationResultSchema });
+    expect(await failureOf(call())).toMatchObject({ type: 'HTTP_429', nonRetryable: false, nextRetryDelay: 3000 });
+    expect(await failureOf(call())).toMatchObject({ type: 'HTTP_503', nonRetryable: false });
+  });
+
+  test('a link to another host is refused without sending the token', async () => {
+    const client = clientFor(await simulator());
+    let received = 0;
+    const other = http.createServer((_req, res) => {
+      received++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = other.address() as AddressInfo;
+      const failure = await failureOf(client.follow({ link: `http://127.0.0.1:${port}/v2/identity/r1`, schema: identityVerificationResultSchema }));
+      expect(failure).toMatchObject({ type: 'LinkOutsideBaseUrl', nonRetryable: true });
+      expect(received).toBe(0);
+      expect(sim.store.stats.tokenRequests).toBe(0);
+    } finally {
+      other.close();
+    }
+  });
+});
+
+describe('credit reports (spec 4.2, 4.3)', () => {
+  test('rule 1: only company_id uses the stored details', async () => {
+    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const acme = companyNamed('Acme Widgets Ltd');
+    expect(await credit.requestCreditReport({ company_id: acme.company_id })).toMatchObject({
+      company_id: acme.company_id,
+      status: 'Complete',
+      report: { company_number: '01234567', country_code: 'GB' },
+    });
+    await expect(credit.requestCreditReport({ company_id: companyNamed('Nocountry Services Ltd').company_id })).rejects.toMatchObject({ type: 'HTTP_422' });
+  });
+
+  test('rule 2: sent details override the stored ones; the report stays with company_id', async () => {
+    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const nonumber = companyNamed('Nonumber Trading Ltd');
+    const report = await credit.requestCreditReport({ company_id: nonumber.company_id, company_number: '01234567', company_name: 'Acme Widgets Ltd', country_code: 'GB' });
+    expect(report).toMatchObject({ company_id: nonumber.company_id, status: 'Complete', report: { company_name: 'Acme Widgets Ltd' } });
+  });
+
+  test('rule 3: provider_id identifies the company; rule 4: TooManyResults and its picklist', async () => {
+    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const ambiguous = companyNamed('Ambiguous Foods Ltd');
+    const report = await credit.requestCreditReport({ company_id: ambiguous.company_id });
+    expect(report).toMatchObject({ status: 'TooManyResults', report: null });
+    expect(report.picklist).toHaveLength(3);
+
+    const chosen = report.picklist![1]!;
+    await expect(credit.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: 'not-on-the-list' })).rejects.toMatchObject({ type: 'HTTP_422' });
+    const resolved = await credit.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: chosen.provider_id });
+    expect(resolved).toMatchObject({ company_id: ambiguous.company_id, status: 'Complete', report: { provider_id: chosen.provider_id } });
+
+    const byProvider = await credit.requestCreditReport({ company_id: ambiguous.company_id, provider_id: chosen.provider_id });
+    expect(byProvider).toMatchObject({ company_id: ambiguous.company_id, status: 'Complete', report: { provider_id: chosen.provider_id } });
+  });
+});
+
+describe('webhook management', () => {
+  test('create, event types, and the secret lifecycle', async () => {
+    const management = webhookManagement(clientFor(await simulator()));
+    const webhook = await management.createWebhook({ webhook_name: 'w', webhook_callback_url: 'https://hooks.example.com/x', event_types: ['IdentityVerification.Completed'] });
+    expect(webhook).toMatchObject({ webhook_name: 'w', external_ref: null });
+    expect(await management.updateWebhook(webhook.webhook_id, { external_ref: 'case-system' })).toMatchObject({ external_ref: 'case-system' });
+    expect((await management.eventTypes()).map((g) => g.event_group_name)).toEqual(['Document Lifecycle', 'Banking', 'Identity Verification', 'Insights']);
+    const created = await management.createSecret();
+    expect(await management.readSecret()).toEqual(created);
+    const rotated = await management.rotateSecret();
+    expect(rotated.secret).not.toBe(created.secret);
+    await management.deleteSecret();
+    await expect(management.readSecret()).rejects.toMatchObject({ type: 'HTTP_404' });
+  });
+
+  test('an http:// callback or a 51-character name is refused before it is sent', async () => {
+    const management = webhookManagement(clientFor(await simulator()));
+    await expect(management.createWebhook({ webhook_name: 'w', webhook_callback_url: 'http://hooks.example.com/x', event_types: ['x'] })).rejects.toThrow(/webhook_callback_url/);
+    await expect(management.createWebhook({ webhook_name: 'n'.repeat(51), webhook_callback_url: 'https://hooks.example.com/x', event_types: ['x'] })).rejects.toThrow(/webhook_name/);
+    expect(sim.store.requests).toHaveLength(0);
+  });
+});
