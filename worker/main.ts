@@ -1,4 +1,5 @@
 /** `npm run worker`: one worker process, configured from the environment (DESIGN.md §9). */
+import { clientSecretExpiryWarning } from '../activities/clientSecretExpiry';
 import { readProviderConfig } from '../activities/providerConfig';
 import { exitOnConfigurationError } from './exitOnConfigurationError';
 import { startWorker } from './createWorker';
@@ -9,6 +10,8 @@ async function main(): Promise<void> {
   const temporal = readTemporalConfig();
   const provider = readProviderConfig();
   installRuntimeLogging();
+  const expiry = clientSecretExpiryWarning(provider.clientSecretExpiresAt, new Date());
+  if (expiry) console.warn(JSON.stringify({ level: 'warn', msg: expiry }));
   const running = await startWorker({ temporal, provider });
   console.log(JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue }));
   const stop = () => void running.stop();
