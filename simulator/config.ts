@@ -1,6 +1,7 @@
 /** The simulator's configuration (DESIGN.md §9). */
 import { z } from 'zod';
 import { booleanVariable, parseEnvironment, portVariable } from '../worker/environment';
+import { faultRatesSchema, type FaultRates } from './faultRates';
 
 export const simulatorEnvironment = {
   SIMULATOR_PORT: portVariable.default(8480),
@@ -11,6 +12,21 @@ export const simulatorEnvironment = {
   SIMULATOR_TOKEN_LIFETIME_SECONDS: z.coerce.number().int().positive('must be a positive number of seconds').default(3600),
   /** Local development: accept plain http:// callbacks to loopback addresses. */
   SIMULATOR_ALLOW_INSECURE_LOOPBACK_CALLBACKS: booleanVariable.default(false),
+  /** How long document processing and insights take. */
+  SIMULATOR_PROCESSING_DELAY_MS: z.coerce.number().int().min(0, 'must be 0 or more milliseconds').default(500),
+  /** Fault rates as JSON, e.g. {"delivery_drop_rate":0.1} (see simulator/faultRates.ts). */
+  SIMULATOR_FAULTS: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(faultRatesSchema)
+    .optional(),
 };
 
 export interface SimulatorConfig {
@@ -20,6 +36,8 @@ export interface SimulatorConfig {
   seed: number;
   tokenLifetimeSeconds: number;
   allowInsecureLoopbackCallbacks: boolean;
+  processingDelayMs?: number;
+  faults?: Partial<FaultRates>;
 }
 
 export function readSimulatorConfig(env: NodeJS.ProcessEnv = process.env): SimulatorConfig {
@@ -31,5 +49,7 @@ export function readSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
     seed: c.SIMULATOR_SEED ?? Date.now() % 2 ** 31,
     tokenLifetimeSeconds: c.SIMULATOR_TOKEN_LIFETIME_SECONDS,
     allowInsecureLoopbackCallbacks: c.SIMULATOR_ALLOW_INSECURE_LOOPBACK_CALLBACKS,
+    processingDelayMs: c.SIMULATOR_PROCESSING_DELAY_MS,
+    faults: c.SIMULATOR_FAULTS,
   };
 }

@@ -7,7 +7,11 @@ import { z } from 'zod';
 import { idvCompletedVerificationStatusSchema } from '../provider';
 import { sendError, sendValidationError } from './apiErrors';
 import { identityVerificationCompletedData, identityVerificationExpiredData } from './identityVerificationEvents';
-import { addPerson, type SimulatorStore } from './store';
+import { connectedAccount, generateAccount } from './accountGenerator';
+import { faultRatesSchema, type FaultInjector } from './faultRates';
+import type { Jobs } from './jobs';
+import { addCase, addCompany, addPerson, type SimulatorStore } from './store';
+import { CLIENT_SECRET_LIFETIME_MS, type ClientSecret } from './tokenIssuer';
 import type { WebhookDispatcher } from './webhookDispatcher';
 
 export const CONTROL_PREFIX = '/_control';
@@ -18,7 +22,9 @@ export interface ControlApiOptions {
   dispatcher: WebhookDispatcher;
   revokeAllTokens: () => void;
   /** The application's live client secrets (§5.5: at most two). */
-  clientSecrets: string[];
+  clientSecrets: ClientSecret[];
+  faults: FaultInjector;
+  jobs: Jobs;
 }
 
 const MAX_CLIENT_SECRETS = 2;
@@ -29,7 +35,22 @@ const faultSchema = z.object({
   retry_after: z.string().optional(),
   times: z.number().int().positive().default(1),
 });
-const secretBodySchema = z.object({ secret: z.string().min(1) });
+const secretBodySchema = z.object({ secret: z.string().min(1), expires_at: z.iso.datetime().optional() });
+const companyBodySchema = z.object({
+  company_name: z.string().min(1),
+  company_number: z.string().min(1).nullable().default(null),
+  country_code: z.string().length(2).nullable().default(null),
+  /** More than one makes the company ambiguous (TooManyResults). */
+  registry_copies: z.number().int().min(0).max(5).default(1),
+});
+const caseBodySchema = z.object({
+  entity_type: z.enum(['Case', 'case']).optional(),
+  income_employer_outcome: z.enum(['Complete', 'Failed']).optional(),
+});
+const openBankingOutcomeSchema = z.object({
+  status: z.enum(['Connected', 'Rejected']),
+  accounts: z.number().int().min(1).max(5).default(1),
+});
 
 const personBodySchema = z.object({ first_name: z.string().min(1).optional(), last_name: z.string().min(1).optional() });
 const completeBodySchema = z.object({ verification_status: idvCompletedVerificationStatusSchema });
@@ -77,6 +98,65 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
     res.json({ request_id: request.request_id, deliveries });
   });
 
+  router.get('/companies', (_req, res) => {
+    res.json([...store.companies.values()]);
+  });
+
+  router.post('/companies', (req, res) => {
+    const body = companyBodySchema.safeParse(req.body ?? {});
+    if (!body.success) return sendValidationError(res, body.error);
+    const { registry_copies, ...company } = body.data;
+    res.status(201).json(addCompany(store, company, registry_copies));
+  });
+
+  router.get('/cases', (_req, res) => {
+    res.json([...store.cases.values()]);
+  });
+
+  router.post('/cases', (req, res) => {
+    const body = caseBodySchema.safeParse(req.body ?? {});
+    if (!body.success) return sendValidationError(res, body.error);
+    res.status(201).json(addCase(store, body.data));
+  });
+
+  /** The applicant completes (Connected) or refuses (Rejected) an open banking connection. */
+  router.post('/open-banking-connections/:connectionId/complete', async (req, res) => {
+    const connection = store.openBankingConnections.get(req.params.connectionId);
+    if (!connection) return sendError(res, 404, 'not_found', `No open banking connection ${req.params.connectionId}`);
+    if (connection.status !== 'Pending') return sendError(res, 409, 'conflict', `The connection is ${connection.status} already`);
+    const body = openBankingOutcomeSchema.safeParse(req.body ?? {});
+    if (!body.success) return sendValidationError(res, body.error);
+    connection.status = body.data.status;
+    const connected = body.data.status === 'Connected';
+    const accounts = connected
+      ? Array.from({ length: body.data.accounts }, () => connectedAccount(options.baseUrl(), generateAccount(store, connection.entity_id)))
+      : [];
+    const common = { bank_connection_id: connection.bank_connection_id, entity_type: connection.entity_type, entity_id: connection.entity_id, connected_accounts: accounts };
+    const deliveries = await options.dispatcher.emit('OpenBankingProcessing.Completed', {
+      'OpenBankingProcessing.Completed': { ...common, status: body.data.status },
+      'BankingProcessing.Completed': { ...common, status: connected ? 'Complete' : 'Rejected' },
+    });
+    res.json({ bank_connection_id: connection.bank_connection_id, deliveries });
+  });
+
+  router.get('/fault-rates', (_req, res) => {
+    res.json(options.faults.rates);
+  });
+
+  router.put('/fault-rates', (req, res) => {
+    const body = faultRatesSchema.safeParse(req.body ?? {});
+    if (!body.success) return sendValidationError(res, body.error);
+    options.faults.set(body.data);
+    res.json(options.faults.rates);
+  });
+
+  /** Waits until processing, insights and deliveries in flight have all finished. */
+  router.post('/settle', async (_req, res) => {
+    await options.jobs.settled();
+    await options.dispatcher.idle();
+    res.json({ deliveries: store.deliveries.length });
+  });
+
   router.get('/deliveries', (_req, res) => {
     res.json(store.deliveries);
   });
@@ -107,14 +187,15 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
     const body = secretBodySchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
     if (options.clientSecrets.length >= MAX_CLIENT_SECRETS) return sendError(res, 409, 'conflict', 'An application holds at most two secrets; revoke one first');
-    options.clientSecrets.push(body.data.secret);
+    const expiresAt = body.data.expires_at ? Date.parse(body.data.expires_at) : Date.now() + CLIENT_SECRET_LIFETIME_MS;
+    options.clientSecrets.push({ value: body.data.secret, expiresAt });
     res.status(201).json({ secrets: options.clientSecrets.length });
   });
 
   router.post('/client-secrets/revoke', (req, res) => {
     const body = secretBodySchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
-    const index = options.clientSecrets.indexOf(body.data.secret);
+    const index = options.clientSecrets.findIndex((s) => s.value === body.data.secret);
     if (index < 0) return sendError(res, 404, 'not_found', 'No such client secret');
     options.clientSecrets.splice(index, 1);
     res.json({ secrets: options.clientSecrets.length });

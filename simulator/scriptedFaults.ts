@@ -3,6 +3,7 @@
  * (with `Retry-After` when given), and reads back every API call with its time and status.
  */
 import type { NextFunction, Request, Response } from 'express';
+import type { FaultInjector } from './faultRates';
 import type { SimulatorStore } from './store';
 
 function matches(pattern: string, path: string): boolean {
@@ -26,5 +27,21 @@ export function scriptedFaults(store: SimulatorStore) {
     fault.times--;
     if (fault.retry_after !== undefined) res.setHeader('Retry-After', fault.retry_after);
     res.status(fault.status).json({ error: 'injected_fault', message: `Injected fault: HTTP ${fault.status}` });
+  };
+}
+
+/** Rate-based API faults (latency, 5xx, 429 with Retry-After), drawn from the seeded injector. */
+export function apiFaultRates(faults: FaultInjector) {
+  return async (_req: Request, res: Response, next: NextFunction): Promise<void> => {
+    for (const fault of faults.apiFaults()) {
+      if (fault.kind === 'latency') {
+        await new Promise((r) => setTimeout(r, fault.ms));
+        continue;
+      }
+      if (fault.retryAfter !== undefined) res.setHeader('Retry-After', fault.retryAfter);
+      res.status(fault.status).json({ error: 'injected_fault', message: `Injected fault: HTTP ${fault.status}` });
+      return;
+    }
+    next();
   };
 }

@@ -6,10 +6,15 @@ import type { SimulatorConfig } from './config';
 import { CONTROL_PREFIX, createControlApi } from './controlApi';
 import { createCreditReportApi } from './creditReportApi';
 import { createIdentityVerificationApi } from './identityVerificationApi';
-import { requestLog, scriptedFaults } from './scriptedFaults';
+import { apiFaultRates, requestLog, scriptedFaults } from './scriptedFaults';
+import { createBankingApi } from './bankingApi';
+import { createDocumentsApi } from './documentsApi';
+import { FaultInjector } from './faultRates';
+import { createInsightsApi } from './insightsApi';
+import { Jobs } from './jobs';
 import { SeededRandom } from './seededRandom';
 import { createStore, seedStore, type SimulatorStore } from './store';
-import { createTokenIssuer } from './tokenIssuer';
+import { CLIENT_SECRET_LIFETIME_MS, createTokenIssuer } from './tokenIssuer';
 import { createWebhookApi } from './webhookApi';
 import { createWebhookDispatcher, type WebhookDispatcher } from './webhookDispatcher';
 
@@ -20,6 +25,9 @@ export interface RunningSimulator {
   clientId: string;
   store: SimulatorStore;
   dispatcher: WebhookDispatcher;
+  faults: FaultInjector;
+  /** Resolves when processing, insights and deliveries in flight have all finished. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -28,8 +36,10 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   seedStore(store);
   const now = () => new Date();
   let baseUrl = '';
-  const dispatcher = createWebhookDispatcher(store);
-  const application = { clientId: config.clientId, secrets: [config.clientSecret] };
+  const faults = new FaultInjector(config.seed, config.faults);
+  const jobs = new Jobs(config.processingDelayMs ?? 500);
+  const dispatcher = createWebhookDispatcher(store, { faults });
+  const application = { clientId: config.clientId, secrets: [{ value: config.clientSecret, expiresAt: Date.now() + CLIENT_SECRET_LIFETIME_MS }] };
   const tokens = createTokenIssuer(store, {
     application,
     baseUrl: () => baseUrl,
@@ -41,13 +51,17 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   app.use('/oauth', tokens.router);
   app.use(
     CONTROL_PREFIX,
-    createControlApi(store, { baseUrl: () => baseUrl, now, dispatcher, revokeAllTokens: tokens.revokeAll, clientSecrets: application.secrets }),
+    createControlApi(store, { baseUrl: () => baseUrl, now, dispatcher, revokeAllTokens: tokens.revokeAll, clientSecrets: application.secrets, faults, jobs }),
   );
   app.use(requestLog(store));
   app.use(tokens.requireToken);
   app.use(scriptedFaults(store));
+  app.use(apiFaultRates(faults));
   app.use(createIdentityVerificationApi(store, now));
   app.use(createCreditReportApi(store));
+  app.use(createDocumentsApi(store, { baseUrl: () => baseUrl, jobs, dispatcher }));
+  app.use(createBankingApi(store));
+  app.use(createInsightsApi(store, { baseUrl: () => baseUrl, now, jobs, dispatcher }));
   app.use(createWebhookApi(store, { allowInsecureLoopbackCallbacks: config.allowInsecureLoopbackCallbacks, now }));
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found', message: 'No such endpoint' });
@@ -70,7 +84,13 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
     clientId: config.clientId,
     store,
     dispatcher,
+    faults,
+    async settled() {
+      await jobs.settled();
+      await dispatcher.idle();
+    },
     async stop() {
+      await jobs.settled();
       await dispatcher.idle();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

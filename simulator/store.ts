@@ -1,5 +1,15 @@
 /** The simulator's in-memory state. */
-import type { CreditReport, IdentityVerificationRequest, WebhookRecord } from '../provider';
+import type {
+  AffordabilityInsight,
+  BankAccount,
+  CreditReport,
+  IdentityVerificationRequest,
+  IncomeEmployerResult,
+  OpenBankingConnectionRequest,
+  ProviderDocument,
+  WebhookRecord,
+} from '../provider';
+import type { BankBalances, BankTransactions } from '../provider';
 import type { SeededRandom } from './seededRandom';
 
 export interface Person {
@@ -26,7 +36,9 @@ export interface DeliveryLogEntry {
   callback_url: string;
   signed: boolean;
   sent_at: string;
-  outcome: 'pending' | 'delivered' | 'failed';
+  /** Faults injected into this delivery (see faultRates.ts). */
+  faults: string[];
+  outcome: 'pending' | 'delivered' | 'failed' | 'dropped';
   status: number | null;
   error: string | null;
 }
@@ -52,6 +64,25 @@ export interface RegistryEntry {
 
 export interface StoredCreditReport extends CreditReport {}
 
+/** A case (§2.5) and how its asynchronous checks turn out in this simulation. */
+export interface Case {
+  case_id: string;
+  /** How the case appears in payloads; §6.6 rule 6 says both spellings occur. */
+  entity_type: 'Case' | 'case';
+  income_employer_outcome: 'Complete' | 'Failed';
+}
+
+export interface StoredAccount {
+  account: BankAccount;
+  balances: BankBalances;
+  transactions: BankTransactions;
+  case_id: string;
+}
+
+export interface StoredDocument extends ProviderDocument {
+  content: string;
+}
+
 export interface RequestLogEntry {
   method: string;
   path: string;
@@ -74,6 +105,12 @@ export interface SimulatorStore {
   companies: Map<string, Company>;
   registry: RegistryEntry[];
   creditReports: Map<string, StoredCreditReport>;
+  cases: Map<string, Case>;
+  documents: Map<string, StoredDocument>;
+  openBankingConnections: Map<string, OpenBankingConnectionRequest>;
+  accounts: Map<string, StoredAccount>;
+  affordability: Map<string, AffordabilityInsight>;
+  incomeEmployer: Map<string, IncomeEmployerResult>;
   requests: RequestLogEntry[];
   faults: ScriptedFault[];
   identityVerifications: Map<string, StoredIdentityVerification>;
@@ -90,6 +127,12 @@ export function createStore(random: SeededRandom): SimulatorStore {
     companies: new Map(),
     registry: [],
     creditReports: new Map(),
+    cases: new Map(),
+    documents: new Map(),
+    openBankingConnections: new Map(),
+    accounts: new Map(),
+    affordability: new Map(),
+    incomeEmployer: new Map(),
     requests: [],
     faults: [],
     identityVerifications: new Map(),
@@ -133,12 +176,25 @@ export function addCompany(store: SimulatorStore, company: Omit<Company, 'compan
   return stored;
 }
 
+export function addCase(store: SimulatorStore, scenario: Partial<Omit<Case, 'case_id'>> = {}): Case {
+  const stored: Case = {
+    case_id: store.random.guid(),
+    entity_type: scenario.entity_type ?? (store.random.next() < 0.5 ? 'Case' : 'case'),
+    income_employer_outcome: scenario.income_employer_outcome ?? 'Complete',
+  };
+  store.cases.set(stored.case_id, stored);
+  return stored;
+}
+
 /**
- * Deterministic seed data: the same seed gives the same people and companies. The companies
- * cover rule 1 (complete, no number, no country) and rule 4 (ambiguous).
+ * Deterministic seed data: the same seed gives the same people, companies and cases. The
+ * companies cover rule 1 (complete, no number, no country) and rule 4 (ambiguous); the cases
+ * both spellings of entity_type and both income-and-employer outcomes.
  */
 export function seedStore(store: SimulatorStore, people = 4): void {
   for (let i = 0; i < people; i++) addPerson(store);
+  addCase(store, { entity_type: 'Case' });
+  addCase(store, { entity_type: 'case', income_employer_outcome: 'Failed' });
   addCompany(store, { company_name: 'Acme Widgets Ltd', company_number: '01234567', country_code: 'GB' });
   addCompany(store, { company_name: 'Nonumber Trading Ltd', company_number: null, country_code: 'GB' });
   addCompany(store, { company_name: 'Nocountry Services Ltd', company_number: '07654321', country_code: null });

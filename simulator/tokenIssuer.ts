@@ -7,11 +7,19 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { invalidAuthorizationError, tokenRequestFormSchema, tokenScope } from '../provider';
 import type { SimulatorStore } from './store';
 
+export interface ClientSecret {
+  value: string;
+  /** §5.5: two years after issuance by default. */
+  expiresAt: number;
+}
+
 export interface ClientApplication {
   clientId: string;
   /** Up to two live secrets (§5.5). */
-  secrets: string[];
+  secrets: ClientSecret[];
 }
+
+export const CLIENT_SECRET_LIFETIME_MS = 2 * 365 * 24 * 60 * 60 * 1000;
 
 export interface TokenIssuerOptions {
   application: ClientApplication;
@@ -50,7 +58,9 @@ export function createTokenIssuer(store: SimulatorStore, options: TokenIssuerOpt
       return;
     }
     const { application } = options;
-    const known = form.data.client_id === application.clientId && application.secrets.some((s) => sameSecret(s, form.data.client_secret));
+    const known =
+      form.data.client_id === application.clientId &&
+      application.secrets.some((s) => s.expiresAt > now() && sameSecret(s.value, form.data.client_secret));
     if (!known) {
       res.status(401).json({ error: 'invalid_client', error_description: 'Unknown client or wrong client secret' });
       return;

@@ -1,0 +1,81 @@
+/**
+ * Fault rates, set at start (`SIMULATOR_FAULTS`, JSON) or through `PUT /_control/fault-rates`, and
+ * drawn from their own seeded generator: the same seed and the same calls give the same faults, and
+ * turning faults on does not change the ids the simulator hands out.
+ */
+import { z } from 'zod';
+import { SeededRandom } from './seededRandom';
+
+const rate = z.number().min(0, 'a rate is between 0 and 1').max(1, 'a rate is between 0 and 1').default(0);
+
+export const faultRatesSchema = z
+  .object({
+    api_latency_ms: z.tuple([z.number().int().min(0), z.number().int().min(0)]).default([0, 0]),
+    api_5xx_rate: rate,
+    api_429_rate: rate,
+    retry_after_seconds: z.number().int().min(0).default(1),
+    delivery_drop_rate: rate,
+    delivery_duplicate_rate: rate,
+    delivery_delay_rate: rate,
+    delivery_delay_ms: z.number().int().min(0).max(60_000).default(500),
+    delivery_reorder_rate: rate,
+    delivery_tamper_rate: rate,
+  })
+  .strict();
+export type FaultRates = z.output<typeof faultRatesSchema>;
+
+export type DeliveryFault = 'dropped' | 'duplicated' | 'delayed' | 'reordered' | 'tampered';
+export type ApiFault = { kind: 'status'; status: 503 | 429; retryAfter?: string } | { kind: 'latency'; ms: number };
+
+export class FaultInjector {
+  private random: SeededRandom;
+  rates: FaultRates;
+
+  constructor(seed: number, rates: Partial<FaultRates> = {}) {
+    this.random = new SeededRandom((seed ^ 0x5eed_fa17) >>> 0);
+    this.rates = faultRatesSchema.parse(rates);
+  }
+
+  set(rates: Partial<FaultRates>): void {
+    this.rates = faultRatesSchema.parse(rates);
+  }
+
+  private hit(rate: number): boolean {
+    // Always draw, so one fault being on does not shift the decisions of the others.
+    return this.random.next() < rate;
+  }
+
+  /** Faults for one API call, in a fixed order of draws. */
+  apiFaults(): ApiFault[] {
+    const [min, max] = this.rates.api_latency_ms;
+    const latency = Math.round(min + this.random.next() * Math.max(0, max - min));
+    const faults: ApiFault[] = latency > 0 ? [{ kind: 'latency', ms: latency }] : [];
+    const fail5xx = this.hit(this.rates.api_5xx_rate);
+    const fail429 = this.hit(this.rates.api_429_rate);
+    if (fail5xx) faults.push({ kind: 'status', status: 503 });
+    else if (fail429) faults.push({ kind: 'status', status: 429, retryAfter: String(this.rates.retry_after_seconds) });
+    return faults;
+  }
+
+  /** Faults for one delivery, in a fixed order of draws. */
+  deliveryFaults(): Set<DeliveryFault> {
+    const r = this.rates;
+    const draws: [DeliveryFault, boolean][] = [
+      ['dropped', this.hit(r.delivery_drop_rate)],
+      ['duplicated', this.hit(r.delivery_duplicate_rate)],
+      ['delayed', this.hit(r.delivery_delay_rate)],
+      ['reordered', this.hit(r.delivery_reorder_rate)],
+      ['tampered', this.hit(r.delivery_tamper_rate)],
+    ];
+    const faults = new Set(draws.filter(([, on]) => on).map(([f]) => f));
+    if (faults.has('dropped')) return new Set(['dropped']);
+    return faults;
+  }
+
+  /** A body with one character changed after signing. */
+  tamper(body: string): string {
+    const at = Math.floor(body.length / 2);
+    const replacement = body[at] === 'X' ? 'Y' : 'X';
+    return `${body.slice(0, at)}${replacement}${body.slice(at + 1)}`;
+  }
+}
