@@ -2,7 +2,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
+import { createBankingActivities } from '../../activities/bankingActivities';
 import { createCreditReportActivities } from '../../activities/creditReportActivities';
+import { createDocumentActivities } from '../../activities/documentActivities';
+import { createInsightActivities } from '../../activities/insightActivities';
+import { connectedAccount } from '../../simulator/accountGenerator';
 import { createIdentityVerificationActivities } from '../../activities/identityVerificationActivities';
 import { ProviderClient } from '../../activities/providerClient';
 import { routes } from '../../activities/routes';
@@ -13,7 +17,7 @@ import { startSimulator, type RunningSimulator } from '../../simulator/startSimu
 let sim: RunningSimulator;
 
 async function simulator(tokenLifetimeSeconds = 3600): Promise<RunningSimulator> {
-  sim = await startSimulator({ port: 0, clientId: 'client', clientSecret: 'primary', seed: 11, tokenLifetimeSeconds, allowInsecureLoopbackCallbacks: false });
+  sim = await startSimulator({ port: 0, clientId: 'client', clientSecret: 'primary', seed: 11, tokenLifetimeSeconds, allowInsecureLoopbackCallbacks: false, processingDelayMs: 0 });
   return sim;
 }
 
@@ -181,6 +185,45 @@ describe('credit reports (spec 4.2, 4.3)', () => {
 
     const byProvider = await credit.requestCreditReport({ company_id: ambiguous.company_id, provider_id: chosen.provider_id });
     expect(byProvider).toMatchObject({ company_id: ambiguous.company_id, status: 'Complete', report: { provider_id: chosen.provider_id } });
+  });
+});
+
+describe('documents, banking and insights', () => {
+  const caseId = () => [...sim.store.cases.values()][0]!.case_id;
+  const base = () => sim.baseUrl;
+
+  test('a document is uploaded, processed and read back through its link', async () => {
+    const client = clientFor(await simulator());
+    const documents = createDocumentActivities(client);
+    const uploaded = await documents.uploadDocument({ entity_type: 'case', entity_id: caseId(), file_name: 'march.pdf', content_base64: Buffer.from('PAYSLIP March').toString('base64') });
+    expect(uploaded).toMatchObject({ status: 'Processing', file_name: 'march.pdf' });
+    await sim.settled();
+    const read = await documents.getDocument({ link: `${base()}/v2/documents/${uploaded.document_id}` });
+    expect(read).toMatchObject({ document_id: uploaded.document_id, status: 'Complete', document_type: 'Payslip', message: null });
+  });
+
+  test('an open banking connection is requested and a connected account read in full', async () => {
+    const client = clientFor(await simulator());
+    const banking = createBankingActivities(client);
+    const connection = await banking.createOpenBankingConnection({ caseId: caseId() });
+    expect(connection.status).toBe('Pending');
+    await control(`/open-banking-connections/${connection.bank_connection_id}/complete`, { status: 'Connected', accounts: 2 });
+    const [account] = [...sim.store.accounts.values()];
+    const data = await banking.readConnectedAccount(connectedAccount(base(), account!));
+    expect(data.account.account_connection_id).toBe(account!.account.account_connection_id);
+    expect(data.balances.balances.length).toBeGreaterThan(0);
+    expect(data.transactions.transactions.length).toBeGreaterThan(0);
+  });
+
+  test('affordability and income-and-employer are requested, then read when complete', async () => {
+    const client = clientFor(await simulator());
+    const insights = createInsightActivities(client);
+    const affordability = await insights.requestAffordabilityInsight({ caseId: caseId() });
+    const incomeEmployer = await insights.requestIncomeEmployerVerification({ caseId: caseId() });
+    await sim.settled();
+    expect(await insights.getAffordabilityInsight({ link: `/v2/affordability-insights/${affordability.request_id}` })).toMatchObject({ status: 'Complete' });
+    expect(await insights.getAffordabilityInsightTransactions({ link: `/v2/affordability-insights/${affordability.request_id}/transactions` })).toMatchObject({ request_id: affordability.request_id });
+    expect(await insights.getIncomeEmployerResult({ link: `/v2/income-employer/${incomeEmployer.request_id}` })).toMatchObject({ status: 'Complete', employer_name: expect.any(String) });
   });
 });
 

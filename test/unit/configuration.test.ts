@@ -30,6 +30,10 @@ describe('configuration', () => {
     ['WEBHOOK_SECRET', () => readBridgeConfig({ WEBHOOK_REQUIRE_SIGNATURE: 'true' })],
     ['SIMULATOR_SEED', () => readSimulatorConfig({ SIMULATOR_SEED: 'abc' })],
     ['TEMPORAL_TLS_KEY', () => readTemporalConfig({ TEMPORAL_TLS_CERT: '/tmp/cert.pem' })],
+    ['SIMULATOR_FAULTS', () => readSimulatorConfig({ SIMULATOR_FAULTS: '{not json' })],
+    ['SIMULATOR_FAULTS', () => readSimulatorConfig({ SIMULATOR_FAULTS: '{"delivery_drop_rate": 3}' })],
+    ['SIMULATOR_FAULTS', () => readSimulatorConfig({ SIMULATOR_FAULTS: '{"drop": 0.1}' })],
+    ['SIMULATOR_PROCESSING_DELAY_MS', () => readSimulatorConfig({ SIMULATOR_PROCESSING_DELAY_MS: '-5' })],
   ])('a bad %s fails fast, naming the variable', (variable, read) => {
     const error = errorOf(read);
     expect(error).toBeInstanceOf(ConfigurationError);
@@ -39,6 +43,10 @@ describe('configuration', () => {
   test('never echoes a secret value', () => {
     const error = errorOf(() => readProviderConfig({ PROVIDER_CLIENT_SECRET: 's3cr3t-value', PROVIDER_BASE_URL: 'nope' }));
     expect(error.message).not.toContain('s3cr3t-value');
+  });
+
+  test('simulator fault rates come from SIMULATOR_FAULTS as JSON', () => {
+    expect(readSimulatorConfig({ SIMULATOR_FAULTS: '{"delivery_drop_rate":0.25}', SIMULATOR_SEED: '3' }).faults).toMatchObject({ delivery_drop_rate: 0.25, api_5xx_rate: 0 });
   });
 
   test('two client secrets, primary first', () => {

@@ -1,0 +1,39 @@
+/** Raw HTTP against the simulator, independent of the project's API client: a token and fetch. */
+import type { RunningSimulator } from '../../simulator/startSimulator';
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function fetchToken(sim: RunningSimulator, clientSecret: string, overrides: Record<string, string> = {}): Promise<RawResponse> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', scope: `${sim.baseUrl}/.default`, client_id: sim.clientId, client_secret: clientSecret, ...overrides });
+  const response = await fetch(`${sim.authUrl}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+export function rawApi(sim: RunningSimulator, clientSecret: string) {
+  let token: string | undefined;
+  return async function api(method: string, path: string, body?: unknown): Promise<RawResponse> {
+    token ??= (await fetchToken(sim, clientSecret)).body.access_token as string;
+    const url = path.startsWith('http') ? path : `${sim.baseUrl}${path}`;
+    const response = await fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+  };
+}
+
+export async function control(sim: RunningSimulator, method: string, path: string, body?: unknown): Promise<RawResponse> {
+  const response = await fetch(`${sim.controlUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
