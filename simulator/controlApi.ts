@@ -2,7 +2,7 @@
  * Control calls, under `/_control`: not part of the provider's API. They play the applicant and
  * the operator of the provider, and let tests inspect what the simulator did.
  */
-import express, { type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { idvCompletedVerificationStatusSchema } from '../provider';
 import { sendError, sendValidationError } from './apiErrors';
@@ -69,34 +69,33 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
     res.status(201).json(addPerson(store, body.data));
   });
 
-  /** The applicant finishes the check; the provider decides the verification status. */
-  router.post('/identity-verifications/:requestId/complete', async (req, res) => {
+  /** Settles a pending IDV request and sends its event: the applicant's side of §6.5. */
+  async function settleIdentityVerification(req: Request<{ requestId: string }>, res: Response, outcome: 'complete' | 'expire'): Promise<void> {
     const request = store.identityVerifications.get(req.params.requestId);
     if (!request) return sendError(res, 404, 'not_found', `No identity verification request ${req.params.requestId}`);
     if (request.status !== 'Pending') return sendError(res, 409, 'conflict', `The request is ${request.status} already`);
-    const body = completeBodySchema.safeParse(req.body ?? {});
-    if (!body.success) return sendValidationError(res, body.error);
-    request.status = 'Completed';
-    request.verification_status = body.data.verification_status;
-    request.date_completed = options.now().toISOString();
     const person = store.persons.get(request.person_id)!;
-    const data = identityVerificationCompletedData(options.baseUrl(), request, person);
-    const deliveries = await options.dispatcher.emit('IdentityVerification.Completed', { 'IdentityVerification.Completed': data });
+    let eventType: string;
+    let data: Record<string, unknown>;
+    if (outcome === 'complete') {
+      const body = completeBodySchema.safeParse(req.body ?? {});
+      if (!body.success) return sendValidationError(res, body.error);
+      Object.assign(request, { status: 'Completed', verification_status: body.data.verification_status, date_completed: options.now().toISOString() });
+      eventType = 'IdentityVerification.Completed';
+      data = identityVerificationCompletedData(options.baseUrl(), request, person);
+    } else {
+      Object.assign(request, { status: 'Expired', verification_status: 'NotCompleted' });
+      eventType = 'IdentityVerification.Expired';
+      data = identityVerificationExpiredData(options.baseUrl(), request, person);
+    }
+    const deliveries = await options.dispatcher.emit(eventType, { [eventType]: data });
     res.json({ request_id: request.request_id, deliveries });
-  });
+  }
 
+  /** The applicant finishes the check; the provider decides the verification status. */
+  router.post('/identity-verifications/:requestId/complete', (req, res) => settleIdentityVerification(req, res, 'complete'));
   /** The applicant never opens the link and it expires. */
-  router.post('/identity-verifications/:requestId/expire', async (req, res) => {
-    const request = store.identityVerifications.get(req.params.requestId);
-    if (!request) return sendError(res, 404, 'not_found', `No identity verification request ${req.params.requestId}`);
-    if (request.status !== 'Pending') return sendError(res, 409, 'conflict', `The request is ${request.status} already`);
-    request.status = 'Expired';
-    request.verification_status = 'NotCompleted';
-    const person = store.persons.get(request.person_id)!;
-    const data = identityVerificationExpiredData(options.baseUrl(), request, person);
-    const deliveries = await options.dispatcher.emit('IdentityVerification.Expired', { 'IdentityVerification.Expired': data });
-    res.json({ request_id: request.request_id, deliveries });
-  });
+  router.post('/identity-verifications/:requestId/expire', (req, res) => settleIdentityVerification(req, res, 'expire'));
 
   router.get('/companies', (_req, res) => {
     res.json([...store.companies.values()]);
