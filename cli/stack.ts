@@ -27,6 +27,8 @@ export interface StackOptions {
   simulatorSeed?: number;
   tokenLifetimeSeconds?: number;
   bridgePort?: number;
+  /** The bridge's outage spool; `.data/spool` when unset. */
+  spoolDir?: string;
   workflowBundle?: WorkflowBundleOption;
   logger?: Logger;
   /** Progress lines for a person watching. */
@@ -92,16 +94,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const bridgeConfig: BridgeConfig = {
       port: options.bridgePort ?? 0,
       path: '/webhooks',
-      spoolDir: path.join(projectRoot, '.data', 'spool'),
+      spoolDir: options.spoolDir ?? path.join(projectRoot, '.data', 'spool'),
       maxBodyBytes: 1024 * 1024,
       secrets: [],
+      secretSource: 'config',
+      rotationGraceMs: 3_600_000,
       requireSignature: true,
+      spoolLimit: 100_000,
+      signalTimeoutMs: 3_000,
     };
-    const bridge = await startBridge(bridgeConfig, temporal, logger);
+    const bridge = await startBridge(bridgeConfig, temporal, { logger });
     cleanups.push(() => bridge.stop());
 
     const webhookSecret = await registerWebhook(provider, bridge.url);
-    bridge.setSecrets([webhookSecret]);
+    bridge.secrets.set(webhookSecret);
     progress(`webhook bridge at ${bridge.url} (signed deliveries required)`);
 
     const worker = await startWorker({ temporal, provider: providerConfig, workflowBundle: options.workflowBundle });

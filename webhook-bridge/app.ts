@@ -1,22 +1,24 @@
 /**
- * The bridge's HTTP surface: `POST <path>` takes a delivery, verifies its signature on the raw
- * bytes before anything is parsed, validates the envelope, and answers 2xx only once every target
- * resource workflow has accepted its signal (DESIGN.md §6.1).
+ * The bridge's HTTP surface. `POST <path>` takes a delivery: the signature is checked on the raw
+ * bytes before anything is parsed, then the envelope is validated, and 2xx is answered only once
+ * the delivery is durably recorded, signalled to Temporal or fsynced to the spool (DESIGN.md §6.1).
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
-import { parseDelivery } from '../provider';
-import { describeTargets, planDelivery, type RoutedDelivery } from './routeDelivery';
-import { SIGNATURE_HEADER, verifySignature } from './verifySignature';
+import type { DeliveryRecorder } from './deliveryRecorder';
+import type { BridgeMetrics } from './metrics';
+import type { SecretRing } from './secretRing';
+import { SIGNATURE_HEADER, verifySignature, type SignatureVerdict } from './verifySignature';
 
 export interface BridgeDependencies {
   path: string;
   maxBodyBytes: number;
-  /** Current secret first, then the previous one; read on every delivery so rotation applies at once. */
-  secrets: () => readonly string[];
+  secrets: SecretRing;
   requireSignature: boolean;
-  /** Hands the routed delivery to Temporal; throws if Temporal did not accept it. */
-  signal: (routed: RoutedDelivery) => Promise<void>;
+  recorder: DeliveryRecorder;
+  metrics: BridgeMetrics;
+  /** Whether Temporal answers now (for /readyz). */
+  temporalReachable: () => Promise<boolean>;
   logger: Logger;
 }
 
@@ -25,57 +27,85 @@ const BATCH_HEADER = 'x-batch-correlation-id';
 export function createBridgeApp(deps: BridgeDependencies): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  const { metrics, logger } = deps;
   let warnedUnsigned = false;
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
 
+  app.get('/readyz', async (_req, res) => {
+    const temporal = await deps.temporalReachable();
+    const spoolFull = deps.recorder.spoolFull;
+    res.status(temporal && !spoolFull ? 200 : 503).json({ temporal, spool_depth: deps.recorder.spoolDepth, spool_full: spoolFull });
+  });
+
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
   app.post(deps.path, express.raw({ type: () => true, limit: deps.maxBodyBytes }), async (req: Request, res: Response) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const batchId = headerValue(req, BATCH_HEADER);
-    const log = deps.logger.child({ batchId });
+    const log = logger.child({ batchId });
 
-    const secrets = deps.secrets();
-    const verdict = verifySignature(raw, headerValue(req, SIGNATURE_HEADER) ?? undefined, secrets, deps.requireSignature);
+    const verdict = await verify(raw, headerValue(req, SIGNATURE_HEADER));
     if (!verdict.ok) {
+      metrics.signatureFailures.inc({ reason: verdict.reason });
+      metrics.deliveries.inc({ outcome: 'rejected_signature', event_type: 'unknown' });
       log.warn({ outcome: 'signature_rejected', reason: verdict.reason, bytes: raw.length }, 'delivery refused: signature');
       res.status(401).json({ error: 'invalid_signature', message: 'X-HMAC-SHA256-Signature is missing or does not match' });
       return;
     }
     if (!verdict.signed && !warnedUnsigned) {
       warnedUnsigned = true;
-      log.warn('no webhook secret configured: accepting unsigned deliveries (set WEBHOOK_SECRET to verify them)');
+      log.warn('no webhook secret configured: accepting unsigned deliveries (set WEBHOOK_SECRET or WEBHOOK_REQUIRE_SIGNATURE)');
     }
 
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
+      metrics.deliveries.inc({ outcome: 'malformed_json', event_type: 'unknown' });
       log.warn({ outcome: 'malformed_json', bytes: raw.length }, 'delivery refused: body is not JSON');
       res.status(400).json({ error: 'malformed_json', message: 'The body is not valid JSON' });
       return;
     }
 
-    const routed = planDelivery(parseDelivery(body), body, { batchId, receivedAt: new Date().toISOString() });
+    const { outcome, routed } = await deps.recorder.record({ raw, body, batchId, receivedAt: new Date().toISOString() });
+    metrics.deliveries.inc({ outcome, event_type: routed.eventType });
     const eventLog = log.child({ eventType: routed.eventType, parse: routed.parse });
-    try {
-      await deps.signal(routed);
-    } catch (error) {
-      eventLog.error({ outcome: 'signal_failed', err: String(error) }, 'Temporal did not accept the delivery');
+    if (outcome === 'unavailable') {
+      eventLog.error({ outcome }, 'Temporal is unreachable and the spool is full: delivery not accepted');
       res.status(503).json({ error: 'unavailable', message: 'The delivery could not be recorded; it was not accepted' });
       return;
     }
-    eventLog.info({ outcome: 'accepted', targets: describeTargets(routed) }, 'delivery accepted');
+    eventLog.info({ outcome, targets: routed.targets.length }, 'delivery accepted');
     res.status(202).json({ status: 'accepted' });
   });
 
   // Body-parser failures (size, encoding) and anything unexpected: answer, never crash.
   app.use((error: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
-    deps.logger.warn({ outcome: 'rejected', status, type: error.type, path: req.path }, error.message);
-    res.status(status).json({ error: error.type ?? 'bad_request', message: status === 413 ? `Body larger than ${deps.maxBodyBytes} bytes` : error.message });
+    if (status === 413) metrics.deliveries.inc({ outcome: 'too_large', event_type: 'unknown' });
+    logger.warn({ outcome: 'rejected', status, type: error.type, path: req.path }, error.message);
+    res.status(status).json({ error: error.type ?? 'bad_request', message: status === 413 ? `Body larger than ${deps.maxBodyBytes} bytes` : 'The request could not be read' });
   });
+
+  /** Checks with the known secrets; on a mismatch, reads the provider's secret again (rotation) and retries once. */
+  async function verify(raw: Buffer, header: string | null): Promise<SignatureVerdict> {
+    const first = verifySignature(raw, header ?? undefined, deps.secrets.secrets(), deps.requireSignature);
+    if (!deps.secrets.fromProvider) return first;
+    // A signed delivery while we know no secret: the provider may have created one since we read it.
+    const unknownSecret = first.ok && !first.signed && Boolean(header);
+    if (!unknownSecret && (first.ok || first.reason !== 'mismatch')) return first;
+    const changed = await deps.secrets.refresh().catch((error) => {
+      logger.warn({ err: String(error) }, 'could not read the webhook secret from the provider');
+      return false;
+    });
+    if (!changed) return unknownSecret ? { ok: false, reason: 'mismatch' } : first;
+    return verifySignature(raw, header ?? undefined, deps.secrets.secrets(), deps.requireSignature);
+  }
 
   return app;
 }

@@ -11,6 +11,16 @@ export const bridgeEnvironment = {
   WEBHOOK_SECRET: z.string().min(1).optional(),
   WEBHOOK_SECRET_PREVIOUS: z.string().min(1).optional(),
   WEBHOOK_REQUIRE_SIGNATURE: booleanVariable.default(false),
+  /** When the previous secret stops being accepted (ISO 8601); unset: while it is configured. */
+  WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time' }).optional(),
+  /** `config` (the variables above) or `provider` (read with the provider's read-secret operation). */
+  WEBHOOK_SECRET_SOURCE: z.enum(['config', 'provider'], { error: 'must be config or provider' }).default('config'),
+  /** How long a secret replaced at the provider stays accepted (secret source `provider`). */
+  WEBHOOK_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0, 'must be 0 or more seconds').default(3600),
+  /** Beyond this many spooled deliveries the bridge answers 503 and /readyz fails. */
+  BRIDGE_SPOOL_LIMIT: z.coerce.number().int().positive('must be a positive number').default(100_000),
+  /** How long Temporal gets to accept a delivery's signals before it is spooled. */
+  BRIDGE_SIGNAL_TIMEOUT_MS: z.coerce.number().int().positive('must be a positive number of milliseconds').default(3_000),
 };
 
 export interface BridgeConfig {
@@ -20,7 +30,12 @@ export interface BridgeConfig {
   maxBodyBytes: number;
   /** Current first, then previous. */
   secrets: string[];
+  previousSecretValidUntil?: number;
+  secretSource: 'config' | 'provider';
+  rotationGraceMs: number;
   requireSignature: boolean;
+  spoolLimit: number;
+  signalTimeoutMs: number;
 }
 
 export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfig {
@@ -28,8 +43,8 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
   if (c.WEBHOOK_SECRET_PREVIOUS && !c.WEBHOOK_SECRET) {
     throw new ConfigurationError('Invalid configuration:\n  WEBHOOK_SECRET: required when WEBHOOK_SECRET_PREVIOUS is set');
   }
-  if (c.WEBHOOK_REQUIRE_SIGNATURE && !c.WEBHOOK_SECRET) {
-    throw new ConfigurationError('Invalid configuration:\n  WEBHOOK_SECRET: required when WEBHOOK_REQUIRE_SIGNATURE is true');
+  if (c.WEBHOOK_REQUIRE_SIGNATURE && !c.WEBHOOK_SECRET && c.WEBHOOK_SECRET_SOURCE === 'config') {
+    throw new ConfigurationError('Invalid configuration:\n  WEBHOOK_SECRET: required when WEBHOOK_REQUIRE_SIGNATURE is true (or set WEBHOOK_SECRET_SOURCE=provider)');
   }
   return {
     port: c.BRIDGE_PORT,
@@ -37,6 +52,11 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     spoolDir: c.BRIDGE_SPOOL_DIR,
     maxBodyBytes: c.BRIDGE_MAX_BODY,
     secrets: [c.WEBHOOK_SECRET, c.WEBHOOK_SECRET_PREVIOUS].filter((s): s is string => Boolean(s)),
+    previousSecretValidUntil: c.WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL ? Date.parse(c.WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL) : undefined,
+    secretSource: c.WEBHOOK_SECRET_SOURCE,
+    rotationGraceMs: c.WEBHOOK_ROTATION_GRACE_SECONDS * 1000,
     requireSignature: c.WEBHOOK_REQUIRE_SIGNATURE,
+    spoolLimit: c.BRIDGE_SPOOL_LIMIT,
+    signalTimeoutMs: c.BRIDGE_SIGNAL_TIMEOUT_MS,
   };
 }

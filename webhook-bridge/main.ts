@@ -1,14 +1,16 @@
 /** `npm run bridge`: the webhook bridge alone, configured from the environment (DESIGN.md §9). */
 import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
 import { readTemporalConfig } from '../worker/temporalConfig';
+import { readProviderConfig } from '../activities/providerConfig';
 import { readBridgeConfig } from './config';
 import { startBridge } from './startBridge';
 
 async function main(): Promise<void> {
   const config = readBridgeConfig();
   const temporal = readTemporalConfig();
-  const bridge = await startBridge(config, temporal);
-  console.log(JSON.stringify({ msg: 'bridge listening', url: bridge.url }));
+  const provider = config.secretSource === 'provider' ? readProviderConfig() : undefined;
+  const bridge = await startBridge(config, temporal, { provider });
+  console.log(JSON.stringify({ msg: 'bridge listening', url: bridge.url, spoolDepth: bridge.recorder.spoolDepth }));
   const stop = () => void bridge.stop().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

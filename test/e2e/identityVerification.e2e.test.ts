@@ -16,12 +16,12 @@ import {
   identityVerificationWorkflow,
   type IdentityVerificationStatus,
 } from '../../workflows/identityVerificationWorkflow';
-import { testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 7 });
+  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 7, spoolDir: testDirectory('spool') });
 });
 
 afterAll(async () => {

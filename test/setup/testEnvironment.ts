@@ -1,5 +1,6 @@
 /** What a suite needs from the global setup: the dev server and the prebuilt workflow bundle. */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import type { TemporalConfig } from '../../worker/temporalConfig';
 
@@ -14,4 +15,11 @@ export function testWorkflowBundle(): WorkflowBundleOption {
   const codePath = process.env.TEST_WORKFLOW_BUNDLE;
   if (!codePath) throw new Error('TEST_WORKFLOW_BUNDLE is unset: run the tests through jest');
   return { codePath };
+}
+
+/** A fresh directory under the run's temporary folder (a bridge spool, say). */
+export function testDirectory(name: string): string {
+  const root = process.env.TEST_TEMP_DIR;
+  if (!root) throw new Error('TEST_TEMP_DIR is unset: run the tests through jest');
+  return path.join(root, `${name}-${randomUUID()}`);
 }

@@ -1,0 +1,78 @@
+/**
+ * The secrets a delivery may be signed with (spec §6.3.5): the current one, and the previous one
+ * while a rotation's grace period lasts. They come from configuration, or from the provider's
+ * read-secret operation: cached, and read again when a signature fails with every known secret
+ * (at most once a minute), which is how a rotation at the provider reaches the bridge.
+ */
+
+export interface SecretRingOptions {
+  current?: string;
+  previous?: string;
+  /** When the previous secret stops being accepted; unset: as long as it is configured. */
+  previousValidUntil?: number;
+  /** How long a secret replaced by a read from the provider stays accepted. */
+  graceMs?: number;
+  /** Reads the current secret from the provider (null when none exists). */
+  readFromProvider?: () => Promise<string | null>;
+  minRefreshIntervalMs?: number;
+  now?: () => number;
+}
+
+export class SecretRing {
+  private current: string | undefined;
+  private previous: string | undefined;
+  private previousValidUntil: number | undefined;
+  private lastRefresh = Number.NEGATIVE_INFINITY;
+  private refreshing?: Promise<boolean>;
+
+  constructor(private readonly options: SecretRingOptions) {
+    this.current = options.current;
+    this.previous = options.previous;
+    this.previousValidUntil = options.previousValidUntil;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  /** The secrets to try, current first. */
+  secrets(): string[] {
+    const previousValid = this.previous !== undefined && (this.previousValidUntil === undefined || this.now() < this.previousValidUntil);
+    return [this.current, previousValid ? this.previous : undefined].filter((s): s is string => s !== undefined);
+  }
+
+  get fromProvider(): boolean {
+    return this.options.readFromProvider !== undefined;
+  }
+
+  /**
+   * Reads the provider's secret again, unless that happened less than a minute ago. Resolves
+   * true when the secrets changed (so a failed check is worth repeating).
+   */
+  async refresh(): Promise<boolean> {
+    const read = this.options.readFromProvider;
+    if (!read) return false;
+    if (this.now() - this.lastRefresh < (this.options.minRefreshIntervalMs ?? 60_000)) return false;
+    this.refreshing ??= this.doRefresh(read).finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async doRefresh(read: () => Promise<string | null>): Promise<boolean> {
+    this.lastRefresh = this.now();
+    const latest = await read();
+    if (latest === null || latest === this.current) return false;
+    if (this.current !== undefined) {
+      this.previous = this.current;
+      this.previousValidUntil = this.now() + (this.options.graceMs ?? 60 * 60 * 1000);
+    }
+    this.current = latest;
+    return true;
+  }
+
+  /** Replaces the secrets (configuration reload, tests). */
+  set(current: string | undefined, previous?: string, previousValidUntil?: number): void {
+    this.current = current;
+    this.previous = previous;
+    this.previousValidUntil = previousValidUntil;
+  }
+}
