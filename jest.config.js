@@ -1,8 +1,13 @@
+// `npm test` runs everything but the fault suites, which kill and restart servers; those run
+// with `npm run test:faults` (JOURNEYS_SUITE=faults).
+const faults = process.env.JOURNEYS_SUITE === 'faults';
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testMatch: faults ? ['<rootDir>/test/faults/**/*.test.ts'] : ['<rootDir>/test/**/*.test.ts'],
+  testPathIgnorePatterns: faults ? ['/node_modules/'] : ['/node_modules/', '<rootDir>/test/faults/'],
   // Workflow and e2e tests share one throwaway Temporal dev server started here.
   globalSetup: '<rootDir>/test/setup/globalSetup.ts',
   globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',

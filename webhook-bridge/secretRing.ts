@@ -57,6 +57,14 @@ export class SecretRing {
     return this.refreshing;
   }
 
+  /** The first read, at start: it does not count against the once-a-minute limit of refreshes. */
+  async load(): Promise<void> {
+    const read = this.options.readFromProvider;
+    if (!read) return;
+    const latest = await read();
+    if (latest !== null) this.current = latest;
+  }
+
   private async doRefresh(read: () => Promise<string | null>): Promise<boolean> {
     this.lastRefresh = this.now();
     const latest = await read();

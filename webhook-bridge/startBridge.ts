@@ -97,6 +97,6 @@ async function secretRing(config: BridgeConfig, provider?: ProviderConfig): Prom
       },
     );
   const ring = new SecretRing({ current, previous, previousValidUntil: config.previousSecretValidUntil, graceMs: config.rotationGraceMs, readFromProvider });
-  await ring.refresh();
+  await ring.load();
   return ring;
 }

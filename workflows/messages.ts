@@ -31,6 +31,11 @@ export interface ResourceEvent {
 export interface ResourceState {
   resource: ResourceKey;
   events: ResourceDelivery[];
+  /**
+   * Distinct occurrences among the events: the parent and child deliveries of one occurrence
+   * share a batch id and count once (spec §6.1.3, §6.1.4).
+   */
+  occurrences: number;
   subscribers: string[];
   duplicatesIgnored: number;
 }

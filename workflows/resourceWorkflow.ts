@@ -40,6 +40,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   const state: ResourceState = {
     resource: input.resource,
     events: input.carried?.events ?? [],
+    occurrences: input.carried?.occurrences ?? 0,
     subscribers: input.carried?.subscribers ?? [],
     duplicatesIgnored: input.carried?.duplicatesIgnored ?? 0,
   };
@@ -52,6 +53,8 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
       return;
     }
     seen.add(delivery.dedupeId);
+    const sameOccurrence = delivery.batchId !== null && state.events.some((e) => e.batchId === delivery.batchId);
+    if (!sameOccurrence) state.occurrences++;
     state.events.push(delivery);
     for (const to of state.subscribers) outbox.push({ to, delivery });
   });

@@ -1,0 +1,196 @@
+/** The webhook bridge on a real Temporal dev server and real HTTP. */
+import { Writable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import pino from 'pino';
+import { readBridgeConfig } from '../../webhook-bridge/config';
+import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
+import { startWorker, type RunningWorker } from '../../worker/createWorker';
+import { resourceStateQuery, type ResourceState } from '../../workflows/messages';
+import { envelope, idvCompleted, payslipOccurrence, post, sign } from '../support/deliveries';
+import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+
+const SECRET = 'bridge-test-secret';
+const temporal = testTemporalConfig();
+const logLines: string[] = [];
+let bridge: RunningBridge;
+let worker: RunningWorker;
+let connection: Connection;
+let client: Client;
+
+beforeAll(async () => {
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  const config = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: '4096' }), port: 0, spoolDir: testDirectory('spool') };
+  bridge = await startBridge(config, temporal, { logger: pino({ level: 'info' }, logStream) });
+  worker = await startWorker({
+    temporal,
+    provider: { baseUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9/oauth', clientId: 'x', clientSecrets: ['x'], requestTimeoutMs: 1000 },
+    workflowBundle: testWorkflowBundle(),
+  });
+  connection = await Connection.connect({ address: temporal.address });
+  client = new Client({ connection, namespace: temporal.namespace });
+});
+
+afterAll(async () => {
+  await bridge?.stop();
+  await worker?.stop();
+  await connection?.close();
+});
+
+const deliver = (raw: string, batchId: string, secret = SECRET) => post(bridge.url, raw, { 'x-hmac-sha256-signature': sign(raw, secret), 'x-batch-correlation-id': batchId });
+
+async function resourceState(workflowId: string, until: (s: ResourceState) => boolean): Promise<ResourceState> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      const state = await client.workflow.getHandle(workflowId).query(resourceStateQuery);
+      if (until(state)) return state;
+      if (Date.now() > deadline) return state;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('webhook bridge', () => {
+  test('a verified delivery reaches its resource workflow', async () => {
+    const requestId = randomUUID();
+    expect((await deliver(envelope('IdentityVerification.Completed', idvCompleted(requestId)), randomUUID())).status).toBe(202);
+    const state = await resourceState(`resource/idv/${requestId}`, (s) => s.events.length === 1);
+    expect(state.events[0]).toMatchObject({ eventType: 'IdentityVerification.Completed', parse: 'known' });
+  });
+
+  test('the same occurrence twice, or through two webhooks, is applied once', async () => {
+    const requestId = randomUUID();
+    const batchId = randomUUID();
+    const data = idvCompleted(requestId);
+    const first = envelope('IdentityVerification.Completed', data, '11111111-1111-4111-8111-111111111111');
+    const viaOtherWebhook = envelope('IdentityVerification.Completed', data, '22222222-2222-4222-8222-222222222222');
+    for (const raw of [first, first, viaOtherWebhook]) expect((await deliver(raw, batchId)).status).toBe(202);
+    const state = await resourceState(`resource/idv/${requestId}`, (s) => s.duplicatesIgnored === 2);
+    expect(state).toMatchObject({ duplicatesIgnored: 2, occurrences: 1 });
+    expect(state.events).toHaveLength(1);
+  });
+
+  test('parent and child deliveries of one occurrence both arrive and count as one occurrence', async () => {
+    const { documentId, child, parent } = payslipOccurrence();
+    const batchId = randomUUID();
+    expect((await deliver(envelope('PayslipProcessing.Completed', child), batchId)).status).toBe(202);
+    expect((await deliver(envelope('DocumentProcessing.Completed', parent), batchId)).status).toBe(202);
+    const state = await resourceState(`resource/document/${documentId}`, (s) => s.events.length === 2);
+    expect(state.events.map((e) => e.eventType).sort()).toEqual(['DocumentProcessing.Completed', 'PayslipProcessing.Completed']);
+    expect(state.occurrences).toBe(1);
+  });
+
+  test('an unknown event type, or data that does not match, is accepted and kept for an operator', async () => {
+    const type = `Brand.New${randomUUID().slice(0, 8)}`;
+    expect((await deliver(envelope(type, { anything: true }), randomUUID())).status).toBe(202);
+    const unknown = await resourceState(`resource/unrouted/${type}`, (s) => s.events.length === 1);
+    expect(unknown.events[0]).toMatchObject({ parse: 'unknown-event-type', data: { anything: true } });
+
+    const broken = { ...idvCompleted(), verification_status: 'Maybe' };
+    expect((await deliver(envelope('IdentityVerification.Completed', broken), randomUUID())).status).toBe(202);
+    const invalid = await resourceState('resource/unrouted/IdentityVerification.Completed', (s) => s.events.some((e) => e.data.verification_status === 'Maybe'));
+    expect(invalid.events.find((e) => e.data.verification_status === 'Maybe')).toMatchObject({ parse: 'invalid-data', problems: [expect.stringContaining('verification_status')] });
+  });
+
+  test('verified bytes that are not JSON are answered 400; a body over the limit 413', async () => {
+    expect((await deliver('{"not json', randomUUID())).status).toBe(400);
+    expect((await deliver(JSON.stringify({ pad: 'x'.repeat(5000) }), randomUUID())).status).toBe(413);
+  });
+
+  test('a wrong or missing signature is answered 401', async () => {
+    const raw = envelope('IdentityVerification.Completed', idvCompleted());
+    expect((await deliver(raw, randomUUID(), 'wrong-secret')).status).toBe(401);
+    expect((await post(bridge.url, raw, {})).status).toBe(401);
+  });
+
+  test('health, readiness and metrics', async () => {
+    expect((await fetch(bridge.url.replace('/webhooks', '/healthz'))).status).toBe(200);
+    const ready = await fetch(bridge.url.replace('/webhooks', '/readyz'));
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ temporal: true, spool_depth: 0, spool_full: false });
+    const metrics = await (await fetch(bridge.url.replace('/webhooks', '/metrics'))).text();
+    expect(metrics).toMatch(/bridge_deliveries_total\{outcome="signalled",event_type="IdentityVerification.Completed"\} \d+/);
+    expect(metrics).toMatch(/bridge_signature_failures_total\{reason="mismatch"\} [1-9]/);
+    expect(metrics).toMatch(/bridge_deliveries_total\{outcome="too_large",event_type="unknown"\} 1/);
+    expect(metrics).toContain('bridge_signal_latency_seconds_bucket');
+    expect(metrics).toMatch(/bridge_spool_depth 0/);
+  });
+
+  test('logs carry batch id and event type, never the secret or a signature', async () => {
+    const raw = envelope('IdentityVerification.Completed', idvCompleted());
+    const batchId = randomUUID();
+    await deliver(raw, batchId);
+    const text = logLines.join('');
+    expect(text).toContain(batchId);
+    expect(text).toContain('"eventType":"IdentityVerification.Completed"');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(sign(raw, SECRET));
+    expect(text).not.toContain(sign(raw, 'wrong-secret'));
+  });
+});
+
+describe('webhook bridge, secret read from the provider', () => {
+  test('a rotation at the provider is picked up, and the old secret is honoured during the grace period', async () => {
+    const { startSimulator } = await import('../../simulator/startSimulator');
+    const { ProviderClient } = await import('../../activities/providerClient');
+    const { webhookManagement } = await import('../../activities/webhookManagement');
+    const sim = await startSimulator({ port: 0, clientId: 'c', clientSecret: 's', seed: 1, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: true, processingDelayMs: 0 });
+    const provider = { baseUrl: sim.baseUrl, authUrl: sim.authUrl, clientId: 'c', clientSecrets: ['s'], requestTimeoutMs: 5_000 };
+    const management = webhookManagement(new ProviderClient(provider));
+    const original = (await management.createSecret()).secret;
+    const config = { ...readBridgeConfig({ WEBHOOK_SECRET_SOURCE: 'provider', WEBHOOK_REQUIRE_SIGNATURE: 'true' }), port: 0, spoolDir: testDirectory('spool') };
+    const fromProvider = await startBridge(config, temporal, { provider, logger: pino({ level: 'silent' }) });
+    try {
+      const send = (secret: string) => {
+        const raw = envelope('IdentityVerification.Completed', idvCompleted());
+        return post(fromProvider.url, raw, { 'x-hmac-sha256-signature': sign(raw, secret), 'x-batch-correlation-id': randomUUID() }).then((r) => r.status);
+      };
+      expect(await send(original)).toBe(202);
+      const rotated = (await management.rotateSecret()).secret;
+      expect(await send(rotated)).toBe(202);
+      expect(await send(original)).toBe(202);
+      expect(await send('never-issued')).toBe(401);
+      expect(fromProvider.secrets.secrets()).toEqual([rotated, original]);
+    } finally {
+      await fromProvider.stop();
+      await sim.stop();
+    }
+  });
+});
+
+describe('webhook bridge, graceful shutdown', () => {
+  test('stopping finishes a request in flight, which is still durably recorded', async () => {
+    const net = await import('node:net');
+    // A Temporal that accepts connections and never answers: the signal hangs until its deadline.
+    const sockets: import('node:net').Socket[] = [];
+    const blackhole = net.createServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => blackhole.listen(0, '127.0.0.1', r));
+    const { port } = blackhole.address() as import('node:net').AddressInfo;
+    const config = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }), port: 0, spoolDir: testDirectory('spool'), signalTimeoutMs: 1_000 };
+    const hanging = await startBridge(config, { ...temporal, address: `127.0.0.1:${port}` }, { logger: pino({ level: 'silent' }) });
+    try {
+      const raw = envelope('IdentityVerification.Completed', idvCompleted());
+      const inFlight = post(hanging.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() });
+      while (sockets.length === 0) await new Promise((r) => setTimeout(r, 10));
+      const stopping = hanging.stop();
+      expect((await inFlight).status).toBe(202);
+      await stopping;
+      expect(hanging.recorder.spoolDepth).toBe(1);
+      await expect(fetch(hanging.url, { method: 'POST', body: raw })).rejects.toThrow();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((r) => blackhole.close(r));
+    }
+  });
+});
