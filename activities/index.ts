@@ -4,6 +4,7 @@ import { createCreditReportActivities } from './creditReportActivities';
 import { createDocumentActivities } from './documentActivities';
 import { createIdentityVerificationActivities } from './identityVerificationActivities';
 import { createInsightActivities } from './insightActivities';
+import { createPollActivities } from './pollResource';
 import type { ProviderClient } from './providerClient';
 import { createResourceActivities } from './resourceActivities';
 import type { ResourceTarget } from './signalResource';
@@ -20,6 +21,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createDocumentActivities(deps.provider),
     ...createBankingActivities(deps.provider),
     ...createInsightActivities(deps.provider),
+    ...createPollActivities(deps.provider),
     ...createResourceActivities(deps.resources),
   };
 }

@@ -37,12 +37,12 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
   const ready = await waitForStatus(
     handle,
     identityVerificationStatusQuery,
-    (s) => (s.state === 'waiting' && s.requestId !== null) || !['pending', 'running', 'waiting'].includes(s.state),
+    (s) => (s.state === 'waiting' && s.providerIds.request_id !== undefined) || !['pending', 'running', 'waiting'].includes(s.state),
     60_000,
   );
   if (ready.state === 'waiting') {
     print(`the applicant opens the verification link and completes the check …`);
-    await postJson(`${control}/identity-verifications/${ready.requestId}/complete`, { verification_status: 'Approved' });
+    await postJson(`${control}/identity-verifications/${ready.providerIds.request_id}/complete`, { verification_status: 'Approved' });
   }
 
   const status = await watching;
@@ -51,9 +51,9 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
 
 function describe(s: IdentityVerificationStatus): string {
   const parts = [`identity verification: ${s.state}`];
-  if (s.requestId) parts.push(`request ${s.requestId}`);
+  if (s.providerIds.request_id) parts.push(`request ${s.providerIds.request_id}`);
   if (s.lastEvent) parts.push(`last event ${s.lastEvent.eventType}`);
-  if (s.verificationStatus) parts.push(`verification_status ${s.verificationStatus}`);
+  if (s.detail?.verificationStatus) parts.push(`verification_status ${s.detail.verificationStatus}`);
   if (s.reason) parts.push(`reason: ${s.reason}`);
   return parts.join(' · ');
 }

@@ -1,9 +1,27 @@
-/** Every wait's default length, in one place (DESIGN.md §4). Inputs override each. */
+/** Every wait's default length, in one place (DESIGN.md §4). Journey inputs override each. */
 import type { Duration } from '@temporalio/common';
 
 export const defaultDeadlines = {
-  /** How long an applicant has to finish an identity check before the step gives up. */
+  /** The applicant finishes an identity check (per request). */
   identityVerification: '14 days',
+  /** An operator (or the automatic rule) resolves a credit report picklist. */
+  picklist: '3 days',
+  /** The applicant connects a bank or their statements are processed. */
+  banking: '14 days',
+  /** Uploaded documents are processed. */
+  documents: '2 days',
+  /** The provider computes an affordability insight. */
+  affordability: '2 days',
+  /** The provider verifies income and employer ("it may take time", §6.5). */
+  incomeEmployer: '7 days',
+  /** With no webhook for this long, the resource workflow asks the provider (webhooks get lost). */
+  reconcileAfter: '1 hour',
   /** A resource workflow ends after this long with no delivery and no subscriber activity. */
   resourceRetention: '30 days',
 } as const satisfies Record<string, Duration>;
+
+export type Deadlines = { -readonly [K in keyof typeof defaultDeadlines]: Duration };
+
+export function deadlinesWith(overrides: Partial<Deadlines> = {}): Deadlines {
+  return { ...defaultDeadlines, ...overrides };
+}

@@ -12,8 +12,11 @@ export interface ResourceDelivery {
   datetimeSent: string;
   /** When the bridge received it (ISO 8601). */
   receivedAt: string;
-  /** `known`, `unknown-event-type` or `invalid-data` (see provider/webhookEnvelope). */
-  parse: 'known' | 'unknown-event-type' | 'invalid-data';
+  /**
+   * `known`, `unknown-event-type` or `invalid-data` (see provider/webhookEnvelope), or `polled`:
+   * not a webhook but the provider's record read by reconciliation, in `data`.
+   */
+  parse: 'known' | 'unknown-event-type' | 'invalid-data' | 'polled';
   problems?: string[];
   data: Record<string, unknown>;
 }
@@ -21,7 +24,12 @@ export interface ResourceDelivery {
 export interface Subscription {
   /** The workflow that receives `resourceEventSignal` for each event of the resource. */
   workflowId: string;
+  /** Ask the provider when no delivery arrived for this long (milliseconds); no polling when unset. */
+  reconcileAfterMs?: number;
 }
+
+/** What reconciliation found at the provider: settled with the record, or still pending. */
+export type PollResult = { settled: false } | { settled: true; eventType: string; data: Record<string, unknown> };
 
 export interface ResourceEvent {
   resource: ResourceKey;

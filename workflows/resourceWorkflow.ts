@@ -1,40 +1,35 @@
 /**
  * One workflow per provider resource, `resource/<kind>/<id>` (DESIGN.md §3): a mailbox that the
  * bridge and the journeys both reach with signalWithStart, so arrival order never matters. It
- * dedupes deliveries, keeps the event log (a query), and forwards every event to every subscriber,
- * replaying past events to late subscribers. It ends after a retention period of quiet.
+ * dedupes deliveries, keeps the event log (a query), forwards every event to every subscriber
+ * (replaying past events to late ones), asks the provider when a subscriber waits and no webhook
+ * came in time (the provider never retries a lost delivery), continues as new before its history
+ * grows large, and ends after a retention period of quiet.
  */
-import {
-  condition,
-  continueAsNew,
-  getExternalWorkflowHandle,
-  log,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
+import { condition, continueAsNew, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities';
 import type { ResourceKey } from '../provider';
 import { defaultDeadlines } from './deadlines';
-import {
-  deliverSignal,
-  resourceEventSignal,
-  resourceStateQuery,
-  subscribeSignal,
-  type ResourceDelivery,
-  type ResourceState,
-} from './messages';
+import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState } from './messages';
 
 export interface ResourceWorkflowInput {
   resource: ResourceKey;
   retention?: Duration;
   /** State carried across continue-as-new. */
-  carried?: Omit<ResourceState, 'resource'>;
+  carried?: Omit<ResourceState, 'resource'> & { reconcileAfterMs?: number; settled?: boolean };
 }
 
 interface Outgoing {
   to: string;
   delivery: ResourceDelivery;
 }
+
+const reconciliation = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 3 },
+});
 
 export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<ResourceState> {
   const state: ResourceState = {
@@ -46,8 +41,12 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   };
   const seen = new Set(state.events.map((e) => e.dedupeId));
   const outbox: Outgoing[] = [];
+  let reconcileAfterMs = input.carried?.reconcileAfterMs;
+  // Settled: the provider said the resource reached its outcome; no more polling.
+  let settled = input.carried?.settled ?? false;
+  let lastActivity = Date.now();
 
-  setHandler(deliverSignal, (delivery) => {
+  const record = (delivery: ResourceDelivery): void => {
     if (seen.has(delivery.dedupeId)) {
       state.duplicatesIgnored++;
       return;
@@ -56,26 +55,63 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     const sameOccurrence = delivery.batchId !== null && state.events.some((e) => e.batchId === delivery.batchId);
     if (!sameOccurrence) state.occurrences++;
     state.events.push(delivery);
+    lastActivity = Date.now();
     for (const to of state.subscribers) outbox.push({ to, delivery });
-  });
+  };
 
-  setHandler(subscribeSignal, ({ workflowId }) => {
+  setHandler(deliverSignal, record);
+
+  setHandler(subscribeSignal, ({ workflowId, reconcileAfterMs: after }) => {
     if (!state.subscribers.includes(workflowId)) state.subscribers.push(workflowId);
+    if (after !== undefined) reconcileAfterMs = Math.min(reconcileAfterMs ?? after, after);
+    lastActivity = Date.now();
     // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing.
     for (const delivery of state.events) outbox.push({ to: workflowId, delivery });
   });
 
   setHandler(resourceStateQuery, () => state);
 
-  const retention = input.retention ?? defaultDeadlines.resourceRetention;
+  const retentionMs = msToNumber(input.retention ?? defaultDeadlines.resourceRetention);
   for (;;) {
-    const busy = await condition(() => outbox.length > 0, retention);
-    if (!busy) return state;
-    await flush(outbox, state);
-    if (workflowInfo().continueAsNewSuggested) {
-      const { resource, ...carried } = state;
-      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried });
+    const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0;
+    const nextPollAt = pollDue ? lastActivity + (reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
+    const wakeAt = Math.min(nextPollAt, lastActivity + retentionMs);
+    const busy = await condition(() => outbox.length > 0, Math.max(1, wakeAt - Date.now()));
+    if (busy) {
+      await flush(outbox, state);
+    } else if (Date.now() >= nextPollAt) {
+      settled = await reconcile(state, record);
+      lastActivity = Date.now();
+    } else if (Date.now() >= lastActivity + retentionMs) {
+      return state;
     }
+    if (workflowInfo().continueAsNewSuggested && outbox.length === 0) {
+      const { resource, ...carried } = state;
+      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled } });
+    }
+  }
+}
+
+/** Asks the provider where the resource stands; a settled answer becomes a `polled` event. */
+async function reconcile(state: ResourceState, record: (d: ResourceDelivery) => void): Promise<boolean> {
+  try {
+    const result = await reconciliation.pollResource({ resource: state.resource });
+    if (!result.settled) return false;
+    const now = new Date(Date.now()).toISOString();
+    record({
+      dedupeId: `poll|${result.eventType}`,
+      eventType: result.eventType,
+      batchId: null,
+      webhookId: '',
+      datetimeSent: now,
+      receivedAt: now,
+      parse: 'polled',
+      data: result.data,
+    });
+    return true;
+  } catch (error) {
+    log.warn('reconciliation failed; will try again', { resource: state.resource, error: String(error) });
+    return false;
   }
 }
 

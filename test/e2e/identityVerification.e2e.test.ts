@@ -42,16 +42,16 @@ async function startJourney(deadline: Duration = '1 minute'): Promise<WorkflowHa
   return stack.client.workflow.start(identityVerificationWorkflow, {
     workflowId: `idv/test-${Math.random().toString(36).slice(2)}/${person.json.person_id}`,
     taskQueue: stack.temporal.taskQueue,
-    args: [{ personId: person.json.person_id, deadline }],
+    args: [{ personId: person.json.person_id, deadline, adoptOpenRequest: false }],
   });
 }
 
-const isWaiting = (s: IdentityVerificationStatus) => s.state === 'waiting' && s.requestId !== null;
+const isWaiting = (s: IdentityVerificationStatus) => s.state === 'waiting' && s.providerIds.request_id !== undefined;
 
 async function waitingJourney() {
   const handle = await startJourney();
   const status = await waitForStatus(handle, identityVerificationStatusQuery, isWaiting);
-  return { handle, requestId: status.requestId as string, personId: status.personId };
+  return { handle, requestId: status.providerIds.request_id as string, personId: status.detail!.personId };
 }
 
 /** An IdentityVerification.Completed delivery in the shape of spec §6.6, built by the test. */
@@ -103,8 +103,8 @@ describe('identity verification, end to end', () => {
     expect(result.verification_status).toBe('Approved');
     expect(outcome).toMatchObject({
       state: 'completed',
-      requestId,
-      verificationStatus: result.verification_status,
+      providerIds: { request_id: requestId },
+      detail: { verificationStatus: result.verification_status },
       lastEvent: { eventType: 'IdentityVerification.Completed' },
       reason: null,
     });
@@ -113,7 +113,7 @@ describe('identity verification, end to end', () => {
   test('a declined check needs attention, with the reason', async () => {
     const { handle, requestId } = await waitingJourney();
     await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Declined' });
-    expect(await handle.result()).toMatchObject({ state: 'needs_attention', verificationStatus: 'Declined', reason: expect.stringContaining('declined') });
+    expect(await handle.result()).toMatchObject({ state: 'needs_attention', detail: { verificationStatus: 'Declined' }, reason: expect.stringContaining('declined') });
   });
 
   test('an expired link ends the journey as expired', async () => {
@@ -121,7 +121,7 @@ describe('identity verification, end to end', () => {
     await control(`/identity-verifications/${requestId}/expire`, {});
     expect(await handle.result()).toMatchObject({
       state: 'expired',
-      verificationStatus: 'NotCompleted',
+      detail: { verificationStatus: 'NotCompleted' },
       lastEvent: { eventType: 'IdentityVerification.Expired' },
     });
   });
@@ -148,21 +148,21 @@ describe('identity verification, end to end', () => {
     // The same bytes, untampered, are accepted and reach the journey: the refusal was the signature's doing.
     const accepted = await postToBridge(body, signature);
     expect(accepted.status).toBe(202);
-    expect(await handle.result()).toMatchObject({ state: 'completed', verificationStatus: 'Approved' });
+    expect(await handle.result()).toMatchObject({ state: 'completed', detail: { verificationStatus: 'Approved' } });
     expect((await resource.query(resourceStateQuery)).events).toHaveLength(1);
   });
 
   test('with no delivery, the expiry timer ends the journey as expired', async () => {
     const handle = await startJourney('2 seconds');
     const outcome = await handle.result();
-    expect(outcome).toMatchObject({ state: 'expired', lastEvent: null, reason: expect.stringContaining('no IdentityVerification event arrived') });
-    expect(outcome.requestId).not.toBeNull();
+    expect(outcome).toMatchObject({ state: 'expired', lastEvent: null, reason: expect.stringContaining('no outcome for request') });
+    expect(outcome.providerIds.request_id).toEqual(expect.any(String));
   });
 
   test('a 429 with Retry-After is retried by Temporal after that delay', async () => {
     await control('/faults', { method: 'POST', path: routes.createIdentityVerification.pattern, status: 429, retry_after: '2', times: 1 });
     const handle = await startJourney();
-    const { personId } = await waitForStatus(handle, identityVerificationStatusQuery, isWaiting);
+    const personId = (await waitForStatus(handle, identityVerificationStatusQuery, isWaiting)).detail!.personId;
     const creates = stack.simulator.store.requests.filter((r) => r.method === 'POST' && r.path === `/v2/persons/${personId}/identity-verifications`);
     expect(creates.map((r) => r.status)).toEqual([429, 201]);
     // The retry policy's own first interval is 1 s; only Retry-After explains 2 s.

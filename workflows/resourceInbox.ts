@@ -1,0 +1,41 @@
+/**
+ * The subscriber's side of resource workflows: subscribe (through an activity: a workflow cannot
+ * signalWithStart), then receive each event once, whatever the order or repetition.
+ */
+import { msToNumber } from '@temporalio/common/lib/time';
+import type { Duration } from '@temporalio/common';
+import { setHandler, workflowInfo } from '@temporalio/workflow';
+import type { ResourceKey } from '../provider';
+import { resourceEventSignal, type ResourceDelivery } from './messages';
+import { provider } from './providerActivities';
+
+export interface ResourceInbox {
+  /** Events received so far for `resource`, each once, in arrival order. */
+  of(resource: ResourceKey): ResourceDelivery[];
+  subscribe(resource: ResourceKey, reconcileAfter?: Duration): Promise<void>;
+}
+
+const keyOf = (r: ResourceKey) => `${r.kind}/${r.id}`;
+
+export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: ResourceDelivery) => void = () => {}): ResourceInbox {
+  const byResource = new Map<string, ResourceDelivery[]>();
+  const seen = new Set<string>();
+  setHandler(resourceEventSignal, ({ resource, delivery }) => {
+    const id = `${keyOf(resource)}|${delivery.dedupeId}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+    const list = byResource.get(keyOf(resource)) ?? [];
+    list.push(delivery);
+    byResource.set(keyOf(resource), list);
+    onEvent(resource, delivery);
+  });
+  return {
+    of: (resource) => byResource.get(keyOf(resource)) ?? [],
+    async subscribe(resource, reconcileAfter) {
+      await provider.subscribeToResource({
+        resource,
+        subscription: { workflowId: workflowInfo().workflowId, ...(reconcileAfter !== undefined ? { reconcileAfterMs: msToNumber(reconcileAfter) } : {}) },
+      });
+    },
+  };
+}
