@@ -9,16 +9,17 @@ import {
 } from '../provider';
 import type { ProviderClient } from './providerClient';
 import { routes } from './routes';
+import { validateInput } from './validateInput';
 
 export function createCreditReportActivities(client: ProviderClient) {
   return {
     /** 422 (company lacks number or country, rule 1) fails non-retryably as HTTP_422. */
     async requestCreditReport(input: CreditReportRequest): Promise<CreditReport> {
-      return client.call({ route: routes.requestCreditReport, body: creditReportRequestSchema.parse(input), schema: creditReportSchema });
+      return client.call({ route: routes.requestCreditReport, body: validateInput(creditReportRequestSchema, input, 'credit report request'), schema: creditReportSchema });
     },
 
     async resolveCreditReportPicklist(input: PicklistResolution): Promise<CreditReport> {
-      return client.call({ route: routes.resolveCreditReportPicklist, body: picklistResolutionSchema.parse(input), schema: creditReportSchema });
+      return client.call({ route: routes.resolveCreditReportPicklist, body: validateInput(picklistResolutionSchema, input, 'picklist resolution'), schema: creditReportSchema });
     },
 
     async getCreditReport(input: { reportId: string }): Promise<CreditReport> {

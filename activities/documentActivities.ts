@@ -2,11 +2,12 @@
 import { documentSchema, documentUploadSchema, type DocumentUpload, type ProviderDocument } from '../provider';
 import type { ProviderClient } from './providerClient';
 import { routes } from './routes';
+import { validateInput } from './validateInput';
 
 export function createDocumentActivities(client: ProviderClient) {
   return {
     async uploadDocument(input: DocumentUpload): Promise<ProviderDocument> {
-      return client.call({ route: routes.uploadDocument, body: documentUploadSchema.parse(input), schema: documentSchema });
+      return client.call({ route: routes.uploadDocument, body: validateInput(documentUploadSchema, input, 'document upload'), schema: documentSchema });
     },
 
     /** `link` is the `document_endpoint` of an event. */

@@ -16,6 +16,7 @@ import {
 } from '../provider';
 import type { ProviderClient } from './providerClient';
 import { routes } from './routes';
+import { validateInput } from './validateInput';
 
 /** `localDevelopment` admits http:// loopback callbacks, for a simulator started in that mode. */
 export function webhookManagement(client: ProviderClient, options: { localDevelopment?: boolean } = {}) {
@@ -23,9 +24,9 @@ export function webhookManagement(client: ProviderClient, options: { localDevelo
   const update = webhookUpdateSchemaFor(options.localDevelopment ?? false);
   return {
     createWebhook: async (config: WebhookConfiguration): Promise<WebhookRecord> =>
-      client.call({ route: routes.createWebhook, body: configuration.parse(config), schema: webhookRecordSchema }),
+      client.call({ route: routes.createWebhook, body: validateInput(configuration, config, 'webhook configuration'), schema: webhookRecordSchema }),
     updateWebhook: async (webhookId: string, changes: Partial<WebhookConfiguration>): Promise<WebhookRecord> =>
-      client.call({ route: routes.updateWebhook, params: { webhookId }, body: update.parse(changes), schema: webhookRecordSchema }),
+      client.call({ route: routes.updateWebhook, params: { webhookId }, body: validateInput(update, changes, 'webhook update'), schema: webhookRecordSchema }),
     eventTypes: (): Promise<EventTypeGroup[]> => client.call({ route: routes.eventTypes, schema: eventTypesResponseSchema }),
     createSecret: (): Promise<WebhookSecretRecord> => client.call({ route: routes.createWebhookSecret, schema: webhookSecretRecordSchema }),
     readSecret: (): Promise<WebhookSecretRecord> => client.call({ route: routes.readWebhookSecret, schema: webhookSecretRecordSchema }),

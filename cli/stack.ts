@@ -26,6 +26,8 @@ export interface StackOptions {
   simulatorPort?: number;
   simulatorSeed?: number;
   tokenLifetimeSeconds?: number;
+  /** How long the simulator takes to process documents and insights. */
+  processingDelayMs?: number;
   bridgePort?: number;
   /** The bridge's outage spool; `.data/spool` when unset. */
   spoolDir?: string;
@@ -78,6 +80,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       seed: options.simulatorSeed ?? Date.now() % 2 ** 31,
       tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
       allowInsecureLoopbackCallbacks: true,
+      processingDelayMs: options.processingDelayMs,
     });
     cleanups.push(() => simulator.stop());
     progress(`provider simulator at ${simulator.baseUrl} (control ${simulator.controlUrl})`);

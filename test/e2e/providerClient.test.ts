@@ -249,3 +249,12 @@ describe('webhook management', () => {
     expect(sim.store.requests).toHaveLength(0);
   });
 });
+
+describe('activity input', () => {
+  test('a bad input fails non-retryably, naming the field', async () => {
+    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const failure = await failureOf(credit.requestCreditReport({ company_id: '' }));
+    expect(failure).toMatchObject({ type: 'InvalidActivityInput', nonRetryable: true, message: expect.stringContaining('company_id') });
+    expect(sim.store.requests).toHaveLength(0);
+  });
+});

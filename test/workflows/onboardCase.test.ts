@@ -1,0 +1,182 @@
+/**
+ * The onboarding journey and its steps on a real dev server, with the simulator, bridge and worker
+ * over real HTTP; timers in seconds.
+ */
+import { randomUUID } from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { startStack, type Stack } from '../../cli/stack';
+import { waitForStatus } from '../../cli/watchStatus';
+import { startWorker } from '../../worker/createWorker';
+import { bankingWorkflow } from '../../workflows/bankingWorkflow';
+import { creditReportWorkflow, resolvePicklistUpdate } from '../../workflows/creditReportWorkflow';
+import { documentsWorkflow } from '../../workflows/documentsWorkflow';
+import type { OnboardCaseInput } from '../../workflows/journeyInput';
+import { resourceStateQuery } from '../../workflows/messages';
+import { cancelJourneySignal, journeyStatusQuery, onboardCase, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
+import { stepStatusQuery, type StepStatus } from '../../workflows/stepStatus';
+import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+
+let stack: Stack;
+const replacementWorkers: Awaited<ReturnType<typeof startWorker>>[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 21, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+});
+
+afterAll(async () => {
+  for (const worker of replacementWorkers) await worker.stop();
+  await stack?.stop();
+});
+
+async function control(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> {
+  const response = await fetch(`${stack.simulator.controlUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+const newCase = (scenario: Record<string, unknown> = {}) => control('/cases', scenario).then((c) => c.case_id as string);
+const newPerson = () => control('/persons', {}).then((p) => p.person_id as string);
+const company = async (name: string) => ((await control('/companies')) as any[]).find((c) => c.company_name === name);
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const fast = { identityVerification: '20 seconds', banking: '20 seconds', documents: '20 seconds', affordability: '20 seconds', incomeEmployer: '20 seconds', picklist: '20 seconds' };
+
+async function startJourney(input: Omit<OnboardCaseInput, 'caseId'> & { caseId?: string }): Promise<WorkflowHandle<typeof onboardCase>> {
+  const caseId = input.caseId ?? (await newCase());
+  return stack.client.workflow.start(onboardCase, {
+    workflowId: `case/${caseId}`,
+    taskQueue: stack.temporal.taskQueue,
+    args: [{ ...input, caseId, deadlines: { ...fast, ...input.deadlines } }],
+  });
+}
+
+const step = (key: string, predicate: (s: StepStatus) => boolean) => (s: JourneyStatus) => Boolean(s.steps[key] && predicate(s.steps[key]!));
+
+describe('onboardCase', () => {
+  test('every step of a case completes, affordability after banking, and status shows each stage', async () => {
+    const caseId = await newCase({ income_employer_outcome: 'Complete' });
+    const acme = await company('Acme Widgets Ltd');
+    const [alice, bob] = [await newPerson(), await newPerson()];
+    const handle = await startJourney({
+      caseId,
+      company: { company_id: acme.company_id },
+      people: [{ personId: alice }, { personId: bob }],
+      steps: { creditReport: true, identityVerification: true, banking: 'open_banking', documents: [{ file_name: 'p.pdf', content_base64: b64('PAYSLIP') }], affordability: true, incomeEmployer: true },
+    });
+    const first = await handle.query(journeyStatusQuery);
+    expect(Object.keys(first.steps).sort()).toEqual(['affordability', 'banking', 'credit-report', 'documents', `identity-verification/${alice}`, `identity-verification/${bob}`, 'income-employer'].sort());
+    expect(first.steps.affordability!.state).toBe('pending');
+
+    const waiting = await waitForStatus(handle, journeyStatusQuery, (s) =>
+      [alice, bob].every((p) => s.steps[`identity-verification/${p}`]?.state === 'waiting') && s.steps.banking?.state === 'waiting',
+    );
+    expect(waiting.state).toBe('running');
+    expect(waiting.steps.affordability!.state).toBe('pending');
+    for (const p of [alice, bob]) {
+      await control(`/identity-verifications/${waiting.steps[`identity-verification/${p}`]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+    }
+    await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 2 });
+
+    const outcome = await handle.result();
+    expect(outcome.reasons).toEqual([]);
+    expect(outcome.state).toBe('completed');
+    expect(outcome.steps.banking!.detail).toMatchObject({ accounts: [expect.objectContaining({ transactions: expect.any(Number) }), expect.anything()] });
+    expect(outcome.steps.affordability).toMatchObject({ state: 'completed', detail: { monthly_income: expect.any(Number) } });
+    expect(outcome.steps['income-employer']).toMatchObject({ state: 'completed', detail: { employer_name: expect.any(String) } });
+    expect(outcome.steps['credit-report']).toMatchObject({ state: 'completed', detail: { resolvedBy: 'provider' } });
+
+    const listed = await stack.client.workflow.list({ query: `CaseId = "${caseId}" AND JourneyState = "completed"` });
+    const ids: string[] = [];
+    for await (const w of listed) ids.push(w.workflowId);
+    expect(ids).toEqual([`case/${caseId}`]);
+  });
+
+  test('failures become needs_attention with reasons; affordability does not start when banking did not complete', async () => {
+    const caseId = await newCase({ income_employer_outcome: 'Failed' });
+    const nonumber = await company('Nonumber Trading Ltd');
+    const handle = await startJourney({
+      caseId,
+      company: { company_id: nonumber.company_id },
+      steps: { creditReport: true, banking: 'open_banking', affordability: true, incomeEmployer: true, documents: [{ file_name: 'blur.jpg', content_base64: b64('???') }] },
+    });
+    const waiting = await waitForStatus(handle, journeyStatusQuery, step('banking', (s) => s.state === 'waiting'));
+    await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Rejected' });
+    const outcome = await handle.result();
+    expect(outcome.state).toBe('needs_attention');
+    expect(outcome.steps['credit-report']).toMatchObject({ state: 'needs_attention', reason: expect.stringContaining('company_number') });
+    expect(outcome.steps.banking).toMatchObject({ state: 'needs_attention', reason: expect.stringContaining('rejected') });
+    expect(outcome.steps.affordability).toMatchObject({ state: 'cancelled', reason: 'not started: banking ended needs_attention' });
+    expect(outcome.steps['income-employer']).toMatchObject({ state: 'needs_attention', detail: { failure_detail: expect.stringMatching(/.+/) } });
+    expect(outcome.steps.documents).toMatchObject({ state: 'needs_attention', detail: { documents: [expect.objectContaining({ status: 'Failed', document_endpoint: expect.stringContaining('/v2/documents/'), message: expect.stringMatching(/.+/) })] } });
+    expect(outcome.reasons).toHaveLength(5);
+  });
+
+  test('a journey can be cancelled mid-way', async () => {
+    const handle = await startJourney({ people: [{ personId: await newPerson() }], steps: { identityVerification: true, banking: 'open_banking' } });
+    await waitForStatus(handle, journeyStatusQuery, step('banking', (s) => s.state === 'waiting'));
+    await handle.signal(cancelJourneySignal, { reason: 'applicant withdrew' });
+    const outcome = await handle.result();
+    expect(outcome.state).toBe('cancelled');
+    expect(outcome.reasons[0]).toBe('applicant withdrew');
+    expect(Object.values(outcome.steps).map((s) => s.state)).toEqual(['cancelled', 'cancelled']);
+  });
+
+  test('invalid input fails fast, naming the field', async () => {
+    const handle = await stack.client.workflow.start(onboardCase, {
+      workflowId: `case/invalid-${randomUUID()}`,
+      taskQueue: stack.temporal.taskQueue,
+      args: [{ caseId: 'x', steps: { creditReport: true, affordability: true } }],
+    });
+    await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'InvalidJourneyInput', message: expect.stringMatching(/company.*steps\.banking/s) } });
+  });
+
+  test('a journey survives a worker restart in the middle of a step, with the same outcome', async () => {
+    const handle = await startJourney({ people: [{ personId: await newPerson() }], steps: { identityVerification: true } });
+    const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => Object.values(s.steps)[0]?.state === 'waiting');
+    await stack.worker.stop();
+    const replacement = await startWorker({ temporal: stack.temporal, provider: stack.provider.config, workflowBundle: testWorkflowBundle() });
+    replacementWorkers.push(replacement);
+    await control(`/identity-verifications/${Object.values(waiting.steps)[0]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+    const outcome = await handle.result();
+    expect(outcome.state).toBe('completed');
+    expect(Object.values(outcome.steps)[0]).toMatchObject({ state: 'completed', detail: { verificationStatus: 'Approved' } });
+  });
+});
+
+describe('credit report step', () => {
+  const startReport = async (name: string, { request, ...extra }: Record<string, unknown> = {}) => {
+    const c = await company(name);
+    return stack.client.workflow.start(creditReportWorkflow, {
+      workflowId: `credit/${randomUUID()}`,
+      taskQueue: stack.temporal.taskQueue,
+      args: [{ picklistDeadline: '20 seconds', ...extra, request: { company_id: c.company_id, ...(request as object) } }],
+    });
+  };
+
+  test('a picklist is shown in status and resolved by the Update, which refuses a choice not on the list', async () => {
+    const handle = await startReport('Ambiguous Foods Ltd');
+    const waiting = await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting');
+    const picklist = (waiting.detail as any).picklist as { provider_id: string }[];
+    expect(picklist.length).toBeGreaterThan(1);
+    await expect(handle.executeUpdate(resolvePicklistUpdate, { args: [{ provider_id: 'CR-NOT-LISTED' }] })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    const resolved = await handle.executeUpdate(resolvePicklistUpdate, { args: [{ provider_id: picklist[1]!.provider_id }] });
+    expect(resolved.report).toMatchObject({ provider_id: picklist[1]!.provider_id });
+    expect(await handle.result()).toMatchObject({ state: 'completed', detail: { resolvedBy: 'operator' } });
+  });
+
+  test('the automatic rule picks the one exact name match, and does not guess without one', async () => {
+    const auto = await startReport('Ambiguous Foods Ltd', { automaticPicklistRule: true, request: { company_name: 'Ambiguous Foods Ltd (Trading)', country_code: 'GB' } });
+    expect(await auto.result()).toMatchObject({ state: 'completed', detail: { resolvedBy: 'automatic-rule', report: { company_name: 'Ambiguous Foods Ltd (Trading)' } } });
+
+    // Every entry shares the number: the rule declines to guess and an operator is asked.
+    const guess = await startReport('Ambiguous Foods Ltd', { automaticPicklistRule: true, request: { company_number: '05555555', country_code: 'GB' } });
+    await waitForStatus(guess, stepStatusQuery, (s) => s.state === 'waiting');
+    await guess.terminate('the rule declined to guess, as it should');
+  });
+
+  test('an unresolved picklist expires at its deadline', async () => {
+    const handle = await startReport('Ambiguous Foods Ltd', { picklistDeadline: '2 seconds' });
+    expect(await handle.result()).toMatchObject({ state: 'expired', reason: expect.stringContaining('picklist'), detail: { picklist: expect.any(Array) } });
+  });
+});

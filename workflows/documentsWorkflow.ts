@@ -1,0 +1,86 @@
+/**
+ * Documents of a case (spec §1, §6.5, §6.6): upload each, then wait for one outcome per document.
+ * A document's parent and child deliveries (DocumentProcessing and e.g. PayslipProcessing) are one
+ * occurrence: the first settles the outcome. A failed document keeps its link and message.
+ */
+import type { Duration } from '@temporalio/common';
+import { condition } from '@temporalio/workflow';
+import { documentSchema, type DocumentUpload } from '../provider';
+import { defaultDeadlines } from './deadlines';
+import type { ResourceDelivery } from './messages';
+import { provider } from './providerActivities';
+import { createResourceInbox } from './resourceInbox';
+import { trackStep, type StepStatus } from './stepStatus';
+
+export interface DocumentsInput {
+  caseId: string;
+  documents: Omit<DocumentUpload, 'entity_type' | 'entity_id'>[];
+  deadline?: Duration;
+  reconcileAfter?: Duration;
+  stepKey?: string;
+}
+
+export interface DocumentOutcome {
+  document_id: string;
+  file_name: string;
+  status: 'Processing' | 'Complete' | 'Failed';
+  document_type: string | null;
+  message: string | null;
+  document_endpoint: string | null;
+}
+
+export type DocumentsStatus = StepStatus<{ documents: DocumentOutcome[] }>;
+
+const documentEvent = /^(Document|BankStatement|Payslip|SA302|TaxOverview)Processing\.Completed$/;
+
+function settle(outcome: DocumentOutcome, delivery: ResourceDelivery): boolean {
+  if (outcome.status !== 'Processing') return false;
+  if (delivery.parse === 'polled') {
+    const record = documentSchema.safeParse(delivery.data);
+    if (!record.success || record.data.status === 'Processing') return false;
+    Object.assign(outcome, { status: record.data.status, message: record.data.message, document_type: record.data.document_type });
+    return true;
+  }
+  if (!documentEvent.test(delivery.eventType)) return false;
+  const data = delivery.data as { status?: string; message?: string | null; document_type?: string; document?: { document_endpoint?: string } };
+  if (data.status !== 'Complete' && data.status !== 'Failed') return false;
+  Object.assign(outcome, {
+    status: data.status,
+    message: data.message ?? null,
+    document_type: data.document_type ?? outcome.document_type ?? delivery.eventType.replace('Processing.Completed', ''),
+    document_endpoint: data.document?.document_endpoint ?? outcome.document_endpoint,
+  });
+  return true;
+}
+
+export async function documentsWorkflow(input: DocumentsInput): Promise<DocumentsStatus> {
+  const outcomes: DocumentOutcome[] = [];
+  const { update, finish } = trackStep<{ documents: DocumentOutcome[] }>(input.stepKey);
+  update({ detail: { documents: outcomes } });
+  const inbox = createResourceInbox((resource, delivery) => {
+    const outcome = outcomes.find((o) => o.document_id === resource.id);
+    if (!outcome) return;
+    if (settle(outcome, delivery)) update({ lastEvent: { eventType: delivery.eventType, receivedAt: delivery.receivedAt }, detail: { documents: outcomes } });
+  });
+
+  for (const file of input.documents) {
+    const uploaded = await provider.uploadDocument({ ...file, entity_type: 'case', entity_id: input.caseId });
+    const outcome: DocumentOutcome = { document_id: uploaded.document_id.toLowerCase(), file_name: uploaded.file_name, status: 'Processing', document_type: uploaded.document_type, message: null, document_endpoint: null };
+    outcomes.push(outcome);
+    await inbox.subscribe({ kind: 'document', id: outcome.document_id }, input.reconcileAfter ?? defaultDeadlines.reconcileAfter);
+    for (const earlier of inbox.of({ kind: 'document', id: outcome.document_id })) settle(outcome, earlier);
+  }
+  update({ state: 'waiting', providerIds: Object.fromEntries(outcomes.map((o, i) => [`document_id_${i + 1}`, o.document_id])), detail: { documents: outcomes } });
+
+  const deadline = input.deadline ?? defaultDeadlines.documents;
+  const allSettled = await condition(() => outcomes.every((o) => o.status !== 'Processing'), deadline);
+  const failed = outcomes.filter((o) => o.status === 'Failed');
+  if (!allSettled) {
+    const pending = outcomes.filter((o) => o.status === 'Processing').map((o) => o.file_name);
+    return finish('expired', `not processed within ${String(deadline)}: ${pending.join(', ')}`, { documents: outcomes });
+  }
+  if (failed.length > 0) {
+    return finish('needs_attention', failed.map((o) => `${o.file_name}: ${o.message ?? 'failed'}`).join('; '), { documents: outcomes });
+  }
+  return finish('completed', null, { documents: outcomes });
+}

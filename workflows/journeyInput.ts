@@ -1,0 +1,41 @@
+/** The input of `onboardCase`, validated with zod (pure: used by workflow code and the CLI). */
+import { z } from 'zod';
+import { creditReportRequestSchema, documentKindSchema } from '../provider';
+import { defaultDeadlines } from './deadlines';
+
+/** A Temporal duration: milliseconds, or text such as `"2 days"` or `"90 seconds"`. */
+const duration = z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*[a-zA-Z]+$|^\d+$/, 'must be a duration such as "2 days"')]);
+
+const deadlineKeys = Object.keys(defaultDeadlines) as [keyof typeof defaultDeadlines, ...(keyof typeof defaultDeadlines)[]];
+
+export const onboardCaseInputSchema = z
+  .object({
+    caseId: z.string().min(1, 'caseId is required'),
+    company: creditReportRequestSchema.optional(),
+    people: z.array(z.object({ personId: z.string().min(1) })).default([]),
+    steps: z.object({
+      creditReport: z.boolean().default(false),
+      identityVerification: z.boolean().default(false),
+      banking: z.enum(['open_banking', 'bank_statements']).optional(),
+      documents: z
+        .array(z.object({ file_name: z.string().min(1), content_base64: z.string().min(1), document_type: documentKindSchema.nullable().optional() }))
+        .optional(),
+      affordability: z.boolean().default(false),
+      incomeEmployer: z.boolean().default(false),
+    }),
+    deadlines: z.partialRecord(z.enum(deadlineKeys), duration).default({}),
+    automaticPicklistRule: z.boolean().default(false),
+    maxResubmissions: z.number().int().min(0).max(10).default(2),
+  })
+  .superRefine((input, ctx) => {
+    if (input.steps.creditReport && !input.company) ctx.addIssue({ code: 'custom', path: ['company'], message: 'company is required for the credit report step' });
+    if (input.steps.identityVerification && input.people.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['people'], message: 'people needs at least one person for identity verification' });
+    }
+    if (input.steps.affordability && !input.steps.banking) {
+      ctx.addIssue({ code: 'custom', path: ['steps', 'banking'], message: 'affordability runs after banking: choose a banking method' });
+    }
+  });
+
+export type OnboardCaseInput = z.input<typeof onboardCaseInputSchema>;
+export type ValidOnboardCaseInput = z.output<typeof onboardCaseInputSchema>;

@@ -1,0 +1,171 @@
+/**
+ * `onboardCase`, workflow ID `case/<caseId>` (DESIGN.md §4, contract): a case's onboarding as one
+ * durable journey. Independent steps run in parallel as child workflows; affordability runs after
+ * banking. The `status` query shows the journey and every step; `cancel` stops it; search
+ * attributes CaseId and JourneyState let operators list journeys by state.
+ */
+import { ApplicationFailure, type Duration } from '@temporalio/common';
+import {
+  CancellationScope,
+  defineQuery,
+  defineSignal,
+  executeChild,
+  isCancellation,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { describeIssues } from '../provider';
+import { affordabilityWorkflow } from './affordabilityWorkflow';
+import { bankingWorkflow } from './bankingWorkflow';
+import { creditReportWorkflow } from './creditReportWorkflow';
+import { deadlinesWith } from './deadlines';
+import { documentsWorkflow } from './documentsWorkflow';
+import { identityVerificationWorkflow } from './identityVerificationWorkflow';
+import { incomeEmployerWorkflow } from './incomeEmployerWorkflow';
+import { onboardCaseInputSchema, type OnboardCaseInput, type ValidOnboardCaseInput } from './journeyInput';
+import { caseIdSearchAttribute, journeyStateSearchAttribute } from './searchAttributes';
+import { stepReportSignal, terminalStates, type StepStatus } from './stepStatus';
+
+export type JourneyState = 'running' | 'completed' | 'needs_attention' | 'cancelled';
+
+export interface JourneyStatus {
+  caseId: string;
+  state: JourneyState;
+  steps: Record<string, StepStatus & { workflowId: string }>;
+  reasons: string[];
+}
+
+export const journeyStatusQuery = defineQuery<JourneyStatus>('status');
+export const cancelJourneySignal = defineSignal<[{ reason?: string }]>('cancel');
+
+export function journeyWorkflowId(caseId: string): string {
+  return `case/${caseId}`;
+}
+
+type StepRun = () => Promise<StepStatus>;
+
+export async function onboardCase(rawInput: OnboardCaseInput): Promise<JourneyStatus> {
+  const parsed = onboardCaseInputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    throw ApplicationFailure.create({ type: 'InvalidJourneyInput', message: `onboardCase input is invalid: ${describeIssues(parsed.error).join('; ')}`, nonRetryable: true });
+  }
+  const input = parsed.data;
+  const status: JourneyStatus = { caseId: input.caseId, state: 'running', steps: {}, reasons: [] };
+  const plan = planSteps(input, status);
+  setHandler(journeyStatusQuery, () => status);
+  setHandler(stepReportSignal, ({ stepKey, status: reported }) => {
+    const step = status.steps[stepKey];
+    if (step && !terminalStates.includes(step.state)) Object.assign(step, reported);
+  });
+  upsertSearchAttributes([
+    { key: caseIdSearchAttribute, value: input.caseId },
+    { key: journeyStateSearchAttribute, value: 'running' },
+  ]);
+
+  const scope = new CancellationScope();
+  let cancelReason: string | undefined;
+  setHandler(cancelJourneySignal, ({ reason }) => {
+    cancelReason = reason ?? 'cancelled by an operator';
+    scope.cancel();
+  });
+
+  await scope.run(async () => {
+    const run = (key: string) => runStep(status, key, plan.get(key) as StepRun);
+    const independent = [...plan.keys()].filter((key) => key !== 'affordability');
+    await Promise.all(
+      independent.map(async (key) => {
+        await run(key);
+        // Affordability is computed from the case's banking data: it runs once banking completed.
+        if (key !== 'banking' || !plan.has('affordability')) return;
+        const banking = status.steps.banking as StepStatus;
+        if (banking.state === 'completed') return run('affordability');
+        Object.assign(status.steps.affordability as StepStatus, { state: 'cancelled', reason: `not started: banking ended ${banking.state}` });
+      }),
+    );
+  });
+
+  for (const step of Object.values(status.steps)) {
+    if (!terminalStates.includes(step.state)) Object.assign(step, { state: 'cancelled', reason: cancelReason ?? 'not finished' });
+  }
+  status.reasons = Object.entries(status.steps)
+    .filter(([, s]) => s.state !== 'completed')
+    .map(([key, s]) => `${key}: ${s.state}${s.reason ? ` (${s.reason})` : ''}`);
+  status.state = cancelReason ? 'cancelled' : status.reasons.length === 0 ? 'completed' : 'needs_attention';
+  if (cancelReason) status.reasons.unshift(cancelReason);
+  upsertSearchAttributes([{ key: journeyStateSearchAttribute, value: status.state }]);
+  return status;
+}
+
+/** Runs one step as a child workflow; its final status replaces the entry. Never throws. */
+async function runStep(status: JourneyStatus, key: string, run: StepRun): Promise<void> {
+  const entry = status.steps[key] as JourneyStatus['steps'][string];
+  entry.state = 'running';
+  try {
+    Object.assign(entry, await run());
+  } catch (error) {
+    if (isCancellation(error)) {
+      Object.assign(entry, { state: 'cancelled' });
+      return;
+    }
+    Object.assign(entry, { state: 'failed', reason: String((error as Error).cause ?? (error as Error).message ?? error) });
+  }
+}
+
+/** The steps this journey runs, keyed as in `status.steps`, each with its child workflow. */
+function planSteps(input: ValidOnboardCaseInput, status: JourneyStatus): Map<string, StepRun> {
+  const deadlines = deadlinesWith(input.deadlines as Record<string, Duration>);
+  const caseWorkflow = journeyWorkflowId(input.caseId);
+  const plan = new Map<string, StepRun>();
+  const add = (key: string, run: (workflowId: string) => Promise<StepStatus>) => {
+    const workflowId = `${caseWorkflow}/${key}`;
+    status.steps[key] = { state: 'pending', providerIds: {}, lastEvent: null, reason: null, detail: null, workflowId };
+    plan.set(key, () => run(workflowId));
+  };
+  const child = { taskQueue: workflowInfo().taskQueue };
+  const { steps } = input;
+
+  if (steps.creditReport && input.company) {
+    const company = input.company;
+    add('credit-report', (workflowId) =>
+      executeChild(creditReportWorkflow, {
+        ...child,
+        workflowId,
+        args: [{ request: company, automaticPicklistRule: input.automaticPicklistRule, picklistDeadline: deadlines.picklist, stepKey: 'credit-report' }],
+      }),
+    );
+  }
+  if (steps.identityVerification) {
+    for (const { personId } of input.people) {
+      const key = `identity-verification/${personId}`;
+      add(key, (workflowId) =>
+        executeChild(identityVerificationWorkflow, {
+          ...child,
+          workflowId,
+          args: [{ personId, caseId: input.caseId, deadline: deadlines.identityVerification, maxResubmissions: input.maxResubmissions, reconcileAfter: deadlines.reconcileAfter, stepKey: key }],
+        }),
+      );
+    }
+  }
+  if (steps.banking) {
+    const method = steps.banking;
+    add('banking', (workflowId) => executeChild(bankingWorkflow, { ...child, workflowId, args: [{ caseId: input.caseId, method, deadline: deadlines.banking, stepKey: 'banking' }] }));
+  }
+  if (steps.documents?.length) {
+    const documents = steps.documents;
+    add('documents', (workflowId) =>
+      executeChild(documentsWorkflow, { ...child, workflowId, args: [{ caseId: input.caseId, documents, deadline: deadlines.documents, reconcileAfter: deadlines.reconcileAfter, stepKey: 'documents' }] }),
+    );
+  }
+  if (steps.incomeEmployer) {
+    add('income-employer', (workflowId) =>
+      executeChild(incomeEmployerWorkflow, { ...child, workflowId, args: [{ caseId: input.caseId, deadline: deadlines.incomeEmployer, reconcileAfter: deadlines.reconcileAfter, stepKey: 'income-employer' }] }),
+    );
+  }
+  if (steps.affordability) {
+    add('affordability', (workflowId) =>
+      executeChild(affordabilityWorkflow, { ...child, workflowId, args: [{ caseId: input.caseId, deadline: deadlines.affordability, reconcileAfter: deadlines.reconcileAfter, stepKey: 'affordability' }] }),
+    );
+  }
+  return plan;
+}
