@@ -1,0 +1,152 @@
+/** Each step alone, on a real dev server with the simulator, bridge and worker; timers in seconds. */
+import { randomUUID } from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import { startStack, type Stack } from '../../cli/stack';
+import { waitForStatus } from '../../cli/watchStatus';
+import { bankingWorkflow } from '../../workflows/bankingWorkflow';
+import { documentsWorkflow } from '../../workflows/documentsWorkflow';
+import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
+import { resourceStateQuery } from '../../workflows/messages';
+import { stepStatusQuery } from '../../workflows/stepStatus';
+import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 33, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+afterEach(async () => {
+  await control('/fault-rates', {}, 'PUT');
+});
+
+async function control(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> {
+  const response = await fetch(`${stack.simulator.controlUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const start = <A extends unknown[], R>(workflow: (...args: A) => Promise<R>, ...args: A) =>
+  stack.client.workflow.start(workflow, { workflowId: `step/${randomUUID()}`, taskQueue: stack.temporal.taskQueue, args });
+
+describe('identity verification step', () => {
+  const waitingRequest = async (handle: WorkflowHandle, count: number) =>
+    (await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting' && (s.detail as any)?.requests.length === count)).providerIds.request_id as string;
+
+  test('ResubmissionRequested starts a new request, up to the limit, then needs attention', async () => {
+    const personId = (await control('/persons', {})).person_id;
+    const handle = await start(identityVerificationWorkflow, { personId, maxResubmissions: 2, deadline: '20 seconds' });
+    for (let n = 1; n <= 3; n++) {
+      await control(`/identity-verifications/${await waitingRequest(handle, n)}/complete`, { verification_status: 'ResubmissionRequested' });
+    }
+    const outcome = await handle.result();
+    expect(outcome).toMatchObject({ state: 'needs_attention', reason: expect.stringContaining('limit'), detail: { verificationStatus: 'ResubmissionRequested' } });
+    expect((outcome.detail as any).requests).toHaveLength(3);
+  });
+
+  test('a resubmission that is then approved completes', async () => {
+    const personId = (await control('/persons', {})).person_id;
+    const handle = await start(identityVerificationWorkflow, { personId, deadline: '20 seconds' });
+    await control(`/identity-verifications/${await waitingRequest(handle, 1)}/complete`, { verification_status: 'ResubmissionRequested' });
+    await control(`/identity-verifications/${await waitingRequest(handle, 2)}/complete`, { verification_status: 'Approved' });
+    expect(await handle.result()).toMatchObject({ state: 'completed', detail: { verificationStatus: 'Approved' } });
+  });
+
+  test('an open request of the person is adopted rather than duplicated', async () => {
+    const personId = (await control('/persons', {})).person_id;
+    const existing = await stack.provider.call({
+      route: (await import('../../activities/routes')).routes.createIdentityVerification,
+      params: { personId },
+      body: {},
+      schema: (await import('../../provider')).identityVerificationRequestSchema,
+    });
+    const handle = await start(identityVerificationWorkflow, { personId, deadline: '20 seconds' });
+    expect(await waitingRequest(handle, 1)).toBe(existing.request_id);
+    await control(`/identity-verifications/${existing.request_id}/complete`, { verification_status: 'Approved' });
+    expect(await handle.result()).toMatchObject({ state: 'completed' });
+  });
+
+  test('a lost webhook is recovered by asking the provider', async () => {
+    const personId = (await control('/persons', {})).person_id;
+    const handle = await start(identityVerificationWorkflow, { personId, deadline: '30 seconds', reconcileAfter: '2 seconds' });
+    const requestId = await waitingRequest(handle, 1);
+    await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
+    const played = await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+    expect(played.deliveries.map((d: any) => d.outcome)).toEqual(['dropped']);
+    const outcome = await handle.result();
+    expect(outcome).toMatchObject({ state: 'completed', detail: { verificationStatus: 'Approved' } });
+    const resource = await stack.client.workflow.getHandle(`resource/idv/${requestId}`).query(resourceStateQuery);
+    expect(resource.events.map((e) => e.parse)).toEqual(['polled']);
+  });
+});
+
+describe('banking step', () => {
+  test('bank statements: an event that arrived before the step waited is not missed', async () => {
+    const caseId = (await control('/cases', {})).case_id;
+    await stack.provider.call({
+      route: (await import('../../activities/routes')).routes.uploadDocument,
+      body: { entity_type: 'case', entity_id: caseId, file_name: 'october.pdf', content_base64: b64('BANK STATEMENT October') },
+      schema: (await import('../../provider')).documentSchema,
+    });
+    await control('/settle', {});
+    const handle = await start(bankingWorkflow, { caseId, method: 'bank_statements', deadline: '20 seconds' });
+    const outcome = await handle.result();
+    expect(outcome).toMatchObject({ state: 'completed', lastEvent: expect.objectContaining({ eventType: expect.stringMatching(/Banking|BankStatement/) }) });
+    expect((outcome.detail as any).accounts).toHaveLength(2);
+  });
+
+  test('a failed bank statement needs attention with the provider message', async () => {
+    const caseId = (await control('/cases', {})).case_id;
+    const handle = await start(bankingWorkflow, { caseId, method: 'bank_statements', deadline: '20 seconds' });
+    await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting');
+    await stack.provider.call({
+      route: (await import('../../activities/routes')).routes.uploadDocument,
+      body: { entity_type: 'case', entity_id: caseId, file_name: 'bad.pdf', content_base64: b64('BANK STATEMENT CORRUPT') },
+      schema: (await import('../../provider')).documentSchema,
+    });
+    expect(await handle.result()).toMatchObject({ state: 'needs_attention', reason: expect.stringMatching(/rejected|damaged/) });
+  });
+
+  test('no banking outcome before the deadline expires the step', async () => {
+    const caseId = (await control('/cases', {})).case_id;
+    const handle = await start(bankingWorkflow, { caseId, method: 'open_banking', deadline: '2 seconds' });
+    expect(await handle.result()).toMatchObject({ state: 'expired', providerIds: { bank_connection_id: expect.any(String) }, detail: { connectionLink: expect.any(String) } });
+  });
+});
+
+describe('documents step', () => {
+  test('one outcome per document; parent and child deliveries count once', async () => {
+    const caseId = (await control('/cases', {})).case_id;
+    const handle = await start(documentsWorkflow, {
+      caseId,
+      deadline: '20 seconds',
+      documents: [
+        { file_name: 'payslip.pdf', content_base64: b64('PAYSLIP March') },
+        { file_name: 'sa302.pdf', content_base64: b64('anything'), document_type: 'SA302' },
+      ],
+    });
+    const outcome = await handle.result();
+    expect(outcome.state).toBe('completed');
+    const documents = (outcome.detail as any).documents as { document_id: string; status: string; document_type: string }[];
+    expect(documents.map((d) => [d.status, d.document_type])).toEqual([
+      ['Complete', 'Payslip'],
+      ['Complete', 'SA302'],
+    ]);
+    const payslip = await stack.client.workflow.getHandle(`resource/document/${documents[0]!.document_id}`).query(resourceStateQuery);
+    expect(payslip.events.map((e) => e.eventType).sort()).toEqual(['DocumentProcessing.Completed', 'PayslipProcessing.Completed']);
+    expect(payslip.occurrences).toBe(1);
+  });
+
+  test('documents not processed by the deadline expire the step, naming them', async () => {
+    await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
+    const caseId = (await control('/cases', {})).case_id;
+    const handle = await start(documentsWorkflow, { caseId, deadline: '2 seconds', documents: [{ file_name: 'lost.pdf', content_base64: b64('PAYSLIP') }] });
+    expect(await handle.result()).toMatchObject({ state: 'expired', reason: expect.stringContaining('lost.pdf') });
+  });
+});
