@@ -1,0 +1,44 @@
+/**
+ * Determinism: every recorded history (test/replay/histories, from `npm run record-histories`)
+ * replays on the current workflow code; a change in command order fails unless behind `patched()`.
+ */
+import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { testWorkflowBundle } from '../setup/testEnvironment';
+import { readHistories } from './historyFiles';
+
+const histories = readHistories();
+const identityHistories = histories.filter((h) => h.file.startsWith('idv-') && h.workflowId.startsWith('idv/'));
+
+async function replay(workflowBundle: WorkflowBundleOption, subset = histories) {
+  const results: { file: string; error?: unknown }[] = [];
+  const files = new Map(subset.map((h) => [h.workflowId, h.file]));
+  for await (const result of Worker.runReplayHistories({ workflowBundle }, subset)) {
+    results.push({ file: files.get(result.workflowId) ?? result.workflowId, error: result.error });
+  }
+  return results;
+}
+
+const bundle = (file: string) => bundleWorkflowCode({ workflowsPath: require.resolve(file), logger: new DefaultLogger('WARN') }).then(({ code }) => ({ code }));
+
+test('the recorded histories cover the journey, every step type and resource workflows', () => {
+  const types = new Set(histories.map((h) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
+  expect([...types].sort()).toEqual(
+    ['affordabilityWorkflow', 'bankingWorkflow', 'creditReportWorkflow', 'documentsWorkflow', 'identityVerificationWorkflow', 'incomeEmployerWorkflow', 'onboardCase', 'resourceWorkflow'].sort(),
+  );
+  expect(identityHistories.length).toBeGreaterThan(0);
+});
+
+test('every recorded history replays on the current workflow code', async () => {
+  const results = await replay(testWorkflowBundle());
+  expect(results.filter((r) => r.error).map((r) => `${r.file}: ${String(r.error)}`)).toEqual([]);
+  expect(results).toHaveLength(histories.length);
+});
+
+test('a change of command order without patched() fails replay; the same change behind patched() passes', async () => {
+  const [unpatched, patchedBundle] = await Promise.all([bundle('./altered/unpatched'), bundle('./altered/patched')]);
+  const broken = await replay(unpatched, identityHistories);
+  expect(broken.length).toBeGreaterThan(0);
+  for (const r of broken) expect(r.error).toBeInstanceOf(DeterminismViolationError);
+  expect((await replay(patchedBundle, identityHistories)).filter((r) => r.error)).toEqual([]);
+}, 120_000);
