@@ -1,60 +1,89 @@
 /**
- * The demo journey `npm start` runs: an applicant's identity verification, in which the simulated
- * applicant completes the check and the provider approves it.
+ * The demo journey `npm start` runs: a whole case (credit report, identity verification, open
+ * banking, a payslip, income-and-employer and affordability). The simulated applicant acts when a
+ * step waits for them: completes the identity check and connects their bank.
  */
-import {
-  identityVerificationStatusQuery,
-  identityVerificationWorkflow,
-  type IdentityVerificationStatus,
-} from '../workflows/identityVerificationWorkflow';
+import { cancelJourneySignal, journeyStatusQuery, onboardCase, type JourneyStatus } from '../workflows/onboardCaseWorkflow';
+import type { StepStatus } from '../workflows/stepStatus';
 import type { Stack } from './stack';
-import { waitForStatus, watchStatus } from './watchStatus';
+import { watchStatus } from './watchStatus';
 
 export interface DemoOutcome {
   workflowId: string;
   runId: string;
-  status: IdentityVerificationStatus;
+  status: JourneyStatus;
 }
 
 export async function runDemoJourney(stack: Stack, print: (line: string) => void): Promise<DemoOutcome> {
   const control = stack.simulator.controlUrl;
   const person = (await postJson(`${control}/persons`, { first_name: 'Ada', last_name: 'Lovelace' })) as { person_id: string; name: string };
-  print(`applicant ${person.name} (person ${person.person_id}) registered with the provider`);
+  const theCase = (await postJson(`${control}/cases`, { income_employer_outcome: 'Complete' })) as { case_id: string };
+  const company = ((await (await fetch(`${control}/companies`)).json()) as { company_id: string; company_name: string }[])[0]!;
+  print(`case ${theCase.case_id}: applicant ${person.name}, company ${company.company_name}`);
 
-  const workflowId = `idv/demo-${Date.now().toString(36)}/${person.person_id}`;
-  const handle = await stack.client.workflow.start(identityVerificationWorkflow, {
+  const workflowId = `case/${theCase.case_id}`;
+  const handle = await stack.client.workflow.start(onboardCase, {
     workflowId,
     taskQueue: stack.temporal.taskQueue,
-    args: [{ personId: person.person_id, deadline: '5 minutes' }],
+    args: [
+      {
+        caseId: theCase.case_id,
+        company: { company_id: company.company_id },
+        people: [{ personId: person.person_id }],
+        steps: {
+          creditReport: true,
+          identityVerification: true,
+          banking: 'open_banking',
+          documents: [{ file_name: 'payslip-march.pdf', content_base64: Buffer.from('PAYSLIP March').toString('base64') }],
+          incomeEmployer: true,
+          affordability: true,
+        },
+      },
+    ],
   });
   print(`journey ${workflowId} started`);
 
-  const watching = watchStatus(handle, {
-    query: identityVerificationStatusQuery,
-    onChange: (s) => print(describe(s)),
-  });
-
-  const ready = await waitForStatus(
-    handle,
-    identityVerificationStatusQuery,
-    (s) => (s.state === 'waiting' && s.providerIds.request_id !== undefined) || !['pending', 'running', 'waiting'].includes(s.state),
-    60_000,
-  );
-  if (ready.state === 'waiting') {
-    print(`the applicant opens the verification link and completes the check …`);
-    await postJson(`${control}/identity-verifications/${ready.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+  const seen = new Map<string, string>();
+  const acted = new Set<string>();
+  try {
+    const status = await watchStatus(handle, {
+      query: journeyStatusQuery,
+      onChange: (s) => {
+        for (const [key, step] of Object.entries(s.steps)) {
+          const line = describe(step);
+          if (seen.get(key) === line) continue;
+          seen.set(key, line);
+          print(`  ${key.padEnd(58)} ${line}`);
+          void playApplicant(control, key, step, acted, print);
+        }
+      },
+    });
+    return { workflowId, runId: handle.firstExecutionRunId, status };
+  } catch (error) {
+    await handle.signal(cancelJourneySignal, { reason: 'demo stopped' }).catch(() => undefined);
+    throw error;
   }
-
-  const status = await watching;
-  return { workflowId, runId: handle.firstExecutionRunId, status };
 }
 
-function describe(s: IdentityVerificationStatus): string {
-  const parts = [`identity verification: ${s.state}`];
-  if (s.providerIds.request_id) parts.push(`request ${s.providerIds.request_id}`);
+/** The simulated applicant: completes the identity check and connects the bank when asked. */
+async function playApplicant(control: string, key: string, step: StepStatus, acted: Set<string>, print: (line: string) => void): Promise<void> {
+  if (step.state !== 'waiting' || acted.has(key)) return;
+  if (key.startsWith('identity-verification/') && step.providerIds.request_id) {
+    acted.add(key);
+    print('  (the applicant opens the verification link and completes the check)');
+    await postJson(`${control}/identity-verifications/${step.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+  }
+  if (key === 'banking' && step.providerIds.bank_connection_id) {
+    acted.add(key);
+    print('  (the applicant connects their bank)');
+    await postJson(`${control}/open-banking-connections/${step.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 2 });
+  }
+}
+
+function describe(s: StepStatus): string {
+  const parts: string[] = [s.state];
   if (s.lastEvent) parts.push(`last event ${s.lastEvent.eventType}`);
-  if (s.detail?.verificationStatus) parts.push(`verification_status ${s.detail.verificationStatus}`);
-  if (s.reason) parts.push(`reason: ${s.reason}`);
+  if (s.reason) parts.push(s.reason);
   return parts.join(' · ');
 }
 

@@ -80,7 +80,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       seed: options.simulatorSeed ?? Date.now() % 2 ** 31,
       tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
       allowInsecureLoopbackCallbacks: true,
-      processingDelayMs: options.processingDelayMs,
+      processingDelayMs: options.processingDelayMs ?? 300,
     });
     cleanups.push(() => simulator.stop());
     progress(`provider simulator at ${simulator.baseUrl} (control ${simulator.controlUrl})`);

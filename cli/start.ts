@@ -56,8 +56,7 @@ async function main(): Promise<void> {
       progress: print,
     });
     const outcome = await runDemoJourney(stack, print);
-    const verification = outcome.status.detail?.verificationStatus ? ` (verification_status ${outcome.status.detail.verificationStatus})` : '';
-    print(`outcome: ${outcome.status.state}${verification}${outcome.status.reason ? ` — ${outcome.status.reason}` : ''}`);
+    print(`outcome: ${outcome.status.state}${outcome.status.reasons.length ? ` — ${outcome.status.reasons.join('; ')}` : ''}`);
     const ui = stack.devServer?.uiUrl;
     if (ui) print(`Web UI: ${ui}/namespaces/${stack.temporal.namespace}/workflows/${encodeURIComponent(outcome.workflowId)}/${outcome.runId}/history`);
     if (keep) {
