@@ -54,9 +54,12 @@ export async function onboardCase(rawInput: OnboardCaseInput): Promise<JourneySt
   const status: JourneyStatus = { caseId: input.caseId, state: 'running', steps: {}, reasons: [] };
   const plan = planSteps(input, status);
   setHandler(journeyStatusQuery, () => status);
-  setHandler(stepReportSignal, ({ stepKey, status: reported }) => {
+  const lastReport = new Map<string, number>();
+  setHandler(stepReportSignal, ({ stepKey, seq, status: reported }) => {
     const step = status.steps[stepKey];
-    if (step && !terminalStates.includes(step.state)) Object.assign(step, reported);
+    if (!step || terminalStates.includes(step.state) || seq <= (lastReport.get(stepKey) ?? 0)) return;
+    lastReport.set(stepKey, seq);
+    Object.assign(step, reported);
   });
   upsertSearchAttributes([
     { key: caseIdSearchAttribute, value: input.caseId },

@@ -17,6 +17,8 @@ export interface StepStatus<Detail = unknown> {
 
 export interface StepReport {
   stepKey: string;
+  /** Reports are signals sent without waiting, and may arrive out of order: the newest wins. */
+  seq: number;
   status: StepStatus;
 }
 
@@ -30,12 +32,13 @@ export function trackStep<Detail>(stepKey: string | undefined) {
   const status: StepStatus<Detail> = { state: 'running', providerIds: {}, lastEvent: null, reason: null, detail: null };
   setHandler(stepStatusQuery, () => status);
   const parent = workflowInfo().parent;
+  let seq = 0;
   const update = (changes: Partial<StepStatus<Detail>> = {}): StepStatus<Detail> => {
     Object.assign(status, changes);
     if (parent && stepKey) {
       // Best effort: a parent that has closed needs no news.
       void getExternalWorkflowHandle(parent.workflowId)
-        .signal(stepReportSignal, { stepKey, status: JSON.parse(JSON.stringify(status)) as StepStatus })
+        .signal(stepReportSignal, { stepKey, seq: ++seq, status: JSON.parse(JSON.stringify(status)) as StepStatus })
         .catch(() => undefined);
     }
     return status;
