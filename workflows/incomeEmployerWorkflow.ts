@@ -3,12 +3,11 @@
  * deadline, read the verification endpoint, which holds the detail even on failure.
  */
 import type { Duration } from '@temporalio/common';
-import { condition } from '@temporalio/workflow';
-import { incomeEmployerInsightsCompletedSchema, type IncomeEmployerResult } from '../provider';
 import { path, routes } from '../activities/routes';
+import { incomeEmployerInsightsCompletedSchema, type IncomeEmployerResult } from '../provider';
+import { requestAndAwaitResult } from './awaitProviderResult';
 import { defaultDeadlines } from './deadlines';
 import { provider } from './providerActivities';
-import { createResourceInbox } from './resourceInbox';
 import { trackStep, type StepStatus } from './stepStatus';
 
 export interface IncomeEmployerInput {
@@ -23,29 +22,23 @@ export type IncomeEmployerStatus = StepStatus<IncomeEmployerDetail>;
 
 export async function incomeEmployerWorkflow(input: IncomeEmployerInput): Promise<IncomeEmployerStatus> {
   const { update, finish } = trackStep<IncomeEmployerDetail>(input.stepKey);
-  let requestId = '';
-  let verificationLink: string | undefined;
-  const inbox = createResourceInbox((_r, delivery) => {
-    update({ lastEvent: { eventType: delivery.eventType, receivedAt: delivery.receivedAt } });
-    if (verificationLink) return;
-    if (delivery.parse === 'polled') {
-      verificationLink = path(routes.incomeEmployer, { requestId });
-      return;
-    }
-    const data = incomeEmployerInsightsCompletedSchema.safeParse(delivery.data);
-    if (data.success) verificationLink = data.data.income_and_employer_request.verification_endpoint;
-  });
-
-  requestId = (await provider.requestIncomeEmployerVerification({ caseId: input.caseId })).request_id;
-  update({ state: 'waiting', providerIds: { request_id: requestId } });
-  await inbox.subscribe({ kind: 'income-employer', id: requestId }, input.reconcileAfter ?? defaultDeadlines.reconcileAfter);
-
   const deadline = input.deadline ?? defaultDeadlines.incomeEmployer;
-  if (!(await condition(() => verificationLink !== undefined, deadline))) {
-    return finish('expired', `income and employer were not verified within ${String(deadline)}`);
-  }
+  const { found: verificationLink } = await requestAndAwaitResult<string>({
+    kind: 'income-employer',
+    request: async () => (await provider.requestIncomeEmployerVerification({ caseId: input.caseId })).request_id,
+    locate: (delivery, requestId) => {
+      if (delivery.parse === 'polled') return path(routes.incomeEmployer, { requestId });
+      const data = incomeEmployerInsightsCompletedSchema.safeParse(delivery.data);
+      return data.success ? data.data.income_and_employer_request.verification_endpoint : undefined;
+    },
+    deadline,
+    reconcileAfter: input.reconcileAfter,
+    update,
+  });
+  if (!verificationLink) return finish('expired', `income and employer were not verified within ${String(deadline)}`);
+
   update({ state: 'running' });
-  const result = await provider.getIncomeEmployerResult({ link: verificationLink as string });
+  const result = await provider.getIncomeEmployerResult({ link: verificationLink });
   const detail: IncomeEmployerDetail = {
     employer_name: result.employer_name,
     annual_income: result.annual_income,
