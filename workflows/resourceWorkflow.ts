@@ -8,7 +8,7 @@
  */
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
-import { condition, continueAsNew, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, getExternalWorkflowHandle, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ResourceKey } from '../provider';
 import { defaultDeadlines } from './deadlines';
@@ -45,6 +45,8 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   // Settled: the provider said the resource reached its outcome; no more polling.
   let settled = input.carried?.settled ?? false;
   let lastActivity = Date.now();
+  // A subscription changes when to poll: the loop must re-plan its timer, even with nothing to send.
+  let replan = false;
 
   const record = (delivery: ResourceDelivery): void => {
     if (seen.has(delivery.dedupeId)) {
@@ -65,6 +67,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     if (!state.subscribers.includes(workflowId)) state.subscribers.push(workflowId);
     if (after !== undefined) reconcileAfterMs = Math.min(reconcileAfterMs ?? after, after);
     lastActivity = Date.now();
+    if (patched('replan-on-subscribe')) replan = true;
     // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing.
     for (const delivery of state.events) outbox.push({ to: workflowId, delivery });
   });
@@ -76,7 +79,8 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0;
     const nextPollAt = pollDue ? lastActivity + (reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
     const wakeAt = Math.min(nextPollAt, lastActivity + retentionMs);
-    const busy = await condition(() => outbox.length > 0, Math.max(1, wakeAt - Date.now()));
+    const busy = await condition(() => outbox.length > 0 || replan, Math.max(1, wakeAt - Date.now()));
+    replan = false;
     if (busy) {
       await flush(outbox, state);
     } else if (Date.now() >= nextPollAt) {

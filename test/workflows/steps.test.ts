@@ -150,3 +150,28 @@ describe('documents step', () => {
     expect(await handle.result()).toMatchObject({ state: 'expired', reason: expect.stringContaining('lost.pdf') });
   });
 });
+
+describe('resource workflow', () => {
+  test('a subscriber that comes after the resource exists, with no events yet, still gets reconciliation', async () => {
+    const personId = (await control('/persons', {})).person_id;
+    const created = await stack.provider.call({
+      route: (await import('../../activities/routes')).routes.createIdentityVerification,
+      params: { personId },
+      body: {},
+      schema: (await import('../../provider')).identityVerificationRequestSchema,
+    });
+    const resource = { kind: 'idv' as const, id: created.request_id };
+    const { subscribeToResourceWorkflow } = await import('../../activities/signalResource');
+    const target = { client: stack.client, taskQueue: stack.temporal.taskQueue };
+    // The resource workflow exists (a first subscriber without polling), quiet.
+    await subscribeToResourceWorkflow(target, resource, { workflowId: `nobody/${randomUUID()}` });
+    await waitForStatus(stack.client.workflow.getHandle(`resource/idv/${created.request_id}`), resourceStateQuery, (s) => s.subscribers.length === 1);
+    // A journey adopts the open request and subscribes later, asking for reconciliation after 2 s.
+    const handle = await start(identityVerificationWorkflow, { personId, deadline: '15 seconds', reconcileAfter: '2 seconds' });
+    await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting' && s.providerIds.request_id === created.request_id);
+    // The webhook is lost: only the resource workflow's poll can tell the journey.
+    await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
+    await control(`/identity-verifications/${created.request_id}/complete`, { verification_status: 'Approved' });
+    expect(await handle.result()).toMatchObject({ state: 'completed', providerIds: { request_id: created.request_id } });
+  });
+});
