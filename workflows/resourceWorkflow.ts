@@ -17,6 +17,8 @@ import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal
 export interface ResourceWorkflowInput {
   resource: ResourceKey;
   retention?: Duration;
+  /** Continue as new once the history has this many events (the server's suggestion applies too). */
+  continueAsNewAtHistoryLength?: number;
   /** State carried across continue-as-new. */
   carried?: Omit<ResourceState, 'resource'> & { reconcileAfterMs?: number; settled?: boolean };
 }
@@ -45,8 +47,10 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   // Settled: the provider said the resource reached its outcome; no more polling.
   let settled = input.carried?.settled ?? false;
   let lastActivity = Date.now();
-  // A subscription changes when to poll: the loop must re-plan its timer, even with nothing to send.
-  let replan = false;
+  // Wake the loop even with nothing to send: a subscription changes when to poll, and a delivery
+  // grows the history (a workflow nobody subscribes to, such as unrouted deliveries, must still
+  // reach the continue-as-new check).
+  let wake = false;
 
   const record = (delivery: ResourceDelivery): void => {
     if (seen.has(delivery.dedupeId)) {
@@ -58,6 +62,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     if (!sameOccurrence) state.occurrences++;
     state.events.push(delivery);
     lastActivity = Date.now();
+    if (patched('wake-on-delivery')) wake = true;
     for (const to of state.subscribers) outbox.push({ to, delivery });
   };
 
@@ -67,7 +72,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     if (!state.subscribers.includes(workflowId)) state.subscribers.push(workflowId);
     if (after !== undefined) reconcileAfterMs = Math.min(reconcileAfterMs ?? after, after);
     lastActivity = Date.now();
-    if (patched('replan-on-subscribe')) replan = true;
+    if (patched('replan-on-subscribe')) wake = true;
     // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing.
     for (const delivery of state.events) outbox.push({ to: workflowId, delivery });
   });
@@ -79,8 +84,8 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0;
     const nextPollAt = pollDue ? lastActivity + (reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
     const wakeAt = Math.min(nextPollAt, lastActivity + retentionMs);
-    const busy = await condition(() => outbox.length > 0 || replan, Math.max(1, wakeAt - Date.now()));
-    replan = false;
+    const busy = await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now()));
+    wake = false;
     if (busy) {
       await flush(outbox, state);
     } else if (Date.now() >= nextPollAt) {
@@ -89,7 +94,9 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     } else if (Date.now() >= lastActivity + retentionMs) {
       return state;
     }
-    if (workflowInfo().continueAsNewSuggested && outbox.length === 0) {
+    const info = workflowInfo();
+    const longHistory = input.continueAsNewAtHistoryLength !== undefined && info.historyLength >= input.continueAsNewAtHistoryLength;
+    if ((info.continueAsNewSuggested || longHistory) && outbox.length === 0) {
       const { resource, ...carried } = state;
       await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled } });
     }

@@ -1,8 +1,9 @@
 /**
  * `npm run record-histories`: runs each scenario on an embedded stack and writes the history of
  * every workflow involved to test/replay/histories/, for the replay test to guard determinism.
- * Re-record only for a deliberate change of workflow code that goes through `patched()`; keep the
- * old histories too, since running workflows still have them.
+ * Record a new generation after a change of workflow code that goes through `patched()`, with a
+ * tag of its own (`npm run record-histories -- v3`); keep the old files, since running workflows
+ * still have those histories.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,8 @@ import { stepStatusQuery } from '../../workflows/stepStatus';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
 
 const out = path.join(__dirname, 'histories');
+const tag = process.argv[2] ?? 'v1';
+if (!/^[a-z0-9-]+$/.test(tag)) throw new Error(`the tag must be lower-case letters, digits and dashes, got ${tag}`);
 
 async function control(stack: Stack, p: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> {
   const response = await fetch(`${stack.simulator.controlUrl}${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -36,7 +39,7 @@ async function save(client: Client, scenario: string, workflowIds: string[]): Pr
         throw error;
       });
     if (!history) continue;
-    const name = `${scenario}__${workflowId.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 80)}.json`;
+    const name = `${tag}-${scenario}__${workflowId.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 80)}.json`;
     writeFileSync(path.join(out, name), JSON.stringify({ workflowId, history: encodeHistory(history) }, null, 1));
     console.log(`  ${name}`);
   }

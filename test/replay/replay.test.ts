@@ -8,7 +8,7 @@ import { testWorkflowBundle } from '../setup/testEnvironment';
 import { readHistories } from './historyFiles';
 
 const histories = readHistories();
-const identityHistories = histories.filter((h) => h.file.startsWith('idv-') && h.workflowId.startsWith('idv/'));
+const identityHistories = histories.filter((h) => h.file.includes('-idv-resubmission__') && h.workflowId.startsWith('idv/'));
 
 async function replay(workflowBundle: WorkflowBundleOption, subset = histories) {
   const results: { file: string; error?: unknown }[] = [];
@@ -27,6 +27,17 @@ test('the recorded histories cover the journey, every step type and resource wor
     ['affordabilityWorkflow', 'bankingWorkflow', 'creditReportWorkflow', 'documentsWorkflow', 'identityVerificationWorkflow', 'incomeEmployerWorkflow', 'onboardCase', 'resourceWorkflow'].sort(),
   );
   expect(identityHistories.length).toBeGreaterThan(0);
+});
+
+test('the later generation of histories went through the patched code paths', () => {
+  const patchIds = new Set<string>();
+  for (const { history } of histories) {
+    for (const event of history.events ?? []) {
+      const data = event.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+      if (data) patchIds.add((JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id);
+    }
+  }
+  expect([...patchIds].sort()).toEqual(['replan-on-subscribe', 'wake-on-delivery']);
 });
 
 test('every recorded history replays on the current workflow code', async () => {
