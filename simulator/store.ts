@@ -62,8 +62,6 @@ export interface RegistryEntry {
   credit_limit: number;
 }
 
-export interface StoredCreditReport extends CreditReport {}
-
 /** A case (§2.5) and how its asynchronous checks turn out in this simulation. */
 export interface Case {
   case_id: string;
@@ -104,7 +102,7 @@ export interface SimulatorStore {
   persons: Map<string, Person>;
   companies: Map<string, Company>;
   registry: RegistryEntry[];
-  creditReports: Map<string, StoredCreditReport>;
+  creditReports: Map<string, CreditReport>;
   cases: Map<string, Case>;
   documents: Map<string, StoredDocument>;
   openBankingConnections: Map<string, OpenBankingConnectionRequest>;

@@ -2,7 +2,7 @@
  * Turns a verified, parsed delivery into signals: one `deliver` signal (signalWithStart) to each
  * resource workflow named by its correlation keys.
  */
-import { correlationKeys, resourceWorkflowId, type EnvelopeParseResult, type ResourceKey } from '../provider';
+import { correlationKeys, type EnvelopeParseResult, type ResourceKey } from '../provider';
 import type { ResourceDelivery } from '../workflows/messages';
 import { deliveryIdentity } from './deliveryIdentity';
 
@@ -47,8 +47,4 @@ export function planDelivery(parsed: EnvelopeParseResult, body: unknown, meta: D
     data: d.envelope.data,
   };
   return { eventType: d.eventType, parse: d.kind, targets: correlationKeys(d).map((resource) => ({ resource, delivery })) };
-}
-
-export function describeTargets(routed: RoutedDelivery): string[] {
-  return routed.targets.map((t) => resourceWorkflowId(t.resource));
 }
