@@ -10,6 +10,7 @@ import { ProviderClient } from '../activities/providerClient';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
 import { knownEventTypes } from '../provider';
+import { clockSeed } from '../simulator/seededRandom';
 import { startSimulator, type RunningSimulator } from '../simulator/startSimulator';
 import type { BridgeConfig } from '../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../webhook-bridge/startBridge';
@@ -17,6 +18,9 @@ import { startWorker, type RunningWorker } from '../worker/createWorker';
 import { temporalConnectionOptions, type TemporalConfig } from '../worker/temporalConfig';
 import { startDevServer, type DevServer } from './devServer';
 import { projectRoot, resolveTemporalCli } from './temporalCli';
+
+/** The application the local simulator issues tokens for, and the worker uses. */
+const LOCAL_CLIENT = { id: 'demo-client', secret: 'demo-secret' };
 
 export interface StackOptions {
   /** Connect here instead of starting the embedded dev server. */
@@ -75,9 +79,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     const simulator = await startSimulator({
       port: options.simulatorPort ?? 0,
-      clientId: 'demo-client',
-      clientSecret: 'demo-secret',
-      seed: options.simulatorSeed ?? Date.now() % 2 ** 31,
+      clientId: LOCAL_CLIENT.id,
+      clientSecret: LOCAL_CLIENT.secret,
+      seed: options.simulatorSeed ?? clockSeed(),
       tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
       allowInsecureLoopbackCallbacks: true,
       processingDelayMs: options.processingDelayMs ?? 300,
@@ -88,8 +92,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const providerConfig: ProviderConfig = {
       baseUrl: simulator.baseUrl,
       authUrl: simulator.authUrl,
-      clientId: 'demo-client',
-      clientSecrets: ['demo-secret'],
+      clientId: LOCAL_CLIENT.id,
+      clientSecrets: [LOCAL_CLIENT.secret],
       requestTimeoutMs: 10_000,
     };
     const provider = new ProviderClient(providerConfig);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { booleanVariable, parseEnvironment, portVariable } from '../worker/environment';
 import { faultRatesSchema, type FaultRates } from './faultRates';
+import { clockSeed } from './seededRandom';
 
 export const simulatorEnvironment = {
   SIMULATOR_PORT: portVariable.default(8480),
@@ -46,7 +47,7 @@ export function readSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
     port: c.SIMULATOR_PORT,
     clientId: c.SIMULATOR_CLIENT_ID,
     clientSecret: c.SIMULATOR_CLIENT_SECRET,
-    seed: c.SIMULATOR_SEED ?? Date.now() % 2 ** 31,
+    seed: c.SIMULATOR_SEED ?? clockSeed(),
     tokenLifetimeSeconds: c.SIMULATOR_TOKEN_LIFETIME_SECONDS,
     allowInsecureLoopbackCallbacks: c.SIMULATOR_ALLOW_INSECURE_LOOPBACK_CALLBACKS,
     processingDelayMs: c.SIMULATOR_PROCESSING_DELAY_MS,

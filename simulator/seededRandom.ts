@@ -1,3 +1,11 @@
+/**
+ * A seed from the clock: a simulator restarted against a persistent Temporal must never hand out
+ * a request id whose resource workflow still holds the previous run's events.
+ */
+export function clockSeed(): number {
+  return Date.now() % 2 ** 31;
+}
+
 /** A small seeded PRNG (mulberry32): the same seed gives the same ids, data and fault decisions. */
 export class SeededRandom {
   private state: number;
