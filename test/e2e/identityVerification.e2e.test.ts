@@ -17,6 +17,7 @@ import {
   type IdentityVerificationStatus,
 } from '../../workflows/identityVerificationWorkflow';
 import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { simulatorControl } from '../support/rawProviderApi';
 
 let stack: Stack;
 
@@ -28,21 +29,14 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function control(path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${stack.simulator.controlUrl}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: await response.json() };
-}
+const control = (path: string, body?: unknown) => simulatorControl(stack.simulator)(path, body);
 
 async function startJourney(deadline: Duration = '1 minute'): Promise<WorkflowHandle<typeof identityVerificationWorkflow>> {
   const person = await control('/persons', {});
   return stack.client.workflow.start(identityVerificationWorkflow, {
-    workflowId: `idv/test-${Math.random().toString(36).slice(2)}/${person.json.person_id}`,
+    workflowId: `idv/test-${Math.random().toString(36).slice(2)}/${person.person_id}`,
     taskQueue: stack.temporal.taskQueue,
-    args: [{ personId: person.json.person_id, deadline, adoptOpenRequest: false }],
+    args: [{ personId: person.person_id, deadline, adoptOpenRequest: false }],
   });
 }
 
@@ -91,8 +85,7 @@ describe('identity verification, end to end', () => {
     const { handle, requestId } = await waitingJourney();
 
     const played = await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
-    expect(played.status).toBe(200);
-    expect(played.json.deliveries).toEqual([expect.objectContaining({ outcome: 'delivered', status: 202, signed: true })]);
+    expect(played.deliveries).toEqual([expect.objectContaining({ outcome: 'delivered', status: 202, signed: true })]);
 
     const outcome = await handle.result();
     const result = await stack.provider.call({

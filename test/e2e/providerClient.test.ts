@@ -13,6 +13,7 @@ import { routes } from '../../activities/routes';
 import { webhookManagement } from '../../activities/webhookManagement';
 import { identityVerificationResultSchema } from '../../provider';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
+import { simulatorControl } from '../support/rawProviderApi';
 
 let sim: RunningSimulator;
 
@@ -29,10 +30,7 @@ function clientFor(s: RunningSimulator, clientSecrets = ['primary']): ProviderCl
   return new ProviderClient({ baseUrl: s.baseUrl, authUrl: s.authUrl, clientId: 'client', clientSecrets, requestTimeoutMs: 5_000 });
 }
 
-async function control(path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sim.controlUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-}
+const control = (path: string, body: unknown) => simulatorControl(sim)(path, body);
 
 const firstPerson = () => [...sim.store.persons.values()][0]!.person_id;
 const companyNamed = (name: string) => [...sim.store.companies.values()].find((c) => c.company_name === name)!;

@@ -17,17 +17,13 @@ import { identityVerificationWorkflow } from '../../workflows/identityVerificati
 import { cancelJourneySignal, journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
 import { stepStatusQuery } from '../../workflows/stepStatus';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
+import { simulatorControl } from '../support/rawProviderApi';
 
 const out = path.join(__dirname, 'histories');
 const tag = process.argv[2] ?? 'v1';
 if (!/^[a-z0-9-]+$/.test(tag)) throw new Error(`the tag must be lower-case letters, digits and dashes, got ${tag}`);
 
-async function control(stack: Stack, p: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> {
-  const response = await fetch(`${stack.simulator.controlUrl}${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${p}: ${response.status} ${await response.text()}`);
-  const text = await response.text();
-  return text ? JSON.parse(text) : null;
-}
+const control = (stack: Stack, path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
 
 async function save(client: Client, scenario: string, workflowIds: string[]): Promise<void> {
   for (const workflowId of workflowIds) {

@@ -28,7 +28,7 @@ export function rawApi(sim: RunningSimulator, clientSecret: string) {
   };
 }
 
-export async function control(sim: RunningSimulator, method: string, path: string, body?: unknown): Promise<RawResponse> {
+export async function control(sim: Pick<RunningSimulator, 'controlUrl'>, method: string, path: string, body?: unknown): Promise<RawResponse> {
   const response = await fetch(`${sim.controlUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
@@ -36,4 +36,16 @@ export async function control(sim: RunningSimulator, method: string, path: strin
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+}
+
+/**
+ * The control API for tests that expect success: the answer's body, or an error naming the call
+ * and its status. GET without a body, POST with one, unless `method` says otherwise.
+ */
+export function simulatorControl(sim: Pick<RunningSimulator, 'controlUrl'>) {
+  return async (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> => {
+    const response = await control(sim, method, path, body);
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
+  };
 }

@@ -20,6 +20,7 @@ import {
 } from '../../cli/journeyCommands';
 import { journeyStatusQuery } from '../../workflows/onboardCaseWorkflow';
 import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { simulatorControl } from '../support/rawProviderApi';
 
 const run = promisify(execFile);
 let stack: Stack;
@@ -36,8 +37,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const control = async (p: string, body?: unknown) =>
-  (await fetch(`${stack.simulator.controlUrl}${p}`, { method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined })).json() as Promise<any>;
+const control = (path: string, body?: unknown) => simulatorControl(stack.simulator)(path, body);
 
 function inputFile(input: unknown): string {
   const file = path.join(dir, `${randomUUID()}.json`);

@@ -8,14 +8,12 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { startWorker } from '../../worker/createWorker';
-import { bankingWorkflow } from '../../workflows/bankingWorkflow';
 import { creditReportWorkflow, resolvePicklistUpdate } from '../../workflows/creditReportWorkflow';
-import { documentsWorkflow } from '../../workflows/documentsWorkflow';
 import type { OnboardCaseInput } from '../../workflows/journeyInput';
-import { resourceStateQuery } from '../../workflows/messages';
 import { cancelJourneySignal, journeyStatusQuery, onboardCase, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
 import { stepStatusQuery, type StepStatus } from '../../workflows/stepStatus';
 import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { simulatorControl } from '../support/rawProviderApi';
 
 let stack: Stack;
 const replacementWorkers: Awaited<ReturnType<typeof startWorker>>[] = [];
@@ -29,12 +27,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function control(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> {
-  const response = await fetch(`${stack.simulator.controlUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
+const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
 
 const newCase = (scenario: Record<string, unknown> = {}) => control('/cases', scenario).then((c) => c.case_id as string);
 const newPerson = () => control('/persons', {}).then((p) => p.person_id as string);

@@ -1,7 +1,9 @@
 /** Each step alone, on a real dev server with the simulator, bridge and worker; timers in seconds. */
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
+import { routes } from '../../activities/routes';
 import { startStack, type Stack } from '../../cli/stack';
+import { documentSchema, identityVerificationRequestSchema } from '../../provider';
 import { waitForStatus } from '../../cli/watchStatus';
 import { bankingWorkflow } from '../../workflows/bankingWorkflow';
 import { documentsWorkflow } from '../../workflows/documentsWorkflow';
@@ -9,6 +11,7 @@ import { identityVerificationWorkflow } from '../../workflows/identityVerificati
 import { resourceStateQuery } from '../../workflows/messages';
 import { stepStatusQuery } from '../../workflows/stepStatus';
 import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { simulatorControl } from '../support/rawProviderApi';
 
 let stack: Stack;
 
@@ -24,14 +27,15 @@ afterEach(async () => {
   await control('/fault-rates', {}, 'PUT');
 });
 
-async function control(path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> {
-  const response = await fetch(`${stack.simulator.controlUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
+const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+/** Acts at the provider directly, as the applicant or another system would, outside any journey. */
+const createRequestAtProvider = (personId: string) =>
+  stack.provider.call({ route: routes.createIdentityVerification, params: { personId }, body: {}, schema: identityVerificationRequestSchema });
+const uploadAtProvider = (caseId: string, file_name: string, text: string) =>
+  stack.provider.call({ route: routes.uploadDocument, body: { entity_type: 'case', entity_id: caseId, file_name, content_base64: b64(text) }, schema: documentSchema });
 const start = <A extends unknown[], R>(workflow: (...args: A) => Promise<R>, ...args: A) =>
   stack.client.workflow.start(workflow, { workflowId: `step/${randomUUID()}`, taskQueue: stack.temporal.taskQueue, args });
 
@@ -60,12 +64,7 @@ describe('identity verification step', () => {
 
   test('an open request of the person is adopted rather than duplicated', async () => {
     const personId = (await control('/persons', {})).person_id;
-    const existing = await stack.provider.call({
-      route: (await import('../../activities/routes')).routes.createIdentityVerification,
-      params: { personId },
-      body: {},
-      schema: (await import('../../provider')).identityVerificationRequestSchema,
-    });
+    const existing = await createRequestAtProvider(personId);
     const handle = await start(identityVerificationWorkflow, { personId, deadline: '20 seconds' });
     expect(await waitingRequest(handle, 1)).toBe(existing.request_id);
     await control(`/identity-verifications/${existing.request_id}/complete`, { verification_status: 'Approved' });
@@ -89,11 +88,7 @@ describe('identity verification step', () => {
 describe('banking step', () => {
   test('bank statements: an event that arrived before the step waited is not missed', async () => {
     const caseId = (await control('/cases', {})).case_id;
-    await stack.provider.call({
-      route: (await import('../../activities/routes')).routes.uploadDocument,
-      body: { entity_type: 'case', entity_id: caseId, file_name: 'october.pdf', content_base64: b64('BANK STATEMENT October') },
-      schema: (await import('../../provider')).documentSchema,
-    });
+    await uploadAtProvider(caseId, 'october.pdf', 'BANK STATEMENT October');
     await control('/settle', {});
     const handle = await start(bankingWorkflow, { caseId, method: 'bank_statements', deadline: '20 seconds' });
     const outcome = await handle.result();
@@ -105,11 +100,7 @@ describe('banking step', () => {
     const caseId = (await control('/cases', {})).case_id;
     const handle = await start(bankingWorkflow, { caseId, method: 'bank_statements', deadline: '20 seconds' });
     await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting');
-    await stack.provider.call({
-      route: (await import('../../activities/routes')).routes.uploadDocument,
-      body: { entity_type: 'case', entity_id: caseId, file_name: 'bad.pdf', content_base64: b64('BANK STATEMENT CORRUPT') },
-      schema: (await import('../../provider')).documentSchema,
-    });
+    await uploadAtProvider(caseId, 'bad.pdf', 'BANK STATEMENT CORRUPT');
     expect(await handle.result()).toMatchObject({ state: 'needs_attention', reason: expect.stringMatching(/rejected|damaged/) });
   });
 
@@ -154,12 +145,7 @@ describe('documents step', () => {
 describe('resource workflow', () => {
   test('a subscriber that comes after the resource exists, with no events yet, still gets reconciliation', async () => {
     const personId = (await control('/persons', {})).person_id;
-    const created = await stack.provider.call({
-      route: (await import('../../activities/routes')).routes.createIdentityVerification,
-      params: { personId },
-      body: {},
-      schema: (await import('../../provider')).identityVerificationRequestSchema,
-    });
+    const created = await createRequestAtProvider(personId);
     const resource = { kind: 'idv' as const, id: created.request_id };
     const { subscribeToResourceWorkflow } = await import('../../activities/signalResource');
     const target = { client: stack.client, taskQueue: stack.temporal.taskQueue };
