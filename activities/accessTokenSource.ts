@@ -20,7 +20,11 @@ export interface AccessTokenSourceOptions {
   requestTimeoutMs: number;
   fetch?: typeof fetch;
   now?: () => number;
+  /** Where an operator alert goes (no secret in it); stderr as one JSON line by default. */
+  alert?: (message: string) => void;
 }
+
+const defaultAlert = (message: string) => console.error(JSON.stringify({ level: 'error', alert: 'provider_token_refused', msg: message }));
 
 interface CachedToken {
   value: string;
@@ -69,6 +73,7 @@ export class AccessTokenSource {
       this.preferredSecret = index;
       return result;
     }
+    (this.options.alert ?? defaultAlert)(`ALERT provider_token_refused: ${(lastRefusal as ApplicationFailure).message}; check PROVIDER_CLIENT_SECRET and PROVIDER_CLIENT_SECRET_SECONDARY`);
     throw lastRefusal as ApplicationFailure;
   }
 
@@ -104,7 +109,9 @@ export class AccessTokenSource {
       return ApplicationFailure.create({
         type: 'ProviderAuthenticationFailed',
         message: `The token endpoint refused the client credentials of client ${clientId} (HTTP ${response.status})`,
-        nonRetryable: true,
+        // A rotation mistake must not fail every journey at once: retried (within each activity's
+        // retry budget) while someone fixes the credentials, and raised as an alert.
+        nonRetryable: false,
         details: [{ status: response.status, body: parseBody(text) }],
       });
     }

@@ -9,7 +9,9 @@ import {
   type BankTransactions,
   type OpenBankingConnectionRequest,
 } from '../provider';
+import { activityIdempotencyKey } from './activityCall';
 import type { ProviderClient } from './providerClient';
+import { readAfterEvent } from './readAfterEvent';
 import { routes } from './routes';
 
 export interface ConnectedAccountLinks {
@@ -27,16 +29,18 @@ export interface ConnectedAccountData {
 export function createBankingActivities(client: ProviderClient) {
   return {
     async createOpenBankingConnection(input: { caseId: string }): Promise<OpenBankingConnectionRequest> {
-      return client.call({ route: routes.createOpenBankingConnection, params: { caseId: input.caseId }, body: {}, schema: openBankingConnectionRequestSchema });
+      return client.call({ route: routes.createOpenBankingConnection, params: { caseId: input.caseId }, body: {}, schema: openBankingConnectionRequestSchema, idempotencyKey: activityIdempotencyKey() });
     },
 
     /** Reads one connected account's details, balances and transactions (each link guarded). */
     async readConnectedAccount(links: ConnectedAccountLinks): Promise<ConnectedAccountData> {
-      const [account, balances, transactions] = await Promise.all([
-        client.follow({ link: links.bank_account_endpoint, schema: bankAccountSchema }),
-        client.follow({ link: links.bank_account_balances_endpoint, schema: bankBalancesSchema }),
-        client.follow({ link: links.bank_account_transactions_endpoint, schema: bankTransactionsSchema }),
-      ]);
+      const [account, balances, transactions] = await readAfterEvent(() =>
+        Promise.all([
+          client.follow({ link: links.bank_account_endpoint, schema: bankAccountSchema }),
+          client.follow({ link: links.bank_account_balances_endpoint, schema: bankBalancesSchema }),
+          client.follow({ link: links.bank_account_transactions_endpoint, schema: bankTransactionsSchema }),
+        ]),
+      );
       return { account, balances, transactions };
     },
   };

@@ -7,13 +7,13 @@ import {
   type IdentityVerificationResult,
   type IdvVerificationStatus,
 } from '../provider';
+import { activityIdempotencyKey } from './activityCall';
 import type { ProviderClient } from './providerClient';
+import { readAfterEvent } from './readAfterEvent';
 import { identityVerificationListQuery, routes } from './routes';
 
 export interface CreateIdentityVerificationInput {
   personId: string;
-  /** Same key, same request: a retried activity adopts the request its first attempt created. */
-  idempotencyKey: string;
 }
 
 export interface ListIdentityVerificationsInput {
@@ -34,8 +34,10 @@ export function createIdentityVerificationActivities(client: ProviderClient) {
       return client.call({
         route: routes.createIdentityVerification,
         params: { personId: input.personId },
-        body: { idempotency_key: input.idempotencyKey },
+        body: {},
         schema: identityVerificationRequestSchema,
+        // Same key, same request: a retried activity gets the request its first attempt created.
+        idempotencyKey: activityIdempotencyKey(),
       });
     },
 
@@ -54,13 +56,14 @@ export function createIdentityVerificationActivities(client: ProviderClient) {
     },
 
     async getIdentityVerificationResult(input: GetIdentityVerificationResultInput): Promise<IdentityVerificationResult> {
-      if (input.link) return client.follow({ link: input.link, schema: identityVerificationResultSchema });
-      if (!input.requestId) throw new TypeError('getIdentityVerificationResult needs a link or a requestId');
-      return client.call({
+      const { link, requestId } = input;
+      if (link) return readAfterEvent(() => client.follow({ link, schema: identityVerificationResultSchema }));
+      if (!requestId) throw new TypeError('getIdentityVerificationResult needs a link or a requestId');
+      return readAfterEvent(() => client.call({
         route: routes.identityVerificationResult,
-        params: { requestId: input.requestId },
+        params: { requestId },
         schema: identityVerificationResultSchema,
-      });
+      }));
     },
   };
 }

@@ -3,10 +3,11 @@
  * and one retry after a 401, classified failures, responses validated with the `provider/` schemas,
  * and payload links followed only under the base URL.
  */
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { z } from 'zod';
 import { describeIssues } from '../provider';
 import { AccessTokenSource } from './accessTokenSource';
+import { whileHeartbeating } from './activityCall';
 import { resolveProviderLink } from './linkGuard';
 import type { ProviderConfig } from './providerConfig';
 import { classifyHttpFailure, classifyNetworkFailure } from './providerFailures';
@@ -18,6 +19,8 @@ export interface ProviderCall<Schema extends z.ZodType> {
   query?: Record<string, string | undefined>;
   body?: unknown;
   schema: Schema;
+  /** Sent as `Idempotency-Key` on a creating call: a repeat answers the first result (assumption A37). */
+  idempotencyKey?: string;
 }
 
 export interface LinkCall<Schema extends z.ZodType> {
@@ -42,47 +45,55 @@ export class ProviderClient {
     for (const [name, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, value);
     }
-    return this.send(call.route.method, url, call.body, call.schema);
+    return this.send({ method: call.route.method, url, body: call.body, idempotencyKey: call.idempotencyKey }, call.schema);
   }
 
   /** GETs a link taken from a payload (refused unless under the base URL). */
   async follow<Schema extends z.ZodType>(call: LinkCall<Schema>): Promise<z.output<Schema>> {
-    return this.send('GET', resolveProviderLink(this.config.baseUrl, call.link), undefined, call.schema);
+    return this.send({ method: 'GET', url: resolveProviderLink(this.config.baseUrl, call.link) }, call.schema);
   }
 
-  private async send<Schema extends z.ZodType>(
-    method: string,
-    url: URL,
-    body: unknown,
-    schema: Schema,
-  ): Promise<z.output<Schema>> {
-    let response = await this.attempt(method, url, body);
-    if (response.status === 401) {
-      // The token may have been revoked or expired early: refresh once, retry once.
-      this.tokens.invalidate(response.token);
-      response = await this.attempt(method, url, body);
-    }
-    const text = await response.res.text();
-    if (!response.res.ok) throw classifyHttpFailure(response.res, text, method, url.toString());
-    return parseResponse(schema, text, method, url);
+  private send<Schema extends z.ZodType>(request: OutgoingRequest, schema: Schema): Promise<z.output<Schema>> {
+    return whileHeartbeating(async (cancelled) => {
+      const req = { ...request, cancelled };
+      let response = await this.attempt(req);
+      if (response.status === 401) {
+        // The token may have been revoked or expired early: refresh once, retry once.
+        this.tokens.invalidate(response.token);
+        response = await this.attempt(req);
+      }
+      const text = await response.res.text();
+      if (!response.res.ok) throw classifyHttpFailure(response.res, text, req.method, req.url.toString());
+      return parseResponse(schema, text, req.method, req.url);
+    });
   }
 
-  private async attempt(method: string, url: URL, body: unknown): Promise<{ res: Response; status: number; token: string }> {
+  private async attempt(req: OutgoingRequest & { cancelled?: AbortSignal }): Promise<{ res: Response; status: number; token: string }> {
     const token = await this.tokens.token();
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
+    const timeout = AbortSignal.timeout(this.config.requestTimeoutMs);
     try {
-      const res = await this.fetchImpl(url, {
-        method,
+      const res = await this.fetchImpl(req.url, {
+        method: req.method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.config.requestTimeoutMs),
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        signal: req.cancelled ? AbortSignal.any([timeout, req.cancelled]) : timeout,
       });
       return { res, status: res.status, token };
     } catch (error) {
-      throw classifyNetworkFailure(error, method, url.toString());
+      if (req.cancelled?.aborted) throw new CancelledFailure(`${req.method} ${req.url.pathname} aborted: the activity was cancelled`);
+      throw classifyNetworkFailure(error, req.method, req.url.toString());
     }
   }
+}
+
+interface OutgoingRequest {
+  method: string;
+  url: URL;
+  body?: unknown;
+  idempotencyKey?: string;
 }
 
 function parseResponse<Schema extends z.ZodType>(schema: Schema, text: string, method: string, url: URL): z.output<Schema> {

@@ -104,12 +104,20 @@ describe('OAuth token handling', () => {
     expect(sim.store.stats).toMatchObject({ tokenRequests: 4, tokensIssued: 3 });
   });
 
-  test('refused credentials fail non-retryably, naming the client but not the secret', async () => {
+  test('refused credentials are retried (a rotation mistake must not fail every journey) and raise an alert, naming the client but not the secret', async () => {
     const client = clientFor(await simulator(), ['wrong-secret']);
-    const failure = await failureOf(createIdentityVerificationActivities(client).listIdentityVerificationRequests({ personId: firstPerson() }));
-    expect(failure).toMatchObject({ type: 'ProviderAuthenticationFailed', nonRetryable: true });
-    expect(failure.message).toContain('client');
-    expect(JSON.stringify(failure)).not.toContain('wrong-secret');
+    const alerts = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const failure = await failureOf(createIdentityVerificationActivities(client).listIdentityVerificationRequests({ personId: firstPerson() }));
+      expect(failure).toMatchObject({ type: 'ProviderAuthenticationFailed', nonRetryable: false });
+      expect(failure.message).toContain('client');
+      expect(JSON.stringify(failure)).not.toContain('wrong-secret');
+      expect(alerts).toHaveBeenCalledTimes(1);
+      expect(String(alerts.mock.calls[0]?.[0])).toContain('provider_token_refused');
+      expect(String(alerts.mock.calls[0]?.[0])).not.toContain('wrong-secret');
+    } finally {
+      alerts.mockRestore();
+    }
   });
 });
 
