@@ -1,16 +1,31 @@
 /**
  * What an operator does with journeys: start one from a JSON input, see its status, list journeys
- * by state, resolve a credit report picklist, cancel, retry a closed journey with its original
- * input, and replay a journey's history against the current workflow code.
+ * by state, retry or waive a step and resolve a credit report picklist (Updates on the journey),
+ * cancel, retry a closed journey (completed steps carried over), and replay a journey's histories
+ * against the current workflow code.
  */
 import { readFileSync } from 'node:fs';
 import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import type { DataConverter } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
-import { describeIssues } from '../provider';
+import { describeIssues, resourceWorkflowId, type PicklistEntry, type ResourceKey } from '../provider';
 import { workflowsPath } from '../worker/createWorker';
-import { resolvePicklistUpdate, type CreditReportDetail } from '../workflows/creditReportWorkflow';
-import { onboardCaseInputSchema, type OnboardCaseInput } from '../workflows/journeyInput';
-import { cancelJourneySignal, journeyStatusQuery, journeyWorkflowId, onboardCase, type JourneyStatus } from '../workflows/onboardCaseWorkflow';
+import type { CarryOver, OnboardCaseInput } from '../workflows/journeyInput';
+import { onboardCaseInputSchema } from '../workflows/journeyInput';
+import {
+  cancelJourneySignal,
+  journeyStatusQuery,
+  journeyWorkflowId,
+  onboardCase,
+  resolveJourneyPicklistUpdate,
+  retryStepUpdate,
+  waiveStepUpdate,
+  type JourneyStatus,
+  type JourneyStep,
+  type OperatorActionResult,
+} from '../workflows/onboardCaseWorkflow';
 
 export class JourneyCommandError extends Error {
   override name = 'JourneyCommandError';
@@ -19,6 +34,8 @@ export class JourneyCommandError extends Error {
 export interface CommandContext {
   client: Client;
   taskQueue: string;
+  /** The data converter the client uses (replays decode with it too). */
+  dataConverter?: DataConverter;
 }
 
 export function readJourneyInput(file: string): OnboardCaseInput {
@@ -55,43 +72,150 @@ export async function listJourneys(ctx: CommandContext, state?: string): Promise
   return rows;
 }
 
-export async function resolvePicklist(ctx: CommandContext, caseId: string, providerId: string): Promise<CreditReportDetail> {
-  const handle = ctx.client.workflow.getHandle(`${journeyWorkflowId(caseId)}/credit-report`);
-  return handle.executeUpdate(resolvePicklistUpdate, { args: [{ provider_id: providerId }] });
+export async function resolvePicklist(ctx: CommandContext, caseId: string, providerId: string): Promise<OperatorActionResult> {
+  return journeyHandle(ctx, caseId).executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId }] });
+}
+
+export async function retryStep(ctx: CommandContext, caseId: string, step: string, reason?: string): Promise<OperatorActionResult> {
+  return journeyHandle(ctx, caseId).executeUpdate(retryStepUpdate, { args: [{ step, ...(reason ? { reason } : {}) }] });
+}
+
+export async function waiveStep(ctx: CommandContext, caseId: string, step: string, reason: string): Promise<OperatorActionResult> {
+  return journeyHandle(ctx, caseId).executeUpdate(waiveStepUpdate, { args: [{ step, reason }] });
 }
 
 export async function cancelJourney(ctx: CommandContext, caseId: string, reason?: string): Promise<void> {
-  await ctx.client.workflow.getHandle(journeyWorkflowId(caseId)).signal(cancelJourneySignal, { reason });
+  await journeyHandle(ctx, caseId).signal(cancelJourneySignal, { reason });
 }
 
-/** Starts a new run of a closed journey with the input of its latest run. */
-export async function retryJourney(ctx: CommandContext, caseId: string): Promise<string> {
-  const handle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
+const journeyHandle = (ctx: CommandContext, caseId: string) => ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
+
+export interface RetryPlan {
+  caseId: string;
+  /** Steps taken over unchanged: no provider call. */
+  carriedOver: string[];
+  /** Steps that run again, each as its next attempt. */
+  rerun: { step: string; attempt: number; was: string }[];
+  input: OnboardCaseInput;
+}
+
+/**
+ * What `journey retry` would do with a closed journey: carry every completed or waived step over,
+ * run the others again as new attempts (new child ids, new idempotency keys).
+ */
+export async function planJourneyRetry(ctx: CommandContext, caseId: string): Promise<RetryPlan> {
+  const handle = journeyHandle(ctx, caseId);
   const description = await handle.describe();
-  if (description.status.name === 'RUNNING') throw new JourneyCommandError(`case/${caseId} is still running; cancel it first or wait for it to end`);
-  const history = await handle.fetchHistory();
-  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-  const payload = started?.input?.payloads?.[0];
-  if (!payload?.data) throw new JourneyCommandError(`case/${caseId} has no recorded input to retry with`);
-  const input = JSON.parse(Buffer.from(payload.data).toString('utf8')) as OnboardCaseInput;
-  const retried = await ctx.client.workflow.start(onboardCase, { workflowId: handle.workflowId, taskQueue: ctx.taskQueue, args: [input] });
+  if (description.status.name === 'RUNNING') {
+    throw new JourneyCommandError(`case/${caseId} is still running: use retry-step for one step, or cancel it first`);
+  }
+  const input = await originalInput(ctx, caseId);
+  const status = await handle.query(journeyStatusQuery);
+  const carry: CarryOver = { steps: {}, attempts: {} };
+  const plan: RetryPlan = { caseId, carriedOver: [], rerun: [], input };
+  for (const [key, step] of Object.entries(status.steps)) {
+    const attempt = step.attempt ?? 1;
+    carry.attempts[key] = attempt;
+    if (step.state === 'completed' || step.state === 'waived') {
+      const { state, workflowId, providerIds, reason, detail, lastEvent } = step;
+      carry.steps[key] = { state, attempt, workflowId, providerIds, reason, detail, lastEvent };
+      plan.carriedOver.push(key);
+    } else {
+      plan.rerun.push({ step: key, attempt: attempt + 1, was: step.state });
+    }
+  }
+  plan.input = { ...input, carryOver: carry };
+  return plan;
+}
+
+/** Starts a new run of a closed journey (same workflow id) that carries completed steps over. */
+export async function retryJourney(ctx: CommandContext, plan: RetryPlan): Promise<string> {
+  const retried = await ctx.client.workflow.start(onboardCase, { workflowId: journeyWorkflowId(plan.caseId), taskQueue: ctx.taskQueue, args: [plan.input] });
   return retried.firstExecutionRunId;
 }
 
-/** Replays a journey's history against this checkout's workflow code; throws on non-determinism. */
-export async function replayJourney(ctx: CommandContext, caseId: string, workflowBundle?: WorkflowBundleOption): Promise<number> {
-  const handle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
-  const history = await handle.fetchHistory();
-  await Worker.runReplayHistory(workflowBundle ? { workflowBundle } : { workflowsPath }, history, handle.workflowId);
-  return history.events?.length ?? 0;
+export function formatRetryPlan(plan: RetryPlan): string {
+  const lines = [`case/${plan.caseId}:`];
+  for (const step of plan.carriedOver) lines.push(`  carry over  ${step}`);
+  for (const { step, attempt, was } of plan.rerun) lines.push(`  run again   ${step} (was ${was}; attempt ${attempt})`);
+  return lines.join('\n');
+}
+
+/** The input the latest run started with, decoded with the client's data converter. */
+async function originalInput(ctx: CommandContext, caseId: string): Promise<OnboardCaseInput> {
+  const history = await journeyHandle(ctx, caseId).fetchHistory();
+  const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  if (!payloads?.length) throw new JourneyCommandError(`case/${caseId} has no recorded input to retry with`);
+  return decodeFromPayloadsAtIndex<OnboardCaseInput>(ctx.client.options.loadedDataConverter, 0, payloads);
+}
+
+export interface ReplayedHistory {
+  workflowId: string;
+  events: number;
+  error?: string;
+}
+
+/**
+ * Replays a journey's history and every history it touched — each step attempt's child and every
+ * resource workflow those subscribed to — against this checkout's workflow code.
+ */
+export async function replayJourney(ctx: CommandContext, caseId: string, workflowBundle?: WorkflowBundleOption): Promise<ReplayedHistory[]> {
+  const journeyId = journeyWorkflowId(caseId);
+  const histories = new Map<string, temporal.api.history.v1.IHistory>();
+  const pending = [journeyId];
+  while (pending.length > 0) {
+    const workflowId = pending.shift() as string;
+    if (histories.has(workflowId)) continue;
+    const history = await ctx.client.workflow.getHandle(workflowId).fetchHistory().catch(() => undefined);
+    if (!history) continue;
+    histories.set(workflowId, history);
+    pending.push(...(await touchedWorkflows(ctx, history)));
+  }
+  const results: ReplayedHistory[] = [];
+  const list = [...histories].map(([workflowId, history]) => ({ workflowId, history }));
+  const options = { ...(workflowBundle ? { workflowBundle } : { workflowsPath }), dataConverter: ctx.dataConverter };
+  for await (const result of Worker.runReplayHistories(options, list)) {
+    results.push({ workflowId: result.workflowId, events: histories.get(result.workflowId)?.events?.length ?? 0, ...(result.error ? { error: String(result.error) } : {}) });
+  }
+  return results;
+}
+
+/** Children a history started and resource workflows it subscribed to. */
+async function touchedWorkflows(ctx: CommandContext, history: temporal.api.history.v1.IHistory): Promise<string[]> {
+  const found: string[] = [];
+  for (const event of history.events ?? []) {
+    const child = event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+    if (child) found.push(child);
+    const scheduled = event.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name === 'subscribeToResource' && scheduled.input?.payloads?.length) {
+      const input = await decodeFromPayloadsAtIndex<{ resource: ResourceKey }>(ctx.client.options.loadedDataConverter, 0, scheduled.input.payloads);
+      found.push(resourceWorkflowId(input.resource));
+    }
+  }
+  return found;
 }
 
 export function formatStatus(status: JourneyStatus & { runStatus?: string }): string {
   const lines = [`case ${status.caseId}: ${status.state}${status.runStatus ? ` (${status.runStatus.toLowerCase()})` : ''}`];
-  for (const [key, step] of Object.entries(status.steps)) {
-    const ids = Object.entries(step.providerIds).map(([k, v]) => `${k}=${v}`).join(' ');
-    lines.push(`  ${key.padEnd(56)} ${step.state.padEnd(16)} ${ids}${step.reason ? `\n  ${' '.repeat(56)} ↳ ${step.reason}` : ''}`);
-  }
-  for (const reason of status.reasons) lines.push(`  reason: ${reason}`);
+  if (status.operatorDeadline) lines.push(`  waiting for an operator until ${status.operatorDeadline}`);
+  lines.push(`  ${'STEP'.padEnd(52)} ${'STATE'.padEnd(16)} ${'ATTEMPT'.padEnd(8)} PROVIDER IDS`);
+  for (const [key, step] of Object.entries(status.steps)) lines.push(...formatStep(key, step));
   return lines.join('\n');
+}
+
+function formatStep(key: string, step: JourneyStep): string[] {
+  const pad = ' '.repeat(4);
+  const ids = Object.entries(step.providerIds).map(([k, v]) => `${k}=${v}`).join(' ');
+  const lines = [`  ${key.padEnd(52)} ${step.state.padEnd(16)} ${String(step.attempt ?? 1).padEnd(8)} ${ids}`];
+  if (step.reason) lines.push(`${pad}reason: ${step.reason}`);
+  if (step.error) lines.push(`${pad}provider said: ${step.error.status ?? 'no answer'} ${step.error.message}`);
+  for (const [name, link] of Object.entries(step.links ?? {})) lines.push(`${pad}${name.replace(/_/g, ' ')}: ${link}`);
+  const picklist = (step.detail as { picklist?: PicklistEntry[] | null } | null)?.picklist;
+  if (step.state === 'waiting' && picklist?.length) {
+    lines.push(`${pad}choose one with: npm run journey -- resolve-picklist <caseId> <provider_id>`);
+    for (const e of picklist) lines.push(`${pad}  ${e.provider_id.padEnd(14)} ${e.company_name} (${e.company_number ?? 'no number'}, ${e.country_code ?? '??'})${e.address ? `, ${e.address}` : ''}`);
+  }
+  const earlier = (step.attempts ?? []).filter((a) => a.attempt !== step.attempt);
+  for (const a of earlier) lines.push(`${pad}attempt ${a.attempt}: ${a.state}${a.carriedOver ? ' (carried over)' : ''}${a.reason ? ` — ${a.reason}` : ''} [${a.workflowId}]`);
+  return lines;
 }

@@ -4,7 +4,8 @@ import { path, routes } from '../activities/routes';
 import { affordabilityInsightsCompletedSchema, type AffordabilityInsight } from '../provider';
 import { requestAndAwaitResult } from './awaitProviderResult';
 import { defaultDeadlines } from './deadlines';
-import { provider } from './providerActivities';
+import { providerActivities } from './providerActivities';
+import { failingOnProviderError } from './providerFailure';
 import { trackStep, type StepStatus } from './stepStatus';
 
 export interface AffordabilityInput {
@@ -12,6 +13,8 @@ export interface AffordabilityInput {
   deadline?: Duration;
   reconcileAfter?: Duration;
   stepKey?: string;
+  /** How long each provider call is retried before the step fails. */
+  callBudget?: Duration;
 }
 
 export type AffordabilityDetail = Pick<AffordabilityInsight, 'monthly_income' | 'monthly_expenditure' | 'monthly_disposable_income' | 'currency'> & { transactions: number };
@@ -23,7 +26,12 @@ interface Links {
 }
 
 export async function affordabilityWorkflow(input: AffordabilityInput): Promise<AffordabilityStatus> {
-  const { update, finish } = trackStep<AffordabilityDetail>(input.stepKey);
+  const tracker = trackStep<AffordabilityDetail>(input.stepKey);
+  return failingOnProviderError(tracker.finish, () => requestAffordability(input, tracker));
+}
+
+async function requestAffordability(input: AffordabilityInput, { update, finish }: ReturnType<typeof trackStep<AffordabilityDetail>>): Promise<AffordabilityStatus> {
+  const provider = providerActivities(input.callBudget);
   const deadline = input.deadline ?? defaultDeadlines.affordability;
   const { found } = await requestAndAwaitResult<Links>({
     kind: 'affordability',

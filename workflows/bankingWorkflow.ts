@@ -15,7 +15,8 @@ import {
 import type { ConnectedAccountData, ConnectedAccountLinks } from '../activities/bankingActivities';
 import { defaultDeadlines } from './deadlines';
 import type { ResourceDelivery } from './messages';
-import { provider } from './providerActivities';
+import { providerActivities } from './providerActivities';
+import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
 import { trackStep, type StepStatus } from './stepStatus';
 
@@ -25,6 +26,14 @@ export interface BankingInput {
   method: 'open_banking' | 'bank_statements';
   deadline?: Duration;
   stepKey?: string;
+  /** How long each provider call is retried before the step fails. */
+  callBudget?: Duration;
+  /**
+   * A new attempt's events are the ones received after it began (ISO 8601): the case's banking
+   * log still holds the events that settled earlier attempts. Open banking needs no such bound:
+   * an attempt is settled only by events of the connection it created.
+   */
+  ignoreEventsBefore?: string;
 }
 
 export interface BankingDetail {
@@ -35,6 +44,14 @@ export interface BankingDetail {
 export type BankingStatus = StepStatus<BankingDetail>;
 
 type Outcome = { ok: true; accounts: ConnectedAccountLinks[]; bankConnectionId: string | null } | { ok: false; reason: string };
+
+/** Whether a delivery belongs to this attempt: its own connection, or (statements) its own time. */
+function belongsToAttempt(delivery: ResourceDelivery, connectionId: string | null, notBefore: string | undefined): boolean {
+  if (notBefore && delivery.receivedAt < notBefore) return false;
+  if (!connectionId) return true;
+  const data = delivery.data as { bank_connection_id?: unknown };
+  return typeof data.bank_connection_id === 'string' && data.bank_connection_id.toLowerCase() === connectionId.toLowerCase();
+}
 
 /** What a banking-related delivery says, if it settles the step. */
 function outcomeOf(delivery: ResourceDelivery): Outcome | undefined {
@@ -68,36 +85,40 @@ function outcomeOf(delivery: ResourceDelivery): Outcome | undefined {
 export async function bankingWorkflow(input: BankingInput): Promise<BankingStatus> {
   const detail: BankingDetail = { accounts: [], connectionLink: null };
   const { status, update, finish } = trackStep<BankingDetail>(input.stepKey);
+  const provider = providerActivities(input.callBudget);
   const resource = { kind: 'case-banking' as const, id: input.caseId.toLowerCase() };
-  let outcome: Outcome | undefined;
+  const attempt: { connectionId: string | null; outcome?: Outcome } = { connectionId: null };
   const inbox = createResourceInbox((_r, delivery) => {
     update({ lastEvent: { eventType: delivery.eventType, receivedAt: delivery.receivedAt } });
-    outcome ??= outcomeOf(delivery);
+    if (belongsToAttempt(delivery, attempt.connectionId, input.ignoreEventsBefore)) attempt.outcome ??= outcomeOf(delivery);
   });
 
-  if (input.method === 'open_banking') {
-    const connection = await provider.createOpenBankingConnection({ caseId: input.caseId });
-    detail.connectionLink = connection.connection_link;
-    update({ providerIds: { bank_connection_id: connection.bank_connection_id }, detail });
-  }
-  await inbox.subscribe(resource);
-  update({ state: 'waiting', reason: input.method === 'open_banking' ? 'waiting for the applicant to connect their bank' : 'waiting for bank statements to be processed' });
+  return failingOnProviderError(finish, async () => {
+    if (input.method === 'open_banking') {
+      const connection = await provider.createOpenBankingConnection({ caseId: input.caseId });
+      attempt.connectionId = connection.bank_connection_id;
+      detail.connectionLink = connection.connection_link;
+      update({ providerIds: { bank_connection_id: connection.bank_connection_id }, links: { bank_connection_link: connection.connection_link }, detail });
+    }
+    await inbox.subscribe(resource);
+    update({ state: 'waiting', reason: input.method === 'open_banking' ? 'waiting for the applicant to connect their bank' : 'waiting for bank statements to be processed' });
 
-  const deadline = input.deadline ?? defaultDeadlines.banking;
-  if (!(await condition(() => outcome !== undefined, deadline))) {
-    return finish('expired', `no banking outcome within ${String(deadline)}`, detail);
-  }
-  const settled = outcome as Outcome;
-  if (!settled.ok) return finish('needs_attention', settled.reason, detail);
+    const deadline = input.deadline ?? defaultDeadlines.banking;
+    if (!(await condition(() => attempt.outcome !== undefined, deadline))) {
+      return finish('expired', `no banking outcome within ${String(deadline)}`, detail);
+    }
+    const settled = attempt.outcome as Outcome;
+    if (!settled.ok) return finish('needs_attention', settled.reason, detail);
 
-  update({ state: 'running', reason: null, ...(settled.bankConnectionId ? { providerIds: { ...status.providerIds, bank_connection_id: settled.bankConnectionId } } : {}) });
-  const read: ConnectedAccountData[] = [];
-  for (const links of settled.accounts) read.push(await provider.readConnectedAccount(links));
-  detail.accounts = read.map((a) => ({
-    account_connection_id: a.account.account_connection_id,
-    bank_name: a.account.bank_name,
-    balances: a.balances.balances.length,
-    transactions: a.transactions.transactions.length,
-  }));
-  return finish('completed', null, detail);
+    update({ state: 'running', reason: null, ...(settled.bankConnectionId ? { providerIds: { ...status.providerIds, bank_connection_id: settled.bankConnectionId } } : {}) });
+    const read: ConnectedAccountData[] = [];
+    for (const links of settled.accounts) read.push(await provider.readConnectedAccount(links));
+    detail.accounts = read.map((a) => ({
+      account_connection_id: a.account.account_connection_id,
+      bank_name: a.account.bank_name,
+      balances: a.balances.balances.length,
+      transactions: a.transactions.transactions.length,
+    }));
+    return finish('completed', null, detail);
+  });
 }

@@ -6,11 +6,12 @@
  * request exactly, else the one whose number and country do. Entries of a picklist usually share
  * a number (that is why it is ambiguous), so the name decides more often; the rule never guesses.
  */
-import { ApplicationFailure, type Duration } from '@temporalio/common';
-import { condition, defineUpdate, setHandler } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
+import { condition, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 import { TOO_MANY_RESULTS, type CreditReport, type CreditReportRequest, type PicklistEntry } from '../provider';
 import { defaultDeadlines } from './deadlines';
-import { provider } from './providerActivities';
+import { providerActivities } from './providerActivities';
+import { failingOnProviderError, failureType, providerErrorOf } from './providerFailure';
 import { terminalStates, trackStep, type StepStatus } from './stepStatus';
 
 export interface CreditReportInput {
@@ -20,6 +21,8 @@ export interface CreditReportInput {
   /** How long to wait for an operator to resolve a picklist. */
   picklistDeadline?: Duration;
   stepKey?: string;
+  /** How long each provider call is retried before the step fails. */
+  callBudget?: Duration;
 }
 
 export interface CreditReportDetail {
@@ -35,6 +38,16 @@ export interface PicklistChoice {
 }
 
 export const resolvePicklistUpdate = defineUpdate<CreditReportDetail, [PicklistChoice]>('resolvePicklist');
+/** The journey's way to pass on an operator's choice (a workflow cannot send an Update); the journey validated it. */
+export const choosePicklistEntrySignal = defineSignal<[PicklistChoice]>('choosePicklistEntry');
+
+/** Why a choice cannot be taken, or undefined when it can. */
+export function picklistChoiceProblem(picklist: PicklistEntry[] | null | undefined, providerId: string): string | undefined {
+  if (!picklist?.length) return 'There is no picklist waiting to be resolved';
+  if (picklist.some((e) => e.provider_id === providerId)) return undefined;
+  const candidates = picklist.map((e) => `${e.provider_id} (${e.company_name}${e.company_number ? `, ${e.company_number}` : ''})`).join(', ');
+  return `${providerId} is not on the picklist; choose one of: ${candidates}`;
+}
 
 const normal = (s: string | null | undefined) => s?.trim().toLowerCase() ?? null;
 
@@ -47,16 +60,19 @@ export function automaticChoice(request: CreditReportRequest, picklist: Picklist
   return byNumber.length === 1 ? byNumber[0] : undefined;
 }
 
+type Tracker = ReturnType<typeof trackStep<CreditReportDetail>>;
+
 export async function creditReportWorkflow(input: CreditReportInput): Promise<CreditReportStatus> {
   const detail: CreditReportDetail = { picklist: null, report: null, resolvedBy: null };
-  const { status, update, finish } = trackStep<CreditReportDetail>(input.stepKey);
+  const tracker = trackStep<CreditReportDetail>(input.stepKey);
+  const { status, update, finish } = tracker;
   update({ detail, providerIds: { company_id: input.request.company_id } });
-  let chosen: string | undefined;
+  const choice: { providerId?: string } = {};
 
   setHandler(
     resolvePicklistUpdate,
     async ({ provider_id }) => {
-      chosen = provider_id;
+      choice.providerId = provider_id;
       // Answer with the resolved report: wait until the step has finished with the choice.
       await condition(() => terminalStates.includes(status.state));
       return status.detail as CreditReportDetail;
@@ -64,20 +80,28 @@ export async function creditReportWorkflow(input: CreditReportInput): Promise<Cr
     {
       validator: ({ provider_id }) => {
         if (status.state !== 'waiting' || !detail.picklist) throw new Error('There is no picklist waiting to be resolved');
-        if (chosen !== undefined) throw new Error('The picklist has been resolved already');
-        if (!detail.picklist.some((e) => e.provider_id === provider_id)) {
-          throw new Error(`${provider_id} is not on the picklist; choose one of ${detail.picklist.map((e) => e.provider_id).join(', ')}`);
-        }
+        if (choice.providerId !== undefined) throw new Error('The picklist has been resolved already');
+        const problem = picklistChoiceProblem(detail.picklist, provider_id);
+        if (problem) throw new Error(problem);
       },
     },
   );
+  setHandler(choosePicklistEntrySignal, ({ provider_id }) => {
+    if (status.state === 'waiting' && choice.providerId === undefined && !picklistChoiceProblem(detail.picklist, provider_id)) choice.providerId = provider_id;
+  });
 
+  return failingOnProviderError(finish, () => requestReport(input, detail, choice, tracker));
+}
+
+async function requestReport(input: CreditReportInput, detail: CreditReportDetail, choice: { providerId?: string }, { status, update, finish }: Tracker): Promise<CreditReportStatus> {
+  const provider = providerActivities(input.callBudget);
   let report: CreditReport;
   try {
     report = await provider.requestCreditReport(input.request);
   } catch (error) {
-    if (causeType(error) !== 'HTTP_422') throw error;
-    return finish('needs_attention', `the provider cannot identify the company: ${causeMessage(error)}`, detail);
+    if (failureType(error) !== 'HTTP_422') throw error;
+    const providerError = providerErrorOf(error);
+    return finish('needs_attention', `the provider cannot identify the company: ${providerError.message}`, detail, providerError);
   }
   update({ providerIds: { ...status.providerIds, report_id: report.report_id } });
   if (report.status !== TOO_MANY_RESULTS) return finish('completed', null, { ...detail, report: report.report, resolvedBy: 'provider' });
@@ -85,29 +109,17 @@ export async function creditReportWorkflow(input: CreditReportInput): Promise<Cr
   detail.picklist = report.picklist ?? [];
   const automatic = input.automaticPicklistRule ? automaticChoice(input.request, detail.picklist) : undefined;
   if (automatic) {
-    chosen = automatic.provider_id;
+    choice.providerId = automatic.provider_id;
     detail.resolvedBy = 'automatic-rule';
   } else {
     const deadline = input.picklistDeadline ?? defaultDeadlines.picklist;
     update({ state: 'waiting', reason: 'the report matched several companies: choose one with the resolvePicklist update', detail });
-    if (!(await condition(() => chosen !== undefined, deadline))) {
+    if (!(await condition(() => choice.providerId !== undefined, deadline))) {
       return finish('expired', `nobody resolved the picklist within ${String(deadline)}`, detail);
     }
     detail.resolvedBy = 'operator';
   }
   update({ state: 'running', reason: null, detail });
-  const resolved = await provider.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: chosen as string });
+  const resolved = await provider.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: choice.providerId as string });
   return finish('completed', null, { ...detail, report: resolved.report });
-}
-
-/** The failure type of an activity failure (ActivityFailure wraps the ApplicationFailure). */
-function causeType(error: unknown): string | undefined {
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof ApplicationFailure) return cause.type ?? undefined;
-  return error instanceof ApplicationFailure ? (error.type ?? undefined) : undefined;
-}
-
-function causeMessage(error: unknown): string {
-  const cause = (error as { cause?: Error }).cause;
-  return (cause ?? (error as Error)).message;
 }

@@ -18,6 +18,10 @@ export const defaultDeadlines = {
   reconcileAfter: '1 hour',
   /** A resource workflow ends after this long with no delivery and no subscriber activity. */
   resourceRetention: '30 days',
+  /** A journey that needs attention waits this long for an operator's retry, waiver or cancel. */
+  operatorDecision: '30 days',
+  /** A provider call is retried this long (with backoff) before its step fails with the provider's answer. */
+  providerCalls: '10 minutes',
 } as const satisfies Record<string, Duration>;
 
 export type Deadlines = { -readonly [K in keyof typeof defaultDeadlines]: Duration };

@@ -8,7 +8,8 @@ import { condition } from '@temporalio/workflow';
 import { documentSchema, type DocumentUpload } from '../provider';
 import { defaultDeadlines } from './deadlines';
 import type { ResourceDelivery } from './messages';
-import { provider } from './providerActivities';
+import { providerActivities } from './providerActivities';
+import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
 import { trackStep, type StepStatus } from './stepStatus';
 
@@ -18,6 +19,8 @@ export interface DocumentsInput {
   deadline?: Duration;
   reconcileAfter?: Duration;
   stepKey?: string;
+  /** How long each provider call is retried before the step fails. */
+  callBudget?: Duration;
 }
 
 export interface DocumentOutcome {
@@ -53,9 +56,16 @@ function settle(outcome: DocumentOutcome, delivery: ResourceDelivery): boolean {
   return true;
 }
 
+type Tracker = ReturnType<typeof trackStep<{ documents: DocumentOutcome[] }>>;
+
 export async function documentsWorkflow(input: DocumentsInput): Promise<DocumentsStatus> {
   const outcomes: DocumentOutcome[] = [];
-  const { update, finish } = trackStep<{ documents: DocumentOutcome[] }>(input.stepKey);
+  const tracker: Tracker = trackStep<{ documents: DocumentOutcome[] }>(input.stepKey);
+  return failingOnProviderError(tracker.finish, () => processDocuments(input, outcomes, tracker));
+}
+
+async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome[], { update, finish }: Tracker): Promise<DocumentsStatus> {
+  const provider = providerActivities(input.callBudget);
   update({ detail: { documents: outcomes } });
   const inbox = createResourceInbox((resource, delivery) => {
     const outcome = outcomes.find((o) => o.document_id === resource.id);

@@ -5,16 +5,18 @@
  * completes, Declined needs attention, ResubmissionRequested starts a new request up to a limit.
  */
 import type { Duration } from '@temporalio/common';
-import { condition, workflowInfo } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
 import {
   identityVerificationCompletedSchema,
   identityVerificationExpiredSchema,
   identityVerificationResultSchema,
+  type IdentityVerificationRequest,
   type IdvVerificationStatus,
 } from '../provider';
 import { defaultDeadlines } from './deadlines';
 import type { ResourceDelivery } from './messages';
-import { provider } from './providerActivities';
+import { providerActivities } from './providerActivities';
+import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
 import { stepStatusQuery, trackStep, type StepStatus } from './stepStatus';
 
@@ -30,6 +32,8 @@ export interface IdentityVerificationInput {
   reconcileAfter?: Duration;
   /** Set by the journey: the key under which this step reports to it. */
   stepKey?: string;
+  /** How long each provider call is retried before the step fails. */
+  callBudget?: Duration;
 }
 
 export interface IdentityVerificationDetail {
@@ -67,62 +71,66 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
   const detail: IdentityVerificationDetail = { personId: input.personId, verificationStatus: null, requests: [] };
   const { status, update, finish } = trackStep<IdentityVerificationDetail>(input.stepKey);
   update({ detail });
-  let current: string | null = null;
-  let outcome: Outcome | undefined;
+  // Only events of the request this attempt waits for settle it: an earlier request's never do.
+  const current: { requestId: string | null; outcome?: Outcome } = { requestId: null };
   const inbox = createResourceInbox((resource, delivery) => {
-    if (resource.kind !== 'idv' || resource.id !== current) return;
+    if (resource.kind !== 'idv' || resource.id !== current.requestId) return;
     update({ lastEvent: { eventType: delivery.eventType, receivedAt: delivery.receivedAt } });
-    outcome ??= outcomeOf(delivery);
+    current.outcome ??= outcomeOf(delivery);
   });
-
-  const { workflowId } = workflowInfo();
+  const provider = providerActivities(input.callBudget);
   const maxResubmissions = input.maxResubmissions ?? 2;
   const deadline = input.deadline ?? defaultDeadlines.identityVerification;
 
-  for (let attempt = 0; ; attempt++) {
-    current = await openRequest(input, attempt === 0 && (input.adoptOpenRequest ?? true), `${workflowId}/${attempt}`);
-    outcome = undefined;
-    detail.requests.push(current);
-    update({ state: 'waiting', providerIds: { ...status.providerIds, request_id: current }, detail });
-    await inbox.subscribe({ kind: 'idv', id: current }, input.reconcileAfter ?? defaultDeadlines.reconcileAfter);
-    // Events that arrived before we subscribed were replayed by the subscription.
-    for (const earlier of inbox.of({ kind: 'idv', id: current })) outcome ??= outcomeOf(earlier);
+  return failingOnProviderError(finish, async () => {
+    for (let attempt = 0; ; attempt++) {
+      const request = await openRequest(provider, input.personId, attempt === 0 && (input.adoptOpenRequest ?? true));
+      Object.assign(current, { requestId: request.request_id, outcome: undefined });
+      detail.requests.push(request.request_id);
+      update({ state: 'waiting', providerIds: { ...status.providerIds, request_id: request.request_id }, links: { identity_link: request.identity_link }, detail });
+      await inbox.subscribe({ kind: 'idv', id: request.request_id }, input.reconcileAfter ?? defaultDeadlines.reconcileAfter);
+      // Events that arrived before we subscribed were replayed by the subscription.
+      for (const earlier of inbox.of({ kind: 'idv', id: request.request_id })) current.outcome ??= outcomeOf(earlier);
 
-    if (!(await condition(() => outcome !== undefined, deadline))) {
-      return finish('expired', `no outcome for request ${current} within ${String(deadline)}, nor from the provider when asked`);
+      if (!(await condition(() => current.outcome !== undefined, deadline))) {
+        return finish('expired', `no outcome for request ${request.request_id} within ${String(deadline)}, nor from the provider when asked`);
+      }
+      const settled = current.outcome as Outcome;
+      if (settled.kind === 'expired') {
+        detail.verificationStatus = 'NotCompleted';
+        return finish('expired', 'the applicant did not complete the check before the link expired', detail);
+      }
+      update({ state: 'running' });
+      const result = await provider.getIdentityVerificationResult(settled.resultLink ? { link: settled.resultLink } : { requestId: request.request_id });
+      detail.verificationStatus = result.verification_status;
+      switch (result.verification_status) {
+        case 'Approved':
+          return finish('completed', null, detail);
+        case 'Declined':
+          return finish('needs_attention', 'the provider declined the identity verification', detail);
+        case 'ResubmissionRequested':
+          if (attempt >= maxResubmissions) {
+            return finish('needs_attention', `the provider asked for resubmission again after ${maxResubmissions} new requests (the limit)`, detail);
+          }
+          update({ reason: `resubmission requested; new request ${attempt + 1} of ${maxResubmissions}`, detail });
+          continue;
+        default:
+          return finish('failed', `the result endpoint reported verification_status ${String(result.verification_status)}`, detail);
+      }
     }
-    const settled = outcome as Outcome;
-    if (settled.kind === 'expired') {
-      detail.verificationStatus = 'NotCompleted';
-      return finish('expired', 'the applicant did not complete the check before the link expired', detail);
-    }
-    update({ state: 'running' });
-    const result = await provider.getIdentityVerificationResult(settled.resultLink ? { link: settled.resultLink } : { requestId: current });
-    detail.verificationStatus = result.verification_status;
-    switch (result.verification_status) {
-      case 'Approved':
-        return finish('completed', null, detail);
-      case 'Declined':
-        return finish('needs_attention', 'the provider declined the identity verification', detail);
-      case 'ResubmissionRequested':
-        if (attempt >= maxResubmissions) {
-          return finish('needs_attention', `the provider asked for resubmission again after ${maxResubmissions} new requests (the limit)`, detail);
-        }
-        update({ reason: `resubmission requested; new request ${attempt + 1} of ${maxResubmissions}`, detail });
-        continue;
-      default:
-        return finish('failed', `the result endpoint reported verification_status ${String(result.verification_status)}`, detail);
-    }
-  }
+  });
 }
 
-/** Adopts the person's open request when asked to, or creates one (idempotently, by key). */
-async function openRequest(input: IdentityVerificationInput, adopt: boolean, idempotencyKey: string): Promise<string> {
+/**
+ * Find before create: adopts the person's open request when asked to (the applicant may hold its
+ * link already), or creates one. The activity sends an idempotency key of its own, so a retried
+ * creation whose answer was lost gets the same request.
+ */
+async function openRequest(provider: ReturnType<typeof providerActivities>, personId: string, adopt: boolean): Promise<IdentityVerificationRequest> {
   if (adopt) {
-    const existing = await provider.listIdentityVerificationRequests({ personId: input.personId });
+    const existing = await provider.listIdentityVerificationRequests({ personId });
     const open = existing.find((r) => r.status === 'Pending');
-    if (open) return open.request_id;
+    if (open) return open;
   }
-  const created = await provider.createIdentityVerificationRequest({ personId: input.personId, idempotencyKey });
-  return created.request_id;
+  return provider.createIdentityVerificationRequest({ personId });
 }

@@ -7,7 +7,8 @@ import { path, routes } from '../activities/routes';
 import { incomeEmployerInsightsCompletedSchema, type IncomeEmployerResult } from '../provider';
 import { requestAndAwaitResult } from './awaitProviderResult';
 import { defaultDeadlines } from './deadlines';
-import { provider } from './providerActivities';
+import { providerActivities } from './providerActivities';
+import { failingOnProviderError } from './providerFailure';
 import { trackStep, type StepStatus } from './stepStatus';
 
 export interface IncomeEmployerInput {
@@ -15,13 +16,20 @@ export interface IncomeEmployerInput {
   deadline?: Duration;
   reconcileAfter?: Duration;
   stepKey?: string;
+  /** How long each provider call is retried before the step fails. */
+  callBudget?: Duration;
 }
 
 export type IncomeEmployerDetail = Pick<IncomeEmployerResult, 'employer_name' | 'annual_income' | 'currency' | 'message' | 'failure_detail'>;
 export type IncomeEmployerStatus = StepStatus<IncomeEmployerDetail>;
 
 export async function incomeEmployerWorkflow(input: IncomeEmployerInput): Promise<IncomeEmployerStatus> {
-  const { update, finish } = trackStep<IncomeEmployerDetail>(input.stepKey);
+  const tracker = trackStep<IncomeEmployerDetail>(input.stepKey);
+  return failingOnProviderError(tracker.finish, () => verifyIncomeEmployer(input, tracker));
+}
+
+async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish }: ReturnType<typeof trackStep<IncomeEmployerDetail>>): Promise<IncomeEmployerStatus> {
+  const provider = providerActivities(input.callBudget);
   const deadline = input.deadline ?? defaultDeadlines.incomeEmployer;
   const { found: verificationLink } = await requestAndAwaitResult<string>({
     kind: 'income-employer',

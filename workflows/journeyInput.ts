@@ -6,6 +6,25 @@ import { defaultDeadlines } from './deadlines';
 /** A Temporal duration: milliseconds, or text such as `"2 days"` or `"90 seconds"`. */
 const duration = z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*[a-zA-Z]+$|^\d+$/, 'must be a duration such as "2 days"')]);
 
+/** A step taken over from an earlier run of the journey (`journey retry`): no provider call again. */
+const carriedStepSchema = z.object({
+  state: z.enum(['completed', 'waived']),
+  attempt: z.number().int().min(1),
+  workflowId: z.string().min(1),
+  providerIds: z.record(z.string(), z.string()).default({}),
+  reason: z.string().nullable().default(null),
+  detail: z.unknown().optional(),
+  lastEvent: z.object({ eventType: z.string(), receivedAt: z.string() }).nullable().default(null),
+});
+
+export const carryOverSchema = z.object({
+  /** Completed and waived steps of the earlier run, by step key. */
+  steps: z.record(z.string(), carriedStepSchema).default({}),
+  /** Attempts each step has had so far: new attempts continue the count (new ids, new idempotency keys). */
+  attempts: z.record(z.string(), z.number().int().min(0)).default({}),
+});
+export type CarryOver = z.output<typeof carryOverSchema>;
+
 const deadlineKeys = Object.keys(defaultDeadlines) as [keyof typeof defaultDeadlines, ...(keyof typeof defaultDeadlines)[]];
 
 export const onboardCaseInputSchema = z
@@ -26,6 +45,7 @@ export const onboardCaseInputSchema = z
     deadlines: z.partialRecord(z.enum(deadlineKeys), duration).default({}),
     automaticPicklistRule: z.boolean().default(false),
     maxResubmissions: z.number().int().min(0).max(10).default(2),
+    carryOver: carryOverSchema.optional(),
   })
   .superRefine((input, ctx) => {
     if (input.steps.creditReport && !input.company) ctx.addIssue({ code: 'custom', path: ['company'], message: 'company is required for the credit report step' });

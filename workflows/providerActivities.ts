@@ -1,8 +1,14 @@
-/** The activities as workflows call them: one timeout and retry policy for every provider call. */
+/** The activities as workflows call them, with the options of activityOptions.ts. */
+import type { Duration } from '@temporalio/common';
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { activityOptions } from './activityOptions';
 
-export const provider = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+/** Provider calls retried within `budget` (default `deadlines.providerCalls`). */
+export function providerActivities(budget?: Duration) {
+  return proxyActivities<Activities>(activityOptions.provider(budget));
+}
+
+export const provider = providerActivities();
+
+export const resourceSubscriptions = proxyActivities<Pick<Activities, 'subscribeToResource'>>(activityOptions.subscribe);

@@ -7,7 +7,7 @@ import type { Duration } from '@temporalio/common';
 import { setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ResourceKey } from '../provider';
 import { resourceEventSignal, type ResourceDelivery } from './messages';
-import { provider } from './providerActivities';
+import { resourceSubscriptions } from './providerActivities';
 
 export interface ResourceInbox {
   /** Events received so far for `resource`, each once, in arrival order. */
@@ -32,7 +32,7 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
   return {
     of: (resource) => byResource.get(keyOf(resource)) ?? [],
     async subscribe(resource, reconcileAfter) {
-      await provider.subscribeToResource({
+      await resourceSubscriptions.subscribeToResource({
         resource,
         subscription: { workflowId: workflowInfo().workflowId, ...(reconcileAfter !== undefined ? { reconcileAfterMs: msToNumber(reconcileAfter) } : {}) },
       });

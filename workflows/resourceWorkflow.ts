@@ -11,6 +11,7 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import { condition, continueAsNew, getExternalWorkflowHandle, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { ResourceKey } from '../provider';
+import { activityOptions } from './activityOptions';
 import { defaultDeadlines } from './deadlines';
 import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState } from './messages';
 
@@ -28,10 +29,7 @@ interface Outgoing {
   delivery: ResourceDelivery;
 }
 
-const reconciliation = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 3 },
-});
+const reconciliation = proxyActivities<Activities>(activityOptions.reconcile);
 
 export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<ResourceState> {
   const state: ResourceState = {

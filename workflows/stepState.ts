@@ -5,11 +5,18 @@ export const stepStates = [
   'waiting',
   'needs_attention',
   'completed',
+  'waived',
   'failed',
   'expired',
   'cancelled',
 ] as const;
 export type StepState = (typeof stepStates)[number];
+
+/** States in which a step waits for an operator's decision: retry it, or waive it. */
+export const attentionStates: readonly StepState[] = ['needs_attention', 'failed', 'expired', 'cancelled'];
+
+/** States a journey accepts as done. */
+export const settledStates: readonly StepState[] = ['completed', 'waived'];
 
 export interface LastEvent {
   eventType: string;

@@ -2,10 +2,17 @@
  * The status every step reports (DESIGN.md §4, contract of the `status` query): its state, the
  * provider ids it works with, the last event seen, the reason for any non-completed state, and a
  * step-specific detail (a picklist, accounts read, document outcomes). A step started by a journey
- * signals each change to its parent, so the journey's `status` is always current.
+ * signals its changes to its parent, so the journey's `status` is always current.
  */
-import { defineQuery, defineSignal, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import { defineQuery, defineSignal, getExternalWorkflowHandle, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { LastEvent, StepState } from './stepState';
+
+/** The provider's answer when a call of the step failed for good. */
+export interface ProviderError {
+  /** HTTP status, or null for a network failure or a timeout. */
+  status: number | null;
+  message: string;
+}
 
 export interface StepStatus<Detail = unknown> {
   state: StepState;
@@ -13,6 +20,10 @@ export interface StepStatus<Detail = unknown> {
   lastEvent: LastEvent | null;
   reason: string | null;
   detail: Detail | null;
+  /** Links the applicant must open (an IDV link, a bank connection link). */
+  links?: Record<string, string>;
+  /** Set when the step failed because of a provider call. */
+  error?: ProviderError | null;
 }
 
 export interface StepReport {
@@ -27,23 +38,43 @@ export const stepReportSignal = defineSignal<[StepReport]>('stepReport');
 
 export const terminalStates: readonly StepState[] = ['completed', 'failed', 'expired', 'needs_attention', 'cancelled'];
 
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** What the parent must hear about: a change of state, provider ids or links. Reasons and details ride along. */
+const reportable = (s: StepStatus<unknown>) => JSON.stringify([s.state, s.providerIds, s.links ?? null]);
+
 /** A step's status, its `status` query, and `update()`, which reports the change to the parent journey. */
 export function trackStep<Detail>(stepKey: string | undefined) {
   const status: StepStatus<Detail> = { state: 'running', providerIds: {}, lastEvent: null, reason: null, detail: null };
   setHandler(stepStatusQuery, () => status);
   const parent = workflowInfo().parent;
+  // Before this patch every update was signalled, so adding a cosmetic `update({ reason })` added a
+  // command and broke the replay of open journeys. Now only reportable changes (and the finish)
+  // are signalled; the parent gets the whole status with each.
+  const onChangeOnly = patched('step-reports-on-change');
   let seq = 0;
+  let lastReported = reportable(status);
+  const report = (force: boolean) => {
+    if (!parent || !stepKey) return;
+    const now = reportable(status);
+    if (onChangeOnly && !force && now === lastReported) return;
+    lastReported = now;
+    // Best effort: a parent that has closed needs no news.
+    void getExternalWorkflowHandle(parent.workflowId)
+      .signal(stepReportSignal, { stepKey, seq: ++seq, status: copy(status) as StepStatus })
+      .catch(() => undefined);
+  };
   const update = (changes: Partial<StepStatus<Detail>> = {}): StepStatus<Detail> => {
     Object.assign(status, changes);
-    if (parent && stepKey) {
-      // Best effort: a parent that has closed needs no news.
-      void getExternalWorkflowHandle(parent.workflowId)
-        .signal(stepReportSignal, { stepKey, seq: ++seq, status: JSON.parse(JSON.stringify(status)) as StepStatus })
-        .catch(() => undefined);
-    }
+    report(false);
     return status;
   };
-  const finish = (state: StepState, reason: string | null, detail?: Detail): StepStatus<Detail> =>
-    JSON.parse(JSON.stringify(update({ state, reason, ...(detail !== undefined ? { detail } : {}) }))) as StepStatus<Detail>;
+  const finish = (state: StepState, reason: string | null, detail?: Detail, error?: ProviderError): StepStatus<Detail> => {
+    Object.assign(status, { state, reason, ...(detail !== undefined ? { detail } : {}), ...(error ? { error } : {}) });
+    // The journey takes the child's result as the final word; a finish report only matters to a
+    // parent that is not a journey (or an old one), so it goes out only where it always did.
+    if (!onChangeOnly) report(true);
+    return copy(status);
+  };
   return { status, update, finish };
 }

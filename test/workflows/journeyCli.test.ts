@@ -13,6 +13,8 @@ import {
   listJourneys,
   readJourneyInput,
   replayJourney,
+  formatRetryPlan,
+  planJourneyRetry,
   resolvePicklist,
   retryJourney,
   startJourney,
@@ -52,14 +54,20 @@ test('start from a file, watch status, resolve the picklist, list by state, repl
   expect(workflowId).toBe(`case/${caseId}`);
   const waiting = await waitForStatus(stack.client.workflow.getHandle(workflowId), journeyStatusQuery, (s) => s.steps['credit-report']?.state === 'waiting');
   const picklist = (waiting.steps['credit-report']!.detail as any).picklist;
-  expect(formatStatus(await journeyStatus(ctx, caseId))).toMatch(/credit-report\s+waiting[\s\S]*resolvePicklist/);
+  const shown = formatStatus(await journeyStatus(ctx, caseId));
+  expect(shown).toMatch(/credit-report\s+waiting[\s\S]*resolve-picklist/);
+  // Every candidate is on screen, so the operator can choose without another tool.
+  for (const entry of picklist) expect(shown).toContain(entry.provider_id);
 
-  const detail = await resolvePicklist(ctx, caseId, picklist[0].provider_id);
-  expect(detail.report?.provider_id).toBe(picklist[0].provider_id);
+  await expect(resolvePicklist(ctx, caseId, 'CR-NOT-LISTED')).rejects.toMatchObject({ cause: { message: expect.stringContaining(picklist[0].provider_id) } });
+  const resolved = await resolvePicklist(ctx, caseId, picklist[0].provider_id);
+  expect((resolved.status.detail as any).report?.provider_id).toBe(picklist[0].provider_id);
   await stack.client.workflow.getHandle(workflowId).result();
   expect((await journeyStatus(ctx, caseId)).state).toBe('completed');
   await waitForList(caseId, 'completed');
-  expect(await replayJourney(ctx, caseId, testWorkflowBundle())).toBeGreaterThan(5);
+  const replayed = await replayJourney(ctx, caseId, testWorkflowBundle());
+  expect(replayed.filter((r) => r.error)).toEqual([]);
+  expect(replayed.map((r) => r.workflowId).sort()).toEqual([`case/${caseId}`, `case/${caseId}/credit-report`]);
 });
 
 test('cancel, then retry with the original input', async () => {
@@ -69,14 +77,17 @@ test('cancel, then retry with the original input', async () => {
   await startJourney(ctx, input);
   const handle = stack.client.workflow.getHandle(`case/${caseId}`);
   await waitForStatus(handle, journeyStatusQuery, (s) => Object.values(s.steps)[0]?.state === 'waiting');
-  await expect(retryJourney(ctx, caseId)).rejects.toThrow(/still running/);
+  await expect(planJourneyRetry(ctx, caseId)).rejects.toThrow(/still running/);
   await cancelJourney(ctx, caseId, 'operator test');
   expect((await handle.result()).state).toBe('cancelled');
 
-  const runId = await retryJourney(ctx, caseId);
+  const plan = await planJourneyRetry(ctx, caseId);
+  expect(formatRetryPlan(plan)).toContain(`run again   identity-verification/${personId} (was cancelled; attempt 2)`);
+  const runId = await retryJourney(ctx, plan);
   const retried = stack.client.workflow.getHandle(`case/${caseId}`, runId);
   const again = await waitForStatus(retried, journeyStatusQuery, (s) => Object.values(s.steps)[0]?.state === 'waiting');
   expect(Object.keys(again.steps)).toEqual([`identity-verification/${personId}`]);
+  expect(Object.values(again.steps)[0]).toMatchObject({ attempt: 2, workflowId: `case/${caseId}/identity-verification/${personId}/2` });
   await cancelJourney(ctx, caseId);
 });
 
@@ -90,6 +101,20 @@ test('the command line prints usage for an unknown command and exits 2', async (
   expect(failure.code).toBe(2);
   expect(failure.stderr).toContain('unknown command: frobnicate');
   expect(failure.stderr).toContain('resolve-picklist <caseId> <id>');
+});
+
+test('a usage error fails before any connection, and --help prints the commands', async () => {
+  const cwd = path.resolve(__dirname, '../..');
+  // An address nobody listens on: a command that connected first would fail differently.
+  const env = { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' };
+  const failure = await run('npx', ['tsx', 'cli/journey.ts', 'list', '--state', 'bogus'], { cwd, env }).catch((e) => e);
+  expect(failure.code).toBe(2);
+  expect(failure.stderr).toContain('unknown state bogus');
+  const help = await run('npx', ['tsx', 'cli/journey.ts', '--help'], { cwd, env });
+  expect(help.stdout).toContain('retry <caseId> [--dry-run]');
+  const unreachable = await run('npx', ['tsx', 'cli/journey.ts', 'status', 'x'], { cwd, env }).catch((e) => e);
+  expect(unreachable.code).toBe(1);
+  expect(unreachable.stderr).toContain('127.0.0.1:1');
 });
 
 async function waitForList(caseId: string, state: string): Promise<void> {

@@ -44,6 +44,17 @@ async function startJourney(input: Omit<OnboardCaseInput, 'caseId'> & { caseId?:
   });
 }
 
+/** The workflow ids a visibility query lists, once it lists `count` (visibility lags a little). */
+async function listedUntil(query: string, count: number, timeoutMs = 10_000): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ids: string[] = [];
+    for await (const w of stack.client.workflow.list({ query })) ids.push(w.workflowId);
+    if (ids.length >= count || Date.now() > deadline) return ids;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const step = (key: string, predicate: (s: StepStatus) => boolean) => (s: JourneyStatus) => Boolean(s.steps[key] && predicate(s.steps[key]!));
 
 describe('onboardCase', () => {
@@ -95,14 +106,19 @@ describe('onboardCase', () => {
     });
     const waiting = await waitForStatus(handle, journeyStatusQuery, step('banking', (s) => s.state === 'waiting'));
     await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Rejected' });
-    const outcome = await handle.result();
+    // The journey stays open for an operator once nothing runs any more.
+    const outcome = await waitForStatus(handle, journeyStatusQuery, (s) => s.operatorDeadline != null);
     expect(outcome.state).toBe('needs_attention');
-    expect(outcome.steps['credit-report']).toMatchObject({ state: 'needs_attention', reason: expect.stringContaining('company_number') });
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect(outcome.steps['credit-report']).toMatchObject({ state: 'needs_attention', reason: expect.stringContaining('company_number'), error: { status: 422 } });
     expect(outcome.steps.banking).toMatchObject({ state: 'needs_attention', reason: expect.stringContaining('rejected') });
-    expect(outcome.steps.affordability).toMatchObject({ state: 'cancelled', reason: 'not started: banking ended needs_attention' });
+    expect(outcome.steps.affordability).toMatchObject({ state: 'pending', reason: expect.stringContaining('waits for banking') });
     expect(outcome.steps['income-employer']).toMatchObject({ state: 'needs_attention', detail: { failure_detail: expect.stringMatching(/.+/) } });
     expect(outcome.steps.documents).toMatchObject({ state: 'needs_attention', detail: { documents: [expect.objectContaining({ status: 'Failed', document_endpoint: expect.stringContaining('/v2/documents/'), message: expect.stringMatching(/.+/) })] } });
     expect(outcome.reasons).toHaveLength(5);
+    expect(await listedUntil(`CaseId = "${caseId}" AND JourneyState = "needs_attention"`, 1)).toEqual([`case/${caseId}`]);
+    await handle.signal(cancelJourneySignal, { reason: 'test over' });
+    expect(await handle.result()).toMatchObject({ state: 'cancelled' });
   });
 
   test('a journey can be cancelled mid-way', async () => {

@@ -1,51 +1,41 @@
 /**
- * `onboardCase`, workflow ID `case/<caseId>` (DESIGN.md §4, contract): a case's onboarding as one
- * durable journey. Independent steps run in parallel as child workflows; affordability runs after
- * banking. The `status` query shows the journey and every step; `cancel` stops it; search
- * attributes CaseId and JourneyState let operators list journeys by state.
+ * The journey as it ran before operator recovery (histories without the `operator-recovery`
+ * marker): steps run once, and the journey ends when they have. Kept, unchanged in the commands it
+ * issues, so that journeys started before the change still replay and finish; remove it once no
+ * such journey is open (then `deprecatePatch('operator-recovery')` in onboardCase).
  */
 import { ApplicationFailure, type Duration } from '@temporalio/common';
 import {
   CancellationScope,
-  defineQuery,
-  defineSignal,
   executeChild,
   isCancellation,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { describeIssues } from '../provider';
-import { affordabilityWorkflow } from './affordabilityWorkflow';
-import { bankingWorkflow } from './bankingWorkflow';
-import { creditReportWorkflow } from './creditReportWorkflow';
-import { deadlinesWith } from './deadlines';
-import { documentsWorkflow } from './documentsWorkflow';
-import { identityVerificationWorkflow } from './identityVerificationWorkflow';
-import { incomeEmployerWorkflow } from './incomeEmployerWorkflow';
-import { onboardCaseInputSchema, type OnboardCaseInput, type ValidOnboardCaseInput } from './journeyInput';
-import { caseIdSearchAttribute, journeyStateSearchAttribute } from './searchAttributes';
-import { stepReportSignal, terminalStates, type StepStatus } from './stepStatus';
+import { describeIssues } from '../../provider';
+import { affordabilityWorkflow } from '../affordabilityWorkflow';
+import { bankingWorkflow } from '../bankingWorkflow';
+import { creditReportWorkflow } from '../creditReportWorkflow';
+import { deadlinesWith } from '../deadlines';
+import { documentsWorkflow } from '../documentsWorkflow';
+import { identityVerificationWorkflow } from '../identityVerificationWorkflow';
+import { incomeEmployerWorkflow } from '../incomeEmployerWorkflow';
+import { onboardCaseInputSchema, type OnboardCaseInput, type ValidOnboardCaseInput } from '../journeyInput';
+import { cancelJourneySignal, journeyStatusQuery, journeyWorkflowId, type JourneyStatus as CurrentJourneyStatus } from '../journeyMessages';
+import { caseIdSearchAttribute, journeyStateSearchAttribute } from '../searchAttributes';
+import { stepReportSignal, terminalStates, type StepStatus } from '../stepStatus';
 
-export type JourneyState = 'running' | 'completed' | 'needs_attention' | 'cancelled';
-
-export interface JourneyStatus {
+interface JourneyStatus {
   caseId: string;
-  state: JourneyState;
+  state: 'running' | 'completed' | 'needs_attention' | 'cancelled';
   steps: Record<string, StepStatus & { workflowId: string }>;
   reasons: string[];
 }
 
-export const journeyStatusQuery = defineQuery<JourneyStatus>('status');
-export const cancelJourneySignal = defineSignal<[{ reason?: string }]>('cancel');
-
-export function journeyWorkflowId(caseId: string): string {
-  return `case/${caseId}`;
-}
-
 type StepRun = () => Promise<StepStatus>;
 
-export async function onboardCase(rawInput: OnboardCaseInput): Promise<JourneyStatus> {
+export async function onboardCaseV2(rawInput: OnboardCaseInput): Promise<JourneyStatus> {
   const parsed = onboardCaseInputSchema.safeParse(rawInput);
   if (!parsed.success) {
     throw ApplicationFailure.create({ type: 'InvalidJourneyInput', message: `onboardCase input is invalid: ${describeIssues(parsed.error).join('; ')}`, nonRetryable: true });
@@ -53,7 +43,7 @@ export async function onboardCase(rawInput: OnboardCaseInput): Promise<JourneySt
   const input = parsed.data;
   const status: JourneyStatus = { caseId: input.caseId, state: 'running', steps: {}, reasons: [] };
   const plan = planSteps(input, status);
-  setHandler(journeyStatusQuery, () => status);
+  setHandler(journeyStatusQuery, () => status as unknown as CurrentJourneyStatus);
   const lastReport = new Map<string, number>();
   setHandler(stepReportSignal, ({ stepKey, seq, status: reported }) => {
     const step = status.steps[stepKey];

@@ -1,0 +1,32 @@
+/**
+ * Every activity's timeouts and retry policy, in one table. Retries end: a provider call is
+ * retried with backoff within a budget (`deadlines.providerCalls`), then its step fails with the
+ * provider's answer in `reason`. Provider calls heartbeat while they last, so a cancelled journey
+ * reaches them within a heartbeat and aborts the HTTP request.
+ */
+import type { ActivityOptions, Duration } from '@temporalio/common';
+import { defaultDeadlines } from './deadlines';
+
+const backoff = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' } as const;
+
+export const activityOptions = {
+  /** A call to the provider (create or read); `budget` bounds all its attempts together. */
+  provider: (budget: Duration = defaultDeadlines.providerCalls): ActivityOptions => ({
+    startToCloseTimeout: '1 minute',
+    heartbeatTimeout: '10 seconds',
+    scheduleToCloseTimeout: budget,
+    retry: backoff,
+  }),
+  /** Subscribing to a resource workflow: a Temporal call, retried while Temporal is away. */
+  subscribe: {
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: '1 day',
+    retry: { ...backoff, maximumInterval: '1 minute' },
+  } satisfies ActivityOptions,
+  /** Reconciliation by polling: a miss is retried at the next poll, so few attempts here. */
+  reconcile: {
+    startToCloseTimeout: '30 seconds',
+    heartbeatTimeout: '10 seconds',
+    retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 3 },
+  } satisfies ActivityOptions,
+} as const;

@@ -1,0 +1,90 @@
+/**
+ * The journey's messages and status, shared by the workflow and its clients (the CLI, the tests,
+ * the case API): `status` (query), `cancel` (signal) and the operator Updates `retryStep`,
+ * `waiveStep` and `resolvePicklist` on `case/<caseId>` (DESIGN.md §4, contract).
+ */
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { StepState } from './stepState';
+import type { StepStatus } from './stepStatus';
+
+export type JourneyState = 'running' | 'needs_attention' | 'completed' | 'cancelled';
+
+/** One attempt of a step: a child workflow of its own, with its provider ids and outcome. */
+export interface StepAttempt {
+  attempt: number;
+  workflowId: string;
+  state: StepState;
+  providerIds: Record<string, string>;
+  reason: string | null;
+  /** Why an operator asked for this attempt. */
+  requestedBecause?: string | null;
+  /** Taken over from an earlier run of the journey, without any provider call. */
+  carriedOver?: boolean;
+}
+
+export interface JourneyStep extends StepStatus {
+  /** The current attempt's child workflow. */
+  workflowId: string;
+  /** The current attempt (1 for the first). */
+  attempt: number;
+  attempts: StepAttempt[];
+  /** The step whose completion this one waits for (affordability waits for banking). */
+  dependsOn: string | null;
+}
+
+export interface JourneyStatus {
+  caseId: string;
+  state: JourneyState;
+  steps: Record<string, JourneyStep>;
+  /** One line per step that is not completed or waived. */
+  reasons: string[];
+  /** While the journey waits only for an operator: when that wait ends (ISO 8601). */
+  operatorDeadline?: string | null;
+}
+
+export interface RetryStepRequest {
+  step: string;
+  reason?: string;
+}
+
+export interface WaiveStepRequest {
+  step: string;
+  reason: string;
+}
+
+export interface ResolvePicklistRequest {
+  providerId: string;
+}
+
+/** What an accepted operator action answers: the step as it stands once the action took effect. */
+export interface OperatorActionResult {
+  step: string;
+  status: JourneyStep;
+}
+
+export const journeyStatusQuery = defineQuery<JourneyStatus>('status');
+export const cancelJourneySignal = defineSignal<[{ reason?: string }]>('cancel');
+export const retryStepUpdate = defineUpdate<OperatorActionResult, [RetryStepRequest]>('retryStep');
+export const waiveStepUpdate = defineUpdate<OperatorActionResult, [WaiveStepRequest]>('waiveStep');
+export const resolveJourneyPicklistUpdate = defineUpdate<OperatorActionResult, [ResolvePicklistRequest]>('resolvePicklist');
+
+export function journeyWorkflowId(caseId: string): string {
+  return `case/${caseId}`;
+}
+
+/** The child workflow of a step's attempt: `case/<caseId>/<step>` first, then `…/<step>/<n>`. */
+export function attemptWorkflowId(caseId: string, stepKey: string, attempt: number): string {
+  const first = `${journeyWorkflowId(caseId)}/${stepKey}`;
+  return attempt <= 1 ? first : `${first}/${attempt}`;
+}
+
+/** The key under which an attempt reports to the journey: `<step>@<attempt>`. */
+export function attemptReportKey(stepKey: string, attempt: number): string {
+  return `${stepKey}@${attempt}`;
+}
+
+export function parseAttemptReportKey(reportKey: string): { stepKey: string; attempt: number } {
+  const at = reportKey.lastIndexOf('@');
+  if (at < 0) return { stepKey: reportKey, attempt: 1 };
+  return { stepKey: reportKey.slice(0, at), attempt: Number(reportKey.slice(at + 1)) };
+}

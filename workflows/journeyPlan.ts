@@ -1,0 +1,116 @@
+/**
+ * Which steps a journey runs and how each attempt of a step starts its child workflow. Every
+ * attempt is a new child (`case/<caseId>/<step>/<n>` after the first), so its provider calls carry
+ * new idempotency keys and its events are its own.
+ */
+import type { Duration } from '@temporalio/common';
+import { executeChild, workflowInfo } from '@temporalio/workflow';
+import { affordabilityWorkflow } from './affordabilityWorkflow';
+import { bankingWorkflow } from './bankingWorkflow';
+import { creditReportWorkflow } from './creditReportWorkflow';
+import { deadlinesWith, type Deadlines } from './deadlines';
+import { documentsWorkflow } from './documentsWorkflow';
+import { identityVerificationWorkflow } from './identityVerificationWorkflow';
+import { incomeEmployerWorkflow } from './incomeEmployerWorkflow';
+import type { ValidOnboardCaseInput } from './journeyInput';
+import { attemptReportKey } from './journeyMessages';
+import type { StepStatus } from './stepStatus';
+
+export interface AttemptStart {
+  attempt: number;
+  workflowId: string;
+  /** When the attempt began (ISO 8601, workflow time). */
+  startedAt: string;
+}
+
+export interface PlannedStep {
+  key: string;
+  dependsOn: string | null;
+  start: (attempt: AttemptStart) => Promise<StepStatus>;
+}
+
+export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep> {
+  const deadlines: Deadlines = deadlinesWith(input.deadlines as Record<string, Duration>);
+  const plan = new Map<string, PlannedStep>();
+  const child = { taskQueue: workflowInfo().taskQueue };
+  const common = (key: string, attempt: AttemptStart) => ({ stepKey: attemptReportKey(key, attempt.attempt), callBudget: deadlines.providerCalls });
+  const add = (key: string, start: PlannedStep['start'], dependsOn: string | null = null) => plan.set(key, { key, dependsOn, start });
+  const { steps, caseId } = input;
+
+  if (steps.creditReport && input.company) {
+    const request = input.company;
+    add('credit-report', (a) =>
+      executeChild(creditReportWorkflow, {
+        ...child,
+        workflowId: a.workflowId,
+        args: [{ ...common('credit-report', a), request, automaticPicklistRule: input.automaticPicklistRule, picklistDeadline: deadlines.picklist }],
+      }),
+    );
+  }
+  if (steps.identityVerification) {
+    for (const { personId } of input.people) {
+      const key = `identity-verification/${personId}`;
+      add(key, (a) =>
+        executeChild(identityVerificationWorkflow, {
+          ...child,
+          workflowId: a.workflowId,
+          args: [
+            {
+              ...common(key, a),
+              personId,
+              caseId,
+              deadline: deadlines.identityVerification,
+              maxResubmissions: input.maxResubmissions,
+              reconcileAfter: deadlines.reconcileAfter,
+              // A later attempt is an operator asking for a new request, not for the open one again.
+              adoptOpenRequest: a.attempt === 1,
+            },
+          ],
+        }),
+      );
+    }
+  }
+  if (steps.banking) {
+    const method = steps.banking;
+    add('banking', (a) =>
+      executeChild(bankingWorkflow, {
+        ...child,
+        workflowId: a.workflowId,
+        args: [{ ...common('banking', a), caseId, method, deadline: deadlines.banking, ...(a.attempt > 1 ? { ignoreEventsBefore: a.startedAt } : {}) }],
+      }),
+    );
+  }
+  if (steps.documents?.length) {
+    const documents = steps.documents;
+    add('documents', (a) =>
+      executeChild(documentsWorkflow, {
+        ...child,
+        workflowId: a.workflowId,
+        args: [{ ...common('documents', a), caseId, documents, deadline: deadlines.documents, reconcileAfter: deadlines.reconcileAfter }],
+      }),
+    );
+  }
+  if (steps.incomeEmployer) {
+    add('income-employer', (a) =>
+      executeChild(incomeEmployerWorkflow, {
+        ...child,
+        workflowId: a.workflowId,
+        args: [{ ...common('income-employer', a), caseId, deadline: deadlines.incomeEmployer, reconcileAfter: deadlines.reconcileAfter }],
+      }),
+    );
+  }
+  if (steps.affordability) {
+    // Affordability is computed from the case's banking data: it runs once banking completed.
+    add(
+      'affordability',
+      (a) =>
+        executeChild(affordabilityWorkflow, {
+          ...child,
+          workflowId: a.workflowId,
+          args: [{ ...common('affordability', a), caseId, deadline: deadlines.affordability, reconcileAfter: deadlines.reconcileAfter }],
+        }),
+      steps.banking ? 'banking' : null,
+    );
+  }
+  return plan;
+}

@@ -1,0 +1,303 @@
+/**
+ * `onboardCase`, workflow ID `case/<caseId>` (DESIGN.md §4, contract): a case's onboarding as one
+ * durable journey. Independent steps run in parallel as child workflows; affordability runs after
+ * banking. A journey that needs attention stays open: it waits (under `deadlines.operatorDecision`)
+ * for the operator Updates `retryStep`, `waiveStep` and `resolvePicklist`, and completes when every
+ * step is completed or waived. Every attempt of a step is a child of its own and stays visible in
+ * `status`. `cancel` (signal) and a native Temporal cancel both end it `cancelled`.
+ */
+import { msToNumber } from '@temporalio/common/lib/time';
+import { ApplicationFailure, type Duration } from '@temporalio/common';
+import {
+  CancellationScope,
+  condition,
+  getExternalWorkflowHandle,
+  isCancellation,
+  patched,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { describeIssues } from '../provider';
+import { choosePicklistEntrySignal, picklistChoiceProblem, type CreditReportDetail } from './creditReportWorkflow';
+import { defaultDeadlines, deadlinesWith } from './deadlines';
+import { onboardCaseInputSchema, type OnboardCaseInput, type ValidOnboardCaseInput } from './journeyInput';
+import {
+  attemptWorkflowId,
+  cancelJourneySignal,
+  journeyStatusQuery,
+  parseAttemptReportKey,
+  resolveJourneyPicklistUpdate,
+  retryStepUpdate,
+  waiveStepUpdate,
+  type JourneyState,
+  type JourneyStatus,
+  type JourneyStep,
+} from './journeyMessages';
+import { planSteps, type PlannedStep } from './journeyPlan';
+import { onboardCaseV2 } from './legacy/onboardCaseV2';
+import { providerErrorOf } from './providerFailure';
+import { caseIdSearchAttribute, journeyStateSearchAttribute } from './searchAttributes';
+import { attentionStates, settledStates, type StepState } from './stepState';
+import { stepReportSignal, type StepStatus } from './stepStatus';
+
+export * from './journeyMessages';
+
+const activeStates: readonly StepState[] = ['running', 'waiting'];
+
+export async function onboardCase(rawInput: OnboardCaseInput): Promise<JourneyStatus> {
+  // Journeys started before operator recovery keep the code they started with.
+  if (!patched('operator-recovery')) return (await onboardCaseV2(rawInput)) as JourneyStatus;
+  const parsed = onboardCaseInputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    throw ApplicationFailure.create({ type: 'InvalidJourneyInput', message: `onboardCase input is invalid: ${describeIssues(parsed.error).join('; ')}`, nonRetryable: true });
+  }
+  return new Journey(parsed.data).run();
+}
+
+class Journey {
+  readonly status: JourneyStatus;
+  private readonly plan: Map<string, PlannedStep>;
+  private readonly scopes = new Map<string, CancellationScope>();
+  private readonly lastReport = new Map<string, number>();
+  private readonly operatorDecisionMs: number;
+  /** Bumped on every change the main loop must look at. */
+  private version = 0;
+  private cancelReason: string | null = null;
+  private publishedState: JourneyState | null = null;
+
+  constructor(private readonly input: ValidOnboardCaseInput) {
+    this.plan = planSteps(input);
+    this.operatorDecisionMs = msToNumber(deadlinesWith(input.deadlines as Record<string, Duration>).operatorDecision);
+    this.status = { caseId: input.caseId, state: 'running', steps: {}, reasons: [], operatorDeadline: null };
+    for (const step of this.plan.values()) this.status.steps[step.key] = this.initialStep(step);
+  }
+
+  private initialStep(planned: PlannedStep): JourneyStep {
+    const carried = this.input.carryOver?.steps[planned.key];
+    const priorAttempts = this.input.carryOver?.attempts[planned.key] ?? 0;
+    const base = { dependsOn: planned.dependsOn, lastEvent: null, links: {}, error: null };
+    if (carried) {
+      const { state, attempt, workflowId, providerIds, reason, detail, lastEvent } = carried;
+      return { ...base, state, attempt, workflowId, providerIds, reason, detail: detail ?? null, lastEvent, attempts: [{ attempt, workflowId, state, providerIds, reason, carriedOver: true }] };
+    }
+    return { ...base, state: 'pending', attempt: priorAttempts, workflowId: attemptWorkflowId(this.input.caseId, planned.key, priorAttempts + 1), providerIds: {}, reason: null, detail: null, attempts: [] };
+  }
+
+  async run(): Promise<JourneyStatus> {
+    this.registerHandlers();
+    upsertSearchAttributes([{ key: caseIdSearchAttribute, value: this.input.caseId }]);
+    try {
+      await this.loop();
+    } catch (error) {
+      if (!isCancellation(error)) throw error;
+      // A native cancel (the Web UI's, `handle.cancel()`): children are cancelled with this scope.
+      await CancellationScope.nonCancellable(() => this.close('cancelled', 'cancelled through Temporal'));
+      throw error;
+    }
+    return this.status;
+  }
+
+  private async loop(): Promise<void> {
+    for (;;) {
+      for (const key of this.runnable()) this.launch(key);
+      this.refresh();
+      if (this.status.state === 'completed') return;
+      if (this.cancelReason) return this.close('cancelled', this.cancelReason);
+      const seen = this.version;
+      if (this.scopes.size > 0) {
+        await condition(() => this.version !== seen);
+        continue;
+      }
+      // Nothing runs: only an operator can move the journey on.
+      this.status.operatorDeadline = new Date(Date.now() + this.operatorDecisionMs).toISOString();
+      const acted = await condition(() => this.version !== seen, this.operatorDecisionMs);
+      this.status.operatorDeadline = null;
+      if (!acted) return this.close('needs_attention', `no operator decision within ${String(this.input.deadlines.operatorDecision ?? defaultDeadlines.operatorDecision)}`);
+    }
+  }
+
+  /** Pending steps whose dependency (if any) has completed. */
+  private runnable(): string[] {
+    return Object.entries(this.status.steps)
+      .filter(([key, step]) => step.state === 'pending' && !this.scopes.has(key) && this.dependencyMet(step))
+      .map(([key]) => key);
+  }
+
+  private dependencyMet(step: JourneyStep): boolean {
+    return !step.dependsOn || this.status.steps[step.dependsOn]?.state === 'completed';
+  }
+
+  /** Pending behind a dependency that will not complete without an operator. */
+  private blocked(step: JourneyStep): boolean {
+    const dependency = step.dependsOn ? this.status.steps[step.dependsOn] : undefined;
+    return step.state === 'pending' && dependency !== undefined && !['pending', 'completed', ...activeStates].includes(dependency.state);
+  }
+
+  /** Starts the next attempt of a step as a child workflow, in a scope of its own. */
+  private launch(key: string): void {
+    const step = this.status.steps[key] as JourneyStep;
+    const attempt = step.attempt + 1;
+    const workflowId = attemptWorkflowId(this.input.caseId, key, attempt);
+    const requestedBecause = step.attempts.length > 0 ? (step.reason ?? null) : null;
+    Object.assign(step, { attempt, workflowId, state: 'running', providerIds: {}, lastEvent: null, reason: null, detail: null, links: {}, error: null });
+    step.attempts.push({ attempt, workflowId, state: 'running', providerIds: {}, reason: null, requestedBecause });
+    const scope = new CancellationScope();
+    this.scopes.set(key, scope);
+    const planned = this.plan.get(key) as PlannedStep;
+    scope
+      .run(() => planned.start({ attempt, workflowId, startedAt: new Date(Date.now()).toISOString() }))
+      .then(
+        (result) => this.settle(key, attempt, result),
+        (error) => this.settle(key, attempt, failedAttempt(error)),
+      )
+      .finally(() => {
+        if (this.status.steps[key]?.attempt === attempt) this.scopes.delete(key);
+        this.version++;
+      });
+  }
+
+  /** An attempt's final status replaces the step's, unless an operator has moved on since (retried, waived). */
+  private settle(key: string, attempt: number, result: Partial<StepStatus>): void {
+    const step = this.status.steps[key] as JourneyStep;
+    const record = step.attempts.find((a) => a.attempt === attempt);
+    if (record && record.state !== 'waived') Object.assign(record, { state: result.state, providerIds: result.providerIds ?? record.providerIds, reason: result.reason ?? null });
+    if (step.attempt !== attempt || !activeStates.includes(step.state)) return;
+    Object.assign(step, result);
+  }
+
+  private registerHandlers(): void {
+    setHandler(journeyStatusQuery, () => this.status);
+    setHandler(stepReportSignal, ({ stepKey: reportKey, seq, status: reported }) => {
+      const { stepKey, attempt } = parseAttemptReportKey(reportKey);
+      const step = this.status.steps[stepKey];
+      if (!step || step.attempt !== attempt || !activeStates.includes(step.state) || seq <= (this.lastReport.get(reportKey) ?? 0)) return;
+      this.lastReport.set(reportKey, seq);
+      Object.assign(step, reported);
+      const record = step.attempts[step.attempts.length - 1];
+      if (record) Object.assign(record, { state: reported.state, providerIds: reported.providerIds });
+      this.version++;
+    });
+    setHandler(cancelJourneySignal, ({ reason }) => {
+      this.cancelReason ??= reason ?? 'cancelled by an operator';
+      this.version++;
+    });
+    setHandler(retryStepUpdate, ({ step: key, reason }) => this.retry(key, reason ?? null), { validator: ({ step }) => this.validateRetry(step) });
+    setHandler(waiveStepUpdate, ({ step: key, reason }) => this.waive(key, reason), { validator: ({ step, reason }) => this.validateWaive(step, reason) });
+    setHandler(resolveJourneyPicklistUpdate, ({ providerId }) => this.resolvePicklist(providerId), { validator: ({ providerId }) => this.validatePicklist(providerId) });
+  }
+
+  private knownStep(key: unknown): JourneyStep {
+    if (this.cancelReason) throw new Error(`the journey is being cancelled (${this.cancelReason}); no further operator actions`);
+    const step = typeof key === 'string' ? this.status.steps[key] : undefined;
+    if (!step) throw new Error(`unknown step ${JSON.stringify(key)}; the steps of this journey are: ${Object.keys(this.status.steps).join(', ')}`);
+    return step;
+  }
+
+  private validateRetry(key: string): void {
+    const step = this.knownStep(key);
+    if (step.dependsOn && !this.dependencyMet(step)) throw new Error(`${key} waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn]?.state}; retry ${step.dependsOn} instead`);
+    if (attentionStates.includes(step.state)) return;
+    throw new Error(`${key} is ${step.state}; a step can be retried only when it is ${attentionStates.join(', ')}`);
+  }
+
+  private async retry(key: string, reason: string | null): Promise<{ step: string; status: JourneyStep }> {
+    const step = this.status.steps[key] as JourneyStep;
+    const before = step.attempt;
+    Object.assign(step, { state: 'pending', reason: reason ?? 'retried by an operator' });
+    this.resetDependents(key);
+    this.version++;
+    await condition(() => step.attempt > before || this.cancelReason !== null);
+    return { step: key, status: step };
+  }
+
+  /** Steps that depend on `key` run again after it, as new attempts. */
+  private resetDependents(key: string): void {
+    for (const [dependentKey, dependent] of Object.entries(this.status.steps)) {
+      if (dependent.dependsOn !== key || dependent.state === 'waived') continue;
+      this.scopes.get(dependentKey)?.cancel();
+      if (dependent.state !== 'pending') Object.assign(dependent, { state: 'pending', reason: `runs again after ${key}` });
+    }
+  }
+
+  private validateWaive(key: string, reason: unknown): void {
+    const step = this.knownStep(key);
+    if (typeof reason !== 'string' || reason.trim() === '') throw new Error('waiving a step needs a reason (it is recorded with the step)');
+    if (settledStates.includes(step.state)) throw new Error(`${key} is ${step.state} already; only a step that is not completed or waived can be waived`);
+  }
+
+  private async waive(key: string, reason: string): Promise<{ step: string; status: JourneyStep }> {
+    const step = this.status.steps[key] as JourneyStep;
+    // The operator accepts the step as it stands: an attempt still running is stopped.
+    this.scopes.get(key)?.cancel();
+    Object.assign(step, { state: 'waived', reason: `waived: ${reason}` });
+    const record = step.attempts[step.attempts.length - 1];
+    if (record) Object.assign(record, { state: 'waived', reason: `waived: ${reason}` });
+    this.version++;
+    return { step: key, status: step };
+  }
+
+  private picklistStep(): JourneyStep {
+    const step = this.knownStep('credit-report');
+    const picklist = (step.detail as CreditReportDetail | null)?.picklist;
+    if (step.state !== 'waiting' || !picklist?.length) throw new Error(`credit-report is ${step.state}; there is no picklist waiting to be resolved`);
+    return step;
+  }
+
+  private validatePicklist(providerId: unknown): void {
+    const step = this.picklistStep();
+    const problem = picklistChoiceProblem((step.detail as CreditReportDetail).picklist, String(providerId));
+    if (problem) throw new Error(problem);
+  }
+
+  private async resolvePicklist(providerId: string): Promise<{ step: string; status: JourneyStep }> {
+    const step = this.status.steps['credit-report'] as JourneyStep;
+    const attempt = step.attempt;
+    await getExternalWorkflowHandle(step.workflowId).signal(choosePicklistEntrySignal, { provider_id: providerId });
+    // Answer once the step has the resolved report (or has ended otherwise).
+    await condition(() => step.attempt !== attempt || (step.state !== 'waiting' && step.state !== 'running'));
+    return { step: 'credit-report', status: step };
+  }
+
+  /** Recomputes the journey's state and reasons; publishes a changed state as a search attribute. */
+  private refresh(): void {
+    const steps = Object.entries(this.status.steps);
+    for (const [, step] of steps) {
+      if (this.blocked(step)) step.reason = `waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn as string]?.state}: retry ${step.dependsOn}, or waive both`;
+    }
+    this.status.reasons = steps.filter(([, s]) => !settledStates.includes(s.state)).map(([key, s]) => `${key}: ${s.state}${s.reason ? ` (${s.reason})` : ''}`);
+    const waitsForOperator = steps.some(([, s]) => attentionStates.includes(s.state) || isPicklistWaiting(s) || this.blocked(s));
+    const state: JourneyState = steps.every(([, s]) => settledStates.includes(s.state)) ? 'completed' : waitsForOperator ? 'needs_attention' : 'running';
+    this.publish(state);
+  }
+
+  private publish(state: JourneyState): void {
+    this.status.state = state;
+    if (state === this.publishedState) return;
+    this.publishedState = state;
+    upsertSearchAttributes([{ key: journeyStateSearchAttribute, value: state }]);
+  }
+
+  /** Ends the journey: running attempts are cancelled and waited for; unfinished steps say why. */
+  private async close(state: JourneyState, reason: string): Promise<void> {
+    for (const scope of this.scopes.values()) scope.cancel();
+    await condition(() => this.scopes.size === 0);
+    for (const step of Object.values(this.status.steps)) {
+      if (state === 'cancelled' && ['pending', ...activeStates].includes(step.state)) Object.assign(step, { state: 'cancelled', reason });
+    }
+    this.refresh();
+    this.publish(state);
+    if (state !== 'completed') this.status.reasons.unshift(reason);
+  }
+}
+
+function isPicklistWaiting(step: JourneyStep): boolean {
+  return step.state === 'waiting' && Boolean((step.detail as CreditReportDetail | null)?.picklist?.length);
+}
+
+/** A child that failed instead of returning its status: cancelled, or failed with the provider's words. */
+function failedAttempt(error: unknown): Partial<StepStatus> {
+  if (isCancellation(error)) return { state: 'cancelled', reason: 'the attempt was cancelled' };
+  const providerError = providerErrorOf(error);
+  return { state: 'failed', reason: providerError.message, error: providerError };
+}
