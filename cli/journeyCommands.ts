@@ -160,17 +160,7 @@ export interface ReplayedHistory {
  * resource workflow those subscribed to — against this checkout's workflow code.
  */
 export async function replayJourney(ctx: CommandContext, caseId: string, workflowBundle?: WorkflowBundleOption): Promise<ReplayedHistory[]> {
-  const journeyId = journeyWorkflowId(caseId);
-  const histories = new Map<string, temporal.api.history.v1.IHistory>();
-  const pending = [journeyId];
-  while (pending.length > 0) {
-    const workflowId = pending.shift() as string;
-    if (histories.has(workflowId)) continue;
-    const history = await ctx.client.workflow.getHandle(workflowId).fetchHistory().catch(() => undefined);
-    if (!history) continue;
-    histories.set(workflowId, history);
-    pending.push(...(await touchedWorkflows(ctx, history)));
-  }
+  const histories = await journeyHistories(ctx, caseId);
   const results: ReplayedHistory[] = [];
   const list = [...histories].map(([workflowId, history]) => ({ workflowId, history }));
   const options = { ...(workflowBundle ? { workflowBundle } : { workflowsPath }), dataConverter: ctx.dataConverter };
@@ -178,6 +168,22 @@ export async function replayJourney(ctx: CommandContext, caseId: string, workflo
     results.push({ workflowId: result.workflowId, events: histories.get(result.workflowId)?.events?.length ?? 0, ...(result.error ? { error: String(result.error) } : {}) });
   }
   return results;
+}
+
+/** The journey's history and every history it touched, by workflow id (the journey first). */
+export async function journeyHistories(ctx: CommandContext, caseId: string): Promise<Map<string, temporal.api.history.v1.IHistory>> {
+  const histories = new Map<string, temporal.api.history.v1.IHistory>();
+  const pending = [journeyWorkflowId(caseId)];
+  while (pending.length > 0) {
+    const workflowId = pending.shift() as string;
+    if (histories.has(workflowId)) continue;
+    // A step that never started (affordability behind a failed banking) has no history.
+    const history = await ctx.client.workflow.getHandle(workflowId).fetchHistory().catch(() => undefined);
+    if (!history) continue;
+    histories.set(workflowId, history);
+    pending.push(...(await touchedWorkflows(ctx, history)));
+  }
+  return histories;
 }
 
 /** Children a history started and resource workflows it subscribed to. */

@@ -5,6 +5,7 @@
  * tag of its own (`npm run record-histories -- v3`); keep the old files, since running workflows
  * still have those histories.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,41 +15,46 @@ import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { creditReportWorkflow, resolvePicklistUpdate } from '../../workflows/creditReportWorkflow';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
-import { cancelJourneySignal, journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
+import { journeyStatusQuery, onboardCase, resolveJourneyPicklistUpdate, retryStepUpdate, waiveStepUpdate } from '../../workflows/onboardCaseWorkflow';
+import { journeyHistories } from '../../cli/journeyCommands';
+import type { temporal } from '@temporalio/proto';
 import { stepStatusQuery } from '../../workflows/stepStatus';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
 import { simulatorControl } from '../support/rawProviderApi';
 
 const out = path.join(__dirname, 'histories');
-const tag = process.argv[2] ?? 'v1';
+const tag = process.argv[2] ?? 'v3';
 if (!/^[a-z0-9-]+$/.test(tag)) throw new Error(`the tag must be lower-case letters, digits and dashes, got ${tag}`);
 
 const control = (stack: Stack, path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
 
 async function save(client: Client, scenario: string, workflowIds: string[]): Promise<void> {
+  const histories = new Map<string, temporal.api.history.v1.IHistory>();
   for (const workflowId of workflowIds) {
-    const history = await client.workflow
-      .getHandle(workflowId)
-      .fetchHistory()
-      .catch((error: { code?: number }) => {
-        if (error.code === 5) return undefined; // a step that never started (affordability after failed banking)
-        throw error;
-      });
-    if (!history) continue;
-    const name = `${tag}-${scenario}__${workflowId.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 80)}.json`;
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
+    histories.set(workflowId, history);
+  }
+  write(scenario, histories);
+}
+
+function write(scenario: string, histories: Map<string, temporal.api.history.v1.IHistory>): void {
+  for (const [workflowId, history] of histories) {
+    // The hash keeps the names of attempts (`…/identity-verification/<person>/2`) apart once cut short.
+    const digest = createHash('sha256').update(workflowId).digest('hex').slice(0, 8);
+    const name = `${tag}-${scenario}__${workflowId.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 70)}_${digest}.json`;
     writeFileSync(path.join(out, name), JSON.stringify({ workflowId, history: encodeHistory(history) }, null, 1));
     console.log(`  ${name}`);
   }
 }
 
+/** Runs a journey to its end and saves its history with every child and resource history it touched. */
 async function journeyScenario(stack: Stack, scenario: string, run: (caseId: string) => Promise<void>, input: (caseId: string) => Promise<Parameters<typeof onboardCase>[0]>): Promise<void> {
-  const caseId = (await control(stack, '/cases', { income_employer_outcome: scenario.includes('attention') ? 'Failed' : 'Complete' })).case_id as string;
+  const caseId = (await control(stack, '/cases', { income_employer_outcome: scenario.includes('waived') ? 'Failed' : 'Complete' })).case_id as string;
   const handle = await stack.client.workflow.start(onboardCase, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [await input(caseId)] });
   await run(caseId);
-  const outcome = await handle.result();
+  const outcome = await handle.result().catch((error: Error) => ({ state: `closed: ${error.message}` }));
   console.log(`${scenario}: ${outcome.state}`);
-  const children = Object.values(outcome.steps).map((s) => s.workflowId);
-  await save(stack.client, scenario, [handle.workflowId, ...children]);
+  write(scenario, await journeyHistories({ client: stack.client, taskQueue: stack.temporal.taskQueue }, caseId));
 }
 
 async function main(): Promise<void> {
@@ -80,13 +86,35 @@ async function main(): Promise<void> {
 
     await journeyScenario(
       stack,
-      'journey-needs-attention',
+      'journey-recovered',
       async (caseId) => {
         const h = stack.client.workflow.getHandle(`case/${caseId}`);
-        const waiting = await waitForStatus(h, journeyStatusQuery, (s) => s.steps.banking?.state === 'waiting');
+        const idv = `identity-verification/${person}`;
+        const waiting = await waitForStatus(h, journeyStatusQuery, (s) => s.steps[idv]?.state === 'waiting' && s.steps.banking?.state === 'waiting' && s.steps['credit-report']?.state === 'waiting');
+        const picklist = (waiting.steps['credit-report']!.detail as any).picklist;
+        await h.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId: picklist[0].provider_id }] });
+        await control(stack, `/identity-verifications/${waiting.steps[idv]!.providerIds.request_id}/expire`, {});
         await control(stack, `/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Rejected' });
+        await waitForStatus(h, journeyStatusQuery, (s) => s.operatorDeadline != null);
+        await h.executeUpdate(retryStepUpdate, { args: [{ step: idv, reason: 'new link' }] });
+        await h.executeUpdate(retryStepUpdate, { args: [{ step: 'banking' }] });
+        const again = await waitForStatus(h, journeyStatusQuery, (s) => s.steps[idv]?.attempt === 2 && s.steps[idv]?.state === 'waiting' && s.steps.banking?.attempt === 2 && s.steps.banking?.state === 'waiting');
+        await control(stack, `/identity-verifications/${again.steps[idv]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+        await control(stack, `/open-banking-connections/${again.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 1 });
       },
-      async (caseId) => ({ caseId, company: { company_id: byName('Nonumber Trading Ltd') }, steps: { creditReport: true, banking: 'open_banking', affordability: true, incomeEmployer: true }, deadlines: fast }),
+      async (caseId) => ({ caseId, company: { company_id: byName('Ambiguous Foods Ltd') }, people: [{ personId: person }], steps: { creditReport: true, identityVerification: true, banking: 'open_banking', affordability: true }, deadlines: fast }),
+    );
+
+    await journeyScenario(
+      stack,
+      'journey-waived',
+      async (caseId) => {
+        const h = stack.client.workflow.getHandle(`case/${caseId}`);
+        await waitForStatus(h, journeyStatusQuery, (s) => s.operatorDeadline != null);
+        await h.executeUpdate(waiveStepUpdate, { args: [{ step: 'credit-report', reason: 'report bought elsewhere' }] });
+        await h.executeUpdate(waiveStepUpdate, { args: [{ step: 'income-employer', reason: 'payslips seen in branch' }] });
+      },
+      async (caseId) => ({ caseId, company: { company_id: byName('Nonumber Trading Ltd') }, steps: { creditReport: true, incomeEmployer: true }, deadlines: fast }),
     );
 
     await journeyScenario(
@@ -95,7 +123,7 @@ async function main(): Promise<void> {
       async (caseId) => {
         const h = stack.client.workflow.getHandle(`case/${caseId}`);
         await waitForStatus(h, journeyStatusQuery, (s) => Object.values(s.steps).every((step) => step.state === 'waiting'));
-        await h.signal(cancelJourneySignal, { reason: 'applicant withdrew' });
+        await h.cancel();
       },
       async (caseId) => ({ caseId, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { identityVerification: true }, deadlines: fast }),
     );

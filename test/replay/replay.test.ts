@@ -9,6 +9,10 @@ import { readHistories } from './historyFiles';
 
 const histories = readHistories();
 const identityHistories = histories.filter((h) => h.file.includes('-idv-resubmission__') && h.workflowId.startsWith('idv/'));
+const workflowType = (h: (typeof histories)[number]) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+const generation = (h: (typeof histories)[number]) => h.file.split('-')[0];
+/** Every IDV step history: standalone and the journeys' children, per generation. */
+const idvStepHistories = (gen: string) => histories.filter((h) => generation(h) === gen && workflowType(h) === 'identityVerificationWorkflow');
 
 async function replay(workflowBundle: WorkflowBundleOption, subset = histories) {
   const results: { file: string; error?: unknown }[] = [];
@@ -37,8 +41,27 @@ test('the later generation of histories went through the patched code paths', ()
       if (data) patchIds.add((JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id);
     }
   }
-  expect([...patchIds].sort()).toEqual(['replan-on-subscribe', 'wake-on-delivery']);
+  expect([...patchIds].sort()).toEqual(['operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
 });
+
+test('the current generation covers every workflow type, retried attempts, waivers and a native cancel', () => {
+  const current = histories.filter((h) => generation(h) === 'v3');
+  expect(new Set(current.map(workflowType)).size).toBe(8);
+  expect(current.some((h) => /\/banking\/2$/.test(h.workflowId))).toBe(true);
+  expect(current.some((h) => /\/identity-verification\/[^/]+\/2$/.test(h.workflowId))).toBe(true);
+  expect(current.some((h) => h.file.startsWith('v3-journey-waived__case_'))).toBe(true);
+  expect(current.some((h) => h.history.events?.some((e) => e.workflowExecutionCanceledEventAttributes))).toBe(true);
+});
+
+test('a cosmetic update() in a step is harmless on current histories and caught on older ones', async () => {
+  const cosmetic = await bundle('./altered/cosmeticReason');
+  expect(idvStepHistories('v3').length).toBeGreaterThanOrEqual(3);
+  expect((await replay(cosmetic, idvStepHistories('v3'))).filter((r) => r.error)).toEqual([]);
+  // A journey's child signalled every update to its parent; a standalone step never signalled.
+  const older = await replay(cosmetic, idvStepHistories('v2').filter((h) => h.workflowId.startsWith('case/')));
+  expect(older.length).toBeGreaterThan(0);
+  for (const r of older) expect(r.error).toBeInstanceOf(DeterminismViolationError);
+}, 120_000);
 
 test('every recorded history replays on the current workflow code', async () => {
   const results = await replay(testWorkflowBundle());
