@@ -1,12 +1,16 @@
 /**
  * Reaches a resource workflow with `signalWithStart`, so it exists whoever comes first: the
- * bridge with a delivery or a journey subscribing to it (DESIGN.md §3).
+ * bridge with a delivery or a journey subscribing to it (DESIGN.md §3). The workflow is named by
+ * its type, not imported: activities never import workflow code (the workflows import the
+ * activities' types, and a cycle would bundle one into the other).
  */
 import type { Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import { resourceWorkflowId, type ResourceKey } from '../provider';
-import { deliverSignal, subscribeSignal, type ResourceDelivery, type Subscription } from '../workflows/messages';
-import { resourceWorkflow } from '../workflows/resourceWorkflow';
+import { deliverSignal, subscribeSignal, type ResourceDelivery, type ResourceWorkflowInput, type Subscription } from '../workflows/messages';
+
+/** The workflow type registered by workflows/index.ts. */
+export const RESOURCE_WORKFLOW_TYPE = 'resourceWorkflow';
 
 export interface ResourceTarget {
   client: Client;
@@ -14,10 +18,11 @@ export interface ResourceTarget {
 }
 
 async function signalResource<Arg>(target: ResourceTarget, resource: ResourceKey, signal: SignalDefinition<[Arg]>, arg: Arg): Promise<void> {
-  await target.client.workflow.signalWithStart(resourceWorkflow, {
+  const input: ResourceWorkflowInput = { resource };
+  await target.client.workflow.signalWithStart(RESOURCE_WORKFLOW_TYPE, {
     workflowId: resourceWorkflowId(resource),
     taskQueue: target.taskQueue,
-    args: [{ resource }],
+    args: [input],
     signal,
     signalArgs: [arg],
   });

@@ -1,5 +1,6 @@
 /** Signals and queries shared by resource workflows, step workflows, the bridge and the CLI. */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Duration } from '@temporalio/common';
 import type { ResourceKey } from '../provider';
 
 /** One verified delivery, as the bridge hands it to a resource workflow. */
@@ -52,3 +53,12 @@ export const deliverSignal = defineSignal<[ResourceDelivery]>('deliver');
 export const subscribeSignal = defineSignal<[Subscription]>('subscribe');
 export const resourceEventSignal = defineSignal<[ResourceEvent]>('resourceEvent');
 export const resourceStateQuery = defineQuery<ResourceState>('resourceState');
+
+export interface ResourceWorkflowInput {
+  resource: ResourceKey;
+  retention?: Duration;
+  /** Continue as new once the history has this many events (the server's suggestion applies too). */
+  continueAsNewAtHistoryLength?: number;
+  /** State carried across continue-as-new. */
+  carried?: Omit<ResourceState, 'resource'> & { reconcileAfterMs?: number; settled?: boolean };
+}

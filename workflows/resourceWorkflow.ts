@@ -13,16 +13,9 @@ import type { Activities } from '../activities';
 import type { ResourceKey } from '../provider';
 import { activityOptions } from './activityOptions';
 import { defaultDeadlines } from './deadlines';
-import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState } from './messages';
+import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from './messages';
 
-export interface ResourceWorkflowInput {
-  resource: ResourceKey;
-  retention?: Duration;
-  /** Continue as new once the history has this many events (the server's suggestion applies too). */
-  continueAsNewAtHistoryLength?: number;
-  /** State carried across continue-as-new. */
-  carried?: Omit<ResourceState, 'resource'> & { reconcileAfterMs?: number; settled?: boolean };
-}
+export type { ResourceWorkflowInput };
 
 interface Outgoing {
   to: string;

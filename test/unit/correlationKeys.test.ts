@@ -1,4 +1,6 @@
 import { correlationKeys, parseDelivery, resourceWorkflowId, type ParsedDelivery } from '../../provider';
+import { RESOURCE_WORKFLOW_TYPE } from '../../activities/signalResource';
+import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 
 const guid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const document = { document_id: guid(1).toUpperCase(), document_endpoint: `/v2/documents/${guid(1)}`, file_name: 'statement.pdf' };
@@ -37,4 +39,8 @@ describe('correlationKeys', () => {
   ])('%s', (eventType, data, expected) => {
     expect(correlationKeys(delivery(eventType, data)).map(resourceWorkflowId)).toEqual(expected);
   });
+});
+
+test('the activities name the resource workflow by the type the worker registers', () => {
+  expect(RESOURCE_WORKFLOW_TYPE).toBe(resourceWorkflow.name);
 });
