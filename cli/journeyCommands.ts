@@ -204,7 +204,7 @@ async function touchedWorkflows(ctx: CommandContext, history: temporal.api.histo
 export function formatStatus(status: JourneyStatus & { runStatus?: string }): string {
   const lines = [`case ${status.caseId}: ${status.state}${status.runStatus ? ` (${status.runStatus.toLowerCase()})` : ''}`];
   if (status.operatorDeadline) lines.push(`  waiting for an operator until ${status.operatorDeadline}`);
-  lines.push(`  ${'STEP'.padEnd(52)} ${'STATE'.padEnd(16)} ${'ATTEMPT'.padEnd(8)} PROVIDER IDS`);
+  lines.push(`  ${'STEP'.padEnd(60)} ${'STATE'.padEnd(16)} ${'ATTEMPT'.padEnd(8)} PROVIDER IDS`);
   for (const [key, step] of Object.entries(status.steps)) lines.push(...formatStep(key, step));
   return lines.join('\n');
 }
@@ -212,7 +212,7 @@ export function formatStatus(status: JourneyStatus & { runStatus?: string }): st
 function formatStep(key: string, step: JourneyStep): string[] {
   const pad = ' '.repeat(4);
   const ids = Object.entries(step.providerIds).map(([k, v]) => `${k}=${v}`).join(' ');
-  const lines = [`  ${key.padEnd(52)} ${step.state.padEnd(16)} ${String(step.attempt ?? 1).padEnd(8)} ${ids}`];
+  const lines = [`  ${key.padEnd(60)} ${step.state.padEnd(16)} ${String(step.attempt || '-').padEnd(8)} ${ids}`];
   if (step.reason) lines.push(`${pad}reason: ${step.reason}`);
   if (step.error) lines.push(`${pad}provider said: ${step.error.status ?? 'no answer'} ${step.error.message}`);
   for (const [name, link] of Object.entries(step.links ?? {})) lines.push(`${pad}${name.replace(/_/g, ' ')}: ${link}`);
