@@ -3,6 +3,7 @@ import express, { type Router } from 'express';
 import { routes } from '../activities/routes';
 import { creditReportRequestSchema, picklistResolutionSchema, TOO_MANY_RESULTS, type CreditReport, type CreditReportRequest } from '../provider';
 import { sendError, sendValidationError } from './apiErrors';
+import { idempotencyKeyOf, recordCreation } from './idempotency';
 import type { RegistryEntry, SimulatorStore } from './store';
 
 function details(entry: RegistryEntry): NonNullable<CreditReport['report']> {
@@ -53,6 +54,7 @@ export function createCreditReportApi(store: SimulatorStore): Router {
       report: entries.length === 1 ? details(entries[0] as RegistryEntry) : null,
     };
     store.creditReports.set(report.report_id, report);
+    recordCreation(store, res, report.report_id);
     res.status(201).json(report);
   });
 
@@ -66,6 +68,7 @@ export function createCreditReportApi(store: SimulatorStore): Router {
     if (!chosen) return sendError(res, 422, 'unprocessable', `${body.data.provider_id} is not on the report's picklist`);
     const entry = store.registry.find((e) => e.provider_id === chosen.provider_id) as RegistryEntry;
     Object.assign(report, { status: 'Complete', picklist: null, report: details(entry) });
+    store.picklistResolutions.push({ report_id: report.report_id, provider_id: entry.provider_id, idempotency_key: idempotencyKeyOf(res), resolved_at: new Date().toISOString() });
     res.json(report);
   });
 

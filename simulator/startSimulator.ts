@@ -6,7 +6,9 @@ import type { SimulatorConfig } from './config';
 import { CONTROL_PREFIX, createControlApi } from './controlApi';
 import { createCreditReportApi } from './creditReportApi';
 import { createIdentityVerificationApi } from './identityVerificationApi';
-import { apiFaultRates, requestLog, scriptedFaults } from './scriptedFaults';
+import { apiFaultRates, scriptedFaults } from './scriptedFaults';
+import { idempotency } from './idempotency';
+import { requestLog } from './requestLog';
 import { createBankingApi } from './bankingApi';
 import { createDocumentsApi } from './documentsApi';
 import { FaultInjector } from './faultRates';
@@ -56,7 +58,9 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   app.use(requestLog(store));
   app.use(tokens.requireToken);
   app.use(scriptedFaults(store));
-  app.use(apiFaultRates(faults));
+  app.use(apiFaultRates(store, faults));
+  // After the faults: a retry with a key can meet a 503 too, and a lost answer is still kept.
+  app.use(idempotency());
   app.use(createIdentityVerificationApi(store, now));
   app.use(createCreditReportApi(store));
   app.use(createDocumentsApi(store, { baseUrl: () => baseUrl, jobs, dispatcher }));
@@ -96,3 +100,4 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
     },
   };
 }
+

@@ -85,16 +85,31 @@ export interface RequestLogEntry {
   method: string;
   path: string;
   at: number;
+  /** The status the simulator answered, or, when the answer was lost, the status it would have sent. */
   status: number;
+  /** Present (true) when the call was processed but its connection was cut before any byte of the answer. */
+  response_lost?: true;
 }
 
-/** A scripted fault: the next `times` calls matching method and path pattern get `status`. */
+/**
+ * A scripted fault: the next `times` calls matching method and path pattern get `status`, or,
+ * with `response_lost`, are processed and then lose their answer.
+ */
 export interface ScriptedFault {
   method: string;
   path: string;
-  status: number;
+  status?: number;
   retry_after?: string;
+  response_lost?: boolean;
   times: number;
+}
+
+/** A picklist resolution the simulator applied (a replayed or refused one is not recorded). */
+export interface PicklistResolutionRecord {
+  report_id: string;
+  provider_id: string;
+  idempotency_key: string | null;
+  resolved_at: string;
 }
 
 export interface SimulatorStore {
@@ -116,6 +131,12 @@ export interface SimulatorStore {
   webhookSecret: WebhookSecretState | null;
   deliveries: DeliveryLogEntry[];
   stats: { tokenRequests: number; tokensIssued: number; apiCalls: number };
+  /**
+   * The `Idempotency-Key` each created resource was created with, by resource id (no entry: created
+   * without a key). Kept beside the resources so their API bodies stay the provider's shapes.
+   */
+  createdWithKey: Map<string, string>;
+  picklistResolutions: PicklistResolutionRecord[];
 }
 
 export function createStore(random: SeededRandom): SimulatorStore {
@@ -138,6 +159,8 @@ export function createStore(random: SeededRandom): SimulatorStore {
     webhookSecret: null,
     deliveries: [],
     stats: { tokenRequests: 0, tokensIssued: 0, apiCalls: 0 },
+    createdWithKey: new Map(),
+    picklistResolutions: [],
   };
 }
 

@@ -85,6 +85,8 @@ export function createTokenIssuer(store: SimulatorStore, options: TokenIssuerOpt
       return;
     }
     store.stats.apiCalls++;
+    // The idempotency keys of one client are its own (simulator/idempotency.ts).
+    res.locals.clientId = token.clientId;
     next();
   };
 
