@@ -164,8 +164,9 @@ export function createStore(random: SeededRandom): SimulatorStore {
   };
 }
 
-const firstNames = ['Ada', 'Grace', 'Alan', 'Katherine', 'Edsger', 'Barbara', 'Donald', 'Frances'];
-const lastNames = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Dijkstra', 'Liskov', 'Knuth', 'Allen'];
+/** Half the names are not ASCII, so payloads carry raw UTF-8 that signatures must cover byte for byte. */
+const firstNames = ['Ada', 'Grace', 'Alan', 'Katherine', 'Søren', 'Zoë', 'José', 'Anaïs'];
+const lastNames = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Gödel', 'Ørsted', 'Erdős', 'Brontë'];
 
 export function addPerson(store: SimulatorStore, names?: { first_name?: string; last_name?: string }): Person {
   const first_name = names?.first_name ?? store.random.pick(firstNames);
@@ -220,4 +221,6 @@ export function seedStore(store: SimulatorStore, people = 4): void {
   addCompany(store, { company_name: 'Nonumber Trading Ltd', company_number: null, country_code: 'GB' });
   addCompany(store, { company_name: 'Nocountry Services Ltd', company_number: '07654321', country_code: null });
   addCompany(store, { company_name: 'Ambiguous Foods Ltd', company_number: '05555555', country_code: 'GB' }, 3);
+  // Last, so the entities above keep their ids: a name in raw UTF-8 for credit report bodies.
+  addCompany(store, { company_name: 'Société Générale de Café Ørsted SARL', company_number: '552120222', country_code: 'FR' });
 }
