@@ -89,21 +89,22 @@ export function idempotency(): RequestHandler {
       if (error) return next(error);
       const scope = JSON.stringify([res.locals.clientId, routeName(creating.route), key]);
       const record = records.get(scope);
-      if (!record) return handleFirst(req, res, next, key, () => records.delete(scope), (r) => records.set(scope, r));
-      answerRepeat(req, res, key, record);
+      if (record) return answerRepeat(req, res, key, record);
+      records.set(scope, handleFirst(req, res, key, () => records.delete(scope)));
+      next();
     });
   };
 }
 
-function handleFirst(req: Request, res: Response, next: NextFunction, key: string, forget: () => void, remember: (r: KeyRecord) => void): void {
+/** The record of a first call; its answer is kept when the handler ends it, or the record forgotten. */
+function handleFirst(req: Request, res: Response, key: string, forget: () => void): KeyRecord {
   const record: KeyRecord = { path: req.path, body: req.body };
-  remember(record);
   res.locals.idempotencyKey = key;
   captureAnswer(res, (answer) => {
     if (keepsAnswer(answer.status)) record.answer = answer;
     else forget();
   });
-  next();
+  return record;
 }
 
 function answerRepeat(req: Request, res: Response, key: string, record: KeyRecord): void {
