@@ -3,6 +3,7 @@ import express, { type Router } from 'express';
 import { routes } from '../activities/routes';
 import type { OpenBankingConnectionRequest } from '../provider';
 import { sendError } from './apiErrors';
+import { recordCreation } from './idempotency';
 import type { SimulatorStore } from './store';
 
 export function createBankingApi(store: SimulatorStore): Router {
@@ -20,6 +21,7 @@ export function createBankingApi(store: SimulatorStore): Router {
       connection_link: `https://openbanking.simulator.invalid/${id}`,
     };
     store.openBankingConnections.set(id, connection);
+    recordCreation(store, res, id);
     res.status(201).json(connection);
   });
 

@@ -2,13 +2,14 @@
  * Control calls, under `/_control`: not part of the provider's API. They play the applicant and
  * the operator of the provider, and let tests inspect what the simulator did.
  */
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { idvCompletedVerificationStatusSchema } from '../provider';
 import { sendError, sendValidationError } from './apiErrors';
 import { identityVerificationCompletedData, identityVerificationExpiredData } from './identityVerificationEvents';
 import { connectedAccount, generateAccount } from './accountGenerator';
 import { faultRatesSchema, type FaultInjector } from './faultRates';
+import { ledger, ledgerQuerySchema } from './ledger';
 import type { Jobs } from './jobs';
 import { addCase, addCompany, addPerson, type SimulatorStore } from './store';
 import { CLIENT_SECRET_LIFETIME_MS, type ClientSecret } from './tokenIssuer';
@@ -28,13 +29,20 @@ export interface ControlApiOptions {
 }
 
 const MAX_CLIENT_SECRETS = 2;
-const faultSchema = z.object({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
-  path: z.string().startsWith('/'),
-  status: z.number().int().min(400).max(599),
-  retry_after: z.string().optional(),
-  times: z.number().int().positive().default(1),
-});
+/** A scripted fault answers `status`, or, with `response_lost: true`, is processed and loses its answer. */
+const faultSchema = z
+  .object({
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    path: z.string().startsWith('/'),
+    status: z.number().int().min(400).max(599).optional(),
+    retry_after: z.string().optional(),
+    response_lost: z.boolean().optional(),
+    times: z.number().int().positive().default(1),
+  })
+  .refine((f) => (f.response_lost === true) !== (f.status !== undefined), {
+    error: 'give either status (an error answer) or response_lost: true (the answer is lost), not both',
+    path: ['status'],
+  });
 const secretBodySchema = z.object({ secret: z.string().min(1), expires_at: z.iso.datetime().optional() });
 const companyBodySchema = z.object({
   company_name: z.string().min(1),
@@ -55,24 +63,52 @@ const openBankingOutcomeSchema = z.object({
 const personBodySchema = z.object({ first_name: z.string().min(1).optional(), last_name: z.string().min(1).optional() });
 const completeBodySchema = z.object({ verification_status: idvCompletedVerificationStatusSchema });
 
+/** One line of `GET /_control`. */
+export interface ControlCall {
+  method: string;
+  path: string;
+  description: string;
+}
+
+/** Registers a control call and its line in the catalogue together, so the list cannot drift. */
+function documented(router: Router, catalogue: ControlCall[]) {
+  return (method: 'get' | 'post' | 'put', path: string, description: string, handler: RequestHandler): void => {
+    catalogue.push({ method: method.toUpperCase(), path: `${CONTROL_PREFIX}${path === '/' ? '' : path}`, description });
+    router[method](path, handler);
+  };
+}
+
 export function createControlApi(store: SimulatorStore, options: ControlApiOptions): Router {
   const router = express.Router();
   router.use(express.json({ limit: '64kb' }));
+  const catalogue: ControlCall[] = [];
+  const on = documented(router, catalogue);
 
-  router.get('/persons', (_req, res) => {
+  on('get', '/', 'This list of control calls', (_req, res) => {
+    res.json(catalogue);
+  });
+
+  on('get', '/ledger', 'Everything created through the API, with idempotency keys; ?case_id=, ?company_id=, ?person_id=', (req, res) => {
+    const query = ledgerQuerySchema.safeParse(req.query);
+    if (!query.success) return sendValidationError(res, query.error);
+    res.json(ledger(store, query.data));
+  });
+
+  on('get', '/persons', 'People, seeded and added', (_req, res) => {
     res.json([...store.persons.values()]);
   });
 
-  router.post('/persons', (req, res) => {
+  on('post', '/persons', 'Adds a person { first_name?, last_name? }', (req, res) => {
     const body = personBodySchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
     res.status(201).json(addPerson(store, body.data));
   });
 
   /** Settles a pending IDV request and sends its event: the applicant's side of §6.5. */
-  async function settleIdentityVerification(req: Request<{ requestId: string }>, res: Response, outcome: 'complete' | 'expire'): Promise<void> {
-    const request = store.identityVerifications.get(req.params.requestId);
-    if (!request) return sendError(res, 404, 'not_found', `No identity verification request ${req.params.requestId}`);
+  async function settleIdentityVerification(req: Request, res: Response, outcome: 'complete' | 'expire'): Promise<void> {
+    const requestId = req.params.requestId as string;
+    const request = store.identityVerifications.get(requestId);
+    if (!request) return sendError(res, 404, 'not_found', `No identity verification request ${requestId}`);
     if (request.status !== 'Pending') return sendError(res, 409, 'conflict', `The request is ${request.status} already`);
     const person = store.persons.get(request.person_id)!;
     let eventType: string;
@@ -93,34 +129,34 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
   }
 
   /** The applicant finishes the check; the provider decides the verification status. */
-  router.post('/identity-verifications/:requestId/complete', (req, res) => settleIdentityVerification(req, res, 'complete'));
+  on('post', '/identity-verifications/:requestId/complete', 'The applicant completes an IDV request { verification_status }; sends IdentityVerification.Completed', (req, res) => settleIdentityVerification(req, res, 'complete'));
   /** The applicant never opens the link and it expires. */
-  router.post('/identity-verifications/:requestId/expire', (req, res) => settleIdentityVerification(req, res, 'expire'));
+  on('post', '/identity-verifications/:requestId/expire', 'An IDV request expires; sends IdentityVerification.Expired', (req, res) => settleIdentityVerification(req, res, 'expire'));
 
-  router.get('/companies', (_req, res) => {
+  on('get', '/companies', 'Companies, seeded and added', (_req, res) => {
     res.json([...store.companies.values()]);
   });
 
-  router.post('/companies', (req, res) => {
+  on('post', '/companies', 'Adds a company { company_name, company_number?, country_code?, registry_copies? }', (req, res) => {
     const body = companyBodySchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
     const { registry_copies, ...company } = body.data;
     res.status(201).json(addCompany(store, company, registry_copies));
   });
 
-  router.get('/cases', (_req, res) => {
+  on('get', '/cases', 'Cases, seeded and added', (_req, res) => {
     res.json([...store.cases.values()]);
   });
 
-  router.post('/cases', (req, res) => {
+  on('post', '/cases', 'Adds a case { entity_type?, income_employer_outcome? }', (req, res) => {
     const body = caseBodySchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
     res.status(201).json(addCase(store, body.data));
   });
 
   /** The applicant completes (Connected) or refuses (Rejected) an open banking connection. */
-  router.post('/open-banking-connections/:connectionId/complete', async (req, res) => {
-    const connection = store.openBankingConnections.get(req.params.connectionId);
+  on('post', '/open-banking-connections/:connectionId/complete', 'The applicant completes an open banking connection { status: Connected|Rejected, accounts? }', async (req, res) => {
+    const connection = store.openBankingConnections.get(req.params.connectionId as string);
     if (!connection) return sendError(res, 404, 'not_found', `No open banking connection ${req.params.connectionId}`);
     if (connection.status !== 'Pending') return sendError(res, 409, 'conflict', `The connection is ${connection.status} already`);
     const body = openBankingOutcomeSchema.safeParse(req.body ?? {});
@@ -138,11 +174,11 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
     res.json({ bank_connection_id: connection.bank_connection_id, deliveries });
   });
 
-  router.get('/fault-rates', (_req, res) => {
+  on('get', '/fault-rates', 'The seeded fault rates in force', (_req, res) => {
     res.json(options.faults.rates);
   });
 
-  router.put('/fault-rates', (req, res) => {
+  on('put', '/fault-rates', 'Sets the fault rates (simulator/faultRates.ts), e.g. { response_lost_rate, response_lost_routes }', (req, res) => {
     const body = faultRatesSchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
     options.faults.set(body.data);
@@ -150,39 +186,39 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
   });
 
   /** Waits until processing, insights and deliveries in flight have all finished. */
-  router.post('/settle', async (_req, res) => {
+  on('post', '/settle', 'Waits until processing, insights and deliveries in flight have finished', async (_req, res) => {
     await options.jobs.settled();
     await options.dispatcher.idle();
     res.json({ deliveries: store.deliveries.length });
   });
 
-  router.get('/deliveries', (_req, res) => {
+  on('get', '/deliveries', 'The webhook delivery log', (_req, res) => {
     res.json(store.deliveries);
   });
 
-  router.get('/stats', (_req, res) => {
+  on('get', '/stats', 'Token requests, tokens issued, API calls', (_req, res) => {
     res.json(store.stats);
   });
 
-  router.post('/tokens/revoke', (_req, res) => {
+  on('post', '/tokens/revoke', 'Revokes every access token issued', (_req, res) => {
     options.revokeAllTokens();
     res.status(204).end();
   });
 
   /** The next `times` calls to `method path` (a routes-table pattern) answer `status`. */
-  router.post('/faults', (req, res) => {
+  on('post', '/faults', 'Scripts a fault { method, path, status | response_lost: true, retry_after?, times? }', (req, res) => {
     const body = faultSchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
     store.faults.push(body.data);
     res.status(201).json(body.data);
   });
 
-  router.get('/requests', (_req, res) => {
+  on('get', '/requests', 'The API request log; a lost answer is marked response_lost: true', (_req, res) => {
     res.json(store.requests);
   });
 
   /** A new client secret for the application (the dashboard's New Secret, §5.2). */
-  router.post('/client-secrets', (req, res) => {
+  on('post', '/client-secrets', 'Adds a client secret { secret, expires_at? } (at most two)', (req, res) => {
     const body = secretBodySchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
     if (options.clientSecrets.length >= MAX_CLIENT_SECRETS) return sendError(res, 409, 'conflict', 'An application holds at most two secrets; revoke one first');
@@ -191,7 +227,7 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
     res.status(201).json({ secrets: options.clientSecrets.length });
   });
 
-  router.post('/client-secrets/revoke', (req, res) => {
+  on('post', '/client-secrets/revoke', 'Revokes a client secret { secret }', (req, res) => {
     const body = secretBodySchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
     const index = options.clientSecrets.findIndex((s) => s.value === body.data.secret);

@@ -8,6 +8,7 @@ import { path, routes } from '../activities/routes';
 import { documentUploadSchema, isCaseEntity, type DocumentKind } from '../provider';
 import { connectedAccount, generateAccount } from './accountGenerator';
 import { sendError, sendValidationError } from './apiErrors';
+import { recordCreation } from './idempotency';
 import type { Jobs } from './jobs';
 import type { SimulatorStore, StoredDocument } from './store';
 import type { Occurrence, WebhookDispatcher } from './webhookDispatcher';
@@ -61,6 +62,7 @@ export function createDocumentsApi(store: SimulatorStore, options: DocumentsApiO
       content: Buffer.from(body.data.content_base64, 'base64').toString('utf8'),
     };
     store.documents.set(document.document_id, document);
+    recordCreation(store, res, document.document_id);
     options.jobs.schedule(() => processDocument(store, options, document));
     res.status(202).json(publicDocument(document));
   });

@@ -4,9 +4,16 @@
  * turning faults on does not change the ids the simulator hands out.
  */
 import { z } from 'zod';
+import { apiRoutes, matchesPattern, routeName } from './routeMatch';
 import { SeededRandom } from './seededRandom';
 
 const rate = z.number().min(0, 'a rate is between 0 and 1').max(1, 'a rate is between 0 and 1').default(0);
+
+const knownRouteNames = apiRoutes.map(routeName);
+/** A routes-table entry named `"METHOD /pattern"`; a typo would otherwise silently never fire. */
+const routeNameSchema = z.string().refine((name) => knownRouteNames.includes(name), {
+  error: (issue) => `unknown route ${JSON.stringify(issue.input)}; use one of: ${knownRouteNames.join(', ')}`,
+});
 
 export const faultRatesSchema = z
   .object({
@@ -20,12 +27,22 @@ export const faultRatesSchema = z
     delivery_delay_ms: z.number().int().min(0).max(60_000).default(500),
     delivery_reorder_rate: rate,
     delivery_tamper_rate: rate,
+    /** The call is processed (side effects happen), then the connection is cut before any byte of the answer. */
+    response_lost_rate: rate,
+    /** Routes the response-lost rate applies to, e.g. `"POST /v2/company-credit-reports"`; empty: every API route. */
+    response_lost_routes: z.array(routeNameSchema).default([]),
   })
   .strict();
 export type FaultRates = z.output<typeof faultRatesSchema>;
 
 export type DeliveryFault = 'dropped' | 'duplicated' | 'delayed' | 'reordered' | 'tampered';
-export type ApiFault = { kind: 'status'; status: 503 | 429; retryAfter?: string } | { kind: 'latency'; ms: number };
+export type ApiFault = { kind: 'status'; status: 503 | 429; retryAfter?: string } | { kind: 'latency'; ms: number } | { kind: 'response_lost' };
+
+/** The call an API fault is drawn for. */
+export interface ApiCall {
+  method: string;
+  path: string;
+}
 
 export class FaultInjector {
   private random: SeededRandom;
@@ -45,16 +62,30 @@ export class FaultInjector {
     return this.random.next() < rate;
   }
 
-  /** Faults for one API call, in a fixed order of draws. */
-  apiFaults(): ApiFault[] {
+  /**
+   * Faults for one API call, in a fixed order of draws. The response-lost draw comes last and is
+   * made for every call, whatever its route, so turning it on shifts no other decision.
+   */
+  apiFaults(call: ApiCall): ApiFault[] {
     const [min, max] = this.rates.api_latency_ms;
     const latency = Math.round(min + this.random.next() * Math.max(0, max - min));
     const faults: ApiFault[] = latency > 0 ? [{ kind: 'latency', ms: latency }] : [];
     const fail5xx = this.hit(this.rates.api_5xx_rate);
     const fail429 = this.hit(this.rates.api_429_rate);
+    const lose = this.hit(this.rates.response_lost_rate);
     if (fail5xx) faults.push({ kind: 'status', status: 503 });
     else if (fail429) faults.push({ kind: 'status', status: 429, retryAfter: String(this.rates.retry_after_seconds) });
+    else if (lose && this.losesResponsesOf(call)) faults.push({ kind: 'response_lost' });
     return faults;
+  }
+
+  private losesResponsesOf(call: ApiCall): boolean {
+    const only = this.rates.response_lost_routes;
+    if (only.length === 0) return true;
+    return only.some((name) => {
+      const [method, pattern] = name.split(' ') as [string, string];
+      return method === call.method && matchesPattern(pattern, call.path);
+    });
   }
 
   /** Faults for one delivery, in a fixed order of draws. */

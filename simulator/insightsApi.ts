@@ -6,6 +6,7 @@ import express, { type Router } from 'express';
 import { path, routes } from '../activities/routes';
 import type { AffordabilityInsight, IncomeEmployerResult } from '../provider';
 import { sendError } from './apiErrors';
+import { recordCreation } from './idempotency';
 import type { Jobs } from './jobs';
 import type { Case, SimulatorStore } from './store';
 import type { WebhookDispatcher } from './webhookDispatcher';
@@ -35,6 +36,7 @@ export function createInsightsApi(store: SimulatorStore, options: InsightsApiOpt
       monthly_disposable_income: null,
     };
     store.affordability.set(insight.request_id, insight);
+    recordCreation(store, res, insight.request_id);
     options.jobs.schedule(() => completeAffordability(store, options, insight));
     res.status(202).json({ request_id: insight.request_id, status: 'Pending' });
   });
@@ -66,6 +68,7 @@ export function createInsightsApi(store: SimulatorStore, options: InsightsApiOpt
       failure_detail: null,
     };
     store.incomeEmployer.set(result.request_id, result);
+    recordCreation(store, res, result.request_id);
     const requestedAt = options.now().toISOString();
     options.jobs.schedule(() => completeIncomeEmployer(store, options, owner, result, requestedAt));
     res.status(202).json({ request_id: result.request_id, status: 'Pending' });

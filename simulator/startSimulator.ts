@@ -1,17 +1,21 @@
 /** Assembles and starts the simulator: `{auth_url}` at `/oauth`, `{base_url}` at `/`, control at `/_control`. */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { ConfigurationError } from '../worker/environment';
 import type { SimulatorConfig } from './config';
 import { CONTROL_PREFIX, createControlApi } from './controlApi';
 import { createCreditReportApi } from './creditReportApi';
 import { createIdentityVerificationApi } from './identityVerificationApi';
-import { apiFaultRates, requestLog, scriptedFaults } from './scriptedFaults';
+import { apiFaultRates, scriptedFaults } from './scriptedFaults';
+import { idempotency } from './idempotency';
+import { requestLog } from './requestLog';
 import { createBankingApi } from './bankingApi';
 import { createDocumentsApi } from './documentsApi';
 import { FaultInjector } from './faultRates';
 import { createInsightsApi } from './insightsApi';
 import { Jobs } from './jobs';
+import { JsonLayout } from './jsonLayout';
 import { SeededRandom } from './seededRandom';
 import { createStore, seedStore, type SimulatorStore } from './store';
 import { CLIENT_SECRET_LIFETIME_MS, createTokenIssuer } from './tokenIssuer';
@@ -38,7 +42,8 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   let baseUrl = '';
   const faults = new FaultInjector(config.seed, config.faults);
   const jobs = new Jobs(config.processingDelayMs ?? 500);
-  const dispatcher = createWebhookDispatcher(store, { faults });
+  const layout = new JsonLayout(config.seed);
+  const dispatcher = createWebhookDispatcher(store, { faults, layout });
   const application = { clientId: config.clientId, secrets: [{ value: config.clientSecret, expiresAt: Date.now() + CLIENT_SECRET_LIFETIME_MS }] };
   const tokens = createTokenIssuer(store, {
     application,
@@ -55,8 +60,11 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   );
   app.use(requestLog(store));
   app.use(tokens.requireToken);
+  app.use(layout.middleware());
   app.use(scriptedFaults(store));
-  app.use(apiFaultRates(faults));
+  app.use(apiFaultRates(store, faults));
+  // After the faults: a retry with a key can meet a 503 too, and a lost answer is still kept.
+  app.use(idempotency());
   app.use(createIdentityVerificationApi(store, now));
   app.use(createCreditReportApi(store));
   app.use(createDocumentsApi(store, { baseUrl: () => baseUrl, jobs, dispatcher }));
@@ -71,10 +79,7 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
     res.status(status).json({ error: error.type ?? 'error', message: error.message });
   });
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, '127.0.0.1', () => resolve(s));
-    s.once('error', reject);
-  });
+  const server = await listen(app, config.port);
   const { port } = server.address() as AddressInfo;
   baseUrl = `http://127.0.0.1:${port}`;
   return {
@@ -95,4 +100,20 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Listens on 127.0.0.1:`port`. Not `app.listen`: express 5 hands a listen error to the ready
+ * callback, which then found no address; here a busy port fails with a message naming it.
+ */
+async function listen(app: express.Express, port: number): Promise<Server> {
+  const server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new ConfigurationError(`SIMULATOR_PORT: port ${port} on 127.0.0.1 is in use already; stop what holds it or choose another port`));
+      else reject(error);
+    });
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return server;
 }

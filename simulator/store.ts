@@ -85,16 +85,31 @@ export interface RequestLogEntry {
   method: string;
   path: string;
   at: number;
+  /** The status the simulator answered, or, when the answer was lost, the status it would have sent. */
   status: number;
+  /** Present (true) when the call was processed but its connection was cut before any byte of the answer. */
+  response_lost?: true;
 }
 
-/** A scripted fault: the next `times` calls matching method and path pattern get `status`. */
+/**
+ * A scripted fault: the next `times` calls matching method and path pattern get `status`, or,
+ * with `response_lost`, are processed and then lose their answer.
+ */
 export interface ScriptedFault {
   method: string;
   path: string;
-  status: number;
+  status?: number;
   retry_after?: string;
+  response_lost?: boolean;
   times: number;
+}
+
+/** A picklist resolution the simulator applied (a replayed or refused one is not recorded). */
+export interface PicklistResolutionRecord {
+  report_id: string;
+  provider_id: string;
+  idempotency_key: string | null;
+  resolved_at: string;
 }
 
 export interface SimulatorStore {
@@ -116,6 +131,12 @@ export interface SimulatorStore {
   webhookSecret: WebhookSecretState | null;
   deliveries: DeliveryLogEntry[];
   stats: { tokenRequests: number; tokensIssued: number; apiCalls: number };
+  /**
+   * The `Idempotency-Key` each created resource was created with, by resource id (no entry: created
+   * without a key). Kept beside the resources so their API bodies stay the provider's shapes.
+   */
+  createdWithKey: Map<string, string>;
+  picklistResolutions: PicklistResolutionRecord[];
 }
 
 export function createStore(random: SeededRandom): SimulatorStore {
@@ -138,11 +159,14 @@ export function createStore(random: SeededRandom): SimulatorStore {
     webhookSecret: null,
     deliveries: [],
     stats: { tokenRequests: 0, tokensIssued: 0, apiCalls: 0 },
+    createdWithKey: new Map(),
+    picklistResolutions: [],
   };
 }
 
-const firstNames = ['Ada', 'Grace', 'Alan', 'Katherine', 'Edsger', 'Barbara', 'Donald', 'Frances'];
-const lastNames = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Dijkstra', 'Liskov', 'Knuth', 'Allen'];
+/** Half the names are not ASCII, so payloads carry raw UTF-8 that signatures must cover byte for byte. */
+const firstNames = ['Ada', 'Grace', 'Alan', 'Katherine', 'Søren', 'Zoë', 'José', 'Anaïs'];
+const lastNames = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'Gödel', 'Ørsted', 'Erdős', 'Brontë'];
 
 export function addPerson(store: SimulatorStore, names?: { first_name?: string; last_name?: string }): Person {
   const first_name = names?.first_name ?? store.random.pick(firstNames);
@@ -197,4 +221,6 @@ export function seedStore(store: SimulatorStore, people = 4): void {
   addCompany(store, { company_name: 'Nonumber Trading Ltd', company_number: null, country_code: 'GB' });
   addCompany(store, { company_name: 'Nocountry Services Ltd', company_number: '07654321', country_code: null });
   addCompany(store, { company_name: 'Ambiguous Foods Ltd', company_number: '05555555', country_code: 'GB' }, 3);
+  // Last, so the entities above keep their ids: a name in raw UTF-8 for credit report bodies.
+  addCompany(store, { company_name: 'Société Générale de Café Ørsted SARL', company_number: '552120222', country_code: 'FR' });
 }

@@ -77,7 +77,8 @@ export function createTokenIssuer(store: SimulatorStore, options: TokenIssuerOpt
 
   const requireToken = (req: Request, res: Response, next: NextFunction): void => {
     const header = req.headers.authorization ?? '';
-    const match = /^Bearer (\S+)$/.exec(header);
+    // The auth scheme is case-insensitive (RFC 9110 §11.1): `bearer x` and `BEARER x` are Bearer too.
+    const match = /^Bearer +(\S+) *$/i.exec(header);
     const token = match ? tokens.get(match[1] as string) : undefined;
     if (!token || token.expiresAt <= now()) {
       res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
@@ -85,6 +86,8 @@ export function createTokenIssuer(store: SimulatorStore, options: TokenIssuerOpt
       return;
     }
     store.stats.apiCalls++;
+    // The idempotency keys of one client are its own (simulator/idempotency.ts).
+    res.locals.clientId = token.clientId;
     next();
   };
 

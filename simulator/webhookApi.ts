@@ -1,8 +1,8 @@
 /** Webhook management (spec §2.1, §2.2, §4.6): webhooks, event types, the one global secret. */
 import { randomBytes } from 'node:crypto';
-import express, { type Router } from 'express';
+import express, { type Response, type Router } from 'express';
 import { routes } from '../activities/routes';
-import { eventTypesTree, webhookConfigurationSchemaFor, webhookUpdateSchemaFor, type WebhookRecord } from '../provider';
+import { eventTypesTree, isKnownEventType, webhookConfigurationSchemaFor, webhookUpdateSchemaFor, type WebhookRecord } from '../provider';
 import { sendError, sendValidationError } from './apiErrors';
 import type { SimulatorStore } from './store';
 
@@ -47,6 +47,7 @@ export function createWebhookApi(store: SimulatorStore, options: WebhookApiOptio
   router.post(routes.createWebhook.pattern, express.json({ limit: '64kb' }), (req, res) => {
     const body = createSchema.safeParse(req.body);
     if (!body.success) return sendValidationError(res, body.error);
+    if (refuseUnknownEventTypes(res, body.data.event_types)) return;
     const record: WebhookRecord = {
       webhook_id: store.random.guid(),
       webhook_name: body.data.webhook_name,
@@ -63,12 +64,29 @@ export function createWebhookApi(store: SimulatorStore, options: WebhookApiOptio
     if (!existing) return sendError(res, 404, 'not_found', `No webhook ${req.params.webhookId}`);
     const body = updateSchema.safeParse(req.body);
     if (!body.success) return sendValidationError(res, body.error);
+    if (refuseUnknownEventTypes(res, body.data.event_types ?? [])) return;
     const updated: WebhookRecord = { ...existing, ...stripUndefined(body.data) };
     store.webhooks.set(updated.webhook_id, updated);
     res.json(updated);
   });
 
   return router;
+}
+
+/**
+ * §2.1: a webhook's event types "are taken from the event list in section 6". The provider checks
+ * a configuration against the list it serves today (GET /webhooks/event-types); the growth of that
+ * list (§6.1.5, §9) is about what receivers must accept in deliveries, so the project's own
+ * contract schema (provider/webhookConfiguration.ts) stays open and only the simulator refuses.
+ * Answers 422 naming the unknown types; true when it did.
+ */
+function refuseUnknownEventTypes(res: Response, eventTypes: string[]): boolean {
+  const unknown = eventTypes.filter((t) => !isKnownEventType(t));
+  if (unknown.length === 0) return false;
+  sendError(res, 422, 'unknown_event_type', `event_types: unknown event type ${unknown.join(', ')}; GET /webhooks/event-types lists the known ones`, {
+    unknown_event_types: unknown,
+  });
+  return true;
 }
 
 function newSecret(): string {

@@ -7,6 +7,7 @@
 import { deliveryTypesFor, type WebhookRecord } from '../provider';
 import { signBody } from '../webhook-bridge/verifySignature';
 import type { DeliveryFault, FaultInjector } from './faultRates';
+import type { JsonLayout } from './jsonLayout';
 import type { DeliveryLogEntry, SimulatorStore } from './store';
 
 /** The data of one occurrence under each event type it is delivered as (a parent's may differ). */
@@ -21,6 +22,8 @@ export interface WebhookDispatcher {
 
 export interface DispatcherOptions {
   faults: FaultInjector;
+  /** Compact or pretty bodies, raw UTF-8 (jsonLayout.ts); compact when absent. */
+  layout?: JsonLayout;
   timeoutMs?: number;
   now?: () => Date;
 }
@@ -49,7 +52,7 @@ export function createWebhookDispatcher(store: SimulatorStore, options: Dispatch
       event_type: eventType,
       data,
     };
-    const body = JSON.stringify(envelope);
+    const body = options.layout ? options.layout.serialise(envelope) : JSON.stringify(envelope);
     const secret = store.webhookSecret?.secret;
     const headers: Record<string, string> = { 'content-type': 'application/json', 'x-batch-correlation-id': batchId };
     if (secret) headers['x-hmac-sha256-signature'] = signBody(body, secret);

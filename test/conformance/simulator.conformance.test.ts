@@ -83,6 +83,26 @@ describe('§4.2 credit reports', () => {
     expect(response.body).toMatchObject({ company_id: nonumber.company_id, status: 'Complete', report: { company_number: '01234567' } });
   });
 
+  test('rule 2: the sent company_name is used with number and country; a name matching none of them is 404', async () => {
+    const ambiguous = await company('Ambiguous Foods Ltd');
+    const request = { company_id: ambiguous.company_id, company_number: '05555555', country_code: 'GB' };
+    const named = await api('POST', '/v2/company-credit-reports', { ...request, company_name: 'ambiguous foods ltd  (holdings)' });
+    expect(named.body).toMatchObject({ company_id: ambiguous.company_id, status: 'Complete', report: { company_name: 'Ambiguous Foods Ltd (Holdings)' } });
+    expect((await api('POST', '/v2/company-credit-reports', { ...request, company_name: 'Someone Else Ltd' })).status).toBe(404);
+  });
+
+  test('company_id with only company_name is not rule 1: no 422, the name identifies the company', async () => {
+    for (const name of ['Nonumber Trading Ltd', 'Nocountry Services Ltd']) {
+      const entity = await company(name);
+      const response = await api('POST', '/v2/company-credit-reports', { company_id: entity.company_id, company_name: name });
+      expect({ name, status: response.status, report: response.body.report?.company_name }).toEqual({ name, status: 201, report: name });
+    }
+    const ambiguous = await company('Ambiguous Foods Ltd');
+    // With the stored number and country known, they identify the company as in rule 1.
+    const partial = await api('POST', '/v2/company-credit-reports', { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd (Trading)', country_code: 'GB' });
+    expect(partial.body.status).toBe('TooManyResults');
+  });
+
   test('rule 3: provider_id identifies the company; the report keeps company_id', async () => {
     const acme = await company('Acme Widgets Ltd');
     const first = (await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id })).body;
@@ -107,6 +127,14 @@ describe('§5 authentication', () => {
       const response = await fetch(`${sim.baseUrl}/v2/identity/x`, { headers: authorization ? { authorization } : {} });
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ message: 'Invalid authorization' });
+    }
+  });
+
+  test('rule 7: the Bearer scheme is matched case-insensitively (RFC 9110 §11.1)', async () => {
+    const token = (await fetchToken(sim, SECRET)).body.access_token;
+    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+      const response = await fetch(`${sim.baseUrl}/webhooks/event-types`, { headers: { authorization: `${scheme} ${token}` } });
+      expect({ scheme, status: response.status }).toEqual({ scheme, status: 200 });
     }
   });
 
@@ -222,6 +250,45 @@ describe('§6.3 signing', () => {
     await settle();
     expect(receiver.received).toHaveLength(2);
     for (const d of receiver.received) expect(d.headers['x-hmac-sha256-signature']).toBe(hmac(d.raw, secret));
+  });
+
+  test('rule 2: the signature covers the exact bytes, pretty-printed or compact, with raw UTF-8 names', async () => {
+    await subscribe(['IdentityVerification.Completed']);
+    const secret = (await api('POST', '/webhooks/secrets')).body.secret;
+    const person = (await control(sim, 'POST', '/persons', { first_name: 'Søren', last_name: 'Erdős' })).body;
+    for (let i = 0; i < 12; i++) {
+      const requestId = (await api('POST', `/v2/persons/${person.person_id}/identity-verifications`, {})).body.request_id;
+      await control(sim, 'POST', `/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+    }
+    const pretty = receiver.received.map((d) => d.raw.includes('\n  "data": {'));
+    expect(new Set(pretty)).toEqual(new Set([true, false]));
+    for (const d of receiver.received) {
+      expect(d.raw).toMatch(/"name": ?"Søren Erdős"/);
+      expect(d.headers['x-hmac-sha256-signature']).toBe(hmac(d.raw, secret));
+    }
+  });
+
+  test('API answers are pretty-printed for a seeded share of calls, the same share for the same seed', async () => {
+    const layouts = async () => {
+      const acme = await company('Acme Widgets Ltd');
+      const texts: string[] = [];
+      for (let i = 0; i < 10; i++) texts.push((await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id })).text);
+      return texts.map((t) => t.startsWith('{\n'));
+    };
+    await sim.stop();
+    await boot({ seed: 11 });
+    const first = await layouts();
+    await sim.stop();
+    await boot({ seed: 11 });
+    expect(await layouts()).toEqual(first);
+    expect(new Set(first)).toEqual(new Set([true, false]));
+  });
+
+  test('seed data carries non-ASCII names, sent as raw UTF-8', async () => {
+    const french = await company('Société Générale de Café Ørsted SARL');
+    const report = await api('POST', '/v2/company-credit-reports', { company_id: french.company_id });
+    expect(report.text).toContain('Société Générale de Café Ørsted SARL');
+    expect(report.text).not.toContain('\\u');
   });
 
   test('rule 4: without a secret deliveries are unsigned; deleting the secret makes the next ones unsigned', async () => {
@@ -367,6 +434,16 @@ describe('§8 limits', () => {
     expect((await create({ webhook_callback_url: 'http://hooks.example.com/x' })).body.message).toContain('webhook_callback_url');
   });
 
+  test('§2.1 event types come from the §6 list: an unknown one is 422 naming it, on create and on update', async () => {
+    const create = await api('POST', '/webhooks', { webhook_name: 'w', webhook_callback_url: 'https://hooks.example.com/x', event_types: ['IdentityVerification.Completed', 'Foo.Bar'] });
+    expect(create.status).toBe(422);
+    expect(create.body).toMatchObject({ error: 'unknown_event_type', unknown_event_types: ['Foo.Bar'], message: expect.stringContaining('Foo.Bar') });
+    const webhook = await subscribe(['IdentityVerification.Completed']);
+    const update = await api('PUT', `/webhooks/${webhook.webhook_id}`, { event_types: ['Foo.Bar'] });
+    expect([update.status, update.body.unknown_event_types]).toEqual([422, ['Foo.Bar']]);
+    expect((await api('PUT', `/webhooks/${webhook.webhook_id}`, { webhook_name: 'renamed' })).status).toBe(200);
+  });
+
   test('company_id at least one character', async () => {
     const response = await api('POST', '/v2/company-credit-reports', { company_id: '' });
     expect(response.status).toBe(400);
@@ -433,6 +510,15 @@ describe('faults', () => {
     await control(sim, 'PUT', '/fault-rates', { api_5xx_rate: 1 });
     expect((await api('GET', '/webhooks/event-types')).status).toBe(503);
     expect((await control(sim, 'PUT', '/fault-rates', { api_5xx_rate: 2 })).status).toBe(400);
+  });
+});
+
+describe('start-up', () => {
+  test('a busy port fails with a message naming the port', async () => {
+    const port = Number(new URL(sim.baseUrl).port);
+    const second = startSimulator({ port, clientId: 'second', clientSecret: 'second', seed: 1, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: false });
+    await expect(second).rejects.toThrow(`port ${port} on 127.0.0.1 is in use`);
+    expect((await api('GET', '/webhooks/event-types')).status).toBe(200);
   });
 });
 

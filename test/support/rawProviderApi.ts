@@ -13,19 +13,39 @@ export async function fetchToken(sim: RunningSimulator, clientSecret: string, ov
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
+export interface RawResponseText extends RawResponse {
+  /** The body exactly as received. */
+  text: string;
+}
+
+/** `headers` adds request headers, e.g. `{ 'idempotency-key': 'k-1' }`. */
 export function rawApi(sim: RunningSimulator, clientSecret: string) {
   let token: string | undefined;
-  return async function api(method: string, path: string, body?: unknown): Promise<RawResponse> {
+  return async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponseText> {
     token ??= (await fetchToken(sim, clientSecret)).body.access_token as string;
     const url = path.startsWith('http') ? path : `${sim.baseUrl}${path}`;
     const response = await fetch(url, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null, text };
   };
+}
+
+/**
+ * What a call ended with when the connection was cut before any answer: fetch's error and the
+ * socket error under it (undici: `fetch failed`, caused by `UND_ERR_SOCKET` "other side closed").
+ */
+export async function networkFailureOf(call: Promise<unknown>): Promise<{ message: string; cause: { code?: string; message?: string } }> {
+  try {
+    await call;
+  } catch (error) {
+    const e = error as Error & { cause?: { code?: string; message?: string } };
+    return { message: e.message, cause: e.cause ?? {} };
+  }
+  throw new Error('expected the call to fail at the network level, but it was answered');
 }
 
 export async function control(sim: Pick<RunningSimulator, 'controlUrl'>, method: string, path: string, body?: unknown): Promise<RawResponse> {
