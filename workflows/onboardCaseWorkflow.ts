@@ -280,10 +280,12 @@ class Journey {
 
   /** Ends the journey: running attempts are cancelled and waited for; unfinished steps say why. */
   private async close(state: JourneyState, reason: string): Promise<void> {
+    const stopped = [...this.scopes.keys()];
     for (const scope of this.scopes.values()) scope.cancel();
     await condition(() => this.scopes.size === 0);
-    for (const step of Object.values(this.status.steps)) {
-      if (state === 'cancelled' && ['pending', ...activeStates].includes(step.state)) Object.assign(step, { state: 'cancelled', reason });
+    for (const [key, step] of Object.entries(this.status.steps)) {
+      const unfinished = ['pending', ...activeStates].includes(step.state) || (stopped.includes(key) && step.state === 'cancelled');
+      if (state === 'cancelled' && unfinished) Object.assign(step, { state: 'cancelled', reason });
     }
     this.refresh();
     this.publish(state);
