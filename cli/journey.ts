@@ -10,6 +10,8 @@
  *   replay <caseId>                     replay its history against this checkout's workflow code
  */
 import { Client, Connection } from '@temporalio/client';
+import { dataConverterFor } from '../codec/dataConverter';
+import { readPayloadKeys } from '../codec/payloadKeys';
 import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
 import { installRuntimeLogging } from '../worker/runtimeLogging';
 import { readTemporalConfig, temporalConnectionOptions } from '../worker/temporalConfig';
@@ -74,10 +76,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const temporal = readTemporalConfig();
+  const dataConverter = dataConverterFor(readPayloadKeys());
   installRuntimeLogging();
   const connection = await Connection.connect(temporalConnectionOptions(temporal));
   try {
-    console.log(await command({ client: new Client({ connection, namespace: temporal.namespace }), taskQueue: temporal.taskQueue }, args));
+    console.log(await command({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue }, args));
   } catch (error) {
     console.error(error instanceof JourneyCommandError ? error.message : `${name} failed: ${(error as Error).message}`);
     process.exitCode = 1;

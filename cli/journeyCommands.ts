@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Client } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { describeIssues } from '../provider';
 import { workflowsPath } from '../worker/createWorker';
@@ -71,9 +72,9 @@ export async function retryJourney(ctx: CommandContext, caseId: string): Promise
   if (description.status.name === 'RUNNING') throw new JourneyCommandError(`case/${caseId} is still running; cancel it first or wait for it to end`);
   const history = await handle.fetchHistory();
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-  const payload = started?.input?.payloads?.[0];
-  if (!payload?.data) throw new JourneyCommandError(`case/${caseId} has no recorded input to retry with`);
-  const input = JSON.parse(Buffer.from(payload.data).toString('utf8')) as OnboardCaseInput;
+  if (!started?.input?.payloads?.length) throw new JourneyCommandError(`case/${caseId} has no recorded input to retry with`);
+  // The history holds the input as the codec wrote it (encrypted); decode it as the client would.
+  const input = await decodeFromPayloadsAtIndex<OnboardCaseInput>(ctx.client.options.loadedDataConverter, 0, started.input.payloads);
   const retried = await ctx.client.workflow.start(onboardCase, { workflowId: handle.workflowId, taskQueue: ctx.taskQueue, args: [input] });
   return retried.firstExecutionRunId;
 }
@@ -82,7 +83,9 @@ export async function retryJourney(ctx: CommandContext, caseId: string): Promise
 export async function replayJourney(ctx: CommandContext, caseId: string, workflowBundle?: WorkflowBundleOption): Promise<number> {
   const handle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
   const history = await handle.fetchHistory();
-  await Worker.runReplayHistory(workflowBundle ? { workflowBundle } : { workflowsPath }, history, handle.workflowId);
+  // The replayer decodes the history with the client's codec, so encrypted histories replay too.
+  const { dataConverter } = ctx.client.options;
+  await Worker.runReplayHistory({ ...(workflowBundle ? { workflowBundle } : { workflowsPath }), dataConverter }, history, handle.workflowId);
   return history.events?.length ?? 0;
 }
 
