@@ -3,12 +3,17 @@
  * POST with Content-Type and X-Namespace from the UI's origin) and as the CLI calls it (bearer
  * token in Authorization).
  */
+import path from 'node:path';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { startDevServer } from '../../cli/devServer';
+import { freePort } from '../../cli/freePort';
+import { resolveTemporalCli } from '../../cli/temporalCli';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { generatePayloadKey } from '../../codec/payloadKeys';
 import { generateCodecServerToken, uiOrigins } from '../../codec/codecServerConfig';
 import { payloadToJson, type PayloadJson } from '../../codec/payloadJson';
 import { startCodecServer, type RunningCodecServer } from '../../codec/startCodecServer';
+import { testDirectory } from '../setup/testEnvironment';
 
 const key = generatePayloadKey('codec-server-test');
 const token = generateCodecServerToken();
@@ -117,4 +122,26 @@ test('bodies are validated and bounded', async () => {
   expect((await post('/decode', '{"payloads": [', bearer)).status).toBe(400);
   expect((await post('/decode', { payloads: [{ data: Buffer.alloc(80 * 1024).toString('base64') }] }, bearer)).status).toBe(413);
   expect((await post('/compress', { payloads: [] }, bearer)).status).toBe(404);
+});
+
+test('the dev server\'s Web UI is pointed at the codec server, and its call as configured there is accepted', async () => {
+  const uiPort = await freePort();
+  const forUi = await startCodecServer({ port: 0, token, allowedOrigins: uiOrigins(uiPort), maxBodyBytes: 64 * 1024 }, [key]);
+  const devServer = await startDevServer({ cliPath: await resolveTemporalCli(), uiPort, codecEndpoint: forUi.uiEndpoint, logFile: path.join(testDirectory('codec-ui'), 'server.log') });
+  try {
+    const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as { Auth: { Enabled: boolean }; Codec: { Endpoint: string; PassAccessToken: boolean } };
+    // No login in the dev server's UI, so no access token it could pass: the token rides in the endpoint.
+    expect(settings.Auth.Enabled).toBe(false);
+    expect(settings.Codec).toMatchObject({ Endpoint: forUi.uiEndpoint, PassAccessToken: false });
+    const response = await fetch(`${settings.Codec.Endpoint}/decode`, {
+      method: 'POST',
+      headers: { origin: `http://127.0.0.1:${uiPort}`, 'content-type': 'application/json', 'x-namespace': 'default' },
+      body: JSON.stringify({ payloads: [await encryptedJson()] }),
+    });
+    expect(response.status).toBe(200);
+    expect(decodedValue(((await response.json()) as { payloads: PayloadJson[] }).payloads[0]!)).toEqual(value);
+  } finally {
+    await devServer.stop();
+    await forUi.stop();
+  }
 });
