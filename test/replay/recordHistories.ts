@@ -4,11 +4,16 @@
  * Record a new generation after a change of workflow code that goes through `patched()`, with a
  * tag of its own (`npm run record-histories -- v3`); keep the old files, since running workflows
  * still have those histories.
+ *
+ * The stack encrypts payloads; the files keep them decoded (json/plain), so the fixtures replay
+ * under any key. `journey replay` in the CLI test covers the replay of encrypted histories.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
+import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
+import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { encodeHistory } from './historyFiles';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
@@ -25,7 +30,7 @@ if (!/^[a-z0-9-]+$/.test(tag)) throw new Error(`the tag must be lower-case lette
 
 const control = (stack: Stack, path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
 
-async function save(client: Client, scenario: string, workflowIds: string[]): Promise<void> {
+async function save(client: Client, codec: PayloadCodec, scenario: string, workflowIds: string[]): Promise<void> {
   for (const workflowId of workflowIds) {
     const history = await client.workflow
       .getHandle(workflowId)
@@ -35,9 +40,22 @@ async function save(client: Client, scenario: string, workflowIds: string[]): Pr
         throw error;
       });
     if (!history) continue;
+    await decodeInPlace(history, codec);
     const name = `${tag}-${scenario}__${workflowId.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 80)}.json`;
     writeFileSync(path.join(out, name), JSON.stringify({ workflowId, history: encodeHistory(history) }, null, 1));
     console.log(`  ${name}`);
+  }
+}
+
+const isPayload = (value: unknown): value is Payload =>
+  Boolean(value && typeof value === 'object' && (value as Payload).metadata && METADATA_ENCODING_KEY in ((value as Payload).metadata as object));
+
+/** Replaces every payload in the history with its decoded form. */
+async function decodeInPlace(node: unknown, codec: PayloadCodec): Promise<void> {
+  if (!node || typeof node !== 'object' || node instanceof Uint8Array) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (isPayload(value)) (node as Record<string, unknown>)[key] = (await codec.decode([value]))[0];
+    else await decodeInPlace(value, codec);
   }
 }
 
@@ -48,7 +66,7 @@ async function journeyScenario(stack: Stack, scenario: string, run: (caseId: str
   const outcome = await handle.result();
   console.log(`${scenario}: ${outcome.state}`);
   const children = Object.values(outcome.steps).map((s) => s.workflowId);
-  await save(stack.client, scenario, [handle.workflowId, ...children]);
+  await save(stack.client, new EncryptionCodec(stack.payloadKeys), scenario, [handle.workflowId, ...children]);
 }
 
 async function main(): Promise<void> {
@@ -109,14 +127,14 @@ async function main(): Promise<void> {
     }
     const idvOutcome = await idv.result();
     console.log(`idv-resubmission: ${idvOutcome.state}`);
-    await save(stack.client, 'idv-resubmission', [idv.workflowId, ...((idvOutcome.detail as any).requests as string[]).map((r) => `resource/idv/${r}`)]);
+    await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'idv-resubmission', [idv.workflowId, ...((idvOutcome.detail as any).requests as string[]).map((r) => `resource/idv/${r}`)]);
 
     // A picklist resolved by the Update.
     const credit = await stack.client.workflow.start(creditReportWorkflow, { workflowId: `credit/record/${byName('Ambiguous Foods Ltd')}`, taskQueue: stack.temporal.taskQueue, args: [{ request: { company_id: byName('Ambiguous Foods Ltd') }, picklistDeadline: '30 seconds' }] });
     const picklist = (await waitForStatus(credit, stepStatusQuery, (s) => s.state === 'waiting')).detail as any;
     await credit.executeUpdate(resolvePicklistUpdate, { args: [{ provider_id: picklist.picklist[0].provider_id }] });
     console.log(`credit-picklist: ${(await credit.result()).state}`);
-    await save(stack.client, 'credit-picklist', [credit.workflowId]);
+    await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'credit-picklist', [credit.workflowId]);
   } finally {
     await stack.stop();
   }
