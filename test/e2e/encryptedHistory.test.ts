@@ -9,6 +9,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { METADATA_ENCODING_KEY, type Payload } from '@temporalio/common';
@@ -19,7 +20,7 @@ import { resolveTemporalCli } from '../../cli/temporalCli';
 import { waitForStatus } from '../../cli/watchStatus';
 import { generateCodecServerToken } from '../../codec/codecServerConfig';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
-import { generatePayloadKey } from '../../codec/payloadKeys';
+import { formatPayloadKeys, generatePayloadKey } from '../../codec/payloadKeys';
 import { creditReportWorkflow } from '../../workflows/creditReportWorkflow';
 import type { OnboardCaseInput } from '../../workflows/journeyInput';
 import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
@@ -162,6 +163,19 @@ describe('encrypted histories', () => {
     const withCodec = startedInput(await show('--codec-endpoint', stack.codecServer.url, '--codec-auth', `Bearer ${token}`));
     expect(withCodec.encoding).toBe('json/plain');
     expect(JSON.parse(withCodec.data)).toEqual(input);
+  });
+
+  test('the operator CLI reads status with the keys, and says which key it lacks without them', async () => {
+    const journey = (payloadKeys: string) =>
+      promisify(execFile)('npx', ['tsx', 'cli/journey.ts', 'status', input.caseId], {
+        cwd: path.resolve(__dirname, '../..'),
+        env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace, PAYLOAD_ENCRYPTION_KEYS: payloadKeys },
+      });
+    expect((await journey(formatPayloadKeys(keys))).stdout).toContain(`case ${input.caseId}: completed`);
+    const refused = await journey(formatPayloadKeys([generatePayloadKey('some-other-key')])).catch((error: { code: number; stderr: string }) => error);
+    expect(refused).toMatchObject({ code: 1 });
+    expect((refused as { stderr: string }).stderr).toContain('key id "e2e-encrypted-history", which is not among the configured keys (some-other-key)');
+    expect((refused as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
   });
 });
 
