@@ -1,6 +1,6 @@
 /**
  * `npm start`: the whole system on its embedded default (Temporal dev server with Web UI,
- * simulator, bridge, worker), then a demo journey with visible progress. Exits 0 when the journey
+ * codec server, simulator, bridge, worker), then a demo journey with visible progress. Exits 0 when the journey
  * ends as expected; `npm start -- --keep` keeps the stack up until Ctrl-C.
  */
 import net from 'node:net';
