@@ -13,6 +13,8 @@ import { Client, Connection } from '@temporalio/client';
 import express from 'express';
 import pino from 'pino';
 import { deliverToResource } from '../activities/signalResource';
+import { dataConverterFor } from '../codec/dataConverter';
+import { readPayloadKeys } from '../codec/payloadKeys';
 import { startDevServer } from '../cli/devServer';
 import { resolveTemporalCli } from '../cli/temporalCli';
 import { readBridgeConfig } from '../webhook-bridge/config';
@@ -68,11 +70,12 @@ async function main(): Promise<void> {
   const server = await startDevServer({ cliPath, logFile: path.join(os.tmpdir(), 'bench-temporal.log') });
   const temporal = { address: server.address, namespace: 'default', taskQueue: 'bench' };
   const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection });
+  const payloadKeys = readPayloadKeys();
+  const client = new Client({ connection, dataConverter: dataConverterFor(payloadKeys) });
   const bridge = await startBridge(
     { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }), port: 0, spoolDir: path.join(os.tmpdir(), `bench-spool-${process.pid}`) },
     temporal,
-    { logger: pino({ level: 'silent' }) },
+    { logger: pino({ level: 'silent' }), payloadKeys },
   );
   const echo = express().post('/webhooks', express.raw({ type: () => true, limit: 1024 * 1024 }), (_req, res) => {
     res.status(202).json({ status: 'accepted' });

@@ -16,6 +16,8 @@ export interface DevServerOptions {
   port?: number;
   /** Web UI port; the UI is off (headless) when unset. */
   uiPort?: number;
+  /** The Web UI's remote codec endpoint (the codec server), so the UI shows decoded payloads. */
+  codecEndpoint?: string;
   /** SQLite file for persistence; in-memory when unset. */
   dbFile?: string;
   namespace?: string;
@@ -40,6 +42,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   args.push('--namespace', namespace);
   if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-disable-news-fetch');
   else args.push('--headless');
+  if (options.uiPort && options.codecEndpoint) args.push('--ui-codec-endpoint', options.codecEndpoint);
   if (options.dbFile) {
     mkdirSync(path.dirname(options.dbFile), { recursive: true });
     args.push('--db-filename', options.dbFile);

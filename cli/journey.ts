@@ -6,6 +6,8 @@
  * connection failed); 2 a usage error (nothing was sent).
  */
 import { Client, Connection } from '@temporalio/client';
+import { dataConverterFor } from '../codec/dataConverter';
+import { readPayloadKeys } from '../codec/payloadKeys';
 import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
 import { installRuntimeLogging } from '../worker/runtimeLogging';
 import { readTemporalConfig, temporalConnectionOptions } from '../worker/temporalConfig';
@@ -152,13 +154,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const temporal = readTemporalConfig();
+  const dataConverter = dataConverterFor(readPayloadKeys());
   installRuntimeLogging();
   const connection = await Connection.connect(temporalConnectionOptions(temporal)).catch((error: Error) => {
     console.error(`cannot reach Temporal at ${temporal.address}: ${error.message}\nstart the stack with \`npm start -- --keep\`, or set TEMPORAL_ADDRESS`);
     process.exit(1);
   });
   try {
-    const result = await run({ client: new Client({ connection, namespace: temporal.namespace }), taskQueue: temporal.taskQueue });
+    const result = await run({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue });
     console.log(flags.has('--json') ? JSON.stringify(result.json, null, 2) : result.text);
     if (result.failed) process.exitCode = 1;
   } catch (error) {

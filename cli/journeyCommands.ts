@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
-import type { DataConverter } from '@temporalio/common';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { describeIssues, resourceWorkflowId, type PicklistEntry, type ResourceKey } from '../provider';
@@ -34,8 +33,6 @@ export class JourneyCommandError extends Error {
 export interface CommandContext {
   client: Client;
   taskQueue: string;
-  /** The data converter the client uses (replays decode with it too). */
-  dataConverter?: DataConverter;
 }
 
 export function readJourneyInput(file: string): OnboardCaseInput {
@@ -163,7 +160,8 @@ export async function replayJourney(ctx: CommandContext, caseId: string, workflo
   const histories = await journeyHistories(ctx, caseId);
   const results: ReplayedHistory[] = [];
   const list = [...histories].map(([workflowId, history]) => ({ workflowId, history }));
-  const options = { ...(workflowBundle ? { workflowBundle } : { workflowsPath }), dataConverter: ctx.dataConverter };
+  // The histories are encrypted: the replay decodes them with the client's data converter.
+  const options = { ...(workflowBundle ? { workflowBundle } : { workflowsPath }), dataConverter: ctx.client.options.dataConverter };
   for await (const result of Worker.runReplayHistories(options, list)) {
     results.push({ workflowId: result.workflowId, events: histories.get(result.workflowId)?.events?.length ?? 0, ...(result.error ? { error: String(result.error) } : {}) });
   }

@@ -1,6 +1,7 @@
 /**
  * The whole system on one machine: Temporal (embedded dev server or a configured cluster),
- * simulator, bridge and worker, wired together. `npm start` and the end-to-end tests use it.
+ * simulator, bridge, worker and codec server, wired together; every client and worker encrypts
+ * payloads with the same keys. `npm start` and the end-to-end tests use it.
  */
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -9,6 +10,10 @@ import pino, { type Logger } from 'pino';
 import { ProviderClient } from '../activities/providerClient';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
+import { generateCodecServerToken, uiOrigins, type CodecServerConfig } from '../codec/codecServerConfig';
+import { dataConverterFor } from '../codec/dataConverter';
+import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
+import { startCodecServer, type RunningCodecServer } from '../codec/startCodecServer';
 import { knownEventTypes } from '../provider';
 import { clockSeed } from '../simulator/seededRandom';
 import { startSimulator, type RunningSimulator } from '../simulator/startSimulator';
@@ -36,6 +41,10 @@ export interface StackOptions {
   /** The bridge's outage spool; `.data/spool` when unset. */
   spoolDir?: string;
   workflowBundle?: WorkflowBundleOption;
+  /** Payload encryption keys; `readPayloadKeys()` (environment or the embedded key file) when unset. */
+  payloadKeys?: PayloadKeys;
+  /** The codec server; a free port and a random token when unset. The embedded Web UI's origins are always allowed. */
+  codecServer?: CodecServerConfig;
   logger?: Logger;
   /** Progress lines for a person watching. */
   progress?: (line: string) => void;
@@ -47,6 +56,8 @@ export interface Stack {
   simulator: RunningSimulator;
   bridge: RunningBridge;
   worker: RunningWorker;
+  codecServer: RunningCodecServer;
+  payloadKeys: PayloadKeys;
   client: Client;
   provider: ProviderClient;
   webhookSecret: string;
@@ -61,6 +72,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
   };
   try {
+    const payloadKeys = options.payloadKeys ?? readPayloadKeys();
+    const dataConverter = dataConverterFor(payloadKeys);
+    // Started before the dev server, whose Web UI is pointed at it (--ui-codec-endpoint).
+    const codecServer = await startCodecServer(codecServerConfig(options), payloadKeys);
+    cleanups.push(() => codecServer.stop());
+    progress(`codec server at ${codecServer.url} (keys ${payloadKeys.map((k) => k.id).join(', ')}; the Web UI decodes through it)`);
+
     let temporal = options.temporal;
     let devServer: DevServer | undefined;
     if (!temporal) {
@@ -70,6 +88,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         port: options.embedded?.port,
         uiPort: options.embedded?.uiPort,
         dbFile: options.embedded?.dbFile,
+        codecEndpoint: codecServer.uiEndpoint,
         logFile: options.embedded?.logFile ?? path.join(projectRoot, '.data', 'temporal-dev-server.log'),
       });
       cleanups.push(() => devServer!.stop());
@@ -110,26 +129,32 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       spoolLimit: 100_000,
       signalTimeoutMs: 3_000,
     };
-    const bridge = await startBridge(bridgeConfig, temporal, { logger });
+    const bridge = await startBridge(bridgeConfig, temporal, { logger, payloadKeys });
     cleanups.push(() => bridge.stop());
 
     const webhookSecret = await registerWebhook(provider, bridge.url);
     bridge.secrets.set(webhookSecret);
     progress(`webhook bridge at ${bridge.url} (signed deliveries required)`);
 
-    const worker = await startWorker({ temporal, provider: providerConfig, workflowBundle: options.workflowBundle });
+    const worker = await startWorker({ temporal, provider: providerConfig, workflowBundle: options.workflowBundle, payloadKeys });
     cleanups.push(() => worker.stop());
     progress(`worker polling task queue ${temporal.taskQueue}`);
 
     const connection = await Connection.connect(temporalConnectionOptions(temporal));
     cleanups.push(() => connection.close());
-    const client = new Client({ connection, namespace: temporal.namespace });
+    const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
 
-    return { temporal, devServer, simulator, bridge, worker, client, provider, webhookSecret, stop };
+    return { temporal, devServer, simulator, bridge, worker, codecServer, payloadKeys, client, provider, webhookSecret, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+function codecServerConfig(options: StackOptions): CodecServerConfig {
+  const config = options.codecServer ?? { port: 0, token: generateCodecServerToken(), allowedOrigins: [], maxBodyBytes: 16 * 1024 * 1024 };
+  const ui = options.temporal ? [] : uiOrigins(options.embedded?.uiPort ?? 8233);
+  return { ...config, allowedOrigins: [...new Set([...config.allowedOrigins, ...ui])] };
 }
 
 /** Subscribes the bridge to every known event type and returns the signing secret. */

@@ -1,6 +1,6 @@
 /**
  * `npm start`: the whole system on its embedded default (Temporal dev server with Web UI,
- * simulator, bridge, worker), then a demo journey with visible progress. Exits 0 when the journey
+ * codec server, simulator, bridge, worker), then a demo journey with visible progress. Exits 0 when the journey
  * ends as expected; `npm start -- --keep` keeps the stack up until Ctrl-C.
  */
 import net from 'node:net';
@@ -12,6 +12,8 @@ import { installRuntimeLogging } from '../worker/runtimeLogging';
 import { readTemporalConfig } from '../worker/temporalConfig';
 import { readBridgeConfig } from '../webhook-bridge/config';
 import { readSimulatorConfig } from '../simulator/config';
+import { readCodecServerConfig } from '../codec/codecServerConfig';
+import { readPayloadKeys } from '../codec/payloadKeys';
 import { runDemoJourney } from './demoJourney';
 import { startStack, type Stack } from './stack';
 import { projectRoot } from './temporalCli';
@@ -31,9 +33,12 @@ async function main(): Promise<void> {
   const embedded = parseEnvironment(embeddedEnvironment);
   const simulatorConfig = readSimulatorConfig();
   const bridgeConfig = readBridgeConfig();
+  const codecServer = readCodecServerConfig();
+  const payloadKeys = readPayloadKeys();
   if (!external) await ensurePortFree(embedded.TEMPORAL_DEV_PORT, 'TEMPORAL_DEV_PORT');
   await ensurePortFree(simulatorConfig.port, 'SIMULATOR_PORT');
   await ensurePortFree(bridgeConfig.port, 'BRIDGE_PORT');
+  await ensurePortFree(codecServer.port, 'CODEC_SERVER_PORT');
   installRuntimeLogging();
 
   let stack: Stack | undefined;
@@ -53,6 +58,8 @@ async function main(): Promise<void> {
       simulatorPort: simulatorConfig.port,
       simulatorSeed: simulatorConfig.seed,
       bridgePort: bridgeConfig.port,
+      codecServer,
+      payloadKeys,
       progress: print,
     });
     const outcome = await runDemoJourney(stack, print);

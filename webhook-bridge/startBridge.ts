@@ -10,6 +10,8 @@ import pino, { type Logger } from 'pino';
 import { ProviderClient } from '../activities/providerClient';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
+import { dataConverterFor } from '../codec/dataConverter';
+import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import { temporalConnectionOptions, type TemporalConfig } from '../worker/temporalConfig';
 import { createBridgeApp } from './app';
 import type { BridgeConfig } from './config';
@@ -25,6 +27,8 @@ export interface BridgeOptions {
   provider?: ProviderConfig;
   /** Spool drain backoff (tests shorten it). */
   backoff?: { initialMs: number; maxMs: number };
+  /** Payload encryption keys; `readPayloadKeys()` (environment or the embedded key file) when unset. */
+  payloadKeys?: PayloadKeys;
 }
 
 export interface RunningBridge {
@@ -38,7 +42,8 @@ export interface RunningBridge {
 export async function startBridge(config: BridgeConfig, temporal: TemporalConfig, options: BridgeOptions = {}): Promise<RunningBridge> {
   const logger = options.logger ?? pino({ name: 'bridge' });
   const connection = Connection.lazy(temporalConnectionOptions(temporal));
-  const client = new Client({ connection, namespace: temporal.namespace });
+  const dataConverter = dataConverterFor(options.payloadKeys ?? readPayloadKeys());
+  const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
   const signal = temporalSignaller(client, temporal.taskQueue);
   const secrets = await secretRing(config, options.provider);
   const metrics = createBridgeMetrics();

@@ -6,6 +6,8 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { ProviderClient } from '../activities/providerClient';
+import { dataConverterFor } from '../codec/dataConverter';
+import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { temporalConnectionOptions, type TemporalConfig } from './temporalConfig';
 
@@ -14,6 +16,8 @@ export interface WorkerSetup {
   provider: ProviderConfig;
   /** A prebuilt bundle (tests build one and share it); otherwise the worker bundles `workflows/`. */
   workflowBundle?: WorkflowBundleOption;
+  /** Payload encryption keys; `readPayloadKeys()` (environment or the embedded key file) when unset. */
+  payloadKeys?: PayloadKeys;
 }
 
 export interface RunningWorker {
@@ -27,15 +31,17 @@ export interface RunningWorker {
 export const workflowsPath = require.resolve('../workflows');
 
 export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
+  const dataConverter = dataConverterFor(setup.payloadKeys ?? readPayloadKeys());
   const connectionOptions = temporalConnectionOptions(setup.temporal);
   const nativeConnection = await NativeConnection.connect(connectionOptions);
   const clientConnection = await Connection.connect(connectionOptions);
-  const client = new Client({ connection: clientConnection, namespace: setup.temporal.namespace });
+  const client = new Client({ connection: clientConnection, namespace: setup.temporal.namespace, dataConverter });
   const provider = new ProviderClient(setup.provider);
   const worker = await Worker.create({
     connection: nativeConnection,
     namespace: setup.temporal.namespace,
     taskQueue: setup.temporal.taskQueue,
+    dataConverter,
     activities: createActivities({ provider, resources: { client, taskQueue: setup.temporal.taskQueue } }),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
   });

@@ -3,6 +3,8 @@ import { Writable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
+import { dataConverterFor } from '../../codec/dataConverter';
+import { readPayloadKeys } from '../../codec/payloadKeys';
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
 import { startWorker, type RunningWorker } from '../../worker/createWorker';
@@ -33,7 +35,7 @@ beforeAll(async () => {
     workflowBundle: testWorkflowBundle(),
   });
   connection = await Connection.connect({ address: temporal.address });
-  client = new Client({ connection, namespace: temporal.namespace });
+  client = new Client({ connection, namespace: temporal.namespace, dataConverter: dataConverterFor(readPayloadKeys()) });
 });
 
 afterAll(async () => {

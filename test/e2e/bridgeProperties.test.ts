@@ -4,6 +4,7 @@
  * nothing unverified is ever signalled.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import fc from 'fast-check';
 import pino from 'pino';
 import { readBridgeConfig } from '../../webhook-bridge/config';
@@ -12,16 +13,41 @@ import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
 
 const SECRET = 'property-secret';
 const MAX_BODY = 2048;
+const EVENT_TYPES = ['IdentityVerification.Completed', 'PayslipProcessing.Completed', 'BankingProcessing.Completed', 'Brand.New', ''];
+const temporal = testTemporalConfig();
 let bridge: RunningBridge;
 
 beforeAll(async () => {
   const config = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: String(MAX_BODY) }), port: 0, spoolDir: testDirectory('spool') };
-  bridge = await startBridge(config, testTemporalConfig(), { logger: pino({ level: 'silent' }) });
+  bridge = await startBridge(config, temporal, { logger: pino({ level: 'silent' }) });
 });
 
 afterAll(async () => {
   await bridge?.stop();
+  await terminateOwnUnroutedWorkflows();
 });
+
+/**
+ * Unrouted deliveries go to fixed workflow ids (`resource/unrouted/<event type>`), started here on
+ * this suite's task queue, which no worker polls. Left running, a later suite's delivery of the same
+ * event type would signal them there and its queries would time out; so they end with the suite.
+ */
+async function terminateOwnUnroutedWorkflows(): Promise<void> {
+  const connection = await Connection.connect({ address: temporal.address });
+  try {
+    const client = new Client({ connection, namespace: temporal.namespace });
+    for (const id of [...EVENT_TYPES.filter(Boolean), 'invalid-envelope'].map((type) => `resource/unrouted/${type}`)) {
+      const handle = client.workflow.getHandle(id);
+      const description = await handle.describe().catch((error: unknown) => {
+        if (error instanceof WorkflowNotFoundError) return undefined;
+        throw error;
+      });
+      if (description?.taskQueue === temporal.taskQueue && description.status.name === 'RUNNING') await handle.terminate('bridge property suite ended');
+    }
+  } finally {
+    await connection.close();
+  }
+}
 
 const hmac = (body: Buffer, secret: string) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('base64');
 const headerText = fc.string({ unit: fc.constantFrom(...'abcdefABCDEF0123456789+/=-_ .:'.split('')), maxLength: 60 });
@@ -31,7 +57,7 @@ const envelopeLike = fc.record({
   webhook_name: fc.string(),
   datetime_sent: fc.oneof(fc.constant('2026-11-21T10:00:00Z'), fc.string()),
   external_ref: fc.option(fc.string()),
-  event_type: fc.constantFrom('IdentityVerification.Completed', 'PayslipProcessing.Completed', 'BankingProcessing.Completed', 'Brand.New', ''),
+  event_type: fc.constantFrom(...EVENT_TYPES),
   data: fc.dictionary(fc.string(), fc.jsonValue()),
 });
 

@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
+import { dataConverterFor } from '../../codec/dataConverter';
+import { readPayloadKeys } from '../../codec/payloadKeys';
 import { startDevServer, type DevServer } from '../../cli/devServer';
 import { freePort } from '../../cli/freePort';
 import { resolveTemporalCli } from '../../cli/temporalCli';
@@ -61,7 +63,7 @@ test('deliveries accepted during an outage reach Temporal exactly once after it 
 
   const connection = await Connection.connect({ address: temporal.address });
   try {
-    const client = new Client({ connection });
+    const client = new Client({ connection, dataConverter: dataConverterFor(readPayloadKeys()) });
     for (const requestId of requestIds) {
       const history = await client.workflow.getHandle(`resource/idv/${requestId}`).fetchHistory();
       const signals = (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes);

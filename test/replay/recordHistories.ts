@@ -4,12 +4,17 @@
  * Record a new generation after a change of workflow code that goes through `patched()`, with a
  * tag of its own (`npm run record-histories -- v3`); keep the old files, since running workflows
  * still have those histories.
+ *
+ * The stack encrypts payloads; the files keep them decoded (json/plain), so the fixtures replay
+ * under any key. `journey replay` in the CLI test covers the replay of encrypted histories.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
+import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
+import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { encodeHistory } from './historyFiles';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
@@ -28,22 +33,32 @@ if (!/^[a-z0-9-]+$/.test(tag)) throw new Error(`the tag must be lower-case lette
 
 const control = (stack: Stack, path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
 
-async function save(client: Client, scenario: string, workflowIds: string[]): Promise<void> {
+async function save(client: Client, codec: PayloadCodec, scenario: string, workflowIds: string[]): Promise<void> {
   const histories = new Map<string, temporal.api.history.v1.IHistory>();
-  for (const workflowId of workflowIds) {
-    const history = await client.workflow.getHandle(workflowId).fetchHistory();
-    histories.set(workflowId, history);
-  }
-  write(scenario, histories);
+  for (const workflowId of workflowIds) histories.set(workflowId, await client.workflow.getHandle(workflowId).fetchHistory());
+  await write(codec, scenario, histories);
 }
 
-function write(scenario: string, histories: Map<string, temporal.api.history.v1.IHistory>): void {
+async function write(codec: PayloadCodec, scenario: string, histories: Map<string, temporal.api.history.v1.IHistory>): Promise<void> {
   for (const [workflowId, history] of histories) {
+    await decodeInPlace(history, codec);
     // The hash keeps the names of attempts (`…/identity-verification/<person>/2`) apart once cut short.
     const digest = createHash('sha256').update(workflowId).digest('hex').slice(0, 8);
     const name = `${tag}-${scenario}__${workflowId.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 70)}_${digest}.json`;
     writeFileSync(path.join(out, name), JSON.stringify({ workflowId, history: encodeHistory(history) }, null, 1));
     console.log(`  ${name}`);
+  }
+}
+
+const isPayload = (value: unknown): value is Payload =>
+  Boolean(value && typeof value === 'object' && (value as Payload).metadata && METADATA_ENCODING_KEY in ((value as Payload).metadata as object));
+
+/** Replaces every payload in the history with its decoded form. */
+async function decodeInPlace(node: unknown, codec: PayloadCodec): Promise<void> {
+  if (!node || typeof node !== 'object' || node instanceof Uint8Array) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (isPayload(value)) (node as Record<string, unknown>)[key] = (await codec.decode([value]))[0];
+    else await decodeInPlace(value, codec);
   }
 }
 
@@ -54,7 +69,7 @@ async function journeyScenario(stack: Stack, scenario: string, run: (caseId: str
   await run(caseId);
   const outcome = await handle.result().catch((error: Error) => ({ state: `closed: ${error.message}` }));
   console.log(`${scenario}: ${outcome.state}`);
-  write(scenario, await journeyHistories({ client: stack.client, taskQueue: stack.temporal.taskQueue }, caseId));
+  await write(new EncryptionCodec(stack.payloadKeys), scenario, await journeyHistories({ client: stack.client, taskQueue: stack.temporal.taskQueue }, caseId));
 }
 
 async function main(): Promise<void> {
@@ -137,14 +152,14 @@ async function main(): Promise<void> {
     }
     const idvOutcome = await idv.result();
     console.log(`idv-resubmission: ${idvOutcome.state}`);
-    await save(stack.client, 'idv-resubmission', [idv.workflowId, ...((idvOutcome.detail as any).requests as string[]).map((r) => `resource/idv/${r}`)]);
+    await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'idv-resubmission', [idv.workflowId, ...((idvOutcome.detail as any).requests as string[]).map((r) => `resource/idv/${r}`)]);
 
     // A picklist resolved by the Update.
     const credit = await stack.client.workflow.start(creditReportWorkflow, { workflowId: `credit/record/${byName('Ambiguous Foods Ltd')}`, taskQueue: stack.temporal.taskQueue, args: [{ request: { company_id: byName('Ambiguous Foods Ltd') }, picklistDeadline: '30 seconds' }] });
     const picklist = (await waitForStatus(credit, stepStatusQuery, (s) => s.state === 'waiting')).detail as any;
     await credit.executeUpdate(resolvePicklistUpdate, { args: [{ provider_id: picklist.picklist[0].provider_id }] });
     console.log(`credit-picklist: ${(await credit.result()).state}`);
-    await save(stack.client, 'credit-picklist', [credit.workflowId]);
+    await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'credit-picklist', [credit.workflowId]);
   } finally {
     await stack.stop();
   }

@@ -1,9 +1,13 @@
 /**
  * Determinism: every recorded history (test/replay/histories, from `npm run record-histories`)
  * replays on the current workflow code; a change in command order fails unless behind `patched()`.
+ * The recorded histories are json/plain (written before encryption); they replay through the
+ * project's data converter, whose codec passes unencrypted payloads through.
  */
 import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
+import { dataConverterFor } from '../../codec/dataConverter';
+import { readPayloadKeys } from '../../codec/payloadKeys';
 import { testWorkflowBundle } from '../setup/testEnvironment';
 import { readHistories } from './historyFiles';
 
@@ -17,7 +21,7 @@ const idvStepHistories = (gen: string) => histories.filter((h) => generation(h) 
 async function replay(workflowBundle: WorkflowBundleOption, subset = histories) {
   const results: { file: string; error?: unknown }[] = [];
   const files = new Map(subset.map((h) => [h.workflowId, h.file]));
-  for await (const result of Worker.runReplayHistories({ workflowBundle }, subset)) {
+  for await (const result of Worker.runReplayHistories({ workflowBundle, dataConverter: dataConverterFor(readPayloadKeys()) }, subset)) {
     results.push({ file: files.get(result.workflowId) ?? result.workflowId, error: result.error });
   }
   return results;

@@ -1,21 +1,26 @@
 /**
  * Starts one throwaway (in-memory, headless) Temporal dev server and bundles the workflows once
- * for every suite; suites read both from the environment (see testEnvironment.ts).
+ * for every suite; suites read both from the environment (see testEnvironment.ts). Every run
+ * encrypts payloads under a key of its own (PAYLOAD_ENCRYPTION_KEYS, inherited by the suites and
+ * by the processes they spawn), so no test touches the checkout's .data key.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { startDevServer } from '../../cli/devServer';
+import { failureConverterPath } from '../../codec/dataConverter';
+import { formatPayloadKeys, generatePayloadKey } from '../../codec/payloadKeys';
 import { resolveTemporalCli } from '../../cli/temporalCli';
 import { workflowsPath } from '../../worker/createWorker';
 
 export default async function globalSetup(): Promise<void> {
+  process.env.PAYLOAD_ENCRYPTION_KEYS ??= formatPayloadKeys([generatePayloadKey('test-run')]);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'journeys-test-'));
   const cliPath = await resolveTemporalCli({ log: (line) => console.log(line) });
   const [server, bundle] = await Promise.all([
     startDevServer({ cliPath, logFile: path.join(dir, 'temporal-dev-server.log') }),
-    bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }),
+    bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') }),
   ]);
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);

@@ -1,0 +1,51 @@
+/**
+ * The codec server's configuration (DESIGN.md §9 style): port, bearer token, the Web UI origins
+ * allowed by CORS. The embedded default's token is generated once under `.data/` and never printed.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+import { parseEnvironment, portVariable } from '../worker/environment';
+import { readOrCreateSecretFile } from './secretFile';
+
+export interface CodecServerConfig {
+  port: number;
+  /** Bearer token; URL-safe, because the Web UI of the dev server carries it in the endpoint path. */
+  token: string;
+  /** Browser origins (the Web UI's) allowed to call the server. */
+  allowedOrigins: string[];
+  maxBodyBytes: number;
+}
+
+/** The embedded dev server's Web UI, under both names a browser may use for it. */
+export const uiOrigins = (uiPort: number) => [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`];
+
+export const tokenPattern = /^[A-Za-z0-9._~-]{16,256}$/;
+export const defaultTokenFile = path.resolve(__dirname, '..', '.data', 'codec-server-token');
+
+const originList = z
+  .string()
+  .transform((value) => value.split(',').map((o) => o.trim()).filter(Boolean))
+  .pipe(z.array(z.url({ protocol: /^https?$/, error: 'each origin must be an http(s) URL such as http://127.0.0.1:8233' })).min(1))
+  .transform((origins) => origins.map((o) => new URL(o).origin));
+
+export const codecServerEnvironment = {
+  CODEC_SERVER_PORT: portVariable.default(8888),
+  CODEC_SERVER_TOKEN: z.string().regex(tokenPattern, 'must be 16–256 URL-safe characters (letters, digits, . _ ~ -)').optional(),
+  CODEC_SERVER_CORS_ORIGINS: originList.default(uiOrigins(8233)),
+  CODEC_SERVER_MAX_BODY: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024, 'must be at least 1024 bytes').default(16 * 1024 * 1024),
+};
+
+export function readCodecServerConfig(env: NodeJS.ProcessEnv = process.env, tokenFile = defaultTokenFile): CodecServerConfig {
+  const config = parseEnvironment(codecServerEnvironment, env);
+  return {
+    port: config.CODEC_SERVER_PORT,
+    token: config.CODEC_SERVER_TOKEN ?? readOrCreateSecretFile(tokenFile, generateCodecServerToken).trim(),
+    allowedOrigins: config.CODEC_SERVER_CORS_ORIGINS,
+    maxBodyBytes: config.CODEC_SERVER_MAX_BODY,
+  };
+}
+
+export function generateCodecServerToken(): string {
+  return randomBytes(24).toString('base64url');
+}

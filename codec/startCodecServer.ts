@@ -1,0 +1,29 @@
+/** Starts the codec server on 127.0.0.1; used by `npm run codec-server` and by the stack. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CodecServerConfig } from './codecServerConfig';
+import { createCodecServerApp } from './codecServer';
+import { EncryptionCodec } from './encryptionCodec';
+import type { PayloadKeys } from './payloadKeySchema';
+
+export interface RunningCodecServer {
+  /** Base URL for the CLI (`--codec-endpoint`, with `--codec-auth "Bearer <token>"`). */
+  url: string;
+  /** Base URL with the token as a path segment, for a Web UI that cannot send the header. Secret: never print it. */
+  uiEndpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function startCodecServer(config: CodecServerConfig, keys: PayloadKeys): Promise<RunningCodecServer> {
+  const app = createCodecServerApp(new EncryptionCodec(keys), config);
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    uiEndpoint: `${url}/${config.token}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
