@@ -264,3 +264,39 @@ describe('activity input', () => {
     expect(sim.store.requests).toHaveLength(0);
   });
 });
+
+describe('side effects once', () => {
+  test('a picklist already resolved (an earlier answer lost) is read, not resolved again', async () => {
+    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const report = await credit.requestCreditReport({ company_id: companyNamed('Ambiguous Foods Ltd').company_id });
+    const choice = { report_id: report.report_id, provider_id: report.picklist![1]!.provider_id };
+    const first = await credit.resolveCreditReportPicklist(choice);
+    const again = await credit.resolveCreditReportPicklist(choice);
+    expect(again).toEqual(first);
+    expect(callsTo('/v2/company-credit-reports/picklist')).toEqual([200]);
+  });
+
+  test('a 409 on the picklist is answered by reading the report the provider shows resolved', async () => {
+    const s = await simulator();
+    const plain = createCreditReportActivities(clientFor(s));
+    const report = await plain.requestCreditReport({ company_id: companyNamed('Ambiguous Foods Ltd').company_id });
+    const choice = { report_id: report.report_id, provider_id: report.picklist![0]!.provider_id };
+    // Someone else resolves the report between our read and our call: the provider answers 409.
+    const racing: typeof fetch = async (url, init) => {
+      if (init?.method === 'POST' && String(url).endsWith('/picklist')) await plain.resolveCreditReportPicklist({ ...choice, provider_id: report.picklist![2]!.provider_id });
+      return fetch(url, init);
+    };
+    const credit = createCreditReportActivities(new ProviderClient({ baseUrl: s.baseUrl, authUrl: s.authUrl, clientId: 'client', clientSecrets: ['primary'], requestTimeoutMs: 5_000 }, racing));
+    const resolved = await credit.resolveCreditReportPicklist(choice);
+    expect(resolved).toMatchObject({ status: 'Complete', report: { provider_id: report.picklist![2]!.provider_id } });
+    expect(callsTo('/v2/company-credit-reports/picklist')).toEqual([200, 409]);
+  });
+
+  test('a creating call sends an Idempotency-Key only inside an activity; outside one it sends none', async () => {
+    const idv = createIdentityVerificationActivities(clientFor(await simulator()));
+    await idv.createIdentityVerificationRequest({ personId: firstPerson() });
+    await idv.createIdentityVerificationRequest({ personId: firstPerson() });
+    // Without an activity there is no workflow run to scope a key to: two calls, two requests.
+    expect([...sim.store.identityVerifications.values()].filter((r) => r.person_id === firstPerson())).toHaveLength(2);
+  });
+});

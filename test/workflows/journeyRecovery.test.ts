@@ -149,6 +149,18 @@ test('a provider that fails every call of one step ends that step failed with it
   await handle.signal('cancel', {});
 });
 
+test('a 404 on a result read right after its webhook is retried briefly, and the step completes', async () => {
+  const ids = await newCase();
+  const handle = await start({ caseId: ids.caseId, people: [{ personId: ids.personId }], steps: { identityVerification: true } });
+  const waiting = await waitForStatus(handle, journeyStatusQuery, waitingFor([idv(ids.personId)]));
+  const requestId = waiting.steps[idv(ids.personId)]!.providerIds.request_id!;
+  // The provider's read side lags its event.
+  await control('/faults', { method: 'GET', path: `/v2/identity/${requestId}`, status: 404, times: 2 });
+  await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+  expect(await handle.result()).toMatchObject({ state: 'completed' });
+  expect(stack.simulator.store.requests.filter((r) => r.path === `/v2/identity/${requestId}`).map((r) => r.status)).toEqual([404, 404, 200]);
+});
+
 test('a native Temporal cancel ends the journey cancelled, and no provider call follows it', async () => {
   const ids = await newCase();
   const createPath = `/v2/persons/${ids.personId}/identity-verifications`;
