@@ -32,40 +32,33 @@ export interface PlannedStep {
 export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep> {
   const deadlines: Deadlines = deadlinesWith(input.deadlines as Record<string, Duration>);
   const plan = new Map<string, PlannedStep>();
-  const child = { taskQueue: workflowInfo().taskQueue };
+  const taskQueue = workflowInfo().taskQueue;
   const common = (key: string, attempt: AttemptStart) => ({ stepKey: attemptReportKey(key, attempt.attempt), callBudget: deadlines.providerCalls });
+  /** The attempt's child workflow, with its one input. */
+  const child = <Input, Result extends StepStatus>(workflow: (input: Input) => Promise<Result>, attempt: AttemptStart, input: Input): Promise<StepStatus> =>
+    executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input] });
   const add = (key: string, start: PlannedStep['start'], dependsOn: string | null = null) => plan.set(key, { key, dependsOn, start });
   const { steps, caseId } = input;
 
   if (steps.creditReport && input.company) {
     const request = input.company;
     add('credit-report', (a) =>
-      executeChild(creditReportWorkflow, {
-        ...child,
-        workflowId: a.workflowId,
-        args: [{ ...common('credit-report', a), request, automaticPicklistRule: input.automaticPicklistRule, picklistDeadline: deadlines.picklist }],
-      }),
+      child(creditReportWorkflow, a, { ...common('credit-report', a), request, automaticPicklistRule: input.automaticPicklistRule, picklistDeadline: deadlines.picklist }),
     );
   }
   if (steps.identityVerification) {
     for (const { personId } of input.people) {
       const key = `identity-verification/${personId}`;
       add(key, (a) =>
-        executeChild(identityVerificationWorkflow, {
-          ...child,
-          workflowId: a.workflowId,
-          args: [
-            {
-              ...common(key, a),
-              personId,
-              caseId,
-              deadline: deadlines.identityVerification,
-              maxResubmissions: input.maxResubmissions,
-              reconcileAfter: deadlines.reconcileAfter,
-              // A later attempt is an operator asking for a new request, not for the open one again.
-              adoptOpenRequest: a.attempt === 1,
-            },
-          ],
+        child(identityVerificationWorkflow, a, {
+          ...common(key, a),
+          personId,
+          caseId,
+          deadline: deadlines.identityVerification,
+          maxResubmissions: input.maxResubmissions,
+          reconcileAfter: deadlines.reconcileAfter,
+          // A later attempt is an operator asking for a new request, not for the open one again.
+          adoptOpenRequest: a.attempt === 1,
         }),
       );
     }
@@ -73,44 +66,24 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
   if (steps.banking) {
     const method = steps.banking;
     add('banking', (a) =>
-      executeChild(bankingWorkflow, {
-        ...child,
-        workflowId: a.workflowId,
-        args: [{ ...common('banking', a), caseId, method, deadline: deadlines.banking, ...(a.attempt > 1 ? { ignoreEventsBefore: a.startedAt } : {}) }],
-      }),
+      child(bankingWorkflow, a, { ...common('banking', a), caseId, method, deadline: deadlines.banking, ...(a.attempt > 1 ? { ignoreEventsBefore: a.startedAt } : {}) }),
     );
   }
   if (steps.documents?.length) {
     const documents = steps.documents;
     add('documents', (a) =>
-      executeChild(documentsWorkflow, {
-        ...child,
-        workflowId: a.workflowId,
-        args: [{ ...common('documents', a), caseId, documents, deadline: deadlines.documents, reconcileAfter: deadlines.reconcileAfter }],
-      }),
+      child(documentsWorkflow, a, { ...common('documents', a), caseId, documents, deadline: deadlines.documents, reconcileAfter: deadlines.reconcileAfter }),
     );
   }
   if (steps.incomeEmployer) {
     add('income-employer', (a) =>
-      executeChild(incomeEmployerWorkflow, {
-        ...child,
-        workflowId: a.workflowId,
-        args: [{ ...common('income-employer', a), caseId, deadline: deadlines.incomeEmployer, reconcileAfter: deadlines.reconcileAfter }],
-      }),
+      child(incomeEmployerWorkflow, a, { ...common('income-employer', a), caseId, deadline: deadlines.incomeEmployer, reconcileAfter: deadlines.reconcileAfter }),
     );
   }
   if (steps.affordability) {
     // Affordability is computed from the case's banking data: it runs once banking completed.
-    add(
-      'affordability',
-      (a) =>
-        executeChild(affordabilityWorkflow, {
-          ...child,
-          workflowId: a.workflowId,
-          args: [{ ...common('affordability', a), caseId, deadline: deadlines.affordability, reconcileAfter: deadlines.reconcileAfter }],
-        }),
-      steps.banking ? 'banking' : null,
-    );
+    const start = (a: AttemptStart) => child(affordabilityWorkflow, a, { ...common('affordability', a), caseId, deadline: deadlines.affordability, reconcileAfter: deadlines.reconcileAfter });
+    add('affordability', start, steps.banking ? 'banking' : null);
   }
   return plan;
 }

@@ -16,7 +16,6 @@ import {
   patched,
   setHandler,
   upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import { describeIssues } from '../provider';
 import { choosePicklistEntrySignal, picklistChoiceProblem, type CreditReportDetail } from './creditReportWorkflow';

@@ -6,11 +6,9 @@
  * came in time (the provider never retries a lost delivery), continues as new before its history
  * grows large, and ends after a retention period of quiet.
  */
-import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { condition, continueAsNew, getExternalWorkflowHandle, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { ResourceKey } from '../provider';
 import { activityOptions } from './activityOptions';
 import { defaultDeadlines } from './deadlines';
 import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from './messages';

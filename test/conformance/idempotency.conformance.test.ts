@@ -2,26 +2,17 @@
  * The simulator's `Idempotency-Key` contract (docs/provider-assumptions.md A37), the response-lost
  * fault, the ledger and the control catalogue, over raw HTTP (not the project's own client).
  */
-import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
+import type { RunningSimulator } from '../../simulator/startSimulator';
+import { CONFORMANCE_SECRET as SECRET, startConformanceSimulator, type ConformanceOptions } from '../support/conformanceSimulator';
 import { control, networkFailureOf, rawApi } from '../support/rawProviderApi';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
-const SECRET = 'client-secret-1';
 let sim: RunningSimulator;
 let receiver: WebhookReceiver;
 let api: ReturnType<typeof rawApi>;
 
-async function boot(options: { seed?: number; faults?: Record<string, unknown> } = {}): Promise<void> {
-  sim = await startSimulator({
-    port: 0,
-    clientId: 'conformance',
-    clientSecret: SECRET,
-    seed: options.seed ?? 5,
-    tokenLifetimeSeconds: 3600,
-    allowInsecureLoopbackCallbacks: true,
-    processingDelayMs: 0,
-    faults: options.faults,
-  });
+async function boot(options: ConformanceOptions = {}): Promise<void> {
+  sim = await startConformanceSimulator(options);
   api = rawApi(sim, SECRET);
 }
 

@@ -5,25 +5,16 @@
  */
 import { createHmac } from 'node:crypto';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
+import { CONFORMANCE_SECRET as SECRET, startConformanceSimulator, type ConformanceOptions } from '../support/conformanceSimulator';
 import { control, fetchToken, rawApi } from '../support/rawProviderApi';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
-const SECRET = 'client-secret-1';
 let sim: RunningSimulator;
 let receiver: WebhookReceiver;
 let api: ReturnType<typeof rawApi>;
 
-async function boot(options: { seed?: number; tokenLifetimeSeconds?: number; faults?: Record<string, unknown> } = {}): Promise<void> {
-  sim = await startSimulator({
-    port: 0,
-    clientId: 'conformance',
-    clientSecret: SECRET,
-    seed: options.seed ?? 5,
-    tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
-    allowInsecureLoopbackCallbacks: true,
-    processingDelayMs: 0,
-    faults: options.faults,
-  });
+async function boot(options: ConformanceOptions = {}): Promise<void> {
+  sim = await startConformanceSimulator(options);
   api = rawApi(sim, SECRET);
 }
 
