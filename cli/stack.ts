@@ -34,6 +34,8 @@ export interface StackOptions {
   taskQueue?: string;
   simulatorPort?: number;
   simulatorSeed?: number;
+  /** Keep the simulator's state in this file across restarts (`npm start`); in memory when unset (tests). */
+  simulatorStateFile?: string;
   tokenLifetimeSeconds?: number;
   /** How long the simulator takes to process documents and insights. */
   processingDelayMs?: number;
@@ -104,6 +106,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600,
       allowInsecureLoopbackCallbacks: true,
       processingDelayMs: options.processingDelayMs ?? 300,
+      stateFile: options.simulatorStateFile,
     });
     cleanups.push(() => simulator.stop());
     progress(`provider simulator at ${simulator.baseUrl} (control ${simulator.controlUrl})`);
@@ -132,7 +135,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const bridge = await startBridge(bridgeConfig, temporal, { logger, payloadKeys });
     cleanups.push(() => bridge.stop());
 
-    const webhookSecret = await registerWebhook(provider, bridge.url);
+    const webhookSecret = await registerWebhook(provider, simulator, bridge.url);
     bridge.secrets.set(webhookSecret);
     progress(`webhook bridge at ${bridge.url} (signed deliveries required)`);
 
@@ -158,15 +161,22 @@ function codecServerConfig(options: StackOptions): CodecServerConfig {
 }
 
 /** Subscribes the bridge to every known event type and returns the signing secret. */
-async function registerWebhook(provider: ProviderClient, callbackUrl: string): Promise<string> {
+const WEBHOOK_NAME = 'verification-journeys bridge';
+
+/**
+ * Points the provider's webhook at this bridge and answers the signing secret: created the first
+ * time, updated (the bridge's port may have changed) and read when the simulator kept its state.
+ */
+async function registerWebhook(provider: ProviderClient, simulator: RunningSimulator, callbackUrl: string): Promise<string> {
   // The simulator runs in local-development mode here, so the bridge's http:// loopback URL is admitted.
   const management = webhookManagement(provider, { localDevelopment: true });
-  await management.createWebhook({
-    webhook_name: 'verification-journeys bridge',
-    webhook_callback_url: callbackUrl,
-    event_types: [...knownEventTypes],
-    external_ref: 'local-stack',
+  // The provider has no call that lists webhooks; the stack owns this simulator and looks.
+  const existing = [...simulator.store.webhooks.values()].find((w) => w.webhook_name === WEBHOOK_NAME);
+  if (existing) await management.updateWebhook(existing.webhook_id, { webhook_callback_url: callbackUrl });
+  else await management.createWebhook({ webhook_name: WEBHOOK_NAME, webhook_callback_url: callbackUrl, event_types: [...knownEventTypes], external_ref: 'local-stack' });
+  const kept = await management.readSecret().catch((error: { type?: string }) => {
+    if (error.type === 'HTTP_404') return undefined;
+    throw error;
   });
-  const secret = await management.createSecret();
-  return secret.secret;
+  return (kept ?? (await management.createSecret())).secret;
 }

@@ -57,6 +57,8 @@ async function main(): Promise<void> {
       embedded: { port: embedded.TEMPORAL_DEV_PORT, uiPort: embedded.TEMPORAL_UI_PORT, dbFile: embedded.TEMPORAL_DB_FILE },
       simulatorPort: simulatorConfig.port,
       simulatorSeed: simulatorConfig.seed,
+      // Temporal keeps its state in .data/: the provider must keep its own, or resumed journeys wait on requests it never heard of.
+      simulatorStateFile: simulatorConfig.stateFile ?? path.join(projectRoot, '.data', 'simulator-state.json'),
       bridgePort: bridgeConfig.port,
       codecServer,
       payloadKeys,

@@ -15,6 +15,10 @@ export const simulatorEnvironment = {
   SIMULATOR_ALLOW_INSECURE_LOOPBACK_CALLBACKS: booleanVariable.default(false),
   /** How long document processing and insights take. */
   SIMULATOR_PROCESSING_DELAY_MS: z.coerce.number().int().min(0, 'must be 0 or more milliseconds').default(500),
+  /** Where the simulator keeps its state across restarts (JSON); unset: in memory only. */
+  SIMULATOR_STATE_FILE: z.string().min(1).optional(),
+  /** The base URL clients reach it at (behind a proxy or an ingress): written into payload links and expected in the token scope. */
+  SIMULATOR_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** Fault rates as JSON, e.g. {"delivery_drop_rate":0.1} (see simulator/faultRates.ts). */
   SIMULATOR_FAULTS: z
     .string()
@@ -39,6 +43,10 @@ export interface SimulatorConfig {
   allowInsecureLoopbackCallbacks: boolean;
   processingDelayMs?: number;
   faults?: Partial<FaultRates>;
+  /** Restore from and save to this file (see savedState.ts). */
+  stateFile?: string;
+  /** The base URL clients reach the simulator at; `http://127.0.0.1:<port>` when unset. */
+  publicUrl?: string;
 }
 
 export function readSimulatorConfig(env: NodeJS.ProcessEnv = process.env): SimulatorConfig {
@@ -52,5 +60,7 @@ export function readSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
     allowInsecureLoopbackCallbacks: c.SIMULATOR_ALLOW_INSECURE_LOOPBACK_CALLBACKS,
     processingDelayMs: c.SIMULATOR_PROCESSING_DELAY_MS,
     faults: c.SIMULATOR_FAULTS,
+    stateFile: c.SIMULATOR_STATE_FILE,
+    publicUrl: c.SIMULATOR_PUBLIC_URL,
   };
 }

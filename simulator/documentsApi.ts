@@ -76,6 +76,13 @@ export function createDocumentsApi(store: SimulatorStore, options: DocumentsApiO
   return router;
 }
 
+/** After a restart from saved state: documents still processing are processed (their job was lost with the process). */
+export function resumeDocumentProcessing(store: SimulatorStore, options: DocumentsApiOptions): void {
+  for (const document of store.documents.values()) {
+    if (document.status === 'Processing') options.jobs.schedule(() => processDocument(store, options, document));
+  }
+}
+
 async function processDocument(store: SimulatorStore, options: DocumentsApiOptions, document: StoredDocument): Promise<void> {
   const baseUrl = options.baseUrl();
   const kind = (document.document_type as DocumentKind | null) ?? classify(document.content);

@@ -32,13 +32,13 @@ const creatingRoutes: { route: Route; bodyLimit: string }[] = [
 ];
 
 /** What a first call answered: status, content type and the exact bytes. */
-interface StoredAnswer {
+export interface StoredAnswer {
   status: number;
   contentType: string | undefined;
   body: Buffer;
 }
 
-interface KeyRecord {
+export interface KeyRecord {
   /** The request the key was first used for: its path and parsed body. */
   path: string;
   body: unknown;
@@ -74,9 +74,8 @@ function parseKey(raw: string): string {
  */
 const keepsAnswer = (status: number) => status < 500 && status !== 400;
 
-export function idempotency(): RequestHandler {
-  const records = new Map<string, KeyRecord>();
-
+/** `records` is the store's, so a simulator restarted from its saved state keeps its keys' answers. */
+export function idempotency(records: Map<string, KeyRecord>): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
     const raw = req.get(IDEMPOTENCY_KEY_HEADER);
     const creating = creatingRoutes.find(({ route }) => route.method === req.method && matchesPattern(route.pattern, req.path));

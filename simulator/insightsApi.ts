@@ -83,6 +83,17 @@ export function createInsightsApi(store: SimulatorStore, options: InsightsApiOpt
   return router;
 }
 
+/** After a restart from saved state: insights still pending are computed (their job was lost with the process). */
+export function resumeInsights(store: SimulatorStore, options: InsightsApiOptions): void {
+  for (const insight of store.affordability.values()) {
+    if (insight.status === 'Pending') options.jobs.schedule(() => completeAffordability(store, options, insight));
+  }
+  for (const result of store.incomeEmployer.values()) {
+    const owner = store.cases.get(result.entity_id);
+    if (result.status === 'Pending' && owner) options.jobs.schedule(() => completeIncomeEmployer(store, options, owner, result, options.now().toISOString()));
+  }
+}
+
 function caseTransactions(store: SimulatorStore, caseId: string) {
   return [...store.accounts.values()].filter((a) => a.case_id === caseId).flatMap((a) => a.transactions.transactions);
 }

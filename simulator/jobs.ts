@@ -2,13 +2,18 @@
 export class Jobs {
   private pending = new Set<Promise<unknown>>();
 
-  constructor(readonly delayMs: number) {}
+  /** `afterEach` runs when a job has ended (the simulator saves its state then). */
+  constructor(
+    readonly delayMs: number,
+    private readonly afterEach: () => void = () => {},
+  ) {}
 
   /** Runs `work` after the configured delay; failures are logged, never thrown into the API. */
   schedule(work: () => Promise<unknown>): void {
     const job = new Promise((r) => setTimeout(r, this.delayMs))
       .then(work)
-      .catch((error) => console.error('simulator job failed', error));
+      .catch((error) => console.error('simulator job failed', error))
+      .finally(this.afterEach);
     this.pending.add(job);
     void job.finally(() => this.pending.delete(job));
   }

@@ -32,6 +32,15 @@ export class SeededRandom {
     return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
   }
 
+  /** The generator's position, to save with the simulator's state and resume from. */
+  get position(): number {
+    return this.state;
+  }
+
+  set position(value: number) {
+    this.state = value >>> 0;
+  }
+
   pick<T>(items: readonly T[]): T {
     return items[Math.floor(this.next() * items.length)] as T;
   }

@@ -11,11 +11,12 @@ import { apiFaultRates, scriptedFaults } from './scriptedFaults';
 import { idempotency } from './idempotency';
 import { requestLog } from './requestLog';
 import { createBankingApi } from './bankingApi';
-import { createDocumentsApi } from './documentsApi';
+import { createDocumentsApi, resumeDocumentProcessing } from './documentsApi';
 import { FaultInjector } from './faultRates';
-import { createInsightsApi } from './insightsApi';
+import { createInsightsApi, resumeInsights } from './insightsApi';
 import { Jobs } from './jobs';
 import { JsonLayout } from './jsonLayout';
+import { restoreState, StateSaver } from './savedState';
 import { SeededRandom } from './seededRandom';
 import { createStore, seedStore, type SimulatorStore } from './store';
 import { CLIENT_SECRET_LIFETIME_MS, createTokenIssuer } from './tokenIssuer';
@@ -37,11 +38,13 @@ export interface RunningSimulator {
 
 export async function startSimulator(config: SimulatorConfig): Promise<RunningSimulator> {
   const store = createStore(new SeededRandom(config.seed));
-  seedStore(store);
+  const restored = config.stateFile ? restoreState(store, config.stateFile) : false;
+  if (!restored) seedStore(store);
+  const saver = config.stateFile ? new StateSaver(store, config.stateFile) : undefined;
   const now = () => new Date();
   let baseUrl = '';
   const faults = new FaultInjector(config.seed, config.faults);
-  const jobs = new Jobs(config.processingDelayMs ?? 500);
+  const jobs = new Jobs(config.processingDelayMs ?? 500, () => saver?.changed());
   const layout = new JsonLayout(config.seed);
   const dispatcher = createWebhookDispatcher(store, { faults, layout });
   const application = { clientId: config.clientId, secrets: [{ value: config.clientSecret, expiresAt: Date.now() + CLIENT_SECRET_LIFETIME_MS }] };
@@ -53,6 +56,7 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
 
   const app = express();
   app.disable('x-powered-by');
+  if (saver) app.use(savesAfterChanges(saver));
   app.use('/oauth', tokens.router);
   app.use(
     CONTROL_PREFIX,
@@ -64,7 +68,7 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   app.use(scriptedFaults(store));
   app.use(apiFaultRates(store, faults));
   // After the faults: a retry with a key can meet a 503 too, and a lost answer is still kept.
-  app.use(idempotency());
+  app.use(idempotency(store.idempotencyRecords));
   app.use(createIdentityVerificationApi(store, now));
   app.use(createCreditReportApi(store));
   app.use(createDocumentsApi(store, { baseUrl: () => baseUrl, jobs, dispatcher }));
@@ -81,7 +85,11 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
 
   const server = await listen(app, config.port);
   const { port } = server.address() as AddressInfo;
-  baseUrl = `http://127.0.0.1:${port}`;
+  baseUrl = config.publicUrl?.replace(/\/+$/, '') ?? `http://127.0.0.1:${port}`;
+  if (restored) {
+    resumeDocumentProcessing(store, { baseUrl: () => baseUrl, jobs, dispatcher });
+    resumeInsights(store, { baseUrl: () => baseUrl, now, jobs, dispatcher });
+  }
   return {
     baseUrl,
     authUrl: `${baseUrl}/oauth`,
@@ -98,7 +106,16 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
       await jobs.settled();
       await dispatcher.idle();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      saver?.flush();
     },
+  };
+}
+
+/** Every call but a read may change the state: save it (coalesced) once answered. */
+function savesAfterChanges(saver: StateSaver): express.RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'GET') res.on('finish', () => saver.changed());
+    next();
   };
 }
 

@@ -10,6 +10,7 @@ import type {
   WebhookRecord,
 } from '../provider';
 import type { BankBalances, BankTransactions } from '../provider';
+import type { KeyRecord } from './idempotency';
 import type { SeededRandom } from './seededRandom';
 
 export interface Person {
@@ -137,6 +138,8 @@ export interface SimulatorStore {
    */
   createdWithKey: Map<string, string>;
   picklistResolutions: PicklistResolutionRecord[];
+  /** First answers by idempotency scope (client, route, key); see idempotency.ts. */
+  idempotencyRecords: Map<string, KeyRecord>;
 }
 
 export function createStore(random: SeededRandom): SimulatorStore {
@@ -161,6 +164,7 @@ export function createStore(random: SeededRandom): SimulatorStore {
     stats: { tokenRequests: 0, tokensIssued: 0, apiCalls: 0 },
     createdWithKey: new Map(),
     picklistResolutions: [],
+    idempotencyRecords: new Map(),
   };
 }
 

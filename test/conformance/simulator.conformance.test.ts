@@ -4,6 +4,7 @@
  * bridge). Signatures are computed here with node:crypto.
  */
 import { createHmac } from 'node:crypto';
+import net from 'node:net';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
 import { CONFORMANCE_SECRET as SECRET, startConformanceSimulator, type ConformanceOptions } from '../support/conformanceSimulator';
 import { control, fetchToken, rawApi } from '../support/rawProviderApi';
@@ -520,3 +521,25 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<v
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+describe('behind a proxy (SIMULATOR_PUBLIC_URL)', () => {
+  test('the base URL (written into payload links) and the token scope are the public URL', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const publicUrl = `http://localhost:${port}`;
+    const proxied = await startSimulator({ port, clientId: 'c', clientSecret: 's', seed: 3, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: true, publicUrl: `${publicUrl}/` });
+    try {
+      expect(proxied.baseUrl).toBe(publicUrl);
+      expect((await fetchToken(proxied, 's')).status).toBe(200);
+      expect((await fetchToken(proxied, 's', { scope: `http://127.0.0.1:${port}/.default` })).status).toBe(400);
+      const report = await (await fetch(`${publicUrl}/_control/ledger`)).json();
+      expect(report).toHaveProperty('creditReports');
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
