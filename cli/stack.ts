@@ -167,7 +167,7 @@ const WEBHOOK_NAME = 'verification-journeys bridge';
  * Points the provider's webhook at this bridge and answers the signing secret: created the first
  * time, updated (the bridge's port may have changed) and read when the simulator kept its state.
  */
-async function registerWebhook(provider: ProviderClient, simulator: RunningSimulator, callbackUrl: string): Promise<string> {
+export async function registerWebhook(provider: ProviderClient, simulator: RunningSimulator, callbackUrl: string): Promise<string> {
   // The simulator runs in local-development mode here, so the bridge's http:// loopback URL is admitted.
   const management = webhookManagement(provider, { localDevelopment: true });
   // The provider has no call that lists webhooks; the stack owns this simulator and looks.

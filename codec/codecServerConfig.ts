@@ -2,8 +2,8 @@
  * The codec server's configuration (DESIGN.md §9 style): port, bearer token, the Web UI origins
  * allowed by CORS. The embedded default's token is generated once under `.data/` and never printed.
  */
+import { dataPath } from '../worker/projectRoot';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { z } from 'zod';
 import { parseEnvironment, portVariable } from '../worker/environment';
 import { readOrCreateSecretFile } from './secretFile';
@@ -21,7 +21,7 @@ export interface CodecServerConfig {
 export const uiOrigins = (uiPort: number) => [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`];
 
 export const tokenPattern = /^[A-Za-z0-9._~-]{16,256}$/;
-export const defaultTokenFile = path.resolve(__dirname, '..', '.data', 'codec-server-token');
+export const defaultTokenFile = dataPath('codec-server-token');
 
 const originList = z
   .string()

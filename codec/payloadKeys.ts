@@ -3,15 +3,15 @@
  * one encrypts, all of them decrypt), or for the embedded default a key generated once under
  * `.data/`. Key material is never echoed in errors.
  */
+import { dataPath } from '../worker/projectRoot';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { parseEnvironment } from '../worker/environment';
 import { embeddedPayloadKeys } from './embeddedKeyFile';
 import { KEY_BYTES, payloadKeysVariable, type PayloadKey, type PayloadKeys } from './payloadKeySchema';
 
 export type { PayloadKey, PayloadKeys } from './payloadKeySchema';
 
-export const defaultKeyFile = path.resolve(__dirname, '..', '.data', 'payload-keys.json');
+export const defaultKeyFile = dataPath('payload-keys.json');
 
 export function readPayloadKeys(env: NodeJS.ProcessEnv = process.env, keyFile = defaultKeyFile): PayloadKeys {
   if (!env.PAYLOAD_ENCRYPTION_KEYS) return embeddedPayloadKeys(keyFile);

@@ -3,6 +3,7 @@ import { clientSecretExpiryWarning } from '../activities/clientSecretExpiry';
 import { readProviderConfig } from '../activities/providerConfig';
 import { exitOnConfigurationError } from './exitOnConfigurationError';
 import { startWorker } from './createWorker';
+import { prebuiltWorkflowBundle } from './prebuiltBundle';
 import { installRuntimeLogging } from './runtimeLogging';
 import { readTemporalConfig } from './temporalConfig';
 
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   installRuntimeLogging();
   const expiry = clientSecretExpiryWarning(provider.clientSecretExpiresAt, new Date());
   if (expiry) console.warn(JSON.stringify({ level: 'warn', msg: expiry }));
-  const running = await startWorker({ temporal, provider });
+  const running = await startWorker({ temporal, provider, workflowBundle: prebuiltWorkflowBundle() });
   console.log(JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue }));
   const stop = () => void running.stop();
   process.once('SIGINT', stop);

@@ -1,0 +1,22 @@
+/**
+ * `npm run build`'s last step: the workflow bundle, built once with the project's failure
+ * converter, so production workers start without bundling (`dist/workflow-bundle.js`, which
+ * `worker/main.ts` finds beside the compiled code).
+ */
+import { writeFileSync } from 'node:fs';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { failureConverterPath } from '../codec/dataConverter';
+import { prebuiltBundlePath } from '../worker/prebuiltBundle';
+import { workflowsPath } from '../worker/createWorker';
+
+async function main(): Promise<void> {
+  const out = process.argv[2] ?? prebuiltBundlePath;
+  const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') });
+  writeFileSync(out, code);
+  console.log(`workflow bundle: ${out} (${Math.round(code.length / 1024)} KiB)`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
