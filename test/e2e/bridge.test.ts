@@ -88,16 +88,27 @@ describe('webhook bridge', () => {
     expect(state.occurrences).toBe(1);
   });
 
-  test('an unknown event type, or data that does not match, is accepted and kept for an operator', async () => {
+  test('an unknown event type is kept per type and day, trimmed to ids and sizes', async () => {
     const type = `Brand.New${randomUUID().slice(0, 8)}`;
-    expect((await deliver(envelope(type, { anything: true }), randomUUID())).status).toBe(202);
-    const unknown = await resourceState(`resource/unrouted/${type}`, (s) => s.events.length === 1);
-    expect(unknown.events[0]).toMatchObject({ parse: 'unknown-event-type', data: { anything: true } });
+    const day = new Date().toISOString().slice(0, 10);
+    expect((await deliver(envelope(type, { anything: true, entity_id: 'e-7', person: { first_name: 'Ada' } }), randomUUID())).status).toBe(202);
+    const unknown = await resourceState(`resource/unrouted/${type}/${day}`, (s) => s.events.length === 1);
+    expect(unknown.events[0]).toMatchObject({ parse: 'unknown-event-type', data: { trimmed: true, fields: ['anything', 'entity_id', 'person'], ids: { entity_id: 'e-7' } } });
+    expect(JSON.stringify(unknown.events[0])).not.toContain('Ada');
+  });
 
-    const broken = { ...idvCompleted(), verification_status: 'Maybe' };
+  test('data that does not match its schema still reaches its resource when its ids can be read', async () => {
+    const requestId = randomUUID();
+    const broken = { ...idvCompleted(requestId), verification_status: 'Maybe' };
     expect((await deliver(envelope('IdentityVerification.Completed', broken), randomUUID())).status).toBe(202);
-    const invalid = await resourceState('resource/unrouted/IdentityVerification.Completed', (s) => s.events.some((e) => e.data.verification_status === 'Maybe'));
-    expect(invalid.events.find((e) => e.data.verification_status === 'Maybe')).toMatchObject({ parse: 'invalid-data', problems: [expect.stringContaining('verification_status')] });
+    const state = await resourceState(`resource/idv/${requestId}`, (s) => s.events.length === 1);
+    expect(state.events[0]).toMatchObject({ parse: 'invalid-data', problems: [expect.stringContaining('verification_status')], data: { verification_status: 'Maybe' } });
+
+    const day = new Date().toISOString().slice(0, 10);
+    const noIds = { verification_status: 'Maybe', marker: randomUUID() };
+    expect((await deliver(envelope('IdentityVerification.Completed', noIds), randomUUID())).status).toBe(202);
+    const unrouted = await resourceState(`resource/unrouted/IdentityVerification.Completed/${day}`, (s) => s.events.some((e) => Object.keys(e.data).includes('trimmed')));
+    expect(unrouted.events.at(-1)).toMatchObject({ parse: 'invalid-data', data: { trimmed: true, fields: ['verification_status', 'marker'] } });
   });
 
   test('verified bytes that are not JSON are answered 400; a body over the limit 413', async () => {
