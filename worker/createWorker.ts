@@ -8,12 +8,15 @@ import { createActivities } from '../activities';
 import { ProviderClient } from '../activities/providerClient';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { temporalConnectionOptions, type TemporalConfig } from './temporalConfig';
+import type { WorkerTuning } from './workerConfig';
 
 export interface WorkerSetup {
   temporal: TemporalConfig;
   provider: ProviderConfig;
   /** A prebuilt bundle (tests build one and share it); otherwise the worker bundles `workflows/`. */
   workflowBundle?: WorkflowBundleOption;
+  /** Concurrency limits and shutdown grace (readWorkerConfig); the SDK's defaults when unset. */
+  tuning?: Partial<WorkerTuning>;
 }
 
 export interface RunningWorker {
@@ -38,6 +41,7 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     taskQueue: setup.temporal.taskQueue,
     activities: createActivities({ provider, resources: { client, taskQueue: setup.temporal.taskQueue } }),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
+    ...setup.tuning,
   });
   const done = worker.run().finally(async () => {
     await clientConnection.close();
