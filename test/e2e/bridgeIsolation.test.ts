@@ -5,11 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import pino from 'pino';
 import { resourceWorkflowId } from '../../provider';
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { replayDeadLetter } from '../../webhook-bridge/deadLetterReplay';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
+import { temporalSignaller } from '../../webhook-bridge/temporalSignaller';
 import type { ResourceDelivery } from '../../workflows/messages';
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
 import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
@@ -41,7 +43,6 @@ async function deliveriesTo(workflowId: string, until: (d: ResourceDelivery[]) =
   while (Date.now() < deadline) {
     try {
       const history = await client.workflow.getHandle(workflowId).fetchHistory();
-      const { defaultPayloadConverter } = await import('@temporalio/common');
       seen = (history.events ?? []).flatMap((e) => {
         const payload = e.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0];
         return payload ? [defaultPayloadConverter.fromPayload<ResourceDelivery>(payload as never)] : [];
@@ -88,7 +89,7 @@ test('a delivery Temporal refuses for good goes to the dead-letter store, and ot
   expect(metrics).toMatch(/bridge_deliveries_total\{outcome="dead_lettered",event_type="IdentityVerification.Completed"\} 1/);
 
   // Replayed before the cause is fixed, it is refused again and stays.
-  const signal = (await import('../../webhook-bridge/temporalSignaller')).temporalSignaller(client, temporal.taskQueue);
+  const signal = temporalSignaller(client, temporal.taskQueue);
   await expect(replayDeadLetter(bridge.deadLetters, letters[0]!.id, signal)).resolves.toMatchObject({ outcome: 'refused', grpcCode: 3 });
   expect(bridge.deadLetters.list()).toHaveLength(1);
 });
