@@ -4,7 +4,7 @@
  * it when Temporal takes it.
  */
 import type { DeadLetterStore, DeadLetterSummary } from './deadLetters';
-import { routeIncoming } from './deliveryRecorder';
+import { routeIncoming } from './spooledRouting';
 import type { RoutedDelivery } from './routeDelivery';
 import { classifyRefusal } from './temporalRefusal';
 

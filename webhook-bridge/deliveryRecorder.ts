@@ -1,25 +1,26 @@
 /**
  * Records a delivery durably (DESIGN.md §6.1): signalled to Temporal, or, when Temporal does not
- * take it in time, appended to the spool, which drains with backoff.
+ * take it in time, appended to the spool, which the SpoolDrain hands on later.
  *
- * Order is kept per resource workflow, not globally: a new delivery queues behind spooled ones
- * only when they go to one of its resources. A delivery Temporal refuses for a reason retrying
- * cannot cure goes to the dead-letter store; one refused for a reason of its own resource blocks
- * that resource only; only a Temporal that does not answer at all makes everything wait.
- * A delivery kept before any secret was known (`pendingSignature`) is verified before it is
- * signalled, and dropped as tampered when it fails. No error of the drain escapes it.
+ * Order is kept per resource workflow, not globally: a new delivery queues behind spooled ones only
+ * when they go to one of its resources. A delivery Temporal refuses for good goes to the
+ * dead-letter store at once. While Temporal does not answer at all, new deliveries go straight to
+ * the spool rather than each waiting out the signal deadline. A delivery that could not be
+ * verified yet (no secret known) is always spooled, with its signature header.
  */
 import type { Logger } from 'pino';
-import { parseDelivery } from '../provider';
+import { deadLetterKeeper, type KeepDeadLetter } from './deadLetterKeeper';
 import type { DeadLetterStore } from './deadLetters';
-import { eventTypeLabel } from './eventTypeLabel';
 import type { BridgeMetrics } from './metrics';
-import { planDelivery, workflowIdsOf, type RoutedDelivery } from './routeDelivery';
-import type { Spool, SpooledDelivery, SpoolEntry } from './spool';
-import { classifyRefusal, type Refusal } from './temporalRefusal';
+import { workflowIdsOf, type RoutedDelivery } from './routeDelivery';
+import type { Spool } from './spool';
+import { SpoolDrain, type TemporalHealth } from './spoolDrain';
+import { routeIncoming } from './spooledRouting';
+import { classifyRefusal } from './temporalRefusal';
+
+export { routeIncoming, routeSpooled } from './spooledRouting';
 
 export type RecordOutcome = 'signalled' | 'spooled' | 'held' | 'dead_lettered' | 'unavailable';
-type EntryResult = 'done' | 'blocked' | 'unavailable';
 
 export interface DeliveryRecorderOptions {
   /** Hands the routed delivery to Temporal; rejects when Temporal did not accept it (in time). */
@@ -44,25 +45,16 @@ export interface IncomingDelivery {
   pendingSignature?: string;
 }
 
-export function routeIncoming(d: { body: unknown; batchId: string | null; receivedAt: string }): RoutedDelivery {
-  return planDelivery(parseDelivery(d.body), d.body, { batchId: d.batchId, receivedAt: d.receivedAt });
-}
-
-export function routeSpooled(entry: SpooledDelivery): RoutedDelivery {
-  const raw = Buffer.from(entry.body, 'base64');
-  return routeIncoming({ body: JSON.parse(raw.toString('utf8')), batchId: entry.batchId, receivedAt: entry.receivedAt });
-}
-
 export class DeliveryRecorder {
-  private draining?: Promise<void>;
-  private stopped = false;
-  private wake?: () => void;
-  /** Set when Temporal did not answer at all: new deliveries go straight to the spool meanwhile. */
-  private temporalDown = false;
+  private readonly temporal: TemporalHealth = { down: false };
+  private readonly keepDeadLetter: KeepDeadLetter;
+  private readonly drain: SpoolDrain;
 
   constructor(private readonly options: DeliveryRecorderOptions) {
+    this.keepDeadLetter = deadLetterKeeper(options.deadLetters, options.metrics, options.logger);
+    this.drain = new SpoolDrain({ ...options, keepDeadLetter: this.keepDeadLetter, temporal: this.temporal });
     options.metrics.spoolDepth.set(options.spool.depth);
-    if (options.spool.depth > 0) this.startDrain();
+    if (options.spool.depth > 0) this.drain.start();
   }
 
   get spoolDepth(): number {
@@ -76,7 +68,7 @@ export class DeliveryRecorder {
   async record(delivery: IncomingDelivery): Promise<{ outcome: RecordOutcome; routed: RoutedDelivery }> {
     const routed = routeIncoming(delivery);
     if (delivery.pendingSignature !== undefined) return { outcome: this.spoolIt(delivery, routed) === 'spooled' ? 'held' : 'unavailable', routed };
-    if (!this.temporalDown && !this.options.spool.holds(workflowIdsOf(routed))) {
+    if (!this.temporal.down && !this.options.spool.holds(workflowIdsOf(routed))) {
       const direct = await this.signalDirectly(delivery, routed);
       if (direct) return { outcome: direct, routed };
     }
@@ -85,20 +77,22 @@ export class DeliveryRecorder {
 
   /** Signals at once; undefined when the delivery must be spooled instead. */
   private async signalDirectly(delivery: IncomingDelivery, routed: RoutedDelivery): Promise<RecordOutcome | undefined> {
-    const { metrics, logger } = this.options;
-    const stopTimer = metrics.signalLatency.startTimer();
+    const stopTimer = this.options.metrics.signalLatency.startTimer();
     try {
       await this.options.signal(routed);
       stopTimer();
-      // Temporal answers again: a drain backing off can go on now.
-      this.temporalDown = false;
-      if (this.draining) this.wake?.();
+      // Temporal answers again: a drain backing off for that reason can go on now. (Not on every
+      // success: a resource that keeps being refused must not be retried at the traffic's rate.)
+      const wasDown = this.temporal.down;
+      this.temporal.down = false;
+      if (wasDown) this.drain.nudge();
       return 'signalled';
     } catch (error) {
       const refusal = classifyRefusal(error);
-      if (refusal.kind === 'permanent' && this.deadLetter({ ...delivery, body: delivery.raw.toString('base64') }, routed, refusal)) return 'dead_lettered';
-      if (refusal.kind === 'unavailable') this.temporalDown = true;
-      logger.warn({ batchId: routed.targets[0]?.delivery.batchId ?? null, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode }, 'Temporal did not take the delivery; spooling it');
+      const body = delivery.raw.toString('base64');
+      if (refusal.kind === 'permanent' && this.keepDeadLetter({ receivedAt: delivery.receivedAt, batchId: delivery.batchId, body }, routed, refusal)) return 'dead_lettered';
+      if (refusal.kind === 'unavailable') this.temporal.down = true;
+      this.options.logger.warn({ batchId: delivery.batchId, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode }, 'Temporal did not take the delivery; spooling it');
       return undefined;
     }
   }
@@ -114,152 +108,25 @@ export class DeliveryRecorder {
       });
     } catch (error) {
       // Not on disk, so not accepted: the sender is told 503, never a 2xx that would lie.
-      this.options.logger.error({ eventType: routed.eventType, err: errorText(error) }, 'could not write the delivery to the spool');
+      this.options.logger.error({ eventType: routed.eventType, err: error instanceof Error ? error.message : String(error) }, 'could not write the delivery to the spool');
       return 'unavailable';
     }
     this.options.metrics.spoolDepth.set(this.options.spool.depth);
-    this.startDrain();
+    this.drain.start();
     return 'spooled';
   }
 
-  /** Keeps a refused delivery in the dead-letter store; false when even that failed. */
-  private deadLetter(entry: { receivedAt: string; batchId: string | null; body: string }, routed: RoutedDelivery, refusal: Refusal): boolean {
-    const { deadLetters, metrics, logger } = this.options;
-    try {
-      const letter = deadLetters.put({ receivedAt: entry.receivedAt, batchId: entry.batchId, body: Buffer.from(entry.body, 'base64'), workflowIds: workflowIdsOf(routed) }, refusal);
-      metrics.deadLettered.inc({ event_type: eventTypeLabel(routed.eventType) });
-      logger.error({ deadLetter: letter.id, eventType: routed.eventType, grpcCode: refusal.grpcCode, reason: refusal.reason }, 'Temporal refused the delivery for good; kept in the dead-letter store');
-      return true;
-    } catch (error) {
-      logger.error({ eventType: routed.eventType, err: errorText(error) }, 'could not write the dead letter; the delivery stays in the spool');
-      return false;
-    }
-  }
-
-  private startDrain(): void {
-    if (this.stopped) return;
-    this.draining ??= this.drain()
-      .catch((error: unknown) => {
-        // Belt and braces: the drain catches per delivery; nothing may become an unhandled rejection.
-        this.options.metrics.drainErrors.inc();
-        this.options.logger.error({ err: errorText(error) }, 'spool drain failed; it will start again with the next delivery');
-      })
-      .finally(() => (this.draining = undefined));
-  }
-
-  private async drain(): Promise<void> {
-    const { spool, logger } = this.options;
-    const { initialMs, maxMs } = this.options.backoff ?? { initialMs: 250, maxMs: 30_000 };
-    let delay = initialMs;
-    while (!this.stopped && spool.depth > 0) {
-      const pass = await this.drainPass();
-      if (this.stopped || spool.depth === 0) break;
-      if (pass.progressed) delay = initialMs;
-      if (pass.progressed && !pass.waiting && spool.entries().some((e) => !pass.seen.has(e.name))) continue;
-      logger.warn({ spoolDepth: spool.depth, retryInMs: delay }, 'spool drain waiting');
-      await this.sleep(delay);
-      delay = pass.progressed ? initialMs : Math.min(maxMs, delay * 2);
-    }
-    if (spool.depth === 0) logger.info('spool drained');
-  }
-
-  /** One pass over the spool, oldest first, skipping resources whose earlier delivery waits. */
-  private async drainPass(): Promise<{ progressed: boolean; waiting: boolean; seen: Set<string> }> {
-    const blocked = new Set<string>();
-    const seen = new Set<string>();
-    let progressed = false;
-    for (const entry of this.options.spool.entries()) {
-      if (this.stopped) break;
-      seen.add(entry.name);
-      if (entry.resources.some((r) => blocked.has(r))) continue;
-      const result = await this.drainEntry(entry);
-      if (result === 'unavailable') return { progressed, waiting: true, seen };
-      if (result === 'blocked') for (const r of entry.resources) blocked.add(r);
-      else progressed = true;
-      this.options.metrics.spoolDepth.set(this.options.spool.depth);
-    }
-    return { progressed, waiting: blocked.size > 0, seen };
-  }
-
-  private async drainEntry(entry: SpoolEntry): Promise<EntryResult> {
-    try {
-      return await this.deliverSpooled(entry);
-    } catch (error) {
-      this.options.metrics.drainErrors.inc();
-      this.options.logger.error({ spoolFile: entry.name, err: errorText(error) }, 'unexpected error draining a spooled delivery; it stays and is retried');
-      return 'blocked';
-    }
-  }
-
-  private async deliverSpooled(entry: SpoolEntry): Promise<EntryResult> {
-    const { spool, metrics, logger } = this.options;
-    const record = spool.read(entry.name);
-    if (!record) return 'done';
-    if (record.pendingSignature !== undefined) {
-      const verdict = await this.options.verifyHeld(Buffer.from(record.body, 'base64'), record.pendingSignature);
-      if (verdict === 'pending') return 'blocked';
-      if (verdict === 'tampered') {
-        spool.remove(entry.name);
-        metrics.tampered.inc();
-        logger.warn({ batchId: record.batchId, spoolFile: entry.name }, 'kept delivery failed verification once the secret was known: dropped as tampered');
-        return 'done';
-      }
-    }
-    const routed = routeSpooled(record);
-    try {
-      await this.options.signal(routed);
-    } catch (error) {
-      return this.refusedWhileDraining(entry, record, routed, classifyRefusal(error));
-    }
-    this.temporalDown = false;
-    spool.remove(entry.name);
-    metrics.spoolDrained.inc();
-    return 'done';
-  }
-
-  private refusedWhileDraining(entry: SpoolEntry, record: SpooledDelivery, routed: RoutedDelivery, refusal: Refusal): EntryResult {
-    if (refusal.kind === 'permanent' && this.deadLetter(record, routed, refusal)) {
-      this.options.spool.remove(entry.name);
-      return 'done';
-    }
-    if (refusal.kind === 'unavailable') this.temporalDown = true;
-    this.options.logger.warn({ spoolFile: entry.name, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode }, 'spooled delivery not taken yet');
-    return refusal.kind === 'unavailable' ? 'unavailable' : 'blocked';
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = undefined;
-        done();
-      };
-    });
-  }
-
-  /** Starts the drain again now, rather than after its backoff (a secret became known, say). */
+  /** Drains now rather than after the backoff (a secret became known, say). */
   nudge(): void {
-    if (this.options.spool.depth === 0) return;
-    if (this.draining) this.wake?.();
-    else this.startDrain();
+    this.drain.nudge();
   }
 
   /** Resolves when the spool is empty (or the recorder stopped). */
-  async drained(): Promise<void> {
-    while (this.draining) await this.draining;
+  drained(): Promise<void> {
+    return this.drain.drained();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
-    await this.draining;
+  stop(): Promise<void> {
+    return this.drain.stop();
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -14,7 +14,8 @@ import { temporalConnectionOptions, type TemporalConfig } from '../worker/tempor
 import { createBridgeApp } from './app';
 import type { BridgeConfig } from './config';
 import { DeadLetterStore } from './deadLetters';
-import { DeliveryRecorder, routeSpooled } from './deliveryRecorder';
+import { DeliveryRecorder } from './deliveryRecorder';
+import { routeSpooled } from './spooledRouting';
 import { createBridgeMetrics, type BridgeMetrics } from './metrics';
 import { workflowIdsOf } from './routeDelivery';
 import { SecretRing } from './secretRing';
