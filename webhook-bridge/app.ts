@@ -5,6 +5,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { boundedId } from '../provider';
 import type { DeliveryRecorder } from './deliveryRecorder';
 import type { BridgeMetrics } from './metrics';
 import type { SecretRing } from './secretRing';
@@ -48,7 +49,9 @@ export function createBridgeApp(deps: BridgeDependencies): express.Express {
 
   app.post(deps.path, express.raw({ type: () => true, limit: deps.maxBodyBytes }), async (req: Request, res: Response) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const batchId = headerValue(req, BATCH_HEADER);
+    // Bounded here, so that logs, the spool and the dedupe identity all see the same bounded id.
+    const batchHeader = headerValue(req, BATCH_HEADER);
+    const batchId = batchHeader === null ? null : boundedId(batchHeader);
     const log = logger.child({ batchId });
 
     const signature = headerValue(req, SIGNATURE_HEADER);
@@ -83,7 +86,7 @@ export function createBridgeApp(deps: BridgeDependencies): express.Express {
     metrics.deliveries.inc({ outcome, event_type: eventTypeLabel(routed.eventType) });
     const eventLog = log.child({ eventType: routed.eventType, parse: routed.parse });
     if (outcome === 'unavailable') {
-      eventLog.error({ outcome }, 'Temporal is unreachable and the spool is full: delivery not accepted');
+      eventLog.error({ outcome }, 'Temporal did not take the delivery and the spool is full or cannot be written: delivery not accepted');
       res.status(503).json({ error: 'unavailable', message: 'The delivery could not be recorded; it was not accepted' });
       return;
     }

@@ -153,6 +153,15 @@ describe('webhook bridge', () => {
     expect(text).not.toContain(sign(raw, SECRET));
     expect(text).not.toContain(sign(raw, 'wrong-secret'));
   });
+
+  test('log lines stay short whatever the batch id and event type', async () => {
+    const before = logLines.length;
+    const raw = envelope(`Long.${'t'.repeat(3000)}`, { anything: 'x' });
+    expect((await deliver(raw, 'b'.repeat(6000))).status).toBe(202);
+    const lines = logLines.slice(before);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line.length).toBeLessThan(1_000);
+  });
 });
 
 describe('webhook bridge, secret read from the provider', () => {
