@@ -27,6 +27,7 @@ export class SecretRing {
   private previous: string | undefined;
   private previousValidUntil: number | undefined;
   private lastRefresh = Number.NEGATIVE_INFINITY;
+  private lastReadFailed = false;
   private refreshing?: Promise<boolean>;
   private isKnown: boolean;
   private readonly knownListeners: (() => void)[] = [];
@@ -43,6 +44,26 @@ export class SecretRing {
   /** Whether the secrets are known: configured, or read from the provider at least once. */
   get known(): boolean {
     return this.isKnown;
+  }
+
+  /**
+   * Whether the provider failed the last read: a signature that matches no known secret may then
+   * be signed with one we could not read yet, and is kept rather than refused.
+   */
+  get readFailing(): boolean {
+    return this.lastReadFailed;
+  }
+
+  /** Reads from the provider, remembering whether it answered. */
+  private async readProvider(read: () => Promise<string | null>): Promise<string | null> {
+    try {
+      const latest = await read();
+      this.lastReadFailed = false;
+      return latest;
+    } catch (error) {
+      this.lastReadFailed = true;
+      throw error;
+    }
   }
 
   /** Called once, when the secrets become known (at once if they are). */
@@ -113,14 +134,14 @@ export class SecretRing {
   async load(): Promise<void> {
     const read = this.options.readFromProvider;
     if (!read) return;
-    const latest = await read();
+    const latest = await this.readProvider(read);
     if (latest !== null) this.current = latest;
     this.markKnown();
   }
 
   private async doRefresh(read: () => Promise<string | null>): Promise<boolean> {
     this.lastRefresh = this.now();
-    const latest = await read();
+    const latest = await this.readProvider(read);
     this.markKnown();
     if (latest === null || latest === this.current) return false;
     if (this.current !== undefined) {

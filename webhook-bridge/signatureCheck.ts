@@ -1,8 +1,8 @@
 /**
  * Checks a delivery's signature against the secret ring. With the secret read from the provider,
  * a mismatch reads the secret again (a rotation at the provider) and checks once more; and while
- * no secret is known yet, a signed delivery is `pending`: it is kept and checked later, never
- * refused only because the provider was slow to answer.
+ * no secret is known yet, or the provider fails to answer that read, a signed delivery is
+ * `pending`: it is kept and checked later, never refused only because the provider was slow.
  */
 import type { SecretRing } from './secretRing';
 import { verifySignature, type SignatureVerdict } from './verifySignature';
@@ -22,10 +22,16 @@ export async function checkSignature(
   // A signature we cannot match: the provider may have created or rotated its secret since.
   const noSecret = ring.secrets().length === 0;
   if (!noSecret && (first.ok || first.reason !== 'mismatch')) return first;
-  const changed = await ring.refresh().catch((error: unknown) => {
+  let changed: boolean;
+  try {
+    changed = await ring.refresh();
+  } catch (error) {
     onRefreshError(error);
-    return false;
-  });
+    changed = false;
+  }
+  // The provider did not answer (now, or at the last read, which rate-limits this one): the
+  // delivery may be signed with a secret we could not read yet. Kept, verified later.
+  if (!changed && ring.readFailing) return { ok: false, reason: 'pending' };
   if (!changed) return noSecret ? { ok: false, reason: 'mismatch' } : first;
   return verifySignature(raw, header, ring.secrets(), required);
 }
