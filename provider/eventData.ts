@@ -29,7 +29,34 @@ export function isCaseEntity(entityType: string): boolean {
   return entityType.toLowerCase() === 'case';
 }
 
-export const documentStatusSchema = z.enum(['Complete', 'Failed']);
+/**
+ * Document status (spec §3): `Complete` or `Failed`, but the spec's text also says `Success` for a
+ * successful extraction. A refused status word would strand the step until its deadline, so
+ * words are mapped by one rule, case-insensitively: complete, completed, success, successful,
+ * succeeded → `Complete`; failed, failure, fail, error → `Failed`. Any other word is still
+ * refused (its delivery reaches its resource as `invalid-data`; its ids are read alone).
+ */
+export const documentStatusWords: Readonly<Record<string, 'Complete' | 'Failed'>> = {
+  complete: 'Complete',
+  completed: 'Complete',
+  success: 'Complete',
+  successful: 'Complete',
+  succeeded: 'Complete',
+  failed: 'Failed',
+  failure: 'Failed',
+  fail: 'Failed',
+  error: 'Failed',
+};
+
+export const documentStatusSchema = z.string().transform((word, ctx) => {
+  const key = word.trim().toLowerCase();
+  const status = Object.hasOwn(documentStatusWords, key) ? documentStatusWords[key] : undefined;
+  if (status === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'unknown document status (expected Complete or Failed, or a word mapped to them)' });
+    return z.NEVER;
+  }
+  return status;
+});
 export const bankingStatusSchema = z.enum(['Complete', 'Rejected']);
 export const openBankingStatusSchema = z.enum(['Connected', 'Rejected']);
 export const incomeEmployerStatusSchema = z.enum(['Complete', 'Failed']);

@@ -10,3 +10,4 @@ export * from './creditReport';
 export * from './documents';
 export * from './banking';
 export * from './insights';
+export * from './boundedId';

@@ -5,10 +5,13 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import { boundedId } from '../provider';
 import type { DeliveryRecorder } from './deliveryRecorder';
 import type { BridgeMetrics } from './metrics';
 import type { SecretRing } from './secretRing';
-import { SIGNATURE_HEADER, verifySignature, type SignatureVerdict } from './verifySignature';
+import { eventTypeLabel } from './eventTypeLabel';
+import { checkSignature } from './signatureCheck';
+import { SIGNATURE_HEADER } from './verifySignature';
 
 export interface BridgeDependencies {
   path: string;
@@ -46,20 +49,27 @@ export function createBridgeApp(deps: BridgeDependencies): express.Express {
 
   app.post(deps.path, express.raw({ type: () => true, limit: deps.maxBodyBytes }), async (req: Request, res: Response) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const batchId = headerValue(req, BATCH_HEADER);
+    // Bounded here, so that logs, the spool and the dedupe identity all see the same bounded id.
+    const batchHeader = headerValue(req, BATCH_HEADER);
+    const batchId = batchHeader === null ? null : boundedId(batchHeader);
     const log = logger.child({ batchId });
 
-    const verdict = await verify(raw, headerValue(req, SIGNATURE_HEADER));
-    if (!verdict.ok) {
+    const signature = headerValue(req, SIGNATURE_HEADER);
+    const verdict = await checkSignature(deps.secrets, raw, signature, deps.requireSignature, (error) =>
+      logger.warn({ err: String(error) }, 'could not read the webhook secret from the provider'),
+    );
+    // No secret known yet (the provider has not answered): the delivery is kept and verified later.
+    const pendingSignature = !verdict.ok && verdict.reason === 'pending' && signature ? signature : undefined;
+    if (!verdict.ok && pendingSignature === undefined) {
       metrics.signatureFailures.inc({ reason: verdict.reason });
       metrics.deliveries.inc({ outcome: 'rejected_signature', event_type: 'unknown' });
       log.warn({ outcome: 'signature_rejected', reason: verdict.reason, bytes: raw.length }, 'delivery refused: signature');
       res.status(401).json({ error: 'invalid_signature', message: 'X-HMAC-SHA256-Signature is missing or does not match' });
       return;
     }
-    if (!verdict.signed && !warnedUnsigned) {
+    if (verdict.ok && !verdict.signed && !warnedUnsigned) {
       warnedUnsigned = true;
-      log.warn('no webhook secret configured: accepting unsigned deliveries (set WEBHOOK_SECRET or WEBHOOK_REQUIRE_SIGNATURE)');
+      log.warn('WEBHOOK_ALLOW_UNSIGNED=true and no webhook secret known: accepting unsigned deliveries');
     }
 
     let body: unknown;
@@ -72,11 +82,11 @@ export function createBridgeApp(deps: BridgeDependencies): express.Express {
       return;
     }
 
-    const { outcome, routed } = await deps.recorder.record({ raw, body, batchId, receivedAt: new Date().toISOString() });
-    metrics.deliveries.inc({ outcome, event_type: routed.eventType });
+    const { outcome, routed } = await deps.recorder.record({ raw, body, batchId, receivedAt: new Date().toISOString(), pendingSignature });
+    metrics.deliveries.inc({ outcome, event_type: eventTypeLabel(routed.eventType) });
     const eventLog = log.child({ eventType: routed.eventType, parse: routed.parse });
     if (outcome === 'unavailable') {
-      eventLog.error({ outcome }, 'Temporal is unreachable and the spool is full: delivery not accepted');
+      eventLog.error({ outcome }, 'Temporal did not take the delivery and the spool is full or cannot be written: delivery not accepted');
       res.status(503).json({ error: 'unavailable', message: 'The delivery could not be recorded; it was not accepted' });
       return;
     }
@@ -91,21 +101,6 @@ export function createBridgeApp(deps: BridgeDependencies): express.Express {
     logger.warn({ outcome: 'rejected', status, type: error.type, path: req.path }, error.message);
     res.status(status).json({ error: error.type ?? 'bad_request', message: status === 413 ? `Body larger than ${deps.maxBodyBytes} bytes` : 'The request could not be read' });
   });
-
-  /** Checks with the known secrets; on a mismatch, reads the provider's secret again (rotation) and retries once. */
-  async function verify(raw: Buffer, header: string | null): Promise<SignatureVerdict> {
-    const first = verifySignature(raw, header ?? undefined, deps.secrets.secrets(), deps.requireSignature);
-    if (!deps.secrets.fromProvider) return first;
-    // A signed delivery while we know no secret: the provider may have created one since we read it.
-    const unknownSecret = first.ok && !first.signed && Boolean(header);
-    if (!unknownSecret && (first.ok || first.reason !== 'mismatch')) return first;
-    const changed = await deps.secrets.refresh().catch((error) => {
-      logger.warn({ err: String(error) }, 'could not read the webhook secret from the provider');
-      return false;
-    });
-    if (!changed) return unknownSecret ? { ok: false, reason: 'mismatch' } : first;
-    return verifySignature(raw, header ?? undefined, deps.secrets.secrets(), deps.requireSignature);
-  }
 
   return app;
 }

@@ -4,13 +4,18 @@ import { z } from 'zod';
 import { booleanVariable, ConfigurationError, parseEnvironment, portVariable } from '../worker/environment';
 
 export const bridgeEnvironment = {
+  /** The interface to listen on: loopback by default; `0.0.0.0` behind a load balancer. */
+  BRIDGE_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
   BRIDGE_PORT: portVariable.default(8470),
   BRIDGE_PATH: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'must be a path starting with /').default('/webhooks'),
   BRIDGE_SPOOL_DIR: z.string().min(1).default(path.resolve(__dirname, '..', '.data', 'spool')),
   BRIDGE_MAX_BODY: z.coerce.number().int('must be a whole number of bytes').positive('must be a positive number of bytes').default(1024 * 1024),
   WEBHOOK_SECRET: z.string().min(1).optional(),
   WEBHOOK_SECRET_PREVIOUS: z.string().min(1).optional(),
-  WEBHOOK_REQUIRE_SIGNATURE: booleanVariable.default(false),
+  /** Signatures are required unless this is set to true explicitly. */
+  WEBHOOK_ALLOW_UNSIGNED: booleanVariable.default(false),
+  /** Retired (signatures are now required by default); `true` is accepted, `false` is an error. */
+  WEBHOOK_REQUIRE_SIGNATURE: booleanVariable.optional(),
   /** When the previous secret stops being accepted (ISO 8601); unset: while it is configured. */
   WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time' }).optional(),
   /** `config` (the variables above) or `provider` (read with the provider's read-secret operation). */
@@ -24,6 +29,8 @@ export const bridgeEnvironment = {
 };
 
 export interface BridgeConfig {
+  /** `127.0.0.1` when unset. */
+  host?: string;
   port: number;
   path: string;
   spoolDir: string;
@@ -33,6 +40,7 @@ export interface BridgeConfig {
   previousSecretValidUntil?: number;
   secretSource: 'config' | 'provider';
   rotationGraceMs: number;
+  /** False only with WEBHOOK_ALLOW_UNSIGNED=true. */
   requireSignature: boolean;
   spoolLimit: number;
   signalTimeoutMs: number;
@@ -43,10 +51,19 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
   if (c.WEBHOOK_SECRET_PREVIOUS && !c.WEBHOOK_SECRET) {
     throw new ConfigurationError('Invalid configuration:\n  WEBHOOK_SECRET: required when WEBHOOK_SECRET_PREVIOUS is set');
   }
+  if (c.WEBHOOK_REQUIRE_SIGNATURE === false) {
+    throw new ConfigurationError(
+      'Invalid configuration:\n  WEBHOOK_REQUIRE_SIGNATURE: false is retired: signatures are required by default; set WEBHOOK_ALLOW_UNSIGNED=true to accept unsigned deliveries',
+    );
+  }
+  if (c.WEBHOOK_REQUIRE_SIGNATURE && c.WEBHOOK_ALLOW_UNSIGNED) {
+    throw new ConfigurationError('Invalid configuration:\n  WEBHOOK_ALLOW_UNSIGNED: contradicts WEBHOOK_REQUIRE_SIGNATURE=true (unset one of them)');
+  }
   if (c.WEBHOOK_REQUIRE_SIGNATURE && !c.WEBHOOK_SECRET && c.WEBHOOK_SECRET_SOURCE === 'config') {
     throw new ConfigurationError('Invalid configuration:\n  WEBHOOK_SECRET: required when WEBHOOK_REQUIRE_SIGNATURE is true (or set WEBHOOK_SECRET_SOURCE=provider)');
   }
   return {
+    host: c.BRIDGE_HOST,
     port: c.BRIDGE_PORT,
     path: c.BRIDGE_PATH,
     spoolDir: c.BRIDGE_SPOOL_DIR,
@@ -55,8 +72,21 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     previousSecretValidUntil: c.WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL ? Date.parse(c.WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL) : undefined,
     secretSource: c.WEBHOOK_SECRET_SOURCE,
     rotationGraceMs: c.WEBHOOK_ROTATION_GRACE_SECONDS * 1000,
-    requireSignature: c.WEBHOOK_REQUIRE_SIGNATURE,
+    requireSignature: !c.WEBHOOK_ALLOW_UNSIGNED,
     spoolLimit: c.BRIDGE_SPOOL_LIMIT,
     signalTimeoutMs: c.BRIDGE_SIGNAL_TIMEOUT_MS,
   };
+}
+
+/**
+ * For a bridge run on its own (`npm run bridge`): with signatures required, it must have a way to
+ * learn a secret, or it would refuse every delivery. The embedded stack sets the secret itself
+ * once it has registered its webhook, so this is not part of readBridgeConfig.
+ */
+export function assertSecretSource(config: BridgeConfig): void {
+  if (config.requireSignature && config.secretSource === 'config' && config.secrets.length === 0) {
+    throw new ConfigurationError(
+      'Invalid configuration:\n  WEBHOOK_SECRET: required (signatures are required): set it, or WEBHOOK_SECRET_SOURCE=provider, or WEBHOOK_ALLOW_UNSIGNED=true',
+    );
+  }
 }

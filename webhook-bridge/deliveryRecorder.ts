@@ -1,20 +1,34 @@
 /**
- * Records a verified delivery durably (DESIGN.md §6.1): signalled to Temporal, or, when Temporal
- * does not take it in time, appended to the spool, which drains in order with backoff. While the
- * spool holds anything, new deliveries queue behind it so that order is kept.
+ * Records a delivery durably (DESIGN.md §6.1): signalled to Temporal, or, when Temporal does not
+ * take it in time, appended to the spool, which the SpoolDrain hands on later.
+ *
+ * Order is kept per resource workflow, not globally: a new delivery queues behind spooled ones only
+ * when they go to one of its resources. A delivery Temporal refuses for good goes to the
+ * dead-letter store at once. While Temporal does not answer at all, new deliveries go straight to
+ * the spool rather than each waiting out the signal deadline. A delivery that could not be
+ * verified yet (no secret known) is always spooled, with its signature header.
  */
 import type { Logger } from 'pino';
-import { parseDelivery } from '../provider';
+import { deadLetterKeeper, type KeepDeadLetter } from './deadLetterKeeper';
+import type { DeadLetterStore } from './deadLetters';
 import type { BridgeMetrics } from './metrics';
-import { planDelivery, type RoutedDelivery } from './routeDelivery';
-import type { Spool, SpooledDelivery } from './spool';
+import { workflowIdsOf, type RoutedDelivery } from './routeDelivery';
+import type { Spool } from './spool';
+import { SpoolDrain, type TemporalHealth } from './spoolDrain';
+import { routeIncoming } from './spooledRouting';
+import { classifyRefusal } from './temporalRefusal';
 
-export type RecordOutcome = 'signalled' | 'spooled' | 'unavailable';
+export { routeIncoming, routeSpooled } from './spooledRouting';
+
+export type RecordOutcome = 'signalled' | 'spooled' | 'held' | 'dead_lettered' | 'unavailable';
 
 export interface DeliveryRecorderOptions {
   /** Hands the routed delivery to Temporal; rejects when Temporal did not accept it (in time). */
   signal: (routed: RoutedDelivery) => Promise<void>;
   spool: Spool;
+  deadLetters: DeadLetterStore;
+  /** Verifies a delivery kept before a secret was known (see signatureCheck). */
+  verifyHeld: (raw: Buffer, signature: string) => Promise<'verified' | 'tampered' | 'pending'>;
   /** Beyond this many spooled deliveries the bridge answers 503 rather than grow without bound. */
   spoolLimit: number;
   metrics: BridgeMetrics;
@@ -27,20 +41,20 @@ export interface IncomingDelivery {
   body: unknown;
   batchId: string | null;
   receivedAt: string;
-}
-
-export function routeIncoming(d: { body: unknown; batchId: string | null; receivedAt: string }): RoutedDelivery {
-  return planDelivery(parseDelivery(d.body), d.body, { batchId: d.batchId, receivedAt: d.receivedAt });
+  /** The signature header of a delivery that could not be verified yet (no secret known). */
+  pendingSignature?: string;
 }
 
 export class DeliveryRecorder {
-  private draining?: Promise<void>;
-  private stopped = false;
-  private wake?: () => void;
+  private readonly temporal: TemporalHealth = { down: false };
+  private readonly keepDeadLetter: KeepDeadLetter;
+  private readonly drain: SpoolDrain;
 
   constructor(private readonly options: DeliveryRecorderOptions) {
+    this.keepDeadLetter = deadLetterKeeper(options.deadLetters, options.metrics, options.logger);
+    this.drain = new SpoolDrain({ ...options, keepDeadLetter: this.keepDeadLetter, temporal: this.temporal });
     options.metrics.spoolDepth.set(options.spool.depth);
-    if (options.spool.depth > 0) this.startDrain();
+    if (options.spool.depth > 0) this.drain.start();
   }
 
   get spoolDepth(): number {
@@ -52,70 +66,67 @@ export class DeliveryRecorder {
   }
 
   async record(delivery: IncomingDelivery): Promise<{ outcome: RecordOutcome; routed: RoutedDelivery }> {
-    const { spool, metrics, logger } = this.options;
     const routed = routeIncoming(delivery);
-    if (spool.depth === 0) {
-      const stopTimer = metrics.signalLatency.startTimer();
-      try {
-        await this.options.signal(routed);
-        stopTimer();
-        return { outcome: 'signalled', routed };
-      } catch (error) {
-        logger.warn({ batchId: delivery.batchId, eventType: routed.eventType, err: String(error) }, 'Temporal did not take the delivery; spooling it');
-      }
+    if (delivery.pendingSignature !== undefined) return { outcome: this.spoolIt(delivery, routed) === 'spooled' ? 'held' : 'unavailable', routed };
+    if (!this.temporal.down && !this.options.spool.holds(workflowIdsOf(routed))) {
+      const direct = await this.signalDirectly(delivery, routed);
+      if (direct) return { outcome: direct, routed };
     }
-    if (this.spoolFull) return { outcome: 'unavailable', routed };
-    spool.append({ receivedAt: delivery.receivedAt, batchId: delivery.batchId, body: delivery.raw.toString('base64') });
-    metrics.spoolDepth.set(spool.depth);
-    this.startDrain();
-    return { outcome: 'spooled', routed };
+    return { outcome: this.spoolIt(delivery, routed), routed };
   }
 
-  private startDrain(): void {
-    if (this.stopped) return;
-    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+  /** Signals at once; undefined when the delivery must be spooled instead. */
+  private async signalDirectly(delivery: IncomingDelivery, routed: RoutedDelivery): Promise<RecordOutcome | undefined> {
+    const stopTimer = this.options.metrics.signalLatency.startTimer();
+    try {
+      await this.options.signal(routed);
+      stopTimer();
+      // Temporal answers again: a drain backing off for that reason can go on now. (Not on every
+      // success: a resource that keeps being refused must not be retried at the traffic's rate.)
+      const wasDown = this.temporal.down;
+      this.temporal.down = false;
+      if (wasDown) this.drain.nudge();
+      return 'signalled';
+    } catch (error) {
+      const refusal = classifyRefusal(error);
+      const body = delivery.raw.toString('base64');
+      if (refusal.kind === 'permanent' && this.keepDeadLetter({ receivedAt: delivery.receivedAt, batchId: delivery.batchId, body }, routed, refusal)) return 'dead_lettered';
+      if (refusal.kind === 'unavailable') this.temporal.down = true;
+      this.options.logger.warn({ batchId: delivery.batchId, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode }, 'Temporal did not take the delivery; spooling it');
+      return undefined;
+    }
   }
 
-  private async drain(): Promise<void> {
-    const { spool, metrics, logger } = this.options;
-    const { initialMs, maxMs } = this.options.backoff ?? { initialMs: 250, maxMs: 30_000 };
-    let delay = initialMs;
-    for (let next = spool.peek(); next && !this.stopped; next = spool.peek()) {
-      try {
-        await this.options.signal(routeSpooled(next));
-        spool.shift();
-        metrics.spoolDrained.inc();
-        metrics.spoolDepth.set(spool.depth);
-        delay = initialMs;
-      } catch (error) {
-        logger.warn({ spoolDepth: spool.depth, retryInMs: delay, err: String(error) }, 'spool drain waiting for Temporal');
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, delay);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = undefined;
-        delay = Math.min(maxMs, delay * 2);
-      }
+  private spoolIt(delivery: IncomingDelivery, routed: RoutedDelivery): 'spooled' | 'unavailable' {
+    if (this.spoolFull) return 'unavailable';
+    try {
+      this.options.spool.append({
+        receivedAt: delivery.receivedAt,
+        batchId: delivery.batchId,
+        body: delivery.raw.toString('base64'),
+        ...(delivery.pendingSignature !== undefined ? { pendingSignature: delivery.pendingSignature } : {}),
+      });
+    } catch (error) {
+      // Not on disk, so not accepted: the sender is told 503, never a 2xx that would lie.
+      this.options.logger.error({ eventType: routed.eventType, err: error instanceof Error ? error.message : String(error) }, 'could not write the delivery to the spool');
+      return 'unavailable';
     }
-    if (spool.depth === 0) logger.info('spool drained');
+    this.options.metrics.spoolDepth.set(this.options.spool.depth);
+    this.drain.start();
+    return 'spooled';
+  }
+
+  /** Drains now rather than after the backoff (a secret became known, say). */
+  nudge(): void {
+    this.drain.nudge();
   }
 
   /** Resolves when the spool is empty (or the recorder stopped). */
-  async drained(): Promise<void> {
-    while (this.draining) await this.draining;
+  drained(): Promise<void> {
+    return this.drain.drained();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
-    await this.draining;
+  stop(): Promise<void> {
+    return this.drain.stop();
   }
-}
-
-function routeSpooled(entry: SpooledDelivery): RoutedDelivery {
-  const raw = Buffer.from(entry.body, 'base64');
-  return routeIncoming({ body: JSON.parse(raw.toString('utf8')), batchId: entry.batchId, receivedAt: entry.receivedAt });
 }

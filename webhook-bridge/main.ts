@@ -2,11 +2,12 @@
 import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
 import { readTemporalConfig } from '../worker/temporalConfig';
 import { readProviderConfig } from '../activities/providerConfig';
-import { readBridgeConfig } from './config';
+import { assertSecretSource, readBridgeConfig } from './config';
 import { startBridge } from './startBridge';
 
 async function main(): Promise<void> {
   const config = readBridgeConfig();
+  assertSecretSource(config);
   const temporal = readTemporalConfig();
   const provider = config.secretSource === 'provider' ? readProviderConfig() : undefined;
   const bridge = await startBridge(config, temporal, { provider });

@@ -1,13 +1,23 @@
-/** The bridge's Prometheus metrics. */
+/**
+ * The bridge's Prometheus metrics. Every label value comes from a fixed set (eventTypeLabel,
+ * outcomes, gRPC codes), so no sender can grow the number of series.
+ */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-export function createBridgeMetrics() {
+export interface MetricSources {
+  /** Deliveries in the dead-letter store now (read at each scrape: an operator may replay meanwhile). */
+  deadLetterCount?: () => number;
+  /** Whether the webhook secrets are known (read from the provider, or configured). */
+  secretKnown?: () => boolean;
+}
+
+export function createBridgeMetrics(sources: MetricSources = {}) {
   const registry = new Registry();
   return {
     registry,
     deliveries: new Counter({
       name: 'bridge_deliveries_total',
-      help: 'Deliveries by outcome (signalled, spooled, rejected_signature, malformed_json, too_large, unavailable) and event type',
+      help: 'Deliveries by outcome (signalled, spooled, held, dead_lettered, rejected_signature, malformed_json, too_large, unavailable) and event type (known types, other)',
       labelNames: ['outcome', 'event_type'] as const,
       registers: [registry],
     }),
@@ -25,6 +35,43 @@ export function createBridgeMetrics() {
     }),
     spoolDepth: new Gauge({ name: 'bridge_spool_depth', help: 'Deliveries waiting in the outage spool', registers: [registry] }),
     spoolDrained: new Counter({ name: 'bridge_spool_drained_total', help: 'Spooled deliveries handed to Temporal', registers: [registry] }),
+    spoolQuarantined: new Counter({
+      name: 'bridge_spool_quarantined_total',
+      help: 'Spool files that could not be read back intact and were moved to quarantine/',
+      registers: [registry],
+    }),
+    deadLettered: new Counter({
+      name: 'bridge_dead_letters_total',
+      help: 'Deliveries Temporal refused for a reason retrying cannot cure, kept in dead-letter/',
+      labelNames: ['event_type'] as const,
+      registers: [registry],
+    }),
+    deadLetterDepth: new Gauge({
+      name: 'bridge_dead_letter_depth',
+      help: 'Deliveries in the dead-letter store, waiting for an operator',
+      registers: [registry],
+      collect() {
+        if (sources.deadLetterCount) this.set(sources.deadLetterCount());
+      },
+    }),
+    tampered: new Counter({
+      name: 'bridge_tampered_total',
+      help: 'Deliveries kept while no secret was known that then failed verification, and were dropped',
+      registers: [registry],
+    }),
+    drainErrors: new Counter({
+      name: 'bridge_drain_errors_total',
+      help: 'Unexpected errors in the spool drain (caught; the delivery is retried)',
+      registers: [registry],
+    }),
+    secretKnown: new Gauge({
+      name: 'bridge_webhook_secret_known',
+      help: '1 when the webhook secrets are known, 0 while the first read from the provider is still retried',
+      registers: [registry],
+      collect() {
+        this.set(sources.secretKnown === undefined || sources.secretKnown() ? 1 : 0);
+      },
+    }),
   };
 }
 

@@ -1,10 +1,12 @@
 /**
  * Turns a verified, parsed delivery into signals: one `deliver` signal (signalWithStart) to each
- * resource workflow named by its correlation keys.
+ * resource workflow named by its correlation keys. Everything taken from the payload that ends up
+ * in an id or in carried state is bounded: ids by boundedId, unrouted deliveries by a summary.
  */
-import { correlationKeys, type EnvelopeParseResult, type ResourceKey } from '../provider';
+import { boundedId, correlationKeys, resourceWorkflowId, type EnvelopeParseResult, type ResourceKey } from '../provider';
 import type { ResourceDelivery } from '../workflows/messages';
 import { deliveryIdentity } from './deliveryIdentity';
+import { summariseUnrouted, trimProblems } from './unroutedSummary';
 
 export interface DeliveryMeta {
   batchId: string | null;
@@ -12,39 +14,61 @@ export interface DeliveryMeta {
 }
 
 export interface RoutedDelivery {
+  /** Bounded; the metric label is derived from it (eventTypeLabel). */
   eventType: string;
   parse: ResourceDelivery['parse'] | 'invalid-envelope';
   targets: { resource: ResourceKey; delivery: ResourceDelivery }[];
 }
 
+/** Leaves room for `/<yyyy-mm-dd>` within the workflow id's bound. */
+const UNROUTED_TYPE_MAX = 180;
+
+/**
+ * Unrouted deliveries are kept per event type and day (`resource/unrouted/<type>/<yyyy-mm-dd>`,
+ * the day the bridge received them), so that no one workflow collects them for ever.
+ */
+export function unroutedKey(eventType: string, receivedAt: string): ResourceKey {
+  return { kind: 'unrouted', id: `${boundedId(eventType, UNROUTED_TYPE_MAX)}/${receivedAt.slice(0, 10)}` };
+}
+
+export function workflowIdsOf(routed: RoutedDelivery): string[] {
+  return routed.targets.map((t) => resourceWorkflowId(t.resource));
+}
+
 /** Pure: decides where a delivery goes. A body that is not an envelope is kept as unrouted too. */
 export function planDelivery(parsed: EnvelopeParseResult, body: unknown, meta: DeliveryMeta): RoutedDelivery {
+  const batchId = meta.batchId === null ? null : boundedId(meta.batchId);
   if (!parsed.ok) {
-    const data = { body } as Record<string, unknown>;
     const delivery: ResourceDelivery = {
-      dedupeId: deliveryIdentity(meta.batchId, 'invalid-envelope', body),
+      dedupeId: deliveryIdentity(batchId, 'invalid-envelope', body),
       eventType: 'invalid-envelope',
-      batchId: meta.batchId,
+      batchId,
       webhookId: '',
       datetimeSent: meta.receivedAt,
       receivedAt: meta.receivedAt,
       parse: 'invalid-data',
-      problems: parsed.problems,
-      data,
+      problems: trimProblems(parsed.problems),
+      data: summariseUnrouted(body),
     };
-    return { eventType: 'invalid-envelope', parse: 'invalid-envelope', targets: [{ resource: { kind: 'unrouted', id: 'invalid-envelope' }, delivery }] };
+    return { eventType: 'invalid-envelope', parse: 'invalid-envelope', targets: [{ resource: unroutedKey('invalid-envelope', meta.receivedAt), delivery }] };
   }
   const { delivery: d } = parsed;
+  const eventType = boundedId(d.eventType);
   const delivery: ResourceDelivery = {
-    dedupeId: deliveryIdentity(meta.batchId, d.eventType, d.envelope.data),
-    eventType: d.eventType,
-    batchId: meta.batchId,
-    webhookId: d.envelope.webhook_id,
+    dedupeId: deliveryIdentity(batchId, eventType, d.envelope.data),
+    eventType,
+    batchId,
+    webhookId: boundedId(d.envelope.webhook_id),
     datetimeSent: d.envelope.datetime_sent,
     receivedAt: meta.receivedAt,
     parse: d.kind,
-    ...(d.kind === 'invalid-data' ? { problems: d.problems } : {}),
+    ...(d.kind === 'invalid-data' ? { problems: trimProblems(d.problems) } : {}),
     data: d.envelope.data,
   };
-  return { eventType: d.eventType, parse: d.kind, targets: correlationKeys(d).map((resource) => ({ resource, delivery })) };
+  const targets = correlationKeys(d).map((key) =>
+    key.kind === 'unrouted'
+      ? { resource: unroutedKey(d.eventType, meta.receivedAt), delivery: { ...delivery, data: summariseUnrouted(d.envelope.data) } }
+      : { resource: key, delivery },
+  );
+  return { eventType, parse: d.kind, targets };
 }

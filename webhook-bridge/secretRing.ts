@@ -3,6 +3,10 @@
  * while a rotation's grace period lasts. They come from configuration, or from the provider's
  * read-secret operation: cached, and read again when a signature fails with every known secret
  * (at most once a minute), which is how a rotation at the provider reaches the bridge.
+ *
+ * Read from the provider, the secrets are not known until the provider has answered once; the
+ * first read is retried in the background (startLoading) so that the bridge starts, and keeps
+ * deliveries, whatever the provider does meanwhile.
  */
 
 export interface SecretRingOptions {
@@ -23,12 +27,81 @@ export class SecretRing {
   private previous: string | undefined;
   private previousValidUntil: number | undefined;
   private lastRefresh = Number.NEGATIVE_INFINITY;
+  private lastReadFailed = false;
   private refreshing?: Promise<boolean>;
+  private isKnown: boolean;
+  private readonly knownListeners: (() => void)[] = [];
+  private retryTimer?: NodeJS.Timeout;
+  private stopped = false;
 
   constructor(private readonly options: SecretRingOptions) {
     this.current = options.current;
     this.previous = options.previous;
     this.previousValidUntil = options.previousValidUntil;
+    this.isKnown = options.readFromProvider === undefined;
+  }
+
+  /** Whether the secrets are known: configured, or read from the provider at least once. */
+  get known(): boolean {
+    return this.isKnown;
+  }
+
+  /**
+   * Whether the provider failed the last read: a signature that matches no known secret may then
+   * be signed with one we could not read yet, and is kept rather than refused.
+   */
+  get readFailing(): boolean {
+    return this.lastReadFailed;
+  }
+
+  /** Reads from the provider, remembering whether it answered. */
+  private async readProvider(read: () => Promise<string | null>): Promise<string | null> {
+    try {
+      const latest = await read();
+      this.lastReadFailed = false;
+      return latest;
+    } catch (error) {
+      this.lastReadFailed = true;
+      throw error;
+    }
+  }
+
+  /** Called once, when the secrets become known (at once if they are). */
+  onKnown(listener: () => void): void {
+    if (this.isKnown) listener();
+    else this.knownListeners.push(listener);
+  }
+
+  private markKnown(): void {
+    if (this.isKnown) return;
+    this.isKnown = true;
+    for (const listener of this.knownListeners.splice(0)) listener();
+  }
+
+  /**
+   * Reads the provider's secret until it answers, with exponential backoff; never throws (a
+   * provider that is down at start must not stop the bridge). `onFailure` hears of each attempt
+   * that failed.
+   */
+  startLoading(retry: { initialMs: number; maxMs: number }, onFailure: (error: unknown, retryInMs: number) => void): void {
+    const attempt = (delay: number): void => {
+      if (this.stopped || this.isKnown) return;
+      this.load().then(
+        () => undefined,
+        (error: unknown) => {
+          if (this.stopped) return;
+          onFailure(error, delay);
+          this.retryTimer = setTimeout(() => attempt(Math.min(retry.maxMs, delay * 2)), delay);
+        },
+      );
+    };
+    attempt(retry.initialMs);
+  }
+
+  /** Stops the background read. */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
   }
 
   private now(): number {
@@ -61,13 +134,15 @@ export class SecretRing {
   async load(): Promise<void> {
     const read = this.options.readFromProvider;
     if (!read) return;
-    const latest = await read();
+    const latest = await this.readProvider(read);
     if (latest !== null) this.current = latest;
+    this.markKnown();
   }
 
   private async doRefresh(read: () => Promise<string | null>): Promise<boolean> {
     this.lastRefresh = this.now();
-    const latest = await read();
+    const latest = await this.readProvider(read);
+    this.markKnown();
     if (latest === null || latest === this.current) return false;
     if (this.current !== undefined) {
       this.previous = this.current;
@@ -82,5 +157,6 @@ export class SecretRing {
     this.current = current;
     this.previous = previous;
     this.previousValidUntil = previousValidUntil;
+    this.markKnown();
   }
 }

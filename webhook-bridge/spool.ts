@@ -1,11 +1,17 @@
 /**
  * The outage spool: while Temporal cannot take a delivery, its raw bytes and headers are written
- * to disk and fsynced before the bridge answers 2xx, one file per delivery named by a sequence
- * number, so the spool drains in arrival order and survives a restart of the bridge.
+ * to disk durably (see durableFile) before the bridge answers 2xx, one file per delivery named by
+ * a sequence number, so that it survives a restart of the bridge. The drain keeps the order per
+ * resource workflow: the spool knows which resources each file holds deliveries for.
+ *
+ * A file that cannot be read back (torn, edited, checksum wrong) is moved to `quarantine/` and
+ * reported, never thrown at the drain: one bad file must not stop the others or the process.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { moveFileDurably, writeFileDurably } from './durableFile';
 
 export const spooledDeliverySchema = z.object({
   seq: z.number().int(),
@@ -13,62 +19,147 @@ export const spooledDeliverySchema = z.object({
   batchId: z.string().nullable(),
   /** The exact body, Base64. */
   body: z.string(),
+  /** SHA-256 (hex) of the body's bytes; files written before checksums have none. */
+  sha256: z.string().optional(),
+  /**
+   * The signature header of a delivery that arrived before any secret was known: it is verified
+   * when one is, and never signalled before.
+   */
+  pendingSignature: z.string().optional(),
 });
 export type SpooledDelivery = z.infer<typeof spooledDeliverySchema>;
+export type NewSpooledDelivery = Omit<SpooledDelivery, 'seq' | 'sha256'>;
+
+export interface SpoolEntry {
+  name: string;
+  /** The resource workflow ids the delivery goes to. */
+  resources: readonly string[];
+}
+
+export interface SpoolOptions {
+  /** Where a delivery goes; used to keep order per resource. */
+  resourcesOf: (record: SpooledDelivery) => string[];
+  /** A file was unreadable and moved to `quarantine/`. */
+  onQuarantine?: (name: string, problem: string) => void;
+}
 
 const NAME = /^(\d{16})\.json$/;
+export const QUARANTINE_DIR = 'quarantine';
+
+export const bodySha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
+
+/** Parses and checks a spool file's bytes; a problem is described, never thrown. */
+function decode(bytes: Buffer): { record: SpooledDelivery } | { problem: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return { problem: 'not JSON (torn or truncated)' };
+  }
+  const parsed = spooledDeliverySchema.safeParse(json);
+  if (!parsed.success) return { problem: 'not a spooled delivery' };
+  const record = parsed.data;
+  if (record.sha256 !== undefined && bodySha256(Buffer.from(record.body, 'base64')) !== record.sha256) return { problem: 'checksum mismatch' };
+  return { record };
+}
 
 export class Spool {
-  private nextSeq: number;
-  private files: string[];
+  private nextSeq = 1;
+  private entryList: SpoolEntry[] = [];
+  private readonly resourceCounts = new Map<string, number>();
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    private readonly options: SpoolOptions,
+  ) {
     mkdirSync(dir, { recursive: true });
     // Leftovers of a write that crashed before its rename are not deliveries: nobody was answered 2xx.
     for (const name of readdirSync(dir)) if (name.endsWith('.tmp')) rmSync(path.join(dir, name), { force: true });
-    this.files = readdirSync(dir).filter((n) => NAME.test(n)).sort();
-    const last = this.files.at(-1);
-    this.nextSeq = last ? Number(NAME.exec(last)![1]) + 1 : 1;
+    const names = readdirSync(dir).filter((n) => NAME.test(n)).sort();
+    const last = names.at(-1);
+    if (last) this.nextSeq = Number(NAME.exec(last)?.[1]) + 1;
+    for (const name of names) {
+      const record = this.read(name, false);
+      if (record) this.index(name, record);
+    }
   }
 
   get depth(): number {
-    return this.files.length;
+    return this.entryList.length;
   }
 
-  /** Durably appends a delivery; returns once it is on disk (file and directory fsynced). */
-  append(entry: Omit<SpooledDelivery, 'seq'>): SpooledDelivery {
+  /** A snapshot, oldest first. */
+  entries(): readonly SpoolEntry[] {
+    return [...this.entryList];
+  }
+
+  /** Whether any spooled delivery goes to one of these resources (a newer one must queue behind it). */
+  holds(resources: readonly string[]): boolean {
+    return resources.some((r) => (this.resourceCounts.get(r) ?? 0) > 0);
+  }
+
+  /** Durably appends a delivery; returns once it is on disk and read back intact. */
+  append(entry: NewSpooledDelivery): SpooledDelivery {
     const seq = this.nextSeq++;
-    const record: SpooledDelivery = { seq, ...entry };
+    const record: SpooledDelivery = { seq, ...entry, sha256: bodySha256(Buffer.from(entry.body, 'base64')) };
     const name = `${String(seq).padStart(16, '0')}.json`;
-    const tmp = path.join(this.dir, `${name}.tmp`);
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, JSON.stringify(record));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path.join(this.dir, name));
-    const dirFd = openSync(this.dir, 'r');
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
-    this.files.push(name);
+    writeFileDurably(this.dir, name, Buffer.from(JSON.stringify(record), 'utf8'));
+    this.index(name, record);
     return record;
   }
 
-  /** The oldest spooled delivery, if any. */
-  peek(): SpooledDelivery | undefined {
-    const name = this.files[0];
-    if (!name) return undefined;
-    return spooledDeliverySchema.parse(JSON.parse(readFileSync(path.join(this.dir, name), 'utf8')));
+  /** The delivery in `name`, or undefined when the file was unreadable (it is quarantined). */
+  read(name: string, indexed = true): SpooledDelivery | undefined {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path.join(this.dir, name));
+    } catch (error) {
+      this.quarantine(name, `unreadable: ${(error as NodeJS.ErrnoException).code ?? 'error'}`, indexed);
+      return undefined;
+    }
+    const decoded = decode(bytes);
+    if ('problem' in decoded) {
+      this.quarantine(name, decoded.problem, indexed);
+      return undefined;
+    }
+    return decoded.record;
   }
 
-  /** Removes the oldest delivery once Temporal has accepted it. */
-  shift(): void {
-    const name = this.files.shift();
-    if (name) rmSync(path.join(this.dir, name), { force: true });
+  /** Removes a delivery once Temporal accepted it (or it went to the dead-letter store). */
+  remove(name: string): void {
+    rmSync(path.join(this.dir, name), { force: true });
+    this.unindex(name);
+  }
+
+  private quarantine(name: string, problem: string, indexed: boolean): void {
+    try {
+      moveFileDurably(path.join(this.dir, name), path.join(this.dir, QUARANTINE_DIR));
+    } catch {
+      // Gone already, or the disk refuses: either way it is no longer a delivery to drain.
+    }
+    if (indexed) this.unindex(name);
+    this.options.onQuarantine?.(name, problem);
+  }
+
+  private index(name: string, record: SpooledDelivery): void {
+    let resources: string[];
+    try {
+      resources = this.options.resourcesOf(record);
+    } catch {
+      resources = [];
+    }
+    this.entryList.push({ name, resources });
+    for (const r of resources) this.resourceCounts.set(r, (this.resourceCounts.get(r) ?? 0) + 1);
+  }
+
+  private unindex(name: string): void {
+    const at = this.entryList.findIndex((e) => e.name === name);
+    if (at < 0) return;
+    const [entry] = this.entryList.splice(at, 1);
+    for (const r of entry?.resources ?? []) {
+      const left = (this.resourceCounts.get(r) ?? 1) - 1;
+      if (left > 0) this.resourceCounts.set(r, left);
+      else this.resourceCounts.delete(r);
+    }
   }
 }

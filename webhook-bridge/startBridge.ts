@@ -15,9 +15,13 @@ import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import { temporalConnectionOptions, type TemporalConfig } from '../worker/temporalConfig';
 import { createBridgeApp } from './app';
 import type { BridgeConfig } from './config';
+import { DeadLetterStore } from './deadLetters';
 import { DeliveryRecorder } from './deliveryRecorder';
+import { routeSpooled } from './spooledRouting';
 import { createBridgeMetrics, type BridgeMetrics } from './metrics';
+import { workflowIdsOf } from './routeDelivery';
 import { SecretRing } from './secretRing';
+import { checkHeldSignature } from './signatureCheck';
 import { Spool } from './spool';
 import { temporalSignaller } from './temporalSignaller';
 
@@ -29,32 +33,52 @@ export interface BridgeOptions {
   backoff?: { initialMs: number; maxMs: number };
   /** Payload encryption keys; `readPayloadKeys()` (environment or the embedded key file) when unset. */
   payloadKeys?: PayloadKeys;
+  /** Backoff of the first read of the secret from the provider (tests shorten it). */
+  secretRetry?: { initialMs: number; maxMs: number };
 }
 
 export interface RunningBridge {
   url: string;
   secrets: SecretRing;
   recorder: DeliveryRecorder;
+  deadLetters: DeadLetterStore;
   metrics: BridgeMetrics;
   stop(): Promise<void>;
 }
 
 export async function startBridge(config: BridgeConfig, temporal: TemporalConfig, options: BridgeOptions = {}): Promise<RunningBridge> {
+  const host = config.host ?? '127.0.0.1';
   const logger = options.logger ?? pino({ name: 'bridge' });
   const connection = Connection.lazy(temporalConnectionOptions(temporal));
   const dataConverter = dataConverterFor(options.payloadKeys ?? readPayloadKeys());
   const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
   const signal = temporalSignaller(client, temporal.taskQueue);
-  const secrets = await secretRing(config, options.provider);
-  const metrics = createBridgeMetrics();
+  const secrets = secretRing(config, options.provider);
+  const deadLetters = new DeadLetterStore(config.spoolDir);
+  const metrics = createBridgeMetrics({ deadLetterCount: () => deadLetters.count, secretKnown: () => secrets.known });
+  const onRefreshError = (error: unknown) => logger.warn({ err: String(error) }, 'could not read the webhook secret from the provider');
+  const spool = new Spool(config.spoolDir, {
+    resourcesOf: (record) => workflowIdsOf(routeSpooled(record)),
+    onQuarantine: (name, problem) => {
+      metrics.spoolQuarantined.inc();
+      logger.error({ spoolFile: name, problem }, 'unreadable spool file moved to quarantine/');
+    },
+  });
   const recorder = new DeliveryRecorder({
     signal: (routed) => connection.withDeadline(Date.now() + config.signalTimeoutMs, () => signal(routed)),
-    spool: new Spool(config.spoolDir),
+    spool,
+    deadLetters,
+    verifyHeld: (raw, signature) => checkHeldSignature(secrets, raw, signature, onRefreshError),
     spoolLimit: config.spoolLimit,
     metrics,
     logger,
     backoff: options.backoff,
   });
+  // Deliveries kept while no secret was known are verified (and signalled) as soon as one is.
+  secrets.onKnown(() => recorder.nudge());
+  secrets.startLoading(options.secretRetry ?? { initialMs: 1_000, maxMs: 30_000 }, (error, retryInMs) =>
+    logger.warn({ err: String(error), retryInMs }, 'could not read the webhook secret from the provider; deliveries are kept until it answers'),
+  );
   const app = createBridgeApp({
     path: config.path,
     maxBodyBytes: config.maxBodyBytes,
@@ -69,17 +93,24 @@ export async function startBridge(config: BridgeConfig, temporal: TemporalConfig
         .catch(() => false),
     logger,
   });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, '127.0.0.1', () => resolve(s));
+  const server: Server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, host, () => resolve(s));
     s.once('error', reject);
+  }).catch(async (error: unknown) => {
+    secrets.stop();
+    await recorder.stop();
+    await connection.close().catch(() => undefined);
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}${config.path}`,
+    url: `http://${reachableHost(host)}:${port}${config.path}`,
     secrets,
     recorder,
+    deadLetters,
     metrics,
     async stop() {
+      secrets.stop();
       // close() stops accepting and waits for in-flight requests; then the drain loop stops.
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await recorder.stop();
@@ -88,7 +119,14 @@ export async function startBridge(config: BridgeConfig, temporal: TemporalConfig
   };
 }
 
-async function secretRing(config: BridgeConfig, provider?: ProviderConfig): Promise<SecretRing> {
+/** A URL this machine can reach the bridge at (a wildcard address is not one). */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** The ring; with the provider as source, its first read runs in the background (startLoading). */
+function secretRing(config: BridgeConfig, provider?: ProviderConfig): SecretRing {
   const [current, previous] = config.secrets;
   if (config.secretSource === 'config') return new SecretRing({ current, previous, previousValidUntil: config.previousSecretValidUntil });
   if (!provider) throw new Error('WEBHOOK_SECRET_SOURCE=provider needs the provider configuration (PROVIDER_*)');
@@ -101,7 +139,5 @@ async function secretRing(config: BridgeConfig, provider?: ProviderConfig): Prom
         throw error;
       },
     );
-  const ring = new SecretRing({ current, previous, previousValidUntil: config.previousSecretValidUntil, graceMs: config.rotationGraceMs, readFromProvider });
-  await ring.load();
-  return ring;
+  return new SecretRing({ current, previous, previousValidUntil: config.previousSecretValidUntil, graceMs: config.rotationGraceMs, readFromProvider });
 }

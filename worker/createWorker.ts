@@ -10,6 +10,7 @@ import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { temporalConnectionOptions, type TemporalConfig } from './temporalConfig';
+import type { WorkerTuning } from './workerConfig';
 
 export interface WorkerSetup {
   temporal: TemporalConfig;
@@ -18,6 +19,8 @@ export interface WorkerSetup {
   workflowBundle?: WorkflowBundleOption;
   /** Payload encryption keys; `readPayloadKeys()` (environment or the embedded key file) when unset. */
   payloadKeys?: PayloadKeys;
+  /** Concurrency limits and shutdown grace (readWorkerConfig); the SDK's defaults when unset. */
+  tuning?: Partial<WorkerTuning>;
 }
 
 export interface RunningWorker {
@@ -44,6 +47,7 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     dataConverter,
     activities: createActivities({ provider, resources: { client, taskQueue: setup.temporal.taskQueue } }),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
+    ...setup.tuning,
   });
   const done = worker.run().finally(async () => {
     await clientConnection.close();

@@ -1,13 +1,28 @@
-/** Keeps the SDK's own logs at WARN unless asked (`TEMPORAL_LOG_LEVEL`), so progress stays readable. */
+/**
+ * Installs the SDK's Runtime, once per process (Runtime.install cannot be repeated): its own logs
+ * at WARN unless asked (`TEMPORAL_LOG_LEVEL`), so progress stays readable, and, when asked, the
+ * Prometheus exporter of the SDK's metrics (the worker's WORKER_METRICS_PORT).
+ */
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 
 const levels = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 let installed = false;
 
-export function installRuntimeLogging(env: NodeJS.ProcessEnv = process.env): void {
-  if (installed) return;
+export interface RuntimeTelemetry {
+  /** `host:port` to serve the SDK's metrics at (`/metrics`). */
+  metricsBindAddress?: string;
+}
+
+/**
+ * Returns false when a Runtime was installed already, in which case `telemetry` could not apply
+ * (tests share one process, and their setup installs a quiet Runtime first).
+ */
+export function installRuntimeLogging(env: NodeJS.ProcessEnv = process.env, telemetry: RuntimeTelemetry = {}): boolean {
+  if (installed) return false;
   installed = true;
   const wanted = (env.TEMPORAL_LOG_LEVEL ?? 'WARN').toUpperCase();
   const level: LogLevel = (levels as readonly string[]).includes(wanted) ? (wanted as LogLevel) : 'WARN';
-  Runtime.install({ logger: new DefaultLogger(level) });
+  const metrics = telemetry.metricsBindAddress ? { metrics: { prometheus: { bindAddress: telemetry.metricsBindAddress } } } : {};
+  Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { ...metrics } });
+  return true;
 }

@@ -17,7 +17,7 @@ describe('configuration', () => {
   test('defaults serve the embedded stack', () => {
     expect(readTemporalConfig({})).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'verification-journeys' });
     expect(readProviderConfig({})).toMatchObject({ baseUrl: 'http://127.0.0.1:8480', authUrl: 'http://127.0.0.1:8480/oauth', clientSecrets: ['demo-secret'] });
-    expect(readBridgeConfig({})).toMatchObject({ port: 8470, path: '/webhooks', maxBodyBytes: 1048576, secrets: [], requireSignature: false });
+    expect(readBridgeConfig({})).toMatchObject({ port: 8470, path: '/webhooks', maxBodyBytes: 1048576, secrets: [], requireSignature: true, host: '127.0.0.1' });
     expect(readSimulatorConfig({})).toMatchObject({ port: 8480, clientId: 'demo-client' });
   });
 

@@ -1,0 +1,38 @@
+/** Issue 11 item 6: the worker's production settings, validated and failing fast by name. */
+import { ConfigurationError } from '../../worker/environment';
+import { readWorkerConfig } from '../../worker/workerConfig';
+
+test('defaults: SDK-sized limits, 30 s grace, no metrics exporter', () => {
+  expect(readWorkerConfig({})).toEqual({ tuning: { maxConcurrentActivityTaskExecutions: 100, maxConcurrentWorkflowTaskExecutions: 40, shutdownGraceTime: 30_000 } });
+});
+
+test('values are read, durations in s, ms or m, and the exporter bound where asked', () => {
+  const settings = readWorkerConfig({
+    WORKER_MAX_CONCURRENT_ACTIVITIES: '7',
+    WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '5',
+    WORKER_SHUTDOWN_GRACE: '2m',
+    WORKER_METRICS_PORT: '9464',
+    WORKER_METRICS_HOST: '0.0.0.0',
+  });
+  expect(settings).toEqual({ tuning: { maxConcurrentActivityTaskExecutions: 7, maxConcurrentWorkflowTaskExecutions: 5, shutdownGraceTime: 120_000 }, metricsBindAddress: '0.0.0.0:9464' });
+  expect(readWorkerConfig({ WORKER_SHUTDOWN_GRACE: '500ms' }).tuning.shutdownGraceTime).toBe(500);
+  expect(readWorkerConfig({ WORKER_SHUTDOWN_GRACE: '15' }).tuning.shutdownGraceTime).toBe(15_000);
+  expect(readWorkerConfig({ WORKER_METRICS_PORT: '9464', WORKER_METRICS_HOST: '::' }).metricsBindAddress).toBe('[::]:9464');
+});
+
+test.each([
+  ['WORKER_MAX_CONCURRENT_ACTIVITIES', { WORKER_MAX_CONCURRENT_ACTIVITIES: '0' }],
+  ['WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', { WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1' }],
+  ['WORKER_SHUTDOWN_GRACE', { WORKER_SHUTDOWN_GRACE: 'soon' }],
+  ['WORKER_METRICS_PORT', { WORKER_METRICS_PORT: '70000' }],
+  ['WORKER_METRICS_HOST', { WORKER_METRICS_HOST: 'a b' }],
+])('a bad %s fails fast, naming the variable', (variable, env) => {
+  let error: unknown;
+  try {
+    readWorkerConfig(env);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(ConfigurationError);
+  expect((error as Error).message).toContain(variable);
+});

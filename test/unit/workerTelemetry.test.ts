@@ -1,0 +1,46 @@
+/**
+ * Issue 11 item 6, in a process of its own (a Runtime is installed once per process, and the test
+ * process already has one): the worker serves the SDK's Prometheus metrics on WORKER_METRICS_PORT,
+ * and its concurrency limits are the configured ones (the idle slot gauges show them).
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { freePort } from '../../cli/freePort';
+
+test('the worker exports SDK metrics on WORKER_METRICS_PORT, with the configured slots, and stops on SIGTERM', async () => {
+  const port = await freePort();
+  const child = spawn(path.join(__dirname, '..', '..', 'node_modules', '.bin', 'tsx'), [path.join(__dirname, 'workerTelemetryProcess.ts')], {
+    env: {
+      ...process.env,
+      TEST_TASK_QUEUE: `telemetry-${randomUUID()}`,
+      WORKER_METRICS_PORT: String(port),
+      WORKER_MAX_CONCURRENT_ACTIVITIES: '7',
+      WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '3',
+      WORKER_SHUTDOWN_GRACE: '2s',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => (chunk.toString().includes('ready') ? resolve() : undefined));
+      void exited.then((code) => reject(new Error(`worker exited (${code}) before it was ready: ${errors.slice(0, 500)}`)));
+    });
+    // The slot gauges appear once the pollers have reported; wait for them, not for a fixed time.
+    const slotGauge = /temporal_worker_task_slots_available\{[^}]*worker_type="ActivityWorker"/;
+    const deadline = Date.now() + 20_000;
+    let text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    while (!slotGauge.test(text) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    }
+    expect(text).toMatch(/temporal_worker_task_slots_available\{[^}]*worker_type="ActivityWorker"[^}]*\} 7/);
+    expect(text).toMatch(/temporal_worker_task_slots_available\{[^}]*worker_type="WorkflowWorker"[^}]*\} 3/);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  expect(await exited).toBe(0);
+}, 60_000);

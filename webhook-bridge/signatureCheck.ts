@@ -1,0 +1,44 @@
+/**
+ * Checks a delivery's signature against the secret ring. With the secret read from the provider,
+ * a mismatch reads the secret again (a rotation at the provider) and checks once more; and while
+ * no secret is known yet, or the provider fails to answer that read, a signed delivery is
+ * `pending`: it is kept and checked later, never refused only because the provider was slow.
+ */
+import type { SecretRing } from './secretRing';
+import { verifySignature, type SignatureVerdict } from './verifySignature';
+
+export type SignatureCheck = SignatureVerdict | { ok: false; reason: 'pending' };
+
+export async function checkSignature(
+  ring: SecretRing,
+  raw: Buffer,
+  header: string | null,
+  required: boolean,
+  onRefreshError: (error: unknown) => void,
+): Promise<SignatureCheck> {
+  if (!ring.known && header) return { ok: false, reason: 'pending' };
+  const first = verifySignature(raw, header ?? undefined, ring.secrets(), required);
+  if (!ring.fromProvider || (first.ok && first.signed) || !header) return first;
+  // A signature we cannot match: the provider may have created or rotated its secret since.
+  const noSecret = ring.secrets().length === 0;
+  if (!noSecret && (first.ok || first.reason !== 'mismatch')) return first;
+  let changed: boolean;
+  try {
+    changed = await ring.refresh();
+  } catch (error) {
+    onRefreshError(error);
+    changed = false;
+  }
+  // The provider did not answer (now, or at the last read, which rate-limits this one): the
+  // delivery may be signed with a secret we could not read yet. Kept, verified later.
+  if (!changed && ring.readFailing) return { ok: false, reason: 'pending' };
+  if (!changed) return noSecret ? { ok: false, reason: 'mismatch' } : first;
+  return verifySignature(raw, header, ring.secrets(), required);
+}
+
+/** For a kept delivery: verified, tampered (dropped), or still waiting for a secret. */
+export async function checkHeldSignature(ring: SecretRing, raw: Buffer, header: string, onRefreshError: (error: unknown) => void): Promise<'verified' | 'tampered' | 'pending'> {
+  const check = await checkSignature(ring, raw, header, true, onRefreshError);
+  if (check.ok) return 'verified';
+  return check.reason === 'pending' ? 'pending' : 'tampered';
+}

@@ -1,0 +1,55 @@
+/**
+ * The worker's production settings (DESIGN.md §9), read once and validated: how much it runs at
+ * once, how long running activities get to finish at shutdown, and where the SDK's Prometheus
+ * metrics are served (only when a port is set).
+ */
+import { z } from 'zod';
+import { parseEnvironment, portVariable } from './environment';
+
+const positiveWhole = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be 1 or more');
+
+/** `30` (seconds), `30s`, `500ms`, `2m`: read as milliseconds. */
+const durationVariable = z
+  .string()
+  .regex(/^\d+(ms|s|m)?$/, 'must be a duration such as 30s, 500ms or 2m (a bare number is seconds)')
+  .transform((text) => {
+    const [, amount, unit] = /^(\d+)(ms|s|m)?$/.exec(text) as RegExpExecArray;
+    const factor = unit === 'ms' ? 1 : unit === 'm' ? 60_000 : 1_000;
+    return Number(amount) * factor;
+  });
+
+export const workerEnvironment = {
+  WORKER_MAX_CONCURRENT_ACTIVITIES: positiveWhole.default(100),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: positiveWhole.min(2, 'must be 2 or more (the SDK needs one sticky and one normal poll)').default(40),
+  // The default is the parsed value: 30 seconds.
+  WORKER_SHUTDOWN_GRACE: durationVariable.default(30_000),
+  WORKER_METRICS_PORT: portVariable.optional(),
+  WORKER_METRICS_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
+};
+
+/** Passed to Worker.create as they are. */
+export interface WorkerTuning {
+  maxConcurrentActivityTaskExecutions: number;
+  maxConcurrentWorkflowTaskExecutions: number;
+  /** Milliseconds. */
+  shutdownGraceTime: number;
+}
+
+export interface WorkerSettings {
+  tuning: WorkerTuning;
+  /** `host:port` of the Prometheus exporter; unset: no exporter. */
+  metricsBindAddress?: string;
+}
+
+export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
+  const c = parseEnvironment(workerEnvironment, env);
+  const host = c.WORKER_METRICS_HOST.includes(':') ? `[${c.WORKER_METRICS_HOST}]` : c.WORKER_METRICS_HOST;
+  return {
+    tuning: {
+      maxConcurrentActivityTaskExecutions: c.WORKER_MAX_CONCURRENT_ACTIVITIES,
+      maxConcurrentWorkflowTaskExecutions: c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+      shutdownGraceTime: c.WORKER_SHUTDOWN_GRACE,
+    },
+    ...(c.WORKER_METRICS_PORT !== undefined ? { metricsBindAddress: `${host}:${c.WORKER_METRICS_PORT}` } : {}),
+  };
+}
