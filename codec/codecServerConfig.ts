@@ -9,6 +9,8 @@ import { parseEnvironment, portVariable } from '../worker/environment';
 import { readOrCreateSecretFile } from './secretFile';
 
 export interface CodecServerConfig {
+  /** The interface to listen on: loopback unless set (a container: 0.0.0.0). */
+  host?: string;
   port: number;
   /** Bearer token; URL-safe, because the Web UI of the dev server carries it in the endpoint path. */
   token: string;
@@ -30,6 +32,7 @@ const originList = z
   .transform((origins) => origins.map((o) => new URL(o).origin));
 
 export const codecServerEnvironment = {
+  CODEC_SERVER_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
   CODEC_SERVER_PORT: portVariable.default(8888),
   CODEC_SERVER_TOKEN: z.string().regex(tokenPattern, 'must be 16–256 URL-safe characters (letters, digits, . _ ~ -)').optional(),
   CODEC_SERVER_CORS_ORIGINS: originList.default(uiOrigins(8233)),
@@ -39,6 +42,7 @@ export const codecServerEnvironment = {
 export function readCodecServerConfig(env: NodeJS.ProcessEnv = process.env, tokenFile = defaultTokenFile): CodecServerConfig {
   const config = parseEnvironment(codecServerEnvironment, env);
   return {
+    host: config.CODEC_SERVER_HOST,
     port: config.CODEC_SERVER_PORT,
     token: config.CODEC_SERVER_TOKEN ?? readOrCreateSecretFile(tokenFile, generateCodecServerToken).trim(),
     allowedOrigins: config.CODEC_SERVER_CORS_ORIGINS,

@@ -1,4 +1,4 @@
-/** Starts the codec server on 127.0.0.1; used by `npm run codec-server` and by the stack. */
+/** Starts the codec server (on 127.0.0.1 unless configured); used by `npm run codec-server` and by the stack. */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CodecServerConfig } from './codecServerConfig';
@@ -17,7 +17,7 @@ export interface RunningCodecServer {
 export async function startCodecServer(config: CodecServerConfig, keys: PayloadKeys): Promise<RunningCodecServer> {
   const app = createCodecServerApp(new EncryptionCodec(keys), config);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, '127.0.0.1', () => resolve(s));
+    const s = app.listen(config.port, config.host ?? '127.0.0.1', () => resolve(s));
     s.once('error', reject);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

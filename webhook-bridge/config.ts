@@ -1,14 +1,14 @@
 /** The bridge's configuration (DESIGN.md §9), read once and validated. */
-import path from 'node:path';
 import { z } from 'zod';
 import { booleanVariable, ConfigurationError, parseEnvironment, portVariable } from '../worker/environment';
+import { dataPath } from '../worker/projectRoot';
 
 export const bridgeEnvironment = {
   /** The interface to listen on: loopback by default; `0.0.0.0` behind a load balancer. */
   BRIDGE_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
   BRIDGE_PORT: portVariable.default(8470),
   BRIDGE_PATH: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'must be a path starting with /').default('/webhooks'),
-  BRIDGE_SPOOL_DIR: z.string().min(1).default(path.resolve(__dirname, '..', '.data', 'spool')),
+  BRIDGE_SPOOL_DIR: z.string().min(1).default(dataPath('spool')),
   BRIDGE_MAX_BODY: z.coerce.number().int('must be a whole number of bytes').positive('must be a positive number of bytes').default(1024 * 1024),
   WEBHOOK_SECRET: z.string().min(1).optional(),
   WEBHOOK_SECRET_PREVIOUS: z.string().min(1).optional(),

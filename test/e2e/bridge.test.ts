@@ -8,7 +8,7 @@ import { readPayloadKeys } from '../../codec/payloadKeys';
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
 import { startWorker, type RunningWorker } from '../../worker/createWorker';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { resourceStateQuery, type ResourceDelivery, type ResourceState } from '../../workflows/messages';
 import { envelope, idvCompleted, payslipOccurrence, post, sign } from '../support/deliveries';
 import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
@@ -113,10 +113,10 @@ describe('webhook bridge', () => {
     const batchId = randomUUID();
     expect((await deliver(envelope('IdentityVerification.Completed', { verification_status: 'Maybe' }), batchId)).status).toBe(202);
     const history = await client.workflow.getHandle(`resource/unrouted/IdentityVerification.Completed/${day}`).fetchHistory();
-    const signalled = (history.events ?? [])
-      .flatMap((e) => e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? [])
-      .map((p) => defaultPayloadConverter.fromPayload<ResourceDelivery>(p as never))
-      .find((d) => d.batchId === batchId);
+    const payloads = (history.events ?? []).flatMap((e) => e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []);
+    // Payloads are encrypted: decoded with the client's data converter.
+    const decoded = await Promise.all(payloads.map((p) => decodeFromPayloadsAtIndex<ResourceDelivery>(client.options.loadedDataConverter, 0, [p])));
+    const signalled = decoded.find((d) => d.batchId === batchId);
     expect(signalled).toMatchObject({ parse: 'invalid-data', data: { trimmed: true, fields: ['verification_status'] } });
   });
 

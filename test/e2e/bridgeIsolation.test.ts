@@ -5,7 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { dataConverterFor } from '../../codec/dataConverter';
+import { readPayloadKeys } from '../../codec/payloadKeys';
 import pino from 'pino';
 import { resourceWorkflowId } from '../../provider';
 import { readBridgeConfig } from '../../webhook-bridge/config';
@@ -26,7 +28,7 @@ beforeAll(async () => {
   const config = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: String(4 * 1024 * 1024) }), port: 0, spoolDir: testDirectory('spool') };
   bridge = await startBridge(config, temporal, { logger: pino({ level: 'silent' }), backoff: { initialMs: 50, maxMs: 500 } });
   connection = await Connection.connect({ address: temporal.address });
-  client = new Client({ connection, namespace: temporal.namespace });
+  client = new Client({ connection, namespace: temporal.namespace, dataConverter: dataConverterFor(readPayloadKeys()) });
 });
 
 afterAll(async () => {
@@ -43,10 +45,9 @@ async function deliveriesTo(workflowId: string, until: (d: ResourceDelivery[]) =
   while (Date.now() < deadline) {
     try {
       const history = await client.workflow.getHandle(workflowId).fetchHistory();
-      seen = (history.events ?? []).flatMap((e) => {
-        const payload = e.workflowExecutionSignaledEventAttributes?.input?.payloads?.[0];
-        return payload ? [defaultPayloadConverter.fromPayload<ResourceDelivery>(payload as never)] : [];
-      });
+      const signalled = (history.events ?? []).flatMap((e) => e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []);
+      // Payloads are encrypted: decoded with the client's data converter.
+      seen = await Promise.all(signalled.map((payload) => decodeFromPayloadsAtIndex<ResourceDelivery>(client.options.loadedDataConverter, 0, [payload])));
       if (until(seen)) return seen;
     } catch {
       // Not started yet.

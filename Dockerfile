@@ -1,0 +1,33 @@
+# One image for every process of the project (worker, bridge, codec server; the simulator too); the
+# command chooses. Multi-stage: the build stage compiles TypeScript and prebuilds the workflow
+# bundle; the runtime stage holds production dependencies and dist/ only, and runs as `node`.
+# Build: docker build -t verification-journeys .   Run: see compose.yaml and docs/deployment.md.
+
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: the postinstall provisions a Temporal CLI for local development, not needed here.
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY workflows workflows
+COPY activities activities
+COPY provider provider
+COPY worker worker
+COPY webhook-bridge webhook-bridge
+COPY codec codec
+COPY simulator simulator
+COPY cli cli
+RUN npm run build
+
+FROM node:20-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY --from=build /app/dist dist
+# State that must outlive a container (the bridge's outage spool, generated keys) goes to /app/.data:
+# mount a volume there. The node user owns it.
+RUN mkdir -p /app/.data && chown node:node /app/.data
+USER node
+EXPOSE 8470 8888 9464
+CMD ["node", "dist/worker/main.js"]
