@@ -5,6 +5,7 @@
  */
 import { cancelJourneySignal, journeyStatusQuery, onboardCase, type JourneyStatus } from '../workflows/onboardCaseWorkflow';
 import type { StepStatus } from '../workflows/stepStatus';
+import { journeySummary } from '../workflows/workflowMetadata';
 import type { Stack } from './stack';
 import { watchStatus } from './watchStatus';
 
@@ -25,6 +26,7 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
   const handle = await stack.client.workflow.start(onboardCase, {
     workflowId,
     taskQueue: stack.temporal.taskQueue,
+    staticSummary: journeySummary(theCase.case_id),
     args: [
       {
         caseId: theCase.case_id,

@@ -13,6 +13,7 @@ import { describeIssues, resourceWorkflowId, type PicklistEntry, type ResourceKe
 import { workflowsPath } from '../worker/createWorker';
 import type { CarryOver, OnboardCaseInput } from '../workflows/journeyInput';
 import { onboardCaseInputSchema } from '../workflows/journeyInput';
+import { journeySummary } from '../workflows/workflowMetadata';
 import {
   cancelJourneySignal,
   journeyStatusQuery,
@@ -48,7 +49,7 @@ export function readJourneyInput(file: string): OnboardCaseInput {
 }
 
 export async function startJourney(ctx: CommandContext, input: OnboardCaseInput): Promise<string> {
-  const handle = await ctx.client.workflow.start(onboardCase, { workflowId: journeyWorkflowId(input.caseId), taskQueue: ctx.taskQueue, args: [input] });
+  const handle = await ctx.client.workflow.start(onboardCase, { workflowId: journeyWorkflowId(input.caseId), taskQueue: ctx.taskQueue, args: [input], staticSummary: journeySummary(input.caseId) });
   return handle.workflowId;
 }
 
@@ -127,7 +128,7 @@ export async function planJourneyRetry(ctx: CommandContext, caseId: string): Pro
 
 /** Starts a new run of a closed journey (same workflow id) that carries completed steps over. */
 export async function retryJourney(ctx: CommandContext, plan: RetryPlan): Promise<string> {
-  const retried = await ctx.client.workflow.start(onboardCase, { workflowId: journeyWorkflowId(plan.caseId), taskQueue: ctx.taskQueue, args: [plan.input] });
+  const retried = await ctx.client.workflow.start(onboardCase, { workflowId: journeyWorkflowId(plan.caseId), taskQueue: ctx.taskQueue, args: [plan.input], staticSummary: journeySummary(plan.caseId) });
   return retried.firstExecutionRunId;
 }
 

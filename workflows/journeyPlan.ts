@@ -15,8 +15,10 @@ import { incomeEmployerWorkflow } from './incomeEmployerWorkflow';
 import type { ValidOnboardCaseInput } from './journeyInput';
 import { attemptReportKey } from './journeyMessages';
 import type { StepStatus } from './stepStatus';
+import { stepSummary } from './workflowMetadata';
 
 export interface AttemptStart {
+  stepKey: string;
   attempt: number;
   workflowId: string;
   /** When the attempt began (ISO 8601, workflow time). */
@@ -33,12 +35,12 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
   const deadlines: Deadlines = deadlinesWith(input.deadlines as Record<string, Duration>);
   const plan = new Map<string, PlannedStep>();
   const taskQueue = workflowInfo().taskQueue;
+  const { steps, caseId } = input;
   const common = (key: string, attempt: AttemptStart) => ({ stepKey: attemptReportKey(key, attempt.attempt), callBudget: deadlines.providerCalls });
   /** The attempt's child workflow, with its one input. */
   const child = <Input, Result extends StepStatus>(workflow: (input: Input) => Promise<Result>, attempt: AttemptStart, input: Input): Promise<StepStatus> =>
-    executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input] });
+    executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input], staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt) });
   const add = (key: string, start: PlannedStep['start'], dependsOn: string | null = null) => plan.set(key, { key, dependsOn, start });
-  const { steps, caseId } = input;
 
   if (steps.creditReport && input.company) {
     const request = input.company;

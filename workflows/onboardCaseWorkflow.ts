@@ -14,6 +14,7 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   patched,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
@@ -39,6 +40,7 @@ import { providerErrorOf } from './providerFailure';
 import { caseIdSearchAttribute, journeyStateSearchAttribute } from './searchAttributes';
 import { attentionStates, settledStates, type StepState } from './stepState';
 import { stepReportSignal, type StepStatus } from './stepStatus';
+import { currentDetails } from './workflowMetadata';
 
 export * from './journeyMessages';
 
@@ -145,7 +147,7 @@ class Journey {
     this.scopes.set(key, scope);
     const planned = this.plan.get(key) as PlannedStep;
     scope
-      .run(() => planned.start({ attempt, workflowId, startedAt: new Date(Date.now()).toISOString() }))
+      .run(() => planned.start({ stepKey: key, attempt, workflowId, startedAt: new Date(Date.now()).toISOString() }))
       .then(
         (result) => this.settle(key, attempt, result),
         (error) => this.settle(key, attempt, failedAttempt(error)),
@@ -272,6 +274,9 @@ class Journey {
 
   private publish(state: JourneyState): void {
     this.status.state = state;
+    const steps = Object.values(this.status.steps);
+    const done = steps.filter((s) => settledStates.includes(s.state)).length;
+    setCurrentDetails(currentDetails(state, this.status.reasons[0] ?? null, `${done} of ${steps.length} steps done`));
     if (state === this.publishedState) return;
     this.publishedState = state;
     upsertSearchAttributes([{ key: journeyStateSearchAttribute, value: state }]);

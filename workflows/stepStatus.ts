@@ -4,8 +4,9 @@
  * step-specific detail (a picklist, accounts read, document outcomes). A step started by a journey
  * signals its changes to its parent, so the journey's `status` is always current.
  */
-import { defineQuery, defineSignal, getExternalWorkflowHandle, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { defineQuery, defineSignal, getExternalWorkflowHandle, patched, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { LastEvent, StepState } from './stepState';
+import { currentDetails } from './workflowMetadata';
 
 /** The provider's answer when a call of the step failed for good. */
 export interface ProviderError {
@@ -66,11 +67,13 @@ export function trackStep<Detail>(stepKey: string | undefined) {
   };
   const update = (changes: Partial<StepStatus<Detail>> = {}): StepStatus<Detail> => {
     Object.assign(status, changes);
+    setCurrentDetails(currentDetails(status.state, status.reason));
     report(false);
     return status;
   };
   const finish = (state: StepState, reason: string | null, detail?: Detail, error?: ProviderError): StepStatus<Detail> => {
     Object.assign(status, { state, reason, ...(detail !== undefined ? { detail } : {}), ...(error ? { error } : {}) });
+    setCurrentDetails(currentDetails(state, reason));
     // The journey takes the child's result as the final word; a finish report only matters to a
     // parent that is not a journey (or an old one), so it goes out only where it always did.
     if (!onChangeOnly) report(true);

@@ -54,6 +54,12 @@ test('start from a file, watch status, resolve the picklist, list by state, repl
   expect(workflowId).toBe(`case/${caseId}`);
   const waiting = await waitForStatus(stack.client.workflow.getHandle(workflowId), journeyStatusQuery, (s) => s.steps['credit-report']?.state === 'waiting');
   const picklist = (waiting.steps['credit-report']!.detail as any).picklist;
+  // The Web UI reads like a case list: a summary per journey and step, and what each is doing now.
+  const journey = stack.client.workflow.getHandle(workflowId);
+  expect(await (await journey.describe()).staticSummary()).toBe(`case ${caseId} · onboarding`);
+  expect(await (await stack.client.workflow.getHandle(`${workflowId}/credit-report`).describe()).staticSummary()).toBe(`credit-report · attempt 1 · case ${caseId}`);
+  const metadata = await journey.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+  expect(metadata.currentDetails).toMatch(/^needs_attention · 0 of 1 steps done · credit-report: waiting/);
   const shown = formatStatus(await journeyStatus(ctx, caseId));
   expect(shown).toMatch(/credit-report\s+waiting[\s\S]*resolve-picklist/);
   // Every candidate is on screen, so the operator can choose without another tool.
