@@ -1,40 +1,69 @@
-/** Where workers and clients find Temporal (DESIGN.md §9). Shared by worker, bridge and CLI. */
-import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+/**
+ * Where workers and clients find Temporal (DESIGN.md §9), the Temporal way: `@temporalio/envconfig`
+ * reads a `temporal.toml` profile (`TEMPORAL_CONFIG_FILE`, `TEMPORAL_PROFILE`, or the CLI's default
+ * file) and the variables the Temporal CLI reads (`TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`,
+ * `TEMPORAL_API_KEY`, `TEMPORAL_TLS_*` with server CA and server name, `TEMPORAL_GRPC_META_*`), so
+ * one profile serves the CLI, the worker, the bridge and the API. The task queue is the project's
+ * own (`TEMPORAL_TASK_QUEUE`). Shared by every process and the CLI.
+ */
+import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { TLSConfig } from '@temporalio/common/lib/internal-non-workflow';
+import { z } from 'zod';
 import { ConfigurationError, parseEnvironment } from './environment';
 
+const DEFAULT_ADDRESS = '127.0.0.1:7233';
+
 export const temporalEnvironment = {
-  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').default('127.0.0.1:7233'),
-  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('verification-journeys'),
-  TEMPORAL_TLS_CERT: z.string().optional(),
-  TEMPORAL_TLS_KEY: z.string().optional(),
-  TEMPORAL_API_KEY: z.string().optional(),
+  /** Before envconfig: kept as aliases of TEMPORAL_TLS_CLIENT_CERT_PATH / _KEY_PATH. */
+  TEMPORAL_TLS_CERT: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY: z.string().min(1).optional(),
 };
 
 export interface TemporalConfig {
   address: string;
   namespace: string;
   taskQueue: string;
-  tlsCertPath?: string;
-  tlsKeyPath?: string;
+  tls?: TLSConfig | boolean;
   apiKey?: string;
+  /** gRPC metadata sent with every call (`TEMPORAL_GRPC_META_*`, a profile's `grpc_meta`). */
+  metadata?: Record<string, string>;
+}
+
+/** The old TLS variable names, read as the envconfig ones when those are unset. */
+function withLegacyTlsNames(env: NodeJS.ProcessEnv): Record<string, string> {
+  const vars = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const legacy = parseEnvironment(temporalEnvironment, env);
+  if (Boolean(legacy.TEMPORAL_TLS_CERT) !== Boolean(legacy.TEMPORAL_TLS_KEY)) {
+    const missing = legacy.TEMPORAL_TLS_CERT ? 'TEMPORAL_TLS_KEY' : 'TEMPORAL_TLS_CERT';
+    throw new ConfigurationError(`Invalid configuration:\n  ${missing}: required when the other TLS variable is set`);
+  }
+  if (legacy.TEMPORAL_TLS_CERT) vars.TEMPORAL_TLS_CLIENT_CERT_PATH ??= legacy.TEMPORAL_TLS_CERT;
+  if (legacy.TEMPORAL_TLS_KEY) vars.TEMPORAL_TLS_CLIENT_KEY_PATH ??= legacy.TEMPORAL_TLS_KEY;
+  return vars;
 }
 
 export function readTemporalConfig(env: NodeJS.ProcessEnv = process.env): TemporalConfig {
-  const config = parseEnvironment(temporalEnvironment, env);
-  if (Boolean(config.TEMPORAL_TLS_CERT) !== Boolean(config.TEMPORAL_TLS_KEY)) {
-    const missing = config.TEMPORAL_TLS_CERT ? 'TEMPORAL_TLS_KEY' : 'TEMPORAL_TLS_CERT';
-    throw new ConfigurationError(`Invalid configuration:\n  ${missing}: required when the other TLS variable is set`);
+  const { TEMPORAL_TASK_QUEUE: taskQueue } = parseEnvironment(temporalEnvironment, env);
+  let loaded: ReturnType<typeof loadClientConnectConfig>;
+  try {
+    loaded = loadClientConnectConfig({ overrideEnvVars: withLegacyTlsNames(env) });
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw error;
+    const where = env.TEMPORAL_CONFIG_FILE ? ` (TEMPORAL_CONFIG_FILE ${env.TEMPORAL_CONFIG_FILE}${env.TEMPORAL_PROFILE ? `, profile ${env.TEMPORAL_PROFILE}` : ''})` : '';
+    throw new ConfigurationError(`Invalid configuration:\n  Temporal connection${where}: ${(error as Error).message}`);
+  }
+  const { address, tls, apiKey, metadata } = loaded.connectionOptions;
+  if (address !== undefined && !/^[^\s:]+:\d+$/.test(address)) {
+    throw new ConfigurationError(`Invalid configuration:\n  TEMPORAL_ADDRESS: must be host:port, got ${address}`);
   }
   return {
-    address: config.TEMPORAL_ADDRESS,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    tlsCertPath: config.TEMPORAL_TLS_CERT,
-    tlsKeyPath: config.TEMPORAL_TLS_KEY,
-    apiKey: config.TEMPORAL_API_KEY,
+    address: address ?? DEFAULT_ADDRESS,
+    namespace: loaded.namespace ?? 'default',
+    taskQueue,
+    ...(tls !== undefined && tls !== null ? { tls } : {}),
+    ...(typeof apiKey === 'string' ? { apiKey } : {}),
+    ...(metadata ? { metadata: metadata as Record<string, string> } : {}),
   };
 }
 
@@ -43,17 +72,16 @@ export interface TemporalConnectionOptions {
   address: string;
   tls?: TLSConfig | boolean;
   apiKey?: string;
+  metadata?: Record<string, string>;
 }
 
 export function temporalConnectionOptions(config: TemporalConfig): TemporalConnectionOptions {
   const options: TemporalConnectionOptions = { address: config.address };
-  if (config.tlsCertPath && config.tlsKeyPath) {
-    options.tls = {
-      clientCertPair: { crt: readFileSync(config.tlsCertPath), key: readFileSync(config.tlsKeyPath) },
-    };
-  }
+  if (config.tls !== undefined) options.tls = config.tls;
+  if (config.metadata) options.metadata = config.metadata;
   if (config.apiKey) {
     options.apiKey = config.apiKey;
+    // An API key (Temporal Cloud) goes over TLS unless a profile turned TLS off explicitly.
     options.tls ??= true;
   }
   return options;
