@@ -6,6 +6,8 @@
  * connection failed); 2 a usage error (nothing was sent).
  */
 import { Client, Connection } from '@temporalio/client';
+import { readProviderConfig } from '../activities/providerConfig';
+import { ProviderClient } from '../activities/providerClient';
 import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys } from '../codec/payloadKeys';
 import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
@@ -28,6 +30,7 @@ import {
   waiveStep,
   type CommandContext,
 } from './journeyCommands';
+import { syncWebhooks } from './webhookSync';
 
 const usage = `usage: npm run journey -- <command> [--json]
   start <input.json>                   start case/<caseId> from a journey input (JSON)
@@ -38,11 +41,18 @@ const usage = `usage: npm run journey -- <command> [--json]
   resolve-picklist <caseId> <id>       resolve the credit report picklist with provider_id <id>
   cancel <caseId> [reason]             cancel a running journey
   retry <caseId> [--dry-run]           run a closed journey again: completed and waived steps carried over, the others re-run
-  replay <caseId>                      replay the journey's histories (children and resources too) against this checkout`;
+  replay <caseId>                      replay the journey's histories (children and resources too) against this checkout
+  webhooks sync <callbackUrl>...       create or update the provider's webhooks (one per URL: two give redundant delivery) and its signing secret (PROVIDER_* variables)`;
 
 const journeyStates = ['running', 'completed', 'needs_attention', 'cancelled'];
 
-type Run = (ctx: CommandContext) => Promise<{ text: string; json: unknown; failed?: boolean }>;
+type Outcome = { text: string; json: unknown; failed?: boolean };
+type Run = (ctx: CommandContext) => Promise<Outcome>;
+
+/** A command that talks to the provider only: it runs without connecting to Temporal. */
+class ProviderOnly {
+  constructor(readonly run: () => Promise<Outcome>) {}
+}
 
 class UsageError extends Error {}
 
@@ -56,7 +66,7 @@ const arg = (args: string[], i: number, what: string): string => {
 const done = (text: string, json: unknown = { ok: true }) => ({ text, json });
 
 /** Parses the command line into something to run, before any connection is made. */
-function parse(name: string | undefined, args: string[], flags: Set<string>): Run {
+function parse(name: string | undefined, args: string[], flags: Set<string>): Run | ProviderOnly {
   switch (name) {
     case 'start': {
       const input = readJourneyInput(arg(args, 0, '<input.json>'));
@@ -132,6 +142,18 @@ function parse(name: string | undefined, args: string[], flags: Set<string>): Ru
         return { text, json: results, failed: Boolean(diverged) };
       };
     }
+    case 'webhooks': {
+      if (args[0] !== 'sync') throw new UsageError(`unknown webhooks command: ${args[0] ?? '(none)'}; the one there is: webhooks sync <callbackUrl>...`);
+      const callbackUrls = args.slice(1);
+      if (callbackUrls.length === 0) throw new UsageError('missing <callbackUrl>: the bridge address the provider posts to, e.g. https://bridge.example.com/webhooks');
+      const provider = new ProviderClient(readProviderConfig());
+      return new ProviderOnly(async () => {
+        const result = await syncWebhooks(provider, { callbackUrls });
+        const lines = result.webhooks.map((w) => `${w.action.padEnd(8)} ${w.name} → ${w.callback_url} (${w.webhook_id})`);
+        lines.push(`${result.eventTypes.length} event types each; signing secret ${result.secret.action} (updated ${result.secret.date_updated}; give it to the bridges as WEBHOOK_SECRET, or set WEBHOOK_SECRET_SOURCE=provider)`);
+        return done(lines.join('\n'), result);
+      });
+    }
     default:
       throw new UsageError(name ? `unknown command: ${name}` : 'no command given');
   }
@@ -145,13 +167,24 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
-  let run: Run;
+  let run: Run | ProviderOnly;
   try {
     run = parse(name, args, flags);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof JourneyCommandError)) throw error;
     console.error(`${error.message}\n${usage}`);
     process.exit(2);
+  }
+  const print = (result: Outcome) => {
+    console.log(flags.has('--json') ? JSON.stringify(result.json, null, 2) : result.text);
+    if (result.failed) process.exitCode = 1;
+  };
+  if (run instanceof ProviderOnly) {
+    await run.run().then(print, (error: unknown) => {
+      console.error(`${name} failed: ${(error as Error).message}`);
+      process.exitCode = 1;
+    });
+    return;
   }
   const temporal = readTemporalConfig();
   const dataConverter = dataConverterFor(readPayloadKeys());
@@ -161,9 +194,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   try {
-    const result = await run({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue });
-    console.log(flags.has('--json') ? JSON.stringify(result.json, null, 2) : result.text);
-    if (result.failed) process.exitCode = 1;
+    print(await run({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue }));
   } catch (error) {
     console.error(error instanceof JourneyCommandError ? error.message : `${name} failed: ${refusal(error)}`);
     process.exitCode = 1;
