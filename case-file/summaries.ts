@@ -3,7 +3,7 @@
  * small enough for a payload (DESIGN.md §4). Pure (no Node built-ins, no driver): the activities
  * build these, and the workflows derive them from the full results that older histories recorded.
  */
-import type { BankAccount, BankBalances, CreditReport } from '../provider';
+import type { AffordabilityInsight, BankAccount, BankBalances, CreditReport, IdentityVerificationResult, IncomeEmployerResult, ProviderDocument } from '../provider';
 
 export type CaseFileRecord = 'credit_report' | 'idv_result' | 'bank_account' | 'affordability_insight' | 'affordability_transactions' | 'income_employer_result' | 'provider_document';
 
@@ -38,6 +38,17 @@ export interface TransactionsSummary extends TransactionSpan {
   request_id: string;
 }
 
+/** The insight's figures are the summary: a handful of numbers. */
+export type AffordabilityInsightSummary = { case_file: CaseFileRef | null } & Pick<AffordabilityInsight, 'request_id' | 'status' | 'currency' | 'monthly_income' | 'monthly_expenditure' | 'monthly_disposable_income'>;
+
+export type IncomeEmployerSummary = { case_file: CaseFileRef | null } & Pick<IncomeEmployerResult, 'request_id' | 'status' | 'message' | 'employer_name' | 'annual_income' | 'currency' | 'failure_detail'>;
+
+/** The checks that decided the result stay in the case file; the journey needs the verdict. */
+export type IdentityVerificationSummary = { case_file: CaseFileRef | null; checks: number } & Pick<IdentityVerificationResult, 'request_id' | 'person_id' | 'status' | 'verification_status'>;
+
+/** What the provider made of an upload, without the data it extracted. */
+export type ProviderDocumentSummary = { case_file: CaseFileRef | null } & Pick<ProviderDocument, 'document_id' | 'file_name' | 'document_type' | 'status' | 'message'>;
+
 export interface CreditReportSummary {
   case_file: CaseFileRef | null;
   report_id: string;
@@ -52,6 +63,8 @@ export interface CreditReportSummary {
 export interface ReportHeadline {
   provider_id: string;
   company_name: string;
+  company_number: string | null;
+  country_code: string | null;
   credit_score: number;
 }
 
@@ -79,7 +92,9 @@ export function summariseBankAccount(account: BankAccount, balances: BankBalance
 }
 
 export function reportHeadline(report: CreditReport['report'] | ReportHeadline | null): ReportHeadline | null {
-  return report ? { provider_id: report.provider_id, company_name: report.company_name, credit_score: report.credit_score } : null;
+  if (!report) return null;
+  const { provider_id, company_name, company_number, country_code, credit_score } = report;
+  return { provider_id, company_name, company_number, country_code, credit_score };
 }
 
 export function summariseCreditReport(report: CreditReport, ref: CaseFileRef | null): CreditReportSummary {

@@ -1,5 +1,6 @@
 /**
- * The whole system on one machine: Temporal (embedded dev server or a configured cluster),
+ * The whole system on one machine: Temporal (embedded dev server or a configured cluster), the
+ * case file (embedded PGlite served over the wire protocol, or a configured PostgreSQL),
  * simulator, bridge, worker and codec server, wired together; every client and worker encrypts
  * payloads with the same keys. `npm start` and the end-to-end tests use it.
  */
@@ -8,6 +9,9 @@ import { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { ProviderClient } from '../activities/providerClient';
+import { startEmbeddedCaseFile, type EmbeddedCaseFile } from '../case-file/embeddedServer';
+import { EMBEDDED_POOL_SIZE } from '../case-file/pool';
+import { openCaseFile, type CaseFileStore } from '../case-file/store';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
 import { generateCodecServerToken, uiOrigins, type CodecServerConfig } from '../codec/codecServerConfig';
@@ -45,6 +49,8 @@ export interface StackOptions {
   payloadKeys?: PayloadKeys;
   /** The codec server; a free port and a random token when unset. The embedded Web UI's origins are always allowed. */
   codecServer?: CodecServerConfig;
+  /** The case file: a database to connect to, else an embedded PGlite (in memory unless `dataDir`; a free port unless `port`). */
+  caseFile?: { url: string; poolSize: number } | { embedded: { dataDir?: string; port?: number } };
   logger?: Logger;
   /** Progress lines for a person watching. */
   progress?: (line: string) => void;
@@ -57,6 +63,11 @@ export interface Stack {
   bridge: RunningBridge;
   worker: RunningWorker;
   codecServer: RunningCodecServer;
+  /** The stack's own store (the worker's activities write through it). */
+  caseFile: CaseFileStore;
+  /** Where other processes (the `journey` CLI) reach the case file. */
+  caseFileUrl: string;
+  embeddedCaseFile?: EmbeddedCaseFile;
   payloadKeys: PayloadKeys;
   client: Client;
   provider: ProviderClient;
@@ -78,6 +89,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const codecServer = await startCodecServer(codecServerConfig(options), payloadKeys);
     cleanups.push(() => codecServer.stop());
     progress(`codec server at ${codecServer.url} (keys ${payloadKeys.map((k) => k.id).join(', ')}; the Web UI decodes through it)`);
+
+    const { store: caseFile, url: caseFileUrl, embedded: embeddedCaseFile } = await startCaseFile(options.caseFile, cleanups);
+    progress(embeddedCaseFile ? `case file: embedded PGlite at ${caseFileUrl}` : 'case file: PostgreSQL at DATABASE_URL');
 
     let temporal = options.temporal;
     let devServer: DevServer | undefined;
@@ -136,7 +150,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     bridge.secrets.set(webhookSecret);
     progress(`webhook bridge at ${bridge.url} (signed deliveries required)`);
 
-    const worker = await startWorker({ temporal, provider: providerConfig, workflowBundle: options.workflowBundle, payloadKeys });
+    const worker = await startWorker({ temporal, provider: providerConfig, caseFile, workflowBundle: options.workflowBundle, payloadKeys });
     cleanups.push(() => worker.stop());
     progress(`worker polling task queue ${temporal.taskQueue}`);
 
@@ -144,11 +158,25 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
 
-    return { temporal, devServer, simulator, bridge, worker, codecServer, payloadKeys, client, provider, webhookSecret, stop };
+    return { temporal, devServer, simulator, bridge, worker, codecServer, caseFile, caseFileUrl, embeddedCaseFile, payloadKeys, client, provider, webhookSecret, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** Serves the embedded case file when no database is given, then opens (and migrates) the store. */
+async function startCaseFile(option: StackOptions['caseFile'], cleanups: (() => Promise<void>)[]): Promise<{ store: CaseFileStore; url: string; embedded?: EmbeddedCaseFile }> {
+  if (option && 'url' in option) {
+    const store = await openCaseFile(option.url, option.poolSize);
+    cleanups.push(() => store.close());
+    return { store, url: option.url };
+  }
+  const embedded = await startEmbeddedCaseFile(option?.embedded);
+  cleanups.push(() => embedded.stop());
+  const store = await openCaseFile(embedded.url, EMBEDDED_POOL_SIZE);
+  cleanups.push(() => store.close());
+  return { store, url: embedded.url, embedded };
 }
 
 function codecServerConfig(options: StackOptions): CodecServerConfig {

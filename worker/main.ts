@@ -1,6 +1,9 @@
 /** `npm run worker`: one worker process, configured from the environment (DESIGN.md §9). */
 import { clientSecretExpiryWarning } from '../activities/clientSecretExpiry';
+import { readCaseFileConfig } from '../case-file/config';
+import { openCaseFile } from '../case-file/store';
 import { readProviderConfig } from '../activities/providerConfig';
+import { ConfigurationError } from './environment';
 import { exitOnConfigurationError } from './exitOnConfigurationError';
 import { startWorker } from './createWorker';
 import { installRuntimeLogging } from './runtimeLogging';
@@ -9,15 +12,21 @@ import { readTemporalConfig } from './temporalConfig';
 async function main(): Promise<void> {
   const temporal = readTemporalConfig();
   const provider = readProviderConfig();
+  const caseFileConfig = readCaseFileConfig();
   installRuntimeLogging();
   const expiry = clientSecretExpiryWarning(provider.clientSecretExpiresAt, new Date());
   if (expiry) console.warn(JSON.stringify({ level: 'warn', msg: expiry }));
-  const running = await startWorker({ temporal, provider });
+  const caseFile = await openCaseFile(caseFileConfig.url, caseFileConfig.poolSize).catch((error: Error) => {
+    const hint = caseFileConfig.embedded ? ' (the embedded one runs with `npm start -- --keep`; or set DATABASE_URL)' : '';
+    throw new ConfigurationError(`Cannot open the case file${hint}: ${error.message}`);
+  });
+  const running = await startWorker({ temporal, provider, caseFile });
   console.log(JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue }));
   const stop = () => void running.stop();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await running.done;
+  await caseFile.close();
 }
 
 main().catch(exitOnConfigurationError);

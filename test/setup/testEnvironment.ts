@@ -36,3 +36,8 @@ export function testCaseFileUrl(): string {
   if (!url) throw new Error('TEST_CASE_FILE_URL is unset: run the tests through jest (global setup starts the case file)');
   return url;
 }
+
+/** The stack option that points a stack at the run's case file instead of starting one. */
+export function testCaseFileOption(): { url: string; poolSize: number } {
+  return { url: testCaseFileUrl(), poolSize: EMBEDDED_POOL_SIZE };
+}

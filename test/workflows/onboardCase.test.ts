@@ -12,14 +12,14 @@ import { creditReportWorkflow, resolvePicklistUpdate } from '../../workflows/cre
 import type { OnboardCaseInput } from '../../workflows/journeyInput';
 import { cancelJourneySignal, journeyStatusQuery, onboardCase, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
 import { stepStatusQuery, type StepStatus } from '../../workflows/stepStatus';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 let stack: Stack;
 const replacementWorkers: Awaited<ReturnType<typeof startWorker>>[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 21, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 21, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
 });
 
 afterAll(async () => {
@@ -144,7 +144,7 @@ describe('onboardCase', () => {
     const handle = await startJourney({ people: [{ personId: await newPerson() }], steps: { identityVerification: true } });
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => Object.values(s.steps)[0]?.state === 'waiting');
     await stack.worker.stop();
-    const replacement = await startWorker({ temporal: stack.temporal, provider: stack.provider.config, workflowBundle: testWorkflowBundle() });
+    const replacement = await startWorker({ temporal: stack.temporal, provider: stack.provider.config, caseFile: stack.caseFile, workflowBundle: testWorkflowBundle() });
     replacementWorkers.push(replacement);
     await control(`/identity-verifications/${Object.values(waiting.steps)[0]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
     const outcome = await handle.result();
