@@ -6,6 +6,8 @@
  * connection failed); 2 a usage error (nothing was sent).
  */
 import { Client, Connection } from '@temporalio/client';
+import { readCaseFileConfig } from '../case-file/config';
+import { openCaseFile, type CaseFileStore } from '../case-file/store';
 import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys } from '../codec/payloadKeys';
 import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
@@ -28,6 +30,7 @@ import {
   waiveStep,
   type CommandContext,
 } from './journeyCommands';
+import { documentReference, exportDocument, formatEvidence, purgeCaseFile, readDocumentFile, uploadDocument } from './caseFileCommands';
 
 const usage = `usage: npm run journey -- <command> [--json]
   start <input.json>                   start case/<caseId> from a journey input (JSON)
@@ -38,11 +41,20 @@ const usage = `usage: npm run journey -- <command> [--json]
   resolve-picklist <caseId> <id>       resolve the credit report picklist with provider_id <id>
   cancel <caseId> [reason]             cancel a running journey
   retry <caseId> [--dry-run]           run a closed journey again: completed and waived steps carried over, the others re-run
-  replay <caseId>                      replay the journey's histories (children and resources too) against this checkout`;
+  replay <caseId>                      replay the journey's histories (children and resources too) against this checkout
+  upload <caseId> <file> [--type <t>]  put a document in the case file; a journey input names it by the printed document_id
+                                       (t: BankStatement, Payslip, SA302, TaxOverview)
+  evidence <caseId>                    the case file's contents by step attempt (--json: all of it, transactions included)
+  evidence <caseId> --export-document <documentId> <file>
+                                       write a document's bytes to <file>
+  purge <caseId>                       delete a closed case's data from the case file (erasure); refused while it runs`;
 
 const journeyStates = ['running', 'completed', 'needs_attention', 'cancelled'];
 
-type Run = (ctx: CommandContext) => Promise<{ text: string; json: unknown; failed?: boolean }>;
+/** The case file is opened only by the commands that use it. */
+type CliContext = CommandContext & { caseFile(): Promise<CaseFileStore> };
+
+type Run = (ctx: CliContext) => Promise<{ text: string; json: unknown; failed?: boolean }>;
 
 class UsageError extends Error {}
 
@@ -132,6 +144,39 @@ function parse(name: string | undefined, args: string[], flags: Set<string>): Ru
         return { text, json: results, failed: Boolean(diverged) };
       };
     }
+    case 'upload': {
+      const [caseId, file] = [arg(args, 0, '<caseId>'), arg(args, 1, '<file>')];
+      const type = args[2] === '--type' ? arg(args, 3, '<type>') : undefined;
+      const document = readDocumentFile(file, type);
+      return async (ctx) => {
+        const stored = await uploadDocument(await ctx.caseFile(), caseId, document);
+        const reference = documentReference(stored);
+        return done(`stored ${stored.file_name} (${stored.size_bytes} bytes) as document ${stored.document_id}
+name it in the journey input's steps.documents: ${JSON.stringify(reference)}`, reference);
+      };
+    }
+    case 'evidence': {
+      const caseId = arg(args, 0, '<caseId>');
+      if (args[1] === '--export-document') {
+        const [documentId, file] = [arg(args, 2, '<documentId>'), arg(args, 3, '<file>')];
+        return async (ctx) => {
+          const exported = await exportDocument(await ctx.caseFile(), caseId, documentId, file);
+          return done(`wrote ${exported.file_name} (${exported.size_bytes} bytes) to ${file}`, exported);
+        };
+      }
+      return async (ctx) => {
+        const evidence = await (await ctx.caseFile()).evidence(caseId);
+        return done(formatEvidence(evidence), evidence);
+      };
+    }
+    case 'purge': {
+      const caseId = arg(args, 0, '<caseId>');
+      return async (ctx) => {
+        const deleted = await purgeCaseFile(ctx, await ctx.caseFile(), caseId);
+        const rows = Object.values(deleted).reduce((a, b) => a + b, 0);
+        return done(`purged case ${caseId} from the case file: ${rows} rows (${Object.entries(deleted).filter(([, n]) => n > 0).map(([t, n]) => `${t} ${n}`).join(', ') || 'nothing was there'})`, deleted);
+      };
+    }
     default:
       throw new UsageError(name ? `unknown command: ${name}` : 'no command given');
   }
@@ -154,20 +199,27 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const temporal = readTemporalConfig();
+  const caseFileConfig = readCaseFileConfig();
   const dataConverter = dataConverterFor(readPayloadKeys());
   installRuntimeLogging();
   const connection = await Connection.connect(temporalConnectionOptions(temporal)).catch((error: Error) => {
     console.error(`cannot reach Temporal at ${temporal.address}: ${error.message}\nstart the stack with \`npm start -- --keep\`, or set TEMPORAL_ADDRESS`);
     process.exit(1);
   });
+  let store: Promise<CaseFileStore> | undefined;
+  const caseFile = () => (store ??= openCaseFile(caseFileConfig.url, caseFileConfig.poolSize).catch((error: Error) => {
+    const hint = caseFileConfig.embedded ? 'start the stack with `npm start -- --keep`, or set DATABASE_URL' : 'check DATABASE_URL';
+    throw new JourneyCommandError(`cannot open the case file: ${error.message}\n${hint}`);
+  }));
   try {
-    const result = await run({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue });
+    const result = await run({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue, caseFile });
     console.log(flags.has('--json') ? JSON.stringify(result.json, null, 2) : result.text);
     if (result.failed) process.exitCode = 1;
   } catch (error) {
     console.error(error instanceof JourneyCommandError ? error.message : `${name} failed: ${refusal(error)}`);
     process.exitCode = 1;
   } finally {
+    await (await store?.catch(() => undefined))?.close();
     await connection.close();
   }
 }
