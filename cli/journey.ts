@@ -1,6 +1,7 @@
 /**
  * `npm run journey -- <command>`: the operator CLI. Connects with TEMPORAL_* (DESIGN.md §9), after
- * its arguments are checked. `--json` prints what the command returns as JSON.
+ * its arguments are checked, and to the case file (DATABASE_URL, else the embedded one) for the
+ * commands that use it; `upload` and `evidence` need only the case file. `--json` prints what the command returns as JSON.
  *
  * Exit codes: 0 done; 1 the command failed (the journey refused an action, a replay diverged, a
  * connection failed); 2 a usage error (nothing was sent).
@@ -54,7 +55,10 @@ const journeyStates = ['running', 'completed', 'needs_attention', 'cancelled'];
 /** The case file is opened only by the commands that use it. */
 type CliContext = CommandContext & { caseFile(): Promise<CaseFileStore> };
 
-type Run = (ctx: CliContext) => Promise<{ text: string; json: unknown; failed?: boolean }>;
+type Result = { text: string; json: unknown; failed?: boolean };
+type Run = (ctx: CliContext) => Promise<Result>;
+/** A command that needs only the case file runs without connecting to Temporal. */
+type CaseFileRun = { caseFileOnly: (store: CaseFileStore) => Promise<Result> };
 
 class UsageError extends Error {}
 
@@ -68,7 +72,7 @@ const arg = (args: string[], i: number, what: string): string => {
 const done = (text: string, json: unknown = { ok: true }) => ({ text, json });
 
 /** Parses the command line into something to run, before any connection is made. */
-function parse(name: string | undefined, args: string[], flags: Set<string>): Run {
+function parse(name: string | undefined, args: string[], flags: Set<string>): Run | CaseFileRun {
   switch (name) {
     case 'start': {
       const input = readJourneyInput(arg(args, 0, '<input.json>'));
@@ -148,25 +152,31 @@ function parse(name: string | undefined, args: string[], flags: Set<string>): Ru
       const [caseId, file] = [arg(args, 0, '<caseId>'), arg(args, 1, '<file>')];
       const type = args[2] === '--type' ? arg(args, 3, '<type>') : undefined;
       const document = readDocumentFile(file, type);
-      return async (ctx) => {
-        const stored = await uploadDocument(await ctx.caseFile(), caseId, document);
-        const reference = documentReference(stored);
-        return done(`stored ${stored.file_name} (${stored.size_bytes} bytes) as document ${stored.document_id}
-name it in the journey input's steps.documents: ${JSON.stringify(reference)}`, reference);
+      return {
+        caseFileOnly: async (store) => {
+          const stored = await uploadDocument(store, caseId, document);
+          const reference = documentReference(stored);
+          const text = [`stored ${stored.file_name} (${stored.size_bytes} bytes) as document ${stored.document_id}`, `name it in the journey input's steps.documents: ${JSON.stringify(reference)}`];
+          return done(text.join('\n'), reference);
+        },
       };
     }
     case 'evidence': {
       const caseId = arg(args, 0, '<caseId>');
       if (args[1] === '--export-document') {
         const [documentId, file] = [arg(args, 2, '<documentId>'), arg(args, 3, '<file>')];
-        return async (ctx) => {
-          const exported = await exportDocument(await ctx.caseFile(), caseId, documentId, file);
-          return done(`wrote ${exported.file_name} (${exported.size_bytes} bytes) to ${file}`, exported);
+        return {
+          caseFileOnly: async (store) => {
+            const exported = await exportDocument(store, caseId, documentId, file);
+            return done(`wrote ${exported.file_name} (${exported.size_bytes} bytes) to ${file}`, exported);
+          },
         };
       }
-      return async (ctx) => {
-        const evidence = await (await ctx.caseFile()).evidence(caseId);
-        return done(formatEvidence(evidence), evidence);
+      return {
+        caseFileOnly: async (store) => {
+          const evidence = await store.evidence(caseId);
+          return done(formatEvidence(evidence), evidence);
+        },
       };
     }
     case 'purge': {
@@ -190,37 +200,57 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
-  let run: Run;
+  let command: Run | CaseFileRun;
   try {
-    run = parse(name, args, flags);
+    command = parse(name, args, flags);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof JourneyCommandError)) throw error;
     console.error(`${error.message}\n${usage}`);
     process.exit(2);
   }
-  const temporal = readTemporalConfig();
   const caseFileConfig = readCaseFileConfig();
-  const dataConverter = dataConverterFor(readPayloadKeys());
-  installRuntimeLogging();
-  const connection = await Connection.connect(temporalConnectionOptions(temporal)).catch((error: Error) => {
-    console.error(`cannot reach Temporal at ${temporal.address}: ${error.message}\nstart the stack with \`npm start -- --keep\`, or set TEMPORAL_ADDRESS`);
-    process.exit(1);
-  });
   let store: Promise<CaseFileStore> | undefined;
   const caseFile = () => (store ??= openCaseFile(caseFileConfig.url, caseFileConfig.poolSize).catch((error: Error) => {
     const hint = caseFileConfig.embedded ? 'start the stack with `npm start -- --keep`, or set DATABASE_URL' : 'check DATABASE_URL';
     throw new JourneyCommandError(`cannot open the case file: ${error.message}\n${hint}`);
   }));
   try {
-    const result = await run({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue, caseFile });
+    if ('caseFileOnly' in command) {
+      const run = command.caseFileOnly;
+      await report(name, flags, async () => run(await caseFile()));
+    } else {
+      await withTemporal(async (ctx) => report(name, flags, () => command({ ...ctx, caseFile })));
+    }
+  } finally {
+    await (await store?.catch(() => undefined))?.close();
+  }
+}
+
+/** Connects with TEMPORAL_*, or ends the process naming the address it could not reach. */
+async function withTemporal(work: (ctx: CommandContext) => Promise<void>): Promise<void> {
+  const temporal = readTemporalConfig();
+  const dataConverter = dataConverterFor(readPayloadKeys());
+  installRuntimeLogging();
+  const connection = await Connection.connect(temporalConnectionOptions(temporal)).catch((error: Error) => {
+    console.error(`cannot reach Temporal at ${temporal.address}: ${error.message}\nstart the stack with \`npm start -- --keep\`, or set TEMPORAL_ADDRESS`);
+    process.exit(1);
+  });
+  try {
+    await work({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue });
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Prints the command's result (or its failure, without a stack) and sets the exit code. */
+async function report(name: string | undefined, flags: Set<string>, run: () => Promise<Result>): Promise<void> {
+  try {
+    const result = await run();
     console.log(flags.has('--json') ? JSON.stringify(result.json, null, 2) : result.text);
     if (result.failed) process.exitCode = 1;
   } catch (error) {
     console.error(error instanceof JourneyCommandError ? error.message : `${name} failed: ${refusal(error)}`);
     process.exitCode = 1;
-  } finally {
-    await (await store?.catch(() => undefined))?.close();
-    await connection.close();
   }
 }
 

@@ -90,25 +90,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     cleanups.push(() => codecServer.stop());
     progress(`codec server at ${codecServer.url} (keys ${payloadKeys.map((k) => k.id).join(', ')}; the Web UI decodes through it)`);
 
-    const { store: caseFile, url: caseFileUrl, embedded: embeddedCaseFile } = await startCaseFile(options.caseFile, cleanups);
+    // The case file and the dev server start side by side (PGlite takes a second or two).
+    const [caseFileStarted, temporalStarted] = await settledTogether([startCaseFile(options.caseFile, cleanups), startTemporal(options, codecServer.uiEndpoint, cleanups, progress)]);
+    const { store: caseFile, url: caseFileUrl, embedded: embeddedCaseFile } = caseFileStarted;
     progress(embeddedCaseFile ? `case file: embedded PGlite at ${caseFileUrl}` : 'case file: PostgreSQL at DATABASE_URL');
-
-    let temporal = options.temporal;
-    let devServer: DevServer | undefined;
-    if (!temporal) {
-      const cliPath = await resolveTemporalCli({ log: progress });
-      devServer = await startDevServer({
-        cliPath,
-        port: options.embedded?.port,
-        uiPort: options.embedded?.uiPort,
-        dbFile: options.embedded?.dbFile,
-        codecEndpoint: codecServer.uiEndpoint,
-        logFile: options.embedded?.logFile ?? path.join(projectRoot, '.data', 'temporal-dev-server.log'),
-      });
-      cleanups.push(() => devServer!.stop());
-      temporal = { address: devServer.address, namespace: devServer.namespace, taskQueue: options.taskQueue ?? 'verification-journeys' };
-      progress(`Temporal dev server at ${devServer.address}${devServer.uiUrl ? ` (Web UI ${devServer.uiUrl})` : ''}`);
-    }
+    const { temporal, devServer } = temporalStarted;
 
     const simulator = await startSimulator({
       port: options.simulatorPort ?? 0,
@@ -163,6 +149,31 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await stop();
     throw error;
   }
+}
+
+/** Both results, once both have settled (so each has registered its cleanup), or the first error. */
+async function settledTogether<A, B>(work: [Promise<A>, Promise<B>]): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled(work);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
+}
+
+/** The configured Temporal, or the embedded dev server with its Web UI pointed at the codec server. */
+async function startTemporal(options: StackOptions, codecEndpoint: string, cleanups: (() => Promise<void>)[], progress: (line: string) => void): Promise<{ temporal: TemporalConfig; devServer?: DevServer }> {
+  if (options.temporal) return { temporal: options.temporal };
+  const cliPath = await resolveTemporalCli({ log: progress });
+  const devServer = await startDevServer({
+    cliPath,
+    port: options.embedded?.port,
+    uiPort: options.embedded?.uiPort,
+    dbFile: options.embedded?.dbFile,
+    codecEndpoint,
+    logFile: options.embedded?.logFile ?? path.join(projectRoot, '.data', 'temporal-dev-server.log'),
+  });
+  cleanups.push(() => devServer.stop());
+  progress(`Temporal dev server at ${devServer.address}${devServer.uiUrl ? ` (Web UI ${devServer.uiUrl})` : ''}`);
+  return { temporal: { address: devServer.address, namespace: devServer.namespace, taskQueue: options.taskQueue ?? 'verification-journeys' }, devServer };
 }
 
 /** Serves the embedded case file when no database is given, then opens (and migrates) the store. */

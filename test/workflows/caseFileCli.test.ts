@@ -31,7 +31,11 @@ afterAll(async () => {
 
 /** Runs `journey <args>` against the stack; resolves with its output and exit code either way. */
 async function journey(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue, DATABASE_URL: stack.caseFileUrl };
+  return journeyWith({ TEMPORAL_ADDRESS: stack.temporal.address }, ...args);
+}
+
+async function journeyWith(vars: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue, DATABASE_URL: stack.caseFileUrl, ...vars };
   return exec('npx', ['tsx', 'cli/journey.ts', ...args], { cwd, env }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
@@ -46,7 +50,8 @@ test('upload, a journey by reference, evidence by step, export, purge refused wh
   const bytes = Buffer.concat([Buffer.from('PAYSLIP\n'), randomBytes(64 * 1024)]);
   writeFileSync(file, bytes);
 
-  const uploaded = await journey('upload', caseId, file, '--type', 'Payslip', '--json');
+  // Uploading needs only the case file: no Temporal listens at 127.0.0.1:1.
+  const uploaded = await journeyWith({ TEMPORAL_ADDRESS: '127.0.0.1:1' }, 'upload', caseId, file, '--type', 'Payslip', '--json');
   expect(uploaded.code).toBe(0);
   const reference = JSON.parse(uploaded.stdout) as { document_id: string; file_name: string };
   expect(reference).toMatchObject({ file_name: 'payslip.pdf', document_type: 'Payslip' });
@@ -83,7 +88,12 @@ test('upload, a journey by reference, evidence by step, export, purge refused wh
   expect((await journey('evidence', caseId)).stdout).toContain('is empty');
 }, 120_000);
 
-test('upload checks its file before connecting; a journey input with inline bytes is refused', async () => {
+test('upload checks its file before connecting; an unreachable case file is named; a journey input with inline bytes is refused', async () => {
+  const unreachable = await journeyWith({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres' }, 'evidence', 'case-1');
+  expect(unreachable.code).toBe(1);
+  expect(unreachable.stderr).toContain('cannot open the case file');
+  expect(unreachable.stderr).toContain('check DATABASE_URL');
+  expect(unreachable.stderr).not.toMatch(/\n\s+at /);
   const missing = await exec('npx', ['tsx', 'cli/journey.ts', 'upload', 'case-1', path.join(dir, 'nope.pdf')], { cwd, env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' } }).catch((e) => e);
   expect(missing.code).toBe(2);
   expect(missing.stderr).toContain('cannot read');
