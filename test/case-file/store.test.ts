@@ -51,6 +51,24 @@ describe.each(targets)('case file on %s', (_name, url, poolSize) => {
     }
   });
 
+  it('serves several processes at once: concurrent writes and reads from separate pools all land', async () => {
+    // Against the embedded PGlite this is several connections multiplexed onto its one backend.
+    const others = await Promise.all([openCaseFile(url(), poolSize), openCaseFile(url(), poolSize)]);
+    try {
+      const caseId = randomUUID();
+      const reads = Array.from({ length: 6 }, () => account(500));
+      await Promise.all(
+        reads.map((read, i) => {
+          const writer = [store, ...others][i % 3]!;
+          return Promise.all([writer.writeBankAccount({ caseId, attemptId: `case/${caseId}/banking` }, read.account, read.balances, read.transactions), writer.counts(caseId)]);
+        }),
+      );
+      expect(await others[1]!.counts(caseId)).toMatchObject({ bank_accounts: 6, bank_transactions: 3_000 });
+    } finally {
+      await Promise.all(others.map((o) => o.close()));
+    }
+  });
+
   it('writes an account and its transactions once, however often the activity retries', async () => {
     const at = { caseId: randomUUID(), attemptId: '' };
     at.attemptId = `case/${at.caseId}/banking`;
