@@ -62,11 +62,12 @@ describe('onboardCase', () => {
     const caseId = await newCase({ income_employer_outcome: 'Complete' });
     const acme = await company('Acme Widgets Ltd');
     const [alice, bob] = [await newPerson(), await newPerson()];
+    const payslip = await stack.caseFile.putDocument({ caseId, fileName: 'p.pdf', content: Buffer.from('PAYSLIP') });
     const handle = await startJourney({
       caseId,
       company: { company_id: acme.company_id },
       people: [{ personId: alice }, { personId: bob }],
-      steps: { creditReport: true, identityVerification: true, banking: 'open_banking', documents: [{ file_name: 'p.pdf', content_base64: b64('PAYSLIP') }], affordability: true, incomeEmployer: true },
+      steps: { creditReport: true, identityVerification: true, banking: 'open_banking', documents: [{ document_id: payslip.document_id, file_name: 'p.pdf' }], affordability: true, incomeEmployer: true },
     });
     const first = await handle.query(journeyStatusQuery);
     expect(Object.keys(first.steps).sort()).toEqual(['affordability', 'banking', 'credit-report', 'documents', `identity-verification/${alice}`, `identity-verification/${bob}`, 'income-employer'].sort());
@@ -85,7 +86,23 @@ describe('onboardCase', () => {
     const outcome = await handle.result();
     expect(outcome.reasons).toEqual([]);
     expect(outcome.state).toBe('completed');
-    expect(outcome.steps.banking!.detail).toMatchObject({ accounts: [expect.objectContaining({ transactions: expect.any(Number) }), expect.anything()] });
+    // The steps keep summaries; the provider's data is in the case file, under each step attempt.
+    const bankingSummary = expect.objectContaining({ transactions: 6, account_number_masked: expect.stringMatching(/^\*{4}\d{4}$/), case_file: expect.objectContaining({ attempt_id: `case/${caseId}/banking` }) });
+    expect(outcome.steps.banking!.detail).toMatchObject({ accounts: [bankingSummary, bankingSummary] });
+    expect(await stack.caseFile.counts(caseId)).toMatchObject({
+      credit_reports: 1,
+      idv_results: 2,
+      bank_accounts: 2,
+      bank_transactions: 12,
+      affordability_insights: 1,
+      affordability_transactions: 12,
+      income_employer_results: 1,
+      provider_documents: 1,
+      documents: 1,
+    });
+    const evidence = await stack.caseFile.evidence(caseId);
+    expect(evidence.idvResults.map((r) => r.attempt_id).sort()).toEqual([`case/${caseId}/identity-verification/${alice}`, `case/${caseId}/identity-verification/${bob}`].sort());
+    expect(evidence.providerDocuments).toEqual([expect.objectContaining({ document_id: payslip.document_id, attempt_id: `case/${caseId}/documents` })]);
     expect(outcome.steps.affordability).toMatchObject({ state: 'completed', detail: { monthly_income: expect.any(Number) } });
     expect(outcome.steps['income-employer']).toMatchObject({ state: 'completed', detail: { employer_name: expect.any(String) } });
     expect(outcome.steps['credit-report']).toMatchObject({ state: 'completed', detail: { resolvedBy: 'provider' } });
