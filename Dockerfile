@@ -15,6 +15,7 @@ COPY provider provider
 COPY worker worker
 COPY webhook-bridge webhook-bridge
 COPY codec codec
+COPY case-file case-file
 COPY simulator simulator
 COPY cli cli
 RUN npm run build

@@ -9,7 +9,10 @@ import {
   type BankTransactions,
   type OpenBankingConnectionRequest,
 } from '../provider';
+import type { CaseFileStore } from '../case-file/store';
+import { summariseBankAccount, type BankAccountSummary } from '../case-file/summaries';
 import { activityIdempotencyKey } from './activityCall';
+import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
 import { readAfterEvent } from './readAfterEvent';
 import { routes } from './routes';
@@ -20,20 +23,26 @@ export interface ConnectedAccountLinks {
   bank_account_transactions_endpoint: string;
 }
 
+/** What the account reads returned before the case file (older histories hold it); now a `BankAccountSummary`. */
 export interface ConnectedAccountData {
   account: BankAccount;
   balances: BankBalances;
   transactions: BankTransactions;
 }
 
-export function createBankingActivities(client: ProviderClient) {
+export type ReadConnectedAccountInput = ConnectedAccountLinks & { caseId?: string };
+
+export function createBankingActivities(client: ProviderClient, caseFile: CaseFileStore) {
   return {
     async createOpenBankingConnection(input: { caseId: string }): Promise<OpenBankingConnectionRequest> {
       return client.call({ route: routes.createOpenBankingConnection, params: { caseId: input.caseId }, body: {}, schema: openBankingConnectionRequestSchema, idempotencyKey: activityIdempotencyKey() });
     },
 
-    /** Reads one connected account's details, balances and transactions (each link guarded). */
-    async readConnectedAccount(links: ConnectedAccountLinks): Promise<ConnectedAccountData> {
+    /**
+     * Reads one connected account's details, balances and transactions (each link guarded), writes
+     * them to the case file, and returns a summary: the history never holds the transactions.
+     */
+    async readConnectedAccount(links: ReadConnectedAccountInput): Promise<BankAccountSummary> {
       const [account, balances, transactions] = await readAfterEvent(() =>
         Promise.all([
           client.follow({ link: links.bank_account_endpoint, schema: bankAccountSchema }),
@@ -41,7 +50,9 @@ export function createBankingActivities(client: ProviderClient) {
           client.follow({ link: links.bank_account_transactions_endpoint, schema: bankTransactionsSchema }),
         ]),
       );
-      return { account, balances, transactions };
+      const at = caseFileAttempt(links.caseId);
+      await caseFile.writeBankAccount(at, account, balances, transactions);
+      return summariseBankAccount(account, balances, transactions.transactions, caseFileRef(at, 'bank_account', account.account_connection_id));
     },
   };
 }

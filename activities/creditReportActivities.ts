@@ -9,40 +9,58 @@ import {
   type PicklistResolution,
 } from '../provider';
 import { ApplicationFailure } from '@temporalio/common';
+import type { CaseFileStore } from '../case-file/store';
+import { summariseCreditReport, type CreditReportSummary } from '../case-file/summaries';
 import { activityIdempotencyKey } from './activityCall';
+import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
 import { httpFailureType } from './providerFailures';
 import { routes } from './routes';
 import { validateInput } from './validateInput';
 
-export function createCreditReportActivities(client: ProviderClient) {
+/** `caseId` names the case when the workflow passes it (older workflows did not). */
+type WithCase<T> = T & { caseId?: string };
+
+export function createCreditReportActivities(client: ProviderClient, caseFile: CaseFileStore) {
+  /** Every report read goes to the case file; the history gets the summary. */
+  const recorded = async (report: CreditReport, caseId: string | undefined): Promise<CreditReportSummary> => {
+    const at = caseFileAttempt(caseId);
+    await caseFile.writeCreditReport(at, report);
+    return summariseCreditReport(report, caseFileRef(at, 'credit_report', report.report_id));
+  };
   return {
     /** 422 (company lacks number or country, rule 1) fails non-retryably as HTTP_422. */
-    async requestCreditReport(input: CreditReportRequest): Promise<CreditReport> {
-      const body = validateInput(creditReportRequestSchema, input, 'credit report request');
-      return client.call({ route: routes.requestCreditReport, body, schema: creditReportSchema, idempotencyKey: activityIdempotencyKey() });
+    async requestCreditReport(input: WithCase<CreditReportRequest>): Promise<CreditReportSummary> {
+      const { caseId, ...request } = input;
+      const body = validateInput(creditReportRequestSchema, request, 'credit report request');
+      return recorded(await client.call({ route: routes.requestCreditReport, body, schema: creditReportSchema, idempotencyKey: activityIdempotencyKey() }), caseId);
     },
 
-    /**
-     * Find before create: a report already resolved (an earlier attempt whose answer was lost)
-     * is read, not resolved again; a 409 is answered by reading the report's current state.
-     */
-    async resolveCreditReportPicklist(input: PicklistResolution): Promise<CreditReport> {
-      const body = validateInput(picklistResolutionSchema, input, 'picklist resolution');
-      const current = await client.call({ route: routes.creditReport, params: { reportId: body.report_id }, schema: creditReportSchema });
-      if (current.status !== TOO_MANY_RESULTS) return current;
-      try {
-        return await client.call({ route: routes.resolveCreditReportPicklist, body, schema: creditReportSchema, idempotencyKey: activityIdempotencyKey() });
-      } catch (error) {
-        if (!(error instanceof ApplicationFailure) || error.type !== httpFailureType(409)) throw error;
-        const after = await client.call({ route: routes.creditReport, params: { reportId: body.report_id }, schema: creditReportSchema });
-        if (after.status === TOO_MANY_RESULTS) throw error;
-        return after;
-      }
+    async resolveCreditReportPicklist(input: WithCase<PicklistResolution>): Promise<CreditReportSummary> {
+      const { caseId, ...resolution } = input;
+      return recorded(await resolvePicklist(resolution), caseId);
     },
 
     async getCreditReport(input: { reportId: string }): Promise<CreditReport> {
       return client.call({ route: routes.creditReport, params: { reportId: input.reportId }, schema: creditReportSchema });
     },
   };
+
+  /**
+   * Find before create: a report already resolved (an earlier attempt whose answer was lost)
+   * is read, not resolved again; a 409 is answered by reading the report's current state.
+   */
+  async function resolvePicklist(input: PicklistResolution): Promise<CreditReport> {
+    const body = validateInput(picklistResolutionSchema, input, 'picklist resolution');
+    const current = await client.call({ route: routes.creditReport, params: { reportId: body.report_id }, schema: creditReportSchema });
+    if (current.status !== TOO_MANY_RESULTS) return current;
+    try {
+      return await client.call({ route: routes.resolveCreditReportPicklist, body, schema: creditReportSchema, idempotencyKey: activityIdempotencyKey() });
+    } catch (error) {
+      if (!(error instanceof ApplicationFailure) || error.type !== httpFailureType(409)) throw error;
+      const after = await client.call({ route: routes.creditReport, params: { reportId: body.report_id }, schema: creditReportSchema });
+      if (after.status === TOO_MANY_RESULTS) throw error;
+      return after;
+    }
+  }
 }

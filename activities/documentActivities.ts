@@ -1,16 +1,59 @@
-/** Documents (spec §4.7; upload assumed). */
-import { documentSchema, documentUploadSchema, type DocumentUpload, type ProviderDocument } from '../provider';
+/**
+ * Documents (spec §4.7; upload assumed). A journey names a document by its id in the case file
+ * (`journey upload` put the bytes there); the upload activity reads the bytes from the case file,
+ * so no history ever holds them. Journeys started before the case file carried the bytes inline:
+ * those are stored in the case file first, then uploaded the same way.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import type { CaseFileStore } from '../case-file/store';
+import type { ProviderDocumentSummary } from '../case-file/summaries';
+import { documentKindSchema, documentSchema, documentUploadSchema, entityTypeSchema, type ProviderDocument } from '../provider';
 import { activityIdempotencyKey } from './activityCall';
+import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
 import { readAfterEvent } from './readAfterEvent';
 import { routes } from './routes';
 import { validateInput } from './validateInput';
 
-export function createDocumentActivities(client: ProviderClient) {
+export const DOCUMENT_NOT_IN_CASE_FILE = 'DocumentNotInCaseFile';
+
+const documentByReferenceSchema = z.object({
+  entity_type: entityTypeSchema,
+  entity_id: z.string().min(1),
+  document_id: z.uuid({ error: 'document_id must be the id `journey upload` printed' }),
+  file_name: z.string().min(1).max(255),
+  document_type: documentKindSchema.nullable().optional(),
+});
+
+export const documentUploadInputSchema = z.union([documentByReferenceSchema, documentUploadSchema]);
+export type DocumentUploadInput = z.input<typeof documentUploadInputSchema>;
+
+export function createDocumentActivities(client: ProviderClient, caseFile: CaseFileStore) {
+  /** The stored document the upload names (or the inline bytes, stored now) and its bytes. */
+  const contentOf = async (input: z.output<typeof documentUploadInputSchema>): Promise<{ documentId: string; content: Buffer }> => {
+    if ('document_id' in input) {
+      const stored = await caseFile.readDocument(input.document_id);
+      if (!stored || stored.case_id !== input.entity_id) {
+        throw ApplicationFailure.create({ type: DOCUMENT_NOT_IN_CASE_FILE, message: `document ${input.document_id} is not in the case file of ${input.entity_id}`, nonRetryable: true });
+      }
+      return { documentId: stored.document_id, content: stored.content };
+    }
+    const content = Buffer.from(input.content_base64, 'base64');
+    const stored = await caseFile.putDocument({ caseId: input.entity_id, fileName: input.file_name, documentType: input.document_type, content });
+    return { documentId: stored.document_id, content };
+  };
+
   return {
-    async uploadDocument(input: DocumentUpload): Promise<ProviderDocument> {
-      const body = validateInput(documentUploadSchema, input, 'document upload');
-      return client.call({ route: routes.uploadDocument, body, schema: documentSchema, idempotencyKey: activityIdempotencyKey() });
+    async uploadDocument(input: DocumentUploadInput): Promise<ProviderDocumentSummary> {
+      const valid = validateInput(documentUploadInputSchema, input, 'document upload');
+      const { documentId, content } = await contentOf(valid);
+      const body = { entity_type: valid.entity_type, entity_id: valid.entity_id, file_name: valid.file_name, document_type: valid.document_type, content_base64: content.toString('base64') };
+      const uploaded = await client.call({ route: routes.uploadDocument, body, schema: documentSchema, idempotencyKey: activityIdempotencyKey() });
+      const at = caseFileAttempt(valid.entity_id);
+      await caseFile.writeProviderDocument(at, documentId, uploaded);
+      const { document_id, file_name, document_type, status, message } = uploaded;
+      return { case_file: caseFileRef(at, 'provider_document', document_id), document_id, file_name, document_type, status, message };
     },
 
     /** `link` is the `document_endpoint` of an event. */

@@ -7,7 +7,10 @@ import {
   type IdentityVerificationResult,
   type IdvVerificationStatus,
 } from '../provider';
+import type { CaseFileStore } from '../case-file/store';
+import type { IdentityVerificationSummary } from '../case-file/summaries';
 import { activityIdempotencyKey } from './activityCall';
+import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
 import { readAfterEvent } from './readAfterEvent';
 import { identityVerificationListQuery, routes } from './routes';
@@ -26,9 +29,11 @@ export interface GetIdentityVerificationResultInput {
   /** The `identity_result_endpoint` link of an event, or a request id to build the path from. */
   link?: string;
   requestId?: string;
+  /** The case, when the workflow passes it. */
+  caseId?: string;
 }
 
-export function createIdentityVerificationActivities(client: ProviderClient) {
+export function createIdentityVerificationActivities(client: ProviderClient, caseFile: CaseFileStore) {
   return {
     async createIdentityVerificationRequest(input: CreateIdentityVerificationInput): Promise<IdentityVerificationRequest> {
       return client.call({
@@ -55,17 +60,21 @@ export function createIdentityVerificationActivities(client: ProviderClient) {
       });
     },
 
-    async getIdentityVerificationResult(input: GetIdentityVerificationResultInput): Promise<IdentityVerificationResult> {
-      const { link, requestId } = input;
-      if (link) return readAfterEvent(() => client.follow({ link, schema: identityVerificationResultSchema }));
-      if (!requestId) throw new TypeError('getIdentityVerificationResult needs a link or a requestId');
-      return readAfterEvent(() => client.call({
-        route: routes.identityVerificationResult,
-        params: { requestId },
-        schema: identityVerificationResultSchema,
-      }));
+    /** The result goes to the case file (with its checks); the history gets the verdict. */
+    async getIdentityVerificationResult(input: GetIdentityVerificationResultInput): Promise<IdentityVerificationSummary> {
+      const result = await readResult(input);
+      const at = caseFileAttempt(input.caseId);
+      await caseFile.writeIdentityVerificationResult(at, result);
+      const { request_id, person_id, status, verification_status, checks } = result;
+      return { case_file: caseFileRef(at, 'idv_result', request_id), request_id, person_id, status, verification_status, checks: checks.length };
     },
   };
+
+  async function readResult({ link, requestId }: GetIdentityVerificationResultInput): Promise<IdentityVerificationResult> {
+    if (link) return readAfterEvent(() => client.follow({ link, schema: identityVerificationResultSchema }));
+    if (!requestId) throw new TypeError('getIdentityVerificationResult needs a link or a requestId');
+    return readAfterEvent(() => client.call({ route: routes.identityVerificationResult, params: { requestId }, schema: identityVerificationResultSchema }));
+  }
 }
 
 export type IdentityVerificationActivities = ReturnType<typeof createIdentityVerificationActivities>;

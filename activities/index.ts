@@ -1,4 +1,5 @@
-/** All activities, built on one provider client and one Temporal client per worker process. */
+/** All activities, built on one provider client, one Temporal client and one case file store per worker process. */
+import type { CaseFileStore } from '../case-file/store';
 import { createBankingActivities } from './bankingActivities';
 import { createCreditReportActivities } from './creditReportActivities';
 import { createDocumentActivities } from './documentActivities';
@@ -12,15 +13,17 @@ import type { ResourceTarget } from './signalResource';
 export interface ActivityDependencies {
   provider: ProviderClient;
   resources: ResourceTarget;
+  /** Where activities write what they read from the provider. */
+  caseFile: CaseFileStore;
 }
 
 export function createActivities(deps: ActivityDependencies) {
   return {
-    ...createIdentityVerificationActivities(deps.provider),
-    ...createCreditReportActivities(deps.provider),
-    ...createDocumentActivities(deps.provider),
-    ...createBankingActivities(deps.provider),
-    ...createInsightActivities(deps.provider),
+    ...createIdentityVerificationActivities(deps.provider, deps.caseFile),
+    ...createCreditReportActivities(deps.provider, deps.caseFile),
+    ...createDocumentActivities(deps.provider, deps.caseFile),
+    ...createBankingActivities(deps.provider, deps.caseFile),
+    ...createInsightActivities(deps.provider, deps.caseFile),
     ...createPollActivities(deps.provider),
     ...createResourceActivities(deps.resources),
   };

@@ -10,6 +10,7 @@ import type { Stack } from './stack';
 import { watchStatus } from './watchStatus';
 
 export interface DemoOutcome {
+  caseId: string;
   workflowId: string;
   runId: string;
   status: JourneyStatus;
@@ -21,6 +22,8 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
   const theCase = (await postJson(`${control}/cases`, { income_employer_outcome: 'Complete' })) as { case_id: string };
   const company = ((await (await fetch(`${control}/companies`)).json()) as { company_id: string; company_name: string }[])[0]!;
   print(`case ${theCase.case_id}: applicant ${person.name}, company ${company.company_name}`);
+  // The payslip goes to the case file first; the journey names it by id (no bytes in histories).
+  const payslip = await stack.caseFile.putDocument({ caseId: theCase.case_id, fileName: 'payslip-march.pdf', content: Buffer.from('PAYSLIP March') });
 
   const workflowId = `case/${theCase.case_id}`;
   const handle = await stack.client.workflow.start(onboardCase, {
@@ -36,7 +39,7 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
           creditReport: true,
           identityVerification: true,
           banking: 'open_banking',
-          documents: [{ file_name: 'payslip-march.pdf', content_base64: Buffer.from('PAYSLIP March').toString('base64') }],
+          documents: [{ document_id: payslip.document_id, file_name: payslip.file_name }],
           incomeEmployer: true,
           affordability: true,
         },
@@ -60,7 +63,7 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
         }
       },
     });
-    return { workflowId, runId: handle.firstExecutionRunId, status };
+    return { caseId: theCase.case_id, workflowId, runId: handle.firstExecutionRunId, status };
   } catch (error) {
     await handle.signal(cancelJourneySignal, { reason: 'demo stopped' }).catch(() => undefined);
     throw error;

@@ -1,6 +1,7 @@
 /**
  * `npm run journey -- <command>`: the operator CLI. Connects with TEMPORAL_* (DESIGN.md §9), after
- * its arguments are checked. `--json` prints what the command returns as JSON.
+ * its arguments are checked, and to the case file (DATABASE_URL, else the embedded one) for the
+ * commands that use it; `upload` and `evidence` need only the case file. `--json` prints what the command returns as JSON.
  *
  * Exit codes: 0 done; 1 the command failed (the journey refused an action, a replay diverged, a
  * connection failed); 2 a usage error (nothing was sent).
@@ -8,6 +9,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { readProviderConfig } from '../activities/providerConfig';
 import { ProviderClient } from '../activities/providerClient';
+import { readCaseFileConfig } from '../case-file/config';
+import { openCaseFile, type CaseFileStore } from '../case-file/store';
 import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys } from '../codec/payloadKeys';
 import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
@@ -30,6 +33,7 @@ import {
   waiveStep,
   type CommandContext,
 } from './journeyCommands';
+import { documentReference, exportDocument, formatEvidence, purgeCaseFile, readDocumentFile, uploadDocument } from './caseFileCommands';
 import { syncWebhooks } from './webhookSync';
 
 const usage = `usage: npm run journey -- <command> [--json]
@@ -42,17 +46,25 @@ const usage = `usage: npm run journey -- <command> [--json]
   cancel <caseId> [reason]             cancel a running journey
   retry <caseId> [--dry-run]           run a closed journey again: completed and waived steps carried over, the others re-run
   replay <caseId>                      replay the journey's histories (children and resources too) against this checkout
+  upload <caseId> <file> [--type <t>]  put a document in the case file; a journey input names it by the printed document_id
+                                       (t: BankStatement, Payslip, SA302, TaxOverview)
+  evidence <caseId>                    the case file's contents by step attempt (--json: all of it, transactions included)
+  evidence <caseId> --export-document <documentId> <file>
+                                       write a document's bytes to <file>
+  purge <caseId>                       delete a closed case's data from the case file (erasure); refused while it runs
   webhooks sync <callbackUrl>...       create or update the provider's webhooks (one per URL: two give redundant delivery) and its signing secret (PROVIDER_* variables)`;
 
 const journeyStates = ['running', 'completed', 'needs_attention', 'cancelled'];
 
-type Outcome = { text: string; json: unknown; failed?: boolean };
-type Run = (ctx: CommandContext) => Promise<Outcome>;
+/** The case file is opened only by the commands that use it. */
+type CliContext = CommandContext & { caseFile(): Promise<CaseFileStore> };
 
-/** A command that talks to the provider only: it runs without connecting to Temporal. */
-class ProviderOnly {
-  constructor(readonly run: () => Promise<Outcome>) {}
-}
+type Result = { text: string; json: unknown; failed?: boolean };
+type Run = (ctx: CliContext) => Promise<Result>;
+/** A command that needs only the case file runs without connecting to Temporal. */
+type CaseFileRun = { caseFileOnly: (store: CaseFileStore) => Promise<Result> };
+/** A command that talks to the provider only: neither Temporal nor the case file. */
+type ProviderRun = { providerOnly: () => Promise<Result> };
 
 class UsageError extends Error {}
 
@@ -66,7 +78,7 @@ const arg = (args: string[], i: number, what: string): string => {
 const done = (text: string, json: unknown = { ok: true }) => ({ text, json });
 
 /** Parses the command line into something to run, before any connection is made. */
-function parse(name: string | undefined, args: string[], flags: Set<string>): Run | ProviderOnly {
+function parse(name: string | undefined, args: string[], flags: Set<string>): Run | CaseFileRun | ProviderRun {
   switch (name) {
     case 'start': {
       const input = readJourneyInput(arg(args, 0, '<input.json>'));
@@ -142,17 +154,58 @@ function parse(name: string | undefined, args: string[], flags: Set<string>): Ru
         return { text, json: results, failed: Boolean(diverged) };
       };
     }
+    case 'upload': {
+      const [caseId, file] = [arg(args, 0, '<caseId>'), arg(args, 1, '<file>')];
+      const type = args[2] === '--type' ? arg(args, 3, '<type>') : undefined;
+      const document = readDocumentFile(file, type);
+      return {
+        caseFileOnly: async (store) => {
+          const stored = await uploadDocument(store, caseId, document);
+          const reference = documentReference(stored);
+          const text = [`stored ${stored.file_name} (${stored.size_bytes} bytes) as document ${stored.document_id}`, `name it in the journey input's steps.documents: ${JSON.stringify(reference)}`];
+          return done(text.join('\n'), reference);
+        },
+      };
+    }
+    case 'evidence': {
+      const caseId = arg(args, 0, '<caseId>');
+      if (args[1] === '--export-document') {
+        const [documentId, file] = [arg(args, 2, '<documentId>'), arg(args, 3, '<file>')];
+        return {
+          caseFileOnly: async (store) => {
+            const exported = await exportDocument(store, caseId, documentId, file);
+            return done(`wrote ${exported.file_name} (${exported.size_bytes} bytes) to ${file}`, exported);
+          },
+        };
+      }
+      return {
+        caseFileOnly: async (store) => {
+          const evidence = await store.evidence(caseId);
+          return done(formatEvidence(evidence), evidence);
+        },
+      };
+    }
+    case 'purge': {
+      const caseId = arg(args, 0, '<caseId>');
+      return async (ctx) => {
+        const deleted = await purgeCaseFile(ctx, await ctx.caseFile(), caseId);
+        const rows = Object.values(deleted).reduce((a, b) => a + b, 0);
+        return done(`purged case ${caseId} from the case file: ${rows} rows (${Object.entries(deleted).filter(([, n]) => n > 0).map(([t, n]) => `${t} ${n}`).join(', ') || 'nothing was there'})`, deleted);
+      };
+    }
     case 'webhooks': {
       if (args[0] !== 'sync') throw new UsageError(`unknown webhooks command: ${args[0] ?? '(none)'}; the one there is: webhooks sync <callbackUrl>...`);
       const callbackUrls = args.slice(1);
       if (callbackUrls.length === 0) throw new UsageError('missing <callbackUrl>: the bridge address the provider posts to, e.g. https://bridge.example.com/webhooks');
       const provider = new ProviderClient(readProviderConfig());
-      return new ProviderOnly(async () => {
-        const result = await syncWebhooks(provider, { callbackUrls });
-        const lines = result.webhooks.map((w) => `${w.action.padEnd(8)} ${w.name} → ${w.callback_url} (${w.webhook_id})`);
-        lines.push(`${result.eventTypes.length} event types each; signing secret ${result.secret.action} (updated ${result.secret.date_updated}; give it to the bridges as WEBHOOK_SECRET, or set WEBHOOK_SECRET_SOURCE=provider)`);
-        return done(lines.join('\n'), result);
-      });
+      return {
+        providerOnly: async () => {
+          const result = await syncWebhooks(provider, { callbackUrls });
+          const lines = result.webhooks.map((w) => `${w.action.padEnd(8)} ${w.name} → ${w.callback_url} (${w.webhook_id})`);
+          lines.push(`${result.eventTypes.length} event types each; signing secret ${result.secret.action} (updated ${result.secret.date_updated}; give it to the bridges as WEBHOOK_SECRET, or set WEBHOOK_SECRET_SOURCE=provider)`);
+          return done(lines.join('\n'), result);
+        },
+      };
     }
     default:
       throw new UsageError(name ? `unknown command: ${name}` : 'no command given');
@@ -167,25 +220,36 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
-  let run: Run | ProviderOnly;
+  let command: Run | CaseFileRun | ProviderRun;
   try {
-    run = parse(name, args, flags);
+    command = parse(name, args, flags);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof JourneyCommandError)) throw error;
     console.error(`${error.message}\n${usage}`);
     process.exit(2);
   }
-  const print = (result: Outcome) => {
-    console.log(flags.has('--json') ? JSON.stringify(result.json, null, 2) : result.text);
-    if (result.failed) process.exitCode = 1;
-  };
-  if (run instanceof ProviderOnly) {
-    await run.run().then(print, (error: unknown) => {
-      console.error(`${name} failed: ${(error as Error).message}`);
-      process.exitCode = 1;
-    });
-    return;
+  const caseFileConfig = readCaseFileConfig();
+  let store: Promise<CaseFileStore> | undefined;
+  const caseFile = () => (store ??= openCaseFile(caseFileConfig.url, caseFileConfig.poolSize).catch((error: Error) => {
+    const hint = caseFileConfig.embedded ? 'start the stack with `npm start -- --keep`, or set DATABASE_URL' : 'check DATABASE_URL';
+    throw new JourneyCommandError(`cannot open the case file: ${error.message}\n${hint}`);
+  }));
+  try {
+    if ('providerOnly' in command) {
+      await report(name, flags, command.providerOnly);
+    } else if ('caseFileOnly' in command) {
+      const run = command.caseFileOnly;
+      await report(name, flags, async () => run(await caseFile()));
+    } else {
+      await withTemporal(async (ctx) => report(name, flags, () => command({ ...ctx, caseFile })));
+    }
+  } finally {
+    await (await store?.catch(() => undefined))?.close();
   }
+}
+
+/** Connects with TEMPORAL_*, or ends the process naming the address it could not reach. */
+async function withTemporal(work: (ctx: CommandContext) => Promise<void>): Promise<void> {
   const temporal = readTemporalConfig();
   const dataConverter = dataConverterFor(readPayloadKeys());
   installRuntimeLogging();
@@ -194,12 +258,21 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   try {
-    print(await run({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue }));
+    await work({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue });
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Prints the command's result (or its failure, without a stack) and sets the exit code. */
+async function report(name: string | undefined, flags: Set<string>, run: () => Promise<Result>): Promise<void> {
+  try {
+    const result = await run();
+    console.log(flags.has('--json') ? JSON.stringify(result.json, null, 2) : result.text);
+    if (result.failed) process.exitCode = 1;
   } catch (error) {
     console.error(error instanceof JourneyCommandError ? error.message : `${name} failed: ${refusal(error)}`);
     process.exitCode = 1;
-  } finally {
-    await connection.close();
   }
 }
 

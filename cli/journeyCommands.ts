@@ -12,7 +12,7 @@ import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { describeIssues, resourceWorkflowId, type PicklistEntry, type ResourceKey } from '../provider';
 import { workflowsPath } from '../worker/createWorker';
 import type { CarryOver, OnboardCaseInput } from '../workflows/journeyInput';
-import { onboardCaseInputSchema } from '../workflows/journeyInput';
+import { inlineDocumentsOf, onboardCaseInputSchema } from '../workflows/journeyInput';
 import { journeySummary } from '../workflows/workflowMetadata';
 import {
   cancelJourneySignal,
@@ -45,6 +45,9 @@ export function readJourneyInput(file: string): OnboardCaseInput {
   }
   const parsed = onboardCaseInputSchema.safeParse(raw);
   if (!parsed.success) throw new JourneyCommandError(`${file} is not a valid journey input:\n  ${describeIssues(parsed.error).join('\n  ')}`);
+  // Bytes in the input would sit in the journey's history: documents go to the case file first.
+  const inline = inlineDocumentsOf(parsed.data);
+  if (inline.length) throw new JourneyCommandError(`${file} carries documents inline (${inline.join(', ')}): upload each with \`journey upload <caseId> <file>\` and name its document_id instead`);
   return raw as OnboardCaseInput;
 }
 

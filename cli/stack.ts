@@ -1,5 +1,6 @@
 /**
- * The whole system on one machine: Temporal (embedded dev server or a configured cluster),
+ * The whole system on one machine: Temporal (embedded dev server or a configured cluster), the
+ * case file (embedded PGlite served over the wire protocol, or a configured PostgreSQL),
  * simulator, bridge, worker and codec server, wired together; every client and worker encrypts
  * payloads with the same keys. `npm start` and the end-to-end tests use it.
  */
@@ -8,6 +9,9 @@ import { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { ProviderClient } from '../activities/providerClient';
+import { startEmbeddedCaseFile, type EmbeddedCaseFile } from '../case-file/embeddedServer';
+import { EMBEDDED_POOL_SIZE } from '../case-file/pool';
+import { openCaseFile, type CaseFileStore } from '../case-file/store';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
 import { generateCodecServerToken, uiOrigins, type CodecServerConfig } from '../codec/codecServerConfig';
@@ -47,6 +51,8 @@ export interface StackOptions {
   payloadKeys?: PayloadKeys;
   /** The codec server; a free port and a random token when unset. The embedded Web UI's origins are always allowed. */
   codecServer?: CodecServerConfig;
+  /** The case file: a database to connect to, else an embedded PGlite (in memory unless `dataDir`; a free port unless `port`). */
+  caseFile?: { url: string; poolSize: number } | { embedded: { dataDir?: string; port?: number } };
   logger?: Logger;
   /** Progress lines for a person watching. */
   progress?: (line: string) => void;
@@ -59,6 +65,11 @@ export interface Stack {
   bridge: RunningBridge;
   worker: RunningWorker;
   codecServer: RunningCodecServer;
+  /** The stack's own store (the worker's activities write through it). */
+  caseFile: CaseFileStore;
+  /** Where other processes (the `journey` CLI) reach the case file. */
+  caseFileUrl: string;
+  embeddedCaseFile?: EmbeddedCaseFile;
   payloadKeys: PayloadKeys;
   client: Client;
   provider: ProviderClient;
@@ -81,22 +92,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     cleanups.push(() => codecServer.stop());
     progress(`codec server at ${codecServer.url} (keys ${payloadKeys.map((k) => k.id).join(', ')}; the Web UI decodes through it)`);
 
-    let temporal = options.temporal;
-    let devServer: DevServer | undefined;
-    if (!temporal) {
-      const cliPath = await resolveTemporalCli({ log: progress });
-      devServer = await startDevServer({
-        cliPath,
-        port: options.embedded?.port,
-        uiPort: options.embedded?.uiPort,
-        dbFile: options.embedded?.dbFile,
-        codecEndpoint: codecServer.uiEndpoint,
-        logFile: options.embedded?.logFile ?? path.join(projectRoot, '.data', 'temporal-dev-server.log'),
-      });
-      cleanups.push(() => devServer!.stop());
-      temporal = { address: devServer.address, namespace: devServer.namespace, taskQueue: options.taskQueue ?? 'verification-journeys' };
-      progress(`Temporal dev server at ${devServer.address}${devServer.uiUrl ? ` (Web UI ${devServer.uiUrl})` : ''}`);
-    }
+    // The case file and the dev server start side by side (PGlite takes a second or two).
+    const [caseFileStarted, temporalStarted] = await settledTogether([startCaseFile(options.caseFile, cleanups), startTemporal(options, codecServer.uiEndpoint, cleanups, progress)]);
+    const { store: caseFile, url: caseFileUrl, embedded: embeddedCaseFile } = caseFileStarted;
+    progress(embeddedCaseFile ? `case file: embedded PGlite at ${caseFileUrl}` : 'case file: PostgreSQL at DATABASE_URL');
+    const { temporal, devServer } = temporalStarted;
 
     const simulator = await startSimulator({
       port: options.simulatorPort ?? 0,
@@ -139,7 +139,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     bridge.secrets.set(webhookSecret);
     progress(`webhook bridge at ${bridge.url} (signed deliveries required)`);
 
-    const worker = await startWorker({ temporal, provider: providerConfig, workflowBundle: options.workflowBundle, payloadKeys });
+    const worker = await startWorker({ temporal, provider: providerConfig, caseFile, workflowBundle: options.workflowBundle, payloadKeys });
     cleanups.push(() => worker.stop());
     progress(`worker polling task queue ${temporal.taskQueue}`);
 
@@ -147,11 +147,50 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
 
-    return { temporal, devServer, simulator, bridge, worker, codecServer, payloadKeys, client, provider, webhookSecret, stop };
+    return { temporal, devServer, simulator, bridge, worker, codecServer, caseFile, caseFileUrl, embeddedCaseFile, payloadKeys, client, provider, webhookSecret, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** Both results, once both have settled (so each has registered its cleanup), or the first error. */
+async function settledTogether<A, B>(work: [Promise<A>, Promise<B>]): Promise<[A, B]> {
+  const [a, b] = await Promise.allSettled(work);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [a.value, b.value];
+}
+
+/** The configured Temporal, or the embedded dev server with its Web UI pointed at the codec server. */
+async function startTemporal(options: StackOptions, codecEndpoint: string, cleanups: (() => Promise<void>)[], progress: (line: string) => void): Promise<{ temporal: TemporalConfig; devServer?: DevServer }> {
+  if (options.temporal) return { temporal: options.temporal };
+  const cliPath = await resolveTemporalCli({ log: progress });
+  const devServer = await startDevServer({
+    cliPath,
+    port: options.embedded?.port,
+    uiPort: options.embedded?.uiPort,
+    dbFile: options.embedded?.dbFile,
+    codecEndpoint,
+    logFile: options.embedded?.logFile ?? path.join(projectRoot, '.data', 'temporal-dev-server.log'),
+  });
+  cleanups.push(() => devServer.stop());
+  progress(`Temporal dev server at ${devServer.address}${devServer.uiUrl ? ` (Web UI ${devServer.uiUrl})` : ''}`);
+  return { temporal: { address: devServer.address, namespace: devServer.namespace, taskQueue: options.taskQueue ?? 'verification-journeys' }, devServer };
+}
+
+/** Serves the embedded case file when no database is given, then opens (and migrates) the store. */
+async function startCaseFile(option: StackOptions['caseFile'], cleanups: (() => Promise<void>)[]): Promise<{ store: CaseFileStore; url: string; embedded?: EmbeddedCaseFile }> {
+  if (option && 'url' in option) {
+    const store = await openCaseFile(option.url, option.poolSize);
+    cleanups.push(() => store.close());
+    return { store, url: option.url };
+  }
+  const embedded = await startEmbeddedCaseFile(option?.embedded);
+  cleanups.push(() => embedded.stop());
+  const store = await openCaseFile(embedded.url, EMBEDDED_POOL_SIZE);
+  cleanups.push(() => store.close());
+  return { store, url: embedded.url, embedded };
 }
 
 function codecServerConfig(options: StackOptions): CodecServerConfig {

@@ -1,6 +1,7 @@
 /**
- * `npm start`: the whole system on its embedded default (Temporal dev server with Web UI,
- * codec server, simulator, bridge, worker), then a demo journey with visible progress. Exits 0 when the journey
+ * `npm start`: the whole system on its embedded default (Temporal dev server with Web UI, case
+ * file, codec server, simulator, bridge, worker), then a demo journey with visible progress and a
+ * line on what the case file holds. Exits 0 when the journey
  * ends as expected; `npm start -- --keep` keeps the stack up until Ctrl-C.
  */
 import net from 'node:net';
@@ -14,6 +15,8 @@ import { readBridgeConfig } from '../webhook-bridge/config';
 import { readSimulatorConfig } from '../simulator/config';
 import { readCodecServerConfig } from '../codec/codecServerConfig';
 import { readPayloadKeys } from '../codec/payloadKeys';
+import { readCaseFileConfig, type CaseFileConfig } from '../case-file/config';
+import type { CaseFileCounts } from '../case-file/evidence';
 import { runDemoJourney } from './demoJourney';
 import { startStack, type Stack } from './stack';
 import { projectRoot } from './temporalCli';
@@ -35,6 +38,8 @@ async function main(): Promise<void> {
   const bridgeConfig = readBridgeConfig();
   const codecServer = readCodecServerConfig();
   const payloadKeys = readPayloadKeys();
+  const caseFile = readCaseFileConfig();
+  if (caseFile.embedded) await ensurePortFree(caseFile.embedded.port, 'CASE_FILE_PORT');
   if (!external) await ensurePortFree(embedded.TEMPORAL_DEV_PORT, 'TEMPORAL_DEV_PORT');
   await ensurePortFree(simulatorConfig.port, 'SIMULATOR_PORT');
   await ensurePortFree(bridgeConfig.port, 'BRIDGE_PORT');
@@ -62,10 +67,12 @@ async function main(): Promise<void> {
       bridgePort: bridgeConfig.port,
       codecServer,
       payloadKeys,
+      caseFile: stackCaseFile(caseFile),
       progress: print,
     });
     const outcome = await runDemoJourney(stack, print);
     print(`outcome: ${outcome.status.state}${outcome.status.reasons.length ? ` — ${outcome.status.reasons.join('; ')}` : ''}`);
+    print(`case file: ${describeCounts(await stack.caseFile.counts(outcome.caseId))} (npm run journey -- evidence ${outcome.caseId})`);
     const ui = stack.devServer?.uiUrl;
     if (ui) print(`Web UI: ${ui}/namespaces/${stack.temporal.namespace}/workflows/${encodeURIComponent(outcome.workflowId)}/${outcome.runId}/history`);
     if (keep) {
@@ -77,6 +84,23 @@ async function main(): Promise<void> {
     await stack?.stop();
     throw error;
   }
+}
+
+/** The embedded case file keeps its data in `.data/case-file/` and listens where the CLI looks for it. */
+function stackCaseFile(config: CaseFileConfig) {
+  return config.embedded ? { embedded: config.embedded } : { url: config.url, poolSize: config.poolSize };
+}
+
+/** One line: what the demo case's file holds. */
+function describeCounts(c: CaseFileCounts): string {
+  return [
+    `${c.credit_reports} credit report(s)`,
+    `${c.idv_results} IDV result(s)`,
+    `${c.bank_accounts} bank account(s) with ${c.bank_transactions} transactions`,
+    `${c.affordability_insights} affordability insight(s) with ${c.affordability_transactions} transactions`,
+    `${c.income_employer_results} income-and-employer result(s)`,
+    `${c.documents} document(s), ${c.document_bytes} bytes`,
+  ].join(', ');
 }
 
 function ensurePortFree(port: number, variable: string): Promise<void> {

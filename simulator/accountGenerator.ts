@@ -10,11 +10,17 @@ const outgoings = [
   ['Cafe', 'leisure', -7.5],
 ] as const;
 
-export function generateAccount(store: SimulatorStore, caseId: string): StoredAccount {
+/** How much history an account has: by default a month's salary and five outgoings (the simulator's first shape). */
+export interface AccountVolume {
+  months: number;
+  transactionsPerMonth: number;
+}
+
+export function generateAccount(store: SimulatorStore, caseId: string, volume?: AccountVolume): StoredAccount {
   const r = store.random;
   const id = r.guid();
   const salary = Math.round(2_000 + r.next() * 3_000);
-  const transactions = [
+  const transactions = volume ? monthsOfTransactions(store, salary, volume) : [
     { transaction_id: r.guid(), booking_date: '2026-10-28', amount: salary, currency: 'GBP', description: 'Salary ACME WIDGETS', category: 'income' },
     ...outgoings.map(([description, category, amount], i) => ({
       transaction_id: r.guid(),
@@ -47,6 +53,25 @@ export function generateAccount(store: SimulatorStore, caseId: string): StoredAc
   };
   store.accounts.set(id, stored);
   return stored;
+}
+
+/**
+ * `months` months back from November 2026, each with the salary and then outgoings cycling
+ * through the usual ones, up to `transactionsPerMonth` (the large cases of docs/benchmarks.md).
+ */
+function monthsOfTransactions(store: SimulatorStore, salary: number, volume: AccountVolume) {
+  const transactions = [];
+  for (let m = 0; m < volume.months; m++) {
+    const month = new Date(Date.UTC(2026, 10 - m, 1));
+    const prefix = month.toISOString().slice(0, 8);
+    for (let i = 0; i < volume.transactionsPerMonth; i++) {
+      const day = String(1 + (i % 28)).padStart(2, '0');
+      const outgoing = outgoings[i % outgoings.length]!;
+      const [description, category, amount] = i === 0 ? ['Salary ACME WIDGETS', 'income', salary] : outgoing;
+      transactions.push({ transaction_id: store.random.guid(), booking_date: `${prefix}${day}`, amount, currency: 'GBP', description, category });
+    }
+  }
+  return transactions;
 }
 
 /** The `connected_accounts` entry of §6.6 with ready-made endpoint URLs. */

@@ -58,6 +58,9 @@ const caseBodySchema = z.object({
 const openBankingOutcomeSchema = z.object({
   status: z.enum(['Connected', 'Rejected']),
   accounts: z.number().int().min(1).max(5).default(1),
+  /** Months of history per account, with `transactions_per_month` each; unset: the usual six transactions. */
+  months: z.number().int().min(1).max(36).optional(),
+  transactions_per_month: z.number().int().min(1).max(1_000).optional(),
 });
 
 const personBodySchema = z.object({ first_name: z.string().min(1).optional(), last_name: z.string().min(1).optional() });
@@ -155,7 +158,7 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
   });
 
   /** The applicant completes (Connected) or refuses (Rejected) an open banking connection. */
-  on('post', '/open-banking-connections/:connectionId/complete', 'The applicant completes an open banking connection { status: Connected|Rejected, accounts? }', async (req, res) => {
+  on('post', '/open-banking-connections/:connectionId/complete', 'The applicant completes an open banking connection { status: Connected|Rejected, accounts?, months?, transactions_per_month? }', async (req, res) => {
     const connection = store.openBankingConnections.get(req.params.connectionId as string);
     if (!connection) return sendError(res, 404, 'not_found', `No open banking connection ${req.params.connectionId}`);
     if (connection.status !== 'Pending') return sendError(res, 409, 'conflict', `The connection is ${connection.status} already`);
@@ -163,8 +166,10 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
     if (!body.success) return sendValidationError(res, body.error);
     connection.status = body.data.status;
     const connected = body.data.status === 'Connected';
+    const { months, transactions_per_month: perMonth } = body.data;
+    const volume = months || perMonth ? { months: months ?? 1, transactionsPerMonth: perMonth ?? 6 } : undefined;
     const accounts = connected
-      ? Array.from({ length: body.data.accounts }, () => connectedAccount(options.baseUrl(), generateAccount(store, connection.entity_id)))
+      ? Array.from({ length: body.data.accounts }, () => connectedAccount(options.baseUrl(), generateAccount(store, connection.entity_id, volume)))
       : [];
     const common = { bank_connection_id: connection.bank_connection_id, entity_type: connection.entity_type, entity_id: connection.entity_id, connected_accounts: accounts };
     const deliveries = await options.dispatcher.emit('OpenBankingProcessing.Completed', {

@@ -1,6 +1,6 @@
 /**
- * Builds a worker from its dependencies: a Temporal connection, the provider client and the task
- * queue. Used by the worker process, the `npm start` launcher and the tests alike.
+ * Builds a worker from its dependencies: a Temporal connection, the provider client, the case file
+ * and the task queue. Used by the worker process, the `npm start` launcher and the tests alike.
  */
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
@@ -9,12 +9,15 @@ import { ProviderClient } from '../activities/providerClient';
 import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import type { ProviderConfig } from '../activities/providerConfig';
+import type { CaseFileStore } from '../case-file/store';
 import { temporalConnectionOptions, type TemporalConfig } from './temporalConfig';
 import type { WorkerTuning } from './workerConfig';
 
 export interface WorkerSetup {
   temporal: TemporalConfig;
   provider: ProviderConfig;
+  /** Where the activities write provider data; the caller opens and closes it. */
+  caseFile: CaseFileStore;
   /** A prebuilt bundle (tests build one and share it); otherwise the worker bundles `workflows/`. */
   workflowBundle?: WorkflowBundleOption;
   /** Payload encryption keys; `readPayloadKeys()` (environment or the embedded key file) when unset. */
@@ -45,7 +48,7 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     namespace: setup.temporal.namespace,
     taskQueue: setup.temporal.taskQueue,
     dataConverter,
-    activities: createActivities({ provider, resources: { client, taskQueue: setup.temporal.taskQueue } }),
+    activities: createActivities({ provider, caseFile: setup.caseFile, resources: { client, taskQueue: setup.temporal.taskQueue } }),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
     ...setup.tuning,
   });

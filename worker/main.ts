@@ -1,6 +1,9 @@
 /** `npm run worker`: one worker process, configured from the environment (DESIGN.md §9). */
 import { clientSecretExpiryWarning } from '../activities/clientSecretExpiry';
+import { readCaseFileConfig } from '../case-file/config';
+import { openCaseFile } from '../case-file/store';
 import { readProviderConfig } from '../activities/providerConfig';
+import { ConfigurationError } from './environment';
 import { exitOnConfigurationError } from './exitOnConfigurationError';
 import { startWorker } from './createWorker';
 import { prebuiltWorkflowBundle } from './prebuiltBundle';
@@ -12,10 +15,15 @@ async function main(): Promise<void> {
   const temporal = readTemporalConfig();
   const provider = readProviderConfig();
   const settings = readWorkerConfig();
+  const caseFileConfig = readCaseFileConfig();
   installRuntimeLogging(process.env, { metricsBindAddress: settings.metricsBindAddress });
   const expiry = clientSecretExpiryWarning(provider.clientSecretExpiresAt, new Date());
   if (expiry) console.warn(JSON.stringify({ level: 'warn', msg: expiry }));
-  const running = await startWorker({ temporal, provider, tuning: settings.tuning, workflowBundle: prebuiltWorkflowBundle() });
+  const caseFile = await openCaseFile(caseFileConfig.url, caseFileConfig.poolSize).catch((error: Error) => {
+    const hint = caseFileConfig.embedded ? ' (the embedded one runs with `npm start -- --keep`; or set DATABASE_URL)' : '';
+    throw new ConfigurationError(`Cannot open the case file${hint}: ${error.message}`);
+  });
+  const running = await startWorker({ temporal, provider, caseFile, tuning: settings.tuning, workflowBundle: prebuiltWorkflowBundle() });
   console.log(
     JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue, metrics: settings.metricsBindAddress ?? null, ...settings.tuning }),
   );
@@ -23,6 +31,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await running.done;
+  await caseFile.close();
 }
 
 main().catch(exitOnConfigurationError);

@@ -3,6 +3,7 @@ import type { Duration } from '@temporalio/common';
 import { path, routes } from '../activities/routes';
 import { affordabilityInsightsCompletedSchema, type AffordabilityInsight } from '../provider';
 import { requestAndAwaitResult } from './awaitProviderResult';
+import { transactionCountOf } from './caseFileResults';
 import { defaultDeadlines } from './deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
@@ -49,13 +50,14 @@ async function requestAffordability(input: AffordabilityInput, { update, finish 
   if (!found) return finish('expired', `the affordability insight was not ready within ${String(deadline)}`);
 
   update({ state: 'running' });
-  const insight = await provider.getAffordabilityInsight({ link: found.insight });
-  const transactions = await provider.getAffordabilityInsightTransactions({ link: found.transactions });
+  // Both reads write to the case file and return summaries (older histories: the full data).
+  const insight = await provider.getAffordabilityInsight({ link: found.insight, caseId: input.caseId });
+  const transactions = await provider.getAffordabilityInsightTransactions({ link: found.transactions, caseId: input.caseId });
   return finish('completed', null, {
     currency: insight.currency,
     monthly_income: insight.monthly_income,
     monthly_expenditure: insight.monthly_expenditure,
     monthly_disposable_income: insight.monthly_disposable_income,
-    transactions: transactions.transactions.length,
+    transactions: transactionCountOf(transactions),
   });
 }

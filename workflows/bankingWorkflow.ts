@@ -2,7 +2,7 @@
  * Banking for a case (spec §1, §6.5, §6.6): request an open banking connection, or accept bank
  * statements; wait for the case's banking events (OpenBanking Connected/Rejected, Banking
  * Complete/Rejected, BankStatement Complete/Failed); then read every connected account's details,
- * balances and transactions through the payload links. The parent and child deliveries of one
+ * balances and transactions through the payload links, into the case file (the step keeps summaries). The parent and child deliveries of one
  * occurrence share a batch id: the first decides, the others add nothing.
  */
 import type { Duration } from '@temporalio/common';
@@ -12,7 +12,9 @@ import {
   bankingProcessingCompletedSchema,
   openBankingProcessingCompletedSchema,
 } from '../provider';
-import type { ConnectedAccountData, ConnectedAccountLinks } from '../activities/bankingActivities';
+import type { ConnectedAccountLinks } from '../activities/bankingActivities';
+import type { BankAccountSummary } from '../case-file/summaries';
+import { accountSummaryOf } from './caseFileResults';
 import { defaultDeadlines } from './deadlines';
 import type { ResourceDelivery } from './messages';
 import { providerActivities } from './providerActivities';
@@ -37,7 +39,8 @@ export interface BankingInput {
 }
 
 export interface BankingDetail {
-  accounts: { account_connection_id: string; bank_name: string; balances: number; transactions: number }[];
+  /** Per account what the case file holds: bank, masked number, balance, transaction count and dates, and where. */
+  accounts: BankAccountSummary[];
   connectionLink: string | null;
 }
 
@@ -111,14 +114,8 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
     if (!settled.ok) return finish('needs_attention', settled.reason, detail);
 
     update({ state: 'running', reason: null, ...(settled.bankConnectionId ? { providerIds: { ...status.providerIds, bank_connection_id: settled.bankConnectionId } } : {}) });
-    const read: ConnectedAccountData[] = [];
-    for (const links of settled.accounts) read.push(await provider.readConnectedAccount(links));
-    detail.accounts = read.map((a) => ({
-      account_connection_id: a.account.account_connection_id,
-      bank_name: a.account.bank_name,
-      balances: a.balances.balances.length,
-      transactions: a.transactions.transactions.length,
-    }));
+    // Each read writes the account to the case file and returns its summary (older histories: the data).
+    for (const links of settled.accounts) detail.accounts.push(accountSummaryOf(await provider.readConnectedAccount({ ...links, caseId: input.caseId })));
     return finish('completed', null, detail);
   });
 }

@@ -8,7 +8,8 @@
  */
 import type { Duration } from '@temporalio/common';
 import { condition, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
-import { TOO_MANY_RESULTS, type CreditReport, type CreditReportRequest, type PicklistEntry } from '../provider';
+import { reportHeadline, type CreditReportSummary, type ReportHeadline } from '../case-file/summaries';
+import { TOO_MANY_RESULTS, type CreditReportRequest, type PicklistEntry } from '../provider';
 import { defaultDeadlines } from './deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError, failureType, providerErrorOf } from './providerFailure';
@@ -27,7 +28,8 @@ export interface CreditReportInput {
 
 export interface CreditReportDetail {
   picklist: PicklistEntry[] | null;
-  report: CreditReport['report'];
+  /** The report's headline; the whole report is in the case file. */
+  report: ReportHeadline | null;
   resolvedBy: 'provider' | 'operator' | 'automatic-rule' | null;
 }
 
@@ -95,7 +97,7 @@ export async function creditReportWorkflow(input: CreditReportInput): Promise<Cr
 
 async function requestReport(input: CreditReportInput, detail: CreditReportDetail, choice: { providerId?: string }, { status, update, finish }: Tracker): Promise<CreditReportStatus> {
   const provider = providerActivities(input.callBudget);
-  let report: CreditReport;
+  let report: CreditReportSummary;
   try {
     report = await provider.requestCreditReport(input.request);
   } catch (error) {
@@ -104,7 +106,7 @@ async function requestReport(input: CreditReportInput, detail: CreditReportDetai
     return finish('needs_attention', `the provider cannot identify the company: ${providerError.message}`, detail, providerError);
   }
   update({ providerIds: { ...status.providerIds, report_id: report.report_id } });
-  if (report.status !== TOO_MANY_RESULTS) return finish('completed', null, { ...detail, report: report.report, resolvedBy: 'provider' });
+  if (report.status !== TOO_MANY_RESULTS) return finish('completed', null, { ...detail, report: reportHeadline(report.report), resolvedBy: 'provider' });
 
   detail.picklist = report.picklist ?? [];
   const automatic = input.automaticPicklistRule ? automaticChoice(input.request, detail.picklist) : undefined;
@@ -121,5 +123,5 @@ async function requestReport(input: CreditReportInput, detail: CreditReportDetai
   }
   update({ state: 'running', reason: null, detail });
   const resolved = await provider.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: choice.providerId as string });
-  return finish('completed', null, { ...detail, report: resolved.report });
+  return finish('completed', null, { ...detail, report: reportHeadline(resolved.report) });
 }

@@ -1,11 +1,13 @@
 /**
- * Documents of a case (spec §1, §6.5, §6.6): upload each, then wait for one outcome per document.
+ * Documents of a case (spec §1, §6.5, §6.6): upload each (the activity reads the bytes from the
+ * case file), then wait for one outcome per document.
  * A document's parent and child deliveries (DocumentProcessing and e.g. PayslipProcessing) are one
  * occurrence: the first settles the outcome. A failed document keeps its link and message.
  */
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
-import { documentSchema, type DocumentUpload } from '../provider';
+import type { DocumentUploadInput } from '../activities/documentActivities';
+import { documentSchema } from '../provider';
 import { defaultDeadlines } from './deadlines';
 import type { ResourceDelivery } from './messages';
 import { providerActivities } from './providerActivities';
@@ -15,13 +17,16 @@ import { trackStep, type StepStatus } from './stepStatus';
 
 export interface DocumentsInput {
   caseId: string;
-  documents: Omit<DocumentUpload, 'entity_type' | 'entity_id'>[];
+  /** Documents in the case file, by id (older journeys: inline bytes, see journeyInput.ts). */
+  documents: DistributiveOmit<DocumentUploadInput, 'entity_type' | 'entity_id'>[];
   deadline?: Duration;
   reconcileAfter?: Duration;
   stepKey?: string;
   /** How long each provider call is retried before the step fails. */
   callBudget?: Duration;
 }
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export interface DocumentOutcome {
   document_id: string;

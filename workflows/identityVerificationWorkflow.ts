@@ -101,7 +101,8 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
         return finish('expired', 'the applicant did not complete the check before the link expired', detail);
       }
       update({ state: 'running' });
-      const result = await provider.getIdentityVerificationResult(settled.resultLink ? { link: settled.resultLink } : { requestId: request.request_id });
+      const read = settled.resultLink ? { link: settled.resultLink } : { requestId: request.request_id };
+      const result = await provider.getIdentityVerificationResult({ ...read, caseId: input.caseId });
       detail.verificationStatus = result.verification_status;
       switch (result.verification_status) {
         case 'Approved':

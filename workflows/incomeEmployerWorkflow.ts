@@ -46,7 +46,7 @@ async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish
   if (!verificationLink) return finish('expired', `income and employer were not verified within ${String(deadline)}`);
 
   update({ state: 'running' });
-  const result = await provider.getIncomeEmployerResult({ link: verificationLink });
+  const result = await provider.getIncomeEmployerResult({ link: verificationLink, caseId: input.caseId });
   const detail: IncomeEmployerDetail = {
     employer_name: result.employer_name,
     annual_income: result.annual_income,

@@ -17,6 +17,21 @@ const carriedStepSchema = z.object({
   lastEvent: z.object({ eventType: z.string(), receivedAt: z.string() }).nullable().default(null),
 });
 
+/** A document `journey upload` put in the case file: the journey carries its id, never its bytes. */
+export const documentReferenceSchema = z.object({
+  document_id: z.uuid({ error: 'document_id must be the id `journey upload` printed' }),
+  file_name: z.string().min(1).max(255),
+  document_type: documentKindSchema.nullable().optional(),
+});
+
+/**
+ * Before the case file, documents rode in the input as Base64. Still accepted here, because the
+ * journey validates its input on every replay and such journeys must replay; new starts name
+ * uploaded documents (the CLI refuses inline bytes: `inlineDocumentsOf`). The upload activity
+ * stores inline bytes in the case file before it uploads them.
+ */
+export const inlineDocumentSchema = z.object({ file_name: z.string().min(1), content_base64: z.string().min(1), document_type: documentKindSchema.nullable().optional() });
+
 export const carryOverSchema = z.object({
   /** Completed and waived steps of the earlier run, by step key. */
   steps: z.record(z.string(), carriedStepSchema).default({}),
@@ -36,9 +51,7 @@ export const onboardCaseInputSchema = z
       creditReport: z.boolean().default(false),
       identityVerification: z.boolean().default(false),
       banking: z.enum(['open_banking', 'bank_statements']).optional(),
-      documents: z
-        .array(z.object({ file_name: z.string().min(1), content_base64: z.string().min(1), document_type: documentKindSchema.nullable().optional() }))
-        .optional(),
+      documents: z.array(z.union([documentReferenceSchema, inlineDocumentSchema])).optional(),
       affordability: z.boolean().default(false),
       incomeEmployer: z.boolean().default(false),
     }),
@@ -59,3 +72,8 @@ export const onboardCaseInputSchema = z
 
 export type OnboardCaseInput = z.input<typeof onboardCaseInputSchema>;
 export type ValidOnboardCaseInput = z.output<typeof onboardCaseInputSchema>;
+
+/** The file names of documents given inline (bytes in the input) rather than by reference. */
+export function inlineDocumentsOf(input: ValidOnboardCaseInput): string[] {
+  return (input.steps.documents ?? []).filter((d) => 'content_base64' in d).map((d) => d.file_name);
+}

@@ -11,13 +11,15 @@ import { startWorker, type RunningWorker } from '../../worker/createWorker';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { resourceStateQuery, type ResourceDelivery, type ResourceState } from '../../workflows/messages';
 import { envelope, idvCompleted, payslipOccurrence, post, sign } from '../support/deliveries';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFile } from '../setup/testEnvironment';
+import type { CaseFileStore } from '../../case-file/store';
 
 const SECRET = 'bridge-test-secret';
 const temporal = testTemporalConfig();
 const logLines: string[] = [];
 let bridge: RunningBridge;
 let worker: RunningWorker;
+let caseFile: CaseFileStore;
 let connection: Connection;
 let client: Client;
 
@@ -30,8 +32,10 @@ beforeAll(async () => {
   });
   const config = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: '4096' }), port: 0, spoolDir: testDirectory('spool') };
   bridge = await startBridge(config, temporal, { logger: pino({ level: 'info' }, logStream) });
+  caseFile = await testCaseFile();
   worker = await startWorker({
     temporal,
+    caseFile,
     provider: { baseUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9/oauth', clientId: 'x', clientSecrets: ['x'], requestTimeoutMs: 1000 },
     workflowBundle: testWorkflowBundle(),
   });
@@ -42,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await bridge?.stop();
   await worker?.stop();
+  await caseFile?.close();
   await connection?.close();
 });
 

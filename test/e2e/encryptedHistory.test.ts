@@ -24,7 +24,7 @@ import { formatPayloadKeys, generatePayloadKey } from '../../codec/payloadKeys';
 import { creditReportWorkflow } from '../../workflows/creditReportWorkflow';
 import type { OnboardCaseInput } from '../../workflows/journeyInput';
 import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 type History = temporal.api.history.v1.IHistory;
@@ -39,6 +39,7 @@ let plainClient: Client;
 beforeAll(async () => {
   stack = await startStack({
     temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
     workflowBundle: testWorkflowBundle(),
     simulatorSeed: 55,
     spoolDir: testDirectory('spool'),

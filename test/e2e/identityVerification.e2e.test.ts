@@ -16,13 +16,13 @@ import {
   identityVerificationWorkflow,
   type IdentityVerificationStatus,
 } from '../../workflows/identityVerificationWorkflow';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 7, spoolDir: testDirectory('spool') });
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 7, spoolDir: testDirectory('spool') });
 });
 
 afterAll(async () => {

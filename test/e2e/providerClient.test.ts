@@ -13,9 +13,20 @@ import { routes } from '../../activities/routes';
 import { webhookManagement } from '../../activities/webhookManagement';
 import { identityVerificationResultSchema } from '../../provider';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
+import type { CaseFileStore } from '../../case-file/store';
 import { simulatorControl } from '../support/rawProviderApi';
+import { testCaseFile } from '../setup/testEnvironment';
 
 let sim: RunningSimulator;
+let caseFile: CaseFileStore;
+
+beforeAll(async () => {
+  caseFile = await testCaseFile();
+});
+
+afterAll(async () => {
+  await caseFile?.close();
+});
 
 async function simulator(tokenLifetimeSeconds = 3600): Promise<RunningSimulator> {
   sim = await startSimulator({ port: 0, clientId: 'client', clientSecret: 'primary', seed: 11, tokenLifetimeSeconds, allowInsecureLoopbackCallbacks: false, processingDelayMs: 0 });
@@ -49,7 +60,7 @@ async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure>
 describe('OAuth token handling', () => {
   test('50 concurrent calls cause one token request', async () => {
     const client = clientFor(await simulator());
-    const idv = createIdentityVerificationActivities(client);
+    const idv = createIdentityVerificationActivities(client, caseFile);
     const results = await Promise.all(Array.from({ length: 50 }, () => idv.listIdentityVerificationRequests({ personId: firstPerson() })));
     expect(results).toHaveLength(50);
     expect(sim.store.stats.tokenRequests).toBe(1);
@@ -58,7 +69,7 @@ describe('OAuth token handling', () => {
 
   test('a token is replaced when its lifetime runs out, before the API refuses it', async () => {
     const client = clientFor(await simulator(1));
-    const idv = createIdentityVerificationActivities(client);
+    const idv = createIdentityVerificationActivities(client, caseFile);
     await idv.listIdentityVerificationRequests({ personId: firstPerson() });
     // Waiting out the one-second lifetime is the behaviour under test, not a race.
     await new Promise((r) => setTimeout(r, 1_100));
@@ -69,7 +80,7 @@ describe('OAuth token handling', () => {
 
   test('a 401 leads to one refresh and one retry', async () => {
     const client = clientFor(await simulator());
-    const idv = createIdentityVerificationActivities(client);
+    const idv = createIdentityVerificationActivities(client, caseFile);
     await idv.listIdentityVerificationRequests({ personId: firstPerson() });
     await control('/tokens/revoke', {});
     await idv.listIdentityVerificationRequests({ personId: firstPerson() });
@@ -88,7 +99,7 @@ describe('OAuth token handling', () => {
 
   test('the secondary client secret is used when the primary is revoked', async () => {
     const client = clientFor(await simulator(), ['primary', 'secondary']);
-    const idv = createIdentityVerificationActivities(client);
+    const idv = createIdentityVerificationActivities(client, caseFile);
     await control('/client-secrets', { secret: 'secondary' });
     await idv.listIdentityVerificationRequests({ personId: firstPerson() });
     expect(sim.store.stats.tokensIssued).toBe(1);
@@ -108,7 +119,7 @@ describe('OAuth token handling', () => {
     const client = clientFor(await simulator(), ['wrong-secret']);
     const alerts = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      const failure = await failureOf(createIdentityVerificationActivities(client).listIdentityVerificationRequests({ personId: firstPerson() }));
+      const failure = await failureOf(createIdentityVerificationActivities(client, caseFile).listIdentityVerificationRequests({ personId: firstPerson() }));
       expect(failure).toMatchObject({ type: 'ProviderAuthenticationFailed', nonRetryable: false });
       expect(failure.message).toContain('client');
       expect(JSON.stringify(failure)).not.toContain('wrong-secret');
@@ -123,7 +134,7 @@ describe('OAuth token handling', () => {
 
 describe('error classification', () => {
   test('a 422 fails non-retryably with its type and the provider error body', async () => {
-    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const credit = createCreditReportActivities(clientFor(await simulator()), caseFile);
     const failure = await failureOf(credit.requestCreditReport({ company_id: companyNamed('Nonumber Trading Ltd').company_id }));
     expect(failure).toMatchObject({ type: 'HTTP_422', nonRetryable: true });
     expect(failure.details?.[0]).toMatchObject({ status: 422, body: { error: 'unprocessable', message: expect.stringContaining('company_number') } });
@@ -160,7 +171,7 @@ describe('error classification', () => {
 
 describe('credit reports (spec 4.2, 4.3)', () => {
   test('rule 1: only company_id uses the stored details', async () => {
-    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const credit = createCreditReportActivities(clientFor(await simulator()), caseFile);
     const acme = companyNamed('Acme Widgets Ltd');
     expect(await credit.requestCreditReport({ company_id: acme.company_id })).toMatchObject({
       company_id: acme.company_id,
@@ -171,14 +182,14 @@ describe('credit reports (spec 4.2, 4.3)', () => {
   });
 
   test('rule 2: sent details override the stored ones; the report stays with company_id', async () => {
-    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const credit = createCreditReportActivities(clientFor(await simulator()), caseFile);
     const nonumber = companyNamed('Nonumber Trading Ltd');
     const report = await credit.requestCreditReport({ company_id: nonumber.company_id, company_number: '01234567', company_name: 'Acme Widgets Ltd', country_code: 'GB' });
     expect(report).toMatchObject({ company_id: nonumber.company_id, status: 'Complete', report: { company_name: 'Acme Widgets Ltd' } });
   });
 
   test('rule 3: provider_id identifies the company; rule 4: TooManyResults and its picklist', async () => {
-    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const credit = createCreditReportActivities(clientFor(await simulator()), caseFile);
     const ambiguous = companyNamed('Ambiguous Foods Ltd');
     const report = await credit.requestCreditReport({ company_id: ambiguous.company_id });
     expect(report).toMatchObject({ status: 'TooManyResults', report: null });
@@ -200,7 +211,7 @@ describe('documents, banking and insights', () => {
 
   test('a document is uploaded, processed and read back through its link', async () => {
     const client = clientFor(await simulator());
-    const documents = createDocumentActivities(client);
+    const documents = createDocumentActivities(client, caseFile);
     const uploaded = await documents.uploadDocument({ entity_type: 'case', entity_id: caseId(), file_name: 'march.pdf', content_base64: Buffer.from('PAYSLIP March').toString('base64') });
     expect(uploaded).toMatchObject({ status: 'Processing', file_name: 'march.pdf' });
     await sim.settled();
@@ -208,22 +219,31 @@ describe('documents, banking and insights', () => {
     expect(read).toMatchObject({ document_id: uploaded.document_id, status: 'Complete', document_type: 'Payslip', message: null });
   });
 
-  test('an open banking connection is requested and a connected account read in full', async () => {
+  test('a connected account is read in full into the case file, and summarised', async () => {
     const client = clientFor(await simulator());
-    const banking = createBankingActivities(client);
+    const banking = createBankingActivities(client, caseFile);
     const connection = await banking.createOpenBankingConnection({ caseId: caseId() });
     expect(connection.status).toBe('Pending');
     await control(`/open-banking-connections/${connection.bank_connection_id}/complete`, { status: 'Connected', accounts: 2 });
     const [account] = [...sim.store.accounts.values()];
-    const data = await banking.readConnectedAccount(connectedAccount(base(), account!));
-    expect(data.account.account_connection_id).toBe(account!.account.account_connection_id);
-    expect(data.balances.balances.length).toBeGreaterThan(0);
-    expect(data.transactions.transactions.length).toBeGreaterThan(0);
+    const summary = await banking.readConnectedAccount({ ...connectedAccount(base(), account!), caseId: caseId() });
+    const { transactions } = account!.transactions;
+    expect(summary).toMatchObject({
+      account_connection_id: account!.account.account_connection_id,
+      bank_name: account!.account.bank_name,
+      account_number_masked: account!.account.account_number_masked,
+      balance: { amount: account!.balances.balances[0]!.amount, currency: 'GBP' },
+      transactions: transactions.length,
+      first_booking_date: transactions.map((t) => t.booking_date).sort()[0],
+      case_file: { case_id: caseId(), attempt_id: 'direct', record: 'bank_account' },
+    });
+    const stored = (await caseFile.evidence(caseId())).bankAccounts.find((a) => a.account_connection_id === account!.account.account_connection_id);
+    expect(stored?.transactions.map((t) => t.transaction_id).sort()).toEqual(transactions.map((t) => t.transaction_id).sort());
   });
 
   test('affordability and income-and-employer are requested, then read when complete', async () => {
     const client = clientFor(await simulator());
-    const insights = createInsightActivities(client);
+    const insights = createInsightActivities(client, caseFile);
     const affordability = await insights.requestAffordabilityInsight({ caseId: caseId() });
     const incomeEmployer = await insights.requestIncomeEmployerVerification({ caseId: caseId() });
     await sim.settled();
@@ -258,7 +278,7 @@ describe('webhook management', () => {
 
 describe('activity input', () => {
   test('a bad input fails non-retryably, naming the field', async () => {
-    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const credit = createCreditReportActivities(clientFor(await simulator()), caseFile);
     const failure = await failureOf(credit.requestCreditReport({ company_id: '' }));
     expect(failure).toMatchObject({ type: 'InvalidActivityInput', nonRetryable: true, message: expect.stringContaining('company_id') });
     expect(sim.store.requests).toHaveLength(0);
@@ -267,7 +287,7 @@ describe('activity input', () => {
 
 describe('side effects once', () => {
   test('a picklist already resolved (an earlier answer lost) is read, not resolved again', async () => {
-    const credit = createCreditReportActivities(clientFor(await simulator()));
+    const credit = createCreditReportActivities(clientFor(await simulator()), caseFile);
     const report = await credit.requestCreditReport({ company_id: companyNamed('Ambiguous Foods Ltd').company_id });
     const choice = { report_id: report.report_id, provider_id: report.picklist![1]!.provider_id };
     const first = await credit.resolveCreditReportPicklist(choice);
@@ -278,7 +298,7 @@ describe('side effects once', () => {
 
   test('a 409 on the picklist is answered by reading the report the provider shows resolved', async () => {
     const s = await simulator();
-    const plain = createCreditReportActivities(clientFor(s));
+    const plain = createCreditReportActivities(clientFor(s), caseFile);
     const report = await plain.requestCreditReport({ company_id: companyNamed('Ambiguous Foods Ltd').company_id });
     const choice = { report_id: report.report_id, provider_id: report.picklist![0]!.provider_id };
     // Someone else resolves the report between our read and our call: the provider answers 409.
@@ -286,14 +306,14 @@ describe('side effects once', () => {
       if (init?.method === 'POST' && String(url).endsWith('/picklist')) await plain.resolveCreditReportPicklist({ ...choice, provider_id: report.picklist![2]!.provider_id });
       return fetch(url, init);
     };
-    const credit = createCreditReportActivities(new ProviderClient({ baseUrl: s.baseUrl, authUrl: s.authUrl, clientId: 'client', clientSecrets: ['primary'], requestTimeoutMs: 5_000 }, racing));
+    const credit = createCreditReportActivities(new ProviderClient({ baseUrl: s.baseUrl, authUrl: s.authUrl, clientId: 'client', clientSecrets: ['primary'], requestTimeoutMs: 5_000 }, racing), caseFile);
     const resolved = await credit.resolveCreditReportPicklist(choice);
     expect(resolved).toMatchObject({ status: 'Complete', report: { provider_id: report.picklist![2]!.provider_id } });
     expect(callsTo('/v2/company-credit-reports/picklist')).toEqual([200, 409]);
   });
 
   test('a creating call sends an Idempotency-Key only inside an activity; outside one it sends none', async () => {
-    const idv = createIdentityVerificationActivities(clientFor(await simulator()));
+    const idv = createIdentityVerificationActivities(clientFor(await simulator()), caseFile);
     await idv.createIdentityVerificationRequest({ personId: firstPerson() });
     await idv.createIdentityVerificationRequest({ personId: firstPerson() });
     // Without an activity there is no workflow run to scope a key to: two calls, two requests.

@@ -63,6 +63,12 @@ async function decodeInPlace(node: unknown, codec: PayloadCodec): Promise<void> 
 }
 
 /** Runs a journey to its end and saves its history with every child and resource history it touched. */
+/** Documents go to the case file first; journeys name them (since v4; earlier generations carried the bytes). */
+async function payslipReference(stack: Stack, caseId: string) {
+  const stored = await stack.caseFile.putDocument({ caseId, fileName: 'p.pdf', content: Buffer.from('PAYSLIP') });
+  return { document_id: stored.document_id, file_name: stored.file_name };
+}
+
 async function journeyScenario(stack: Stack, scenario: string, run: (caseId: string) => Promise<void>, input: (caseId: string) => Promise<Parameters<typeof onboardCase>[0]>): Promise<void> {
   const caseId = (await control(stack, '/cases', { income_employer_outcome: scenario.includes('waived') ? 'Failed' : 'Complete' })).case_id as string;
   const handle = await stack.client.workflow.start(onboardCase, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [await input(caseId)] });
@@ -94,7 +100,7 @@ async function main(): Promise<void> {
         caseId,
         company: { company_id: byName('Acme Widgets Ltd') },
         people: [{ personId: person }],
-        steps: { creditReport: true, identityVerification: true, banking: 'open_banking', documents: [{ file_name: 'p.pdf', content_base64: Buffer.from('PAYSLIP').toString('base64') }], affordability: true, incomeEmployer: true },
+        steps: { creditReport: true, identityVerification: true, banking: 'open_banking', documents: [await payslipReference(stack, caseId)], affordability: true, incomeEmployer: true },
         deadlines: fast,
       }),
     );

@@ -48,13 +48,38 @@ test('the later generation of histories went through the patched code paths', ()
   expect([...patchIds].sort()).toEqual(['operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
 });
 
+/** The newest generation: v4, recorded once activities wrote to the case file (no new patch). */
+const CURRENT = 'v4';
+
 test('the current generation covers every workflow type, retried attempts, waivers and a native cancel', () => {
-  const current = histories.filter((h) => generation(h) === 'v3');
+  const current = histories.filter((h) => generation(h) === CURRENT);
   expect(new Set(current.map(workflowType)).size).toBe(8);
   expect(current.some((h) => /\/banking\/2$/.test(h.workflowId))).toBe(true);
   expect(current.some((h) => /\/identity-verification\/[^/]+\/2$/.test(h.workflowId))).toBe(true);
-  expect(current.some((h) => h.file.startsWith('v3-journey-waived__case_'))).toBe(true);
+  expect(current.some((h) => h.file.startsWith(`${CURRENT}-journey-waived__case_`))).toBe(true);
   expect(current.some((h) => h.history.events?.some((e) => e.workflowExecutionCanceledEventAttributes))).toBe(true);
+});
+
+test('since v4 every provider read returned a case file reference and a summary, and journeys named documents by id', () => {
+  const reads = ['readConnectedAccount', 'getAffordabilityInsight', 'getAffordabilityInsightTransactions', 'getIncomeEmployerResult', 'getIdentityVerificationResult', 'requestCreditReport', 'resolveCreditReportPicklist', 'uploadDocument'];
+  const seen = new Set<string>();
+  for (const h of histories.filter((x) => generation(x) === CURRENT)) {
+    const scheduled = new Map<string, string>();
+    for (const event of h.history.events ?? []) {
+      const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
+      if (type) scheduled.set(String(event.eventId), type);
+      const started = event.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data;
+      if (started) expect(Buffer.from(started).toString('utf8')).not.toContain('content_base64');
+      const completed = event.activityTaskCompletedEventAttributes;
+      const name = completed && scheduled.get(String(completed.scheduledEventId));
+      if (!name || !reads.includes(name)) continue;
+      const result = JSON.parse(Buffer.from(completed.result!.payloads![0]!.data!).toString('utf8'));
+      expect(result.case_file).toMatchObject({ attempt_id: h.workflowId, id: expect.any(String) });
+      expect(JSON.stringify(result)).not.toMatch(/"transactions":\[|"checks":\[|"balances":\[|content_base64|extracted_data|credit_limit/);
+      seen.add(name);
+    }
+  }
+  expect([...seen].sort()).toEqual([...reads].sort());
 });
 
 test('a cosmetic update() in a step is harmless on current histories and caught on older ones', async () => {

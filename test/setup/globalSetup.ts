@@ -1,6 +1,6 @@
 /**
- * Starts one throwaway (in-memory, headless) Temporal dev server and bundles the workflows once
- * for every suite; suites read both from the environment (see testEnvironment.ts). Every run
+ * Starts one throwaway (in-memory, headless) Temporal dev server and one in-memory case file
+ * (PGlite served over the wire protocol), and bundles the workflows once for every suite; suites read both from the environment (see testEnvironment.ts). Every run
  * encrypts payloads under a key of its own (PAYLOAD_ENCRYPTION_KEYS, inherited by the suites and
  * by the processes they spawn), so no test touches the checkout's .data key.
  */
@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { startEmbeddedCaseFile } from '../../case-file/embeddedServer';
 import { startDevServer } from '../../cli/devServer';
 import { failureConverterPath } from '../../codec/dataConverter';
 import { formatPayloadKeys, generatePayloadKey } from '../../codec/payloadKeys';
@@ -18,14 +19,16 @@ export default async function globalSetup(): Promise<void> {
   process.env.PAYLOAD_ENCRYPTION_KEYS ??= formatPayloadKeys([generatePayloadKey('test-run')]);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'journeys-test-'));
   const cliPath = await resolveTemporalCli({ log: (line) => console.log(line) });
-  const [server, bundle] = await Promise.all([
+  const [server, bundle, caseFile] = await Promise.all([
     startDevServer({ cliPath, logFile: path.join(dir, 'temporal-dev-server.log') }),
     bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') }),
+    startEmbeddedCaseFile(),
   ]);
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
   process.env.TEST_TEMPORAL_ADDRESS = server.address;
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
   process.env.TEST_TEMP_DIR = dir;
-  (globalThis as { __devServer?: typeof server }).__devServer = server;
+  process.env.TEST_CASE_FILE_URL = caseFile.url;
+  Object.assign(globalThis, { __devServer: server, __caseFile: caseFile });
 }

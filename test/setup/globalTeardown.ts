@@ -1,7 +1,10 @@
 import { rmSync } from 'node:fs';
+import type { EmbeddedCaseFile } from '../../case-file/embeddedServer';
 import type { DevServer } from '../../cli/devServer';
 
 export default async function globalTeardown(): Promise<void> {
-  await (globalThis as { __devServer?: DevServer }).__devServer?.stop();
+  const started = globalThis as { __devServer?: DevServer; __caseFile?: EmbeddedCaseFile };
+  await started.__devServer?.stop();
+  await started.__caseFile?.stop();
   if (process.env.TEST_TEMP_DIR) rmSync(process.env.TEST_TEMP_DIR, { recursive: true, force: true });
 }

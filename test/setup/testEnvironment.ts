@@ -1,7 +1,9 @@
-/** What a suite needs from the global setup: the dev server and the prebuilt workflow bundle. */
+/** What a suite needs from the global setup: the dev server, the case file and the prebuilt workflow bundle. */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { WorkflowBundleOption } from '@temporalio/worker';
+import { EMBEDDED_POOL_SIZE } from '../../case-file/pool';
+import { openCaseFile, type CaseFileStore } from '../../case-file/store';
 import type { TemporalConfig } from '../../worker/temporalConfig';
 
 /** A Temporal config on the shared dev server with a task queue of the suite's own. */
@@ -22,4 +24,20 @@ export function testDirectory(name: string): string {
   const root = process.env.TEST_TEMP_DIR;
   if (!root) throw new Error('TEST_TEMP_DIR is unset: run the tests through jest');
   return path.join(root, `${name}-${randomUUID()}`);
+}
+
+/** The run's embedded case file (global setup), migrated, on a pool of its own; close it after the suite. */
+export async function testCaseFile(): Promise<CaseFileStore> {
+  return openCaseFile(testCaseFileUrl(), EMBEDDED_POOL_SIZE);
+}
+
+export function testCaseFileUrl(): string {
+  const url = process.env.TEST_CASE_FILE_URL;
+  if (!url) throw new Error('TEST_CASE_FILE_URL is unset: run the tests through jest (global setup starts the case file)');
+  return url;
+}
+
+/** The stack option that points a stack at the run's case file instead of starting one. */
+export function testCaseFileOption(): { url: string; poolSize: number } {
+  return { url: testCaseFileUrl(), poolSize: EMBEDDED_POOL_SIZE };
 }

@@ -4,6 +4,7 @@
  * Spawned by workerTelemetry.test.ts; prints `ready` once polling, stops on SIGTERM.
  */
 import { startWorker } from '../../worker/createWorker';
+import { testCaseFile } from '../setup/testEnvironment';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
 import { readWorkerConfig } from '../../worker/workerConfig';
 
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
     provider: { baseUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9/oauth', clientId: 'x', clientSecrets: ['x'], requestTimeoutMs: 1000 },
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE ?? '' },
     tuning: settings.tuning,
+    caseFile: await testCaseFile(),
   });
   console.log('ready');
   process.once('SIGTERM', () => void running.stop());

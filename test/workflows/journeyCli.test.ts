@@ -21,7 +21,7 @@ import {
   type CommandContext,
 } from '../../cli/journeyCommands';
 import { journeyStatusQuery } from '../../workflows/onboardCaseWorkflow';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 const run = promisify(execFile);
@@ -30,7 +30,7 @@ let ctx: CommandContext;
 const dir = testDirectory('journey-cli');
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 44, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 44, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
   ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue };
   mkdirSync(dir, { recursive: true });
 });

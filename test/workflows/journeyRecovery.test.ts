@@ -11,14 +11,14 @@ import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import type { OnboardCaseInput } from '../../workflows/journeyInput';
 import { journeyStatusQuery, onboardCase, retryStepUpdate, waiveStepUpdate, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 let stack: Stack;
 let ctx: CommandContext;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 909, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 909, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
   ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue };
 });
 

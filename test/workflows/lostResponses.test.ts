@@ -6,7 +6,7 @@
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery, onboardCase, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 const JOURNEYS = 20;
@@ -22,7 +22,7 @@ const creatingRoutes = [
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 3030, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 3030, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
 });
 afterAll(async () => {
   await stack?.stop();

@@ -12,14 +12,14 @@ import { creditReportWorkflow, resolvePicklistUpdate } from '../../workflows/cre
 import type { OnboardCaseInput } from '../../workflows/journeyInput';
 import { cancelJourneySignal, journeyStatusQuery, onboardCase, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
 import { stepStatusQuery, type StepStatus } from '../../workflows/stepStatus';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 let stack: Stack;
 const replacementWorkers: Awaited<ReturnType<typeof startWorker>>[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 21, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 21, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
 });
 
 afterAll(async () => {
@@ -62,11 +62,12 @@ describe('onboardCase', () => {
     const caseId = await newCase({ income_employer_outcome: 'Complete' });
     const acme = await company('Acme Widgets Ltd');
     const [alice, bob] = [await newPerson(), await newPerson()];
+    const payslip = await stack.caseFile.putDocument({ caseId, fileName: 'p.pdf', content: Buffer.from('PAYSLIP') });
     const handle = await startJourney({
       caseId,
       company: { company_id: acme.company_id },
       people: [{ personId: alice }, { personId: bob }],
-      steps: { creditReport: true, identityVerification: true, banking: 'open_banking', documents: [{ file_name: 'p.pdf', content_base64: b64('PAYSLIP') }], affordability: true, incomeEmployer: true },
+      steps: { creditReport: true, identityVerification: true, banking: 'open_banking', documents: [{ document_id: payslip.document_id, file_name: 'p.pdf' }], affordability: true, incomeEmployer: true },
     });
     const first = await handle.query(journeyStatusQuery);
     expect(Object.keys(first.steps).sort()).toEqual(['affordability', 'banking', 'credit-report', 'documents', `identity-verification/${alice}`, `identity-verification/${bob}`, 'income-employer'].sort());
@@ -85,7 +86,23 @@ describe('onboardCase', () => {
     const outcome = await handle.result();
     expect(outcome.reasons).toEqual([]);
     expect(outcome.state).toBe('completed');
-    expect(outcome.steps.banking!.detail).toMatchObject({ accounts: [expect.objectContaining({ transactions: expect.any(Number) }), expect.anything()] });
+    // The steps keep summaries; the provider's data is in the case file, under each step attempt.
+    const bankingSummary = expect.objectContaining({ transactions: 6, account_number_masked: expect.stringMatching(/^\*{4}\d{4}$/), case_file: expect.objectContaining({ attempt_id: `case/${caseId}/banking` }) });
+    expect(outcome.steps.banking!.detail).toMatchObject({ accounts: [bankingSummary, bankingSummary] });
+    expect(await stack.caseFile.counts(caseId)).toMatchObject({
+      credit_reports: 1,
+      idv_results: 2,
+      bank_accounts: 2,
+      bank_transactions: 12,
+      affordability_insights: 1,
+      affordability_transactions: 12,
+      income_employer_results: 1,
+      provider_documents: 1,
+      documents: 1,
+    });
+    const evidence = await stack.caseFile.evidence(caseId);
+    expect(evidence.idvResults.map((r) => r.attempt_id).sort()).toEqual([`case/${caseId}/identity-verification/${alice}`, `case/${caseId}/identity-verification/${bob}`].sort());
+    expect(evidence.providerDocuments).toEqual([expect.objectContaining({ document_id: payslip.document_id, attempt_id: `case/${caseId}/documents` })]);
     expect(outcome.steps.affordability).toMatchObject({ state: 'completed', detail: { monthly_income: expect.any(Number) } });
     expect(outcome.steps['income-employer']).toMatchObject({ state: 'completed', detail: { employer_name: expect.any(String) } });
     expect(outcome.steps['credit-report']).toMatchObject({ state: 'completed', detail: { resolvedBy: 'provider' } });
@@ -144,7 +161,7 @@ describe('onboardCase', () => {
     const handle = await startJourney({ people: [{ personId: await newPerson() }], steps: { identityVerification: true } });
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => Object.values(s.steps)[0]?.state === 'waiting');
     await stack.worker.stop();
-    const replacement = await startWorker({ temporal: stack.temporal, provider: stack.provider.config, workflowBundle: testWorkflowBundle() });
+    const replacement = await startWorker({ temporal: stack.temporal, provider: stack.provider.config, caseFile: stack.caseFile, workflowBundle: testWorkflowBundle() });
     replacementWorkers.push(replacement);
     await control(`/identity-verifications/${Object.values(waiting.steps)[0]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
     const outcome = await handle.result();

@@ -16,7 +16,7 @@ import { dataConverterFor } from '../../codec/dataConverter';
 import { readPayloadKeys } from '../../codec/payloadKeys';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
 import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
-import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
+import { testCaseFileUrl, testDirectory, testTemporalConfig } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 const run = promisify(execFile);
@@ -78,7 +78,7 @@ test('the compiled worker and bridge, with the prebuilt workflow bundle, complet
 
   await Promise.all([
     startCompiled('webhook-bridge/main.js', { ...temporalEnv, BRIDGE_PORT: String(bridgePort), WEBHOOK_SECRET: secret, BRIDGE_SPOOL_DIR: testDirectory('prod-spool') }, /bridge listening/),
-    startCompiled('worker/main.js', { ...temporalEnv, ...providerEnv }, /worker running/),
+    startCompiled('worker/main.js', { ...temporalEnv, ...providerEnv, DATABASE_URL: testCaseFileUrl() }, /worker running/),
   ]);
 
   connection = await Connection.connect({ address: temporal.address });

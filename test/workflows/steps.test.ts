@@ -10,13 +10,13 @@ import { documentsWorkflow } from '../../workflows/documentsWorkflow';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
 import { resourceStateQuery } from '../../workflows/messages';
 import { stepStatusQuery } from '../../workflows/stepStatus';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 33, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 33, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
 });
 
 afterAll(async () => {

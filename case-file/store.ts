@@ -1,0 +1,100 @@
+/**
+ * The case file's API: what activities write, what the CLI and tests read. Opening it applies the
+ * migrations; every call is one transaction (transaction.ts).
+ */
+import type { Pool } from 'pg';
+import { z } from 'zod';
+import type {
+  AffordabilityInsight,
+  AffordabilityTransactions,
+  BankAccount,
+  BankBalances,
+  BankTransactions,
+  CreditReport,
+  IdentityVerificationResult,
+  IncomeEmployerResult,
+  ProviderDocument,
+} from '../provider';
+import type { CaseFileAttempt } from './attempt';
+import { writeBankAccount } from './bankingRecords';
+import { putDocument, readDocument, writeProviderDocument, type NewDocument, type StoredDocument } from './documentRecords';
+import { countCaseFile, readEvidence, type CaseEvidence, type CaseFileCounts } from './evidence';
+import { writeAffordabilityInsight, writeAffordabilityTransactions, writeIncomeEmployerResult } from './insightRecords';
+import { migrate } from './migrate';
+import { openPool } from './pool';
+import { purgeCase } from './purge';
+import { inTransaction } from './transaction';
+import { writeCreditReport, writeIdentityVerificationResult } from './verificationRecords';
+
+export const documentIdSchema = z.uuid({ error: 'a document id is a UUID' });
+
+export class CaseFileStore {
+  constructor(readonly pool: Pool) {}
+
+  writeBankAccount(at: CaseFileAttempt, account: BankAccount, balances: BankBalances, transactions: BankTransactions): Promise<void> {
+    return inTransaction(this.pool, (c) => writeBankAccount(c, at, account, balances, transactions));
+  }
+
+  writeAffordabilityInsight(at: CaseFileAttempt, insight: AffordabilityInsight): Promise<void> {
+    return inTransaction(this.pool, (c) => writeAffordabilityInsight(c, at, insight));
+  }
+
+  writeAffordabilityTransactions(at: CaseFileAttempt, read: AffordabilityTransactions): Promise<void> {
+    return inTransaction(this.pool, (c) => writeAffordabilityTransactions(c, at, read));
+  }
+
+  writeIncomeEmployerResult(at: CaseFileAttempt, result: IncomeEmployerResult): Promise<void> {
+    return inTransaction(this.pool, (c) => writeIncomeEmployerResult(c, at, result));
+  }
+
+  writeCreditReport(at: CaseFileAttempt, report: CreditReport): Promise<void> {
+    return inTransaction(this.pool, (c) => writeCreditReport(c, at, report));
+  }
+
+  writeIdentityVerificationResult(at: CaseFileAttempt, result: IdentityVerificationResult): Promise<void> {
+    return inTransaction(this.pool, (c) => writeIdentityVerificationResult(c, at, result));
+  }
+
+  writeProviderDocument(at: CaseFileAttempt, documentId: string | null, doc: ProviderDocument): Promise<void> {
+    return inTransaction(this.pool, (c) => writeProviderDocument(c, at, documentId, doc));
+  }
+
+  /** Stores a document's bytes once per case; the same bytes again return the stored document. */
+  putDocument(doc: NewDocument): Promise<StoredDocument> {
+    return inTransaction(this.pool, (c) => putDocument(c, doc));
+  }
+
+  /** The document with its bytes, or undefined when there is none with that id. */
+  readDocument(documentId: string): Promise<(StoredDocument & { content: Buffer }) | undefined> {
+    if (!documentIdSchema.safeParse(documentId).success) return Promise.resolve(undefined);
+    return inTransaction(this.pool, (c) => readDocument(c, documentId));
+  }
+
+  evidence(caseId: string): Promise<CaseEvidence> {
+    return inTransaction(this.pool, (c) => readEvidence(c, caseId));
+  }
+
+  counts(caseId: string): Promise<CaseFileCounts> {
+    return inTransaction(this.pool, (c) => countCaseFile(c, caseId));
+  }
+
+  purge(caseId: string): Promise<Record<string, number>> {
+    return inTransaction(this.pool, (c) => purgeCase(c, caseId));
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+/** Connects, applies the migrations the database lacks, and returns the store. */
+export async function openCaseFile(url: string, poolSize: number): Promise<CaseFileStore> {
+  const pool = openPool(url, poolSize);
+  try {
+    await migrate(pool);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return new CaseFileStore(pool);
+}
