@@ -8,7 +8,7 @@ import path from 'node:path';
 import { startStack, type Stack, type StackOptions } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery, onboardCase, resolveJourneyPicklistUpdate } from '../../workflows/onboardCaseWorkflow';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 const stateFile = path.join(testDirectory('simulator-state'), 'state.json');
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 async function start(options: Partial<StackOptions>): Promise<Stack> {
-  const stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), spoolDir: testDirectory('spool'), processingDelayMs: 20, simulatorStateFile: stateFile, ...options });
+  const stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), spoolDir: testDirectory('spool'), processingDelayMs: 20, simulatorStateFile: stateFile, ...options });
   stacks.push(stack);
   return stack;
 }
