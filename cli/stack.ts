@@ -7,6 +7,10 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
+import { startCaseApi, type RunningCaseApi } from '../case-api/startCaseApi';
+import type { CaseApiConfig } from '../case-api/config';
+import { embeddedKeyEntries, type EmbeddedApiKeys } from '../case-api/embeddedApiKeys';
+import { generateApiKey } from '../case-api/apiKeys';
 import { ProviderClient } from '../activities/providerClient';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
@@ -45,6 +49,8 @@ export interface StackOptions {
   payloadKeys?: PayloadKeys;
   /** The codec server; a free port and a random token when unset. The embedded Web UI's origins are always allowed. */
   codecServer?: CodecServerConfig;
+  /** The case API; unset: a free port and keys generated for this stack only (`Stack.caseApiKeys`). */
+  caseApi?: CaseApiConfig;
   logger?: Logger;
   /** Progress lines for a person watching. */
   progress?: (line: string) => void;
@@ -57,6 +63,9 @@ export interface Stack {
   bridge: RunningBridge;
   worker: RunningWorker;
   codecServer: RunningCodecServer;
+  caseApi: RunningCaseApi;
+  /** The case API's keys when the stack generated them (no `caseApi` option). */
+  caseApiKeys?: EmbeddedApiKeys;
   payloadKeys: PayloadKeys;
   client: Client;
   provider: ProviderClient;
@@ -144,11 +153,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
 
-    return { temporal, devServer, simulator, bridge, worker, codecServer, payloadKeys, client, provider, webhookSecret, stop };
+    const { config: caseApiConfig, keys: caseApiKeys } = caseApiSettings(options);
+    const caseApi = await startCaseApi(caseApiConfig, { client, taskQueue: temporal.taskQueue, logger });
+    cleanups.push(() => caseApi.stop());
+    progress(`case API at ${caseApi.url} (reference ${caseApi.url}/docs)`);
+
+    return { temporal, devServer, simulator, bridge, worker, codecServer, caseApi, caseApiKeys, payloadKeys, client, provider, webhookSecret, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+function caseApiSettings(options: StackOptions): { config: CaseApiConfig; keys?: EmbeddedApiKeys } {
+  if (options.caseApi) return { config: options.caseApi };
+  const keys = { origination: generateApiKey('origination'), operator: generateApiKey('operator') };
+  const config: CaseApiConfig = { port: 0, keys: embeddedKeyEntries(keys), maxBodyBytes: 64 * 1024, rateLimitPerMinute: 10_000, sessionSecret: generateApiKey('operator') };
+  return { config, keys };
 }
 
 function codecServerConfig(options: StackOptions): CodecServerConfig {

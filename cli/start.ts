@@ -14,6 +14,7 @@ import { readBridgeConfig } from '../webhook-bridge/config';
 import { readSimulatorConfig } from '../simulator/config';
 import { readCodecServerConfig } from '../codec/codecServerConfig';
 import { readPayloadKeys } from '../codec/payloadKeys';
+import { readCaseApiConfig } from '../case-api/config';
 import { runDemoJourney } from './demoJourney';
 import { startStack, type Stack } from './stack';
 import { projectRoot } from './temporalCli';
@@ -35,10 +36,12 @@ async function main(): Promise<void> {
   const bridgeConfig = readBridgeConfig();
   const codecServer = readCodecServerConfig();
   const payloadKeys = readPayloadKeys();
+  const caseApi = readCaseApiConfig();
   if (!external) await ensurePortFree(embedded.TEMPORAL_DEV_PORT, 'TEMPORAL_DEV_PORT');
   await ensurePortFree(simulatorConfig.port, 'SIMULATOR_PORT');
   await ensurePortFree(bridgeConfig.port, 'BRIDGE_PORT');
   await ensurePortFree(codecServer.port, 'CODEC_SERVER_PORT');
+  await ensurePortFree(caseApi.port, 'CASE_API_PORT');
   installRuntimeLogging();
 
   let stack: Stack | undefined;
@@ -59,9 +62,12 @@ async function main(): Promise<void> {
       simulatorSeed: simulatorConfig.seed,
       bridgePort: bridgeConfig.port,
       codecServer,
+      caseApi,
       payloadKeys,
       progress: print,
     });
+    // Where the keys are, never the keys: the file is readable by this user only.
+    if (caseApi.keyFile) print(`case API keys (origination, operator) are in ${caseApi.keyFile}`);
     const outcome = await runDemoJourney(stack, print);
     print(`outcome: ${outcome.status.state}${outcome.status.reasons.length ? ` — ${outcome.status.reasons.join('; ')}` : ''}`);
     const ui = stack.devServer?.uiUrl;
