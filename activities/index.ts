@@ -4,6 +4,8 @@ import { createCreditReportActivities } from './creditReportActivities';
 import { createDocumentActivities } from './documentActivities';
 import { createIdentityVerificationActivities } from './identityVerificationActivities';
 import { createInsightActivities } from './insightActivities';
+import { createNotificationActivities } from './notificationActivities';
+import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
 import { createPollActivities } from './pollResource';
 import type { ProviderClient } from './providerClient';
 import { createResourceActivities } from './resourceActivities';
@@ -12,6 +14,8 @@ import type { ResourceTarget } from './signalResource';
 export interface ActivityDependencies {
   provider: ProviderClient;
   resources: ResourceTarget;
+  /** Where journey events go; unset: nowhere (notifyLos does nothing). */
+  caseEvents?: CaseEventsConfig;
 }
 
 export function createActivities(deps: ActivityDependencies) {
@@ -23,6 +27,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createInsightActivities(deps.provider),
     ...createPollActivities(deps.provider),
     ...createResourceActivities(deps.resources),
+    ...createNotificationActivities(deps.caseEvents ?? { timeoutMs: 10_000 }),
   };
 }
 

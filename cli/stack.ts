@@ -9,6 +9,7 @@ import type { WorkflowBundleOption } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { startCaseApi, type RunningCaseApi } from '../case-api/startCaseApi';
 import type { CaseApiConfig } from '../case-api/config';
+import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
 import { embeddedKeyEntries, type EmbeddedApiKeys } from '../case-api/embeddedApiKeys';
 import { generateApiKey } from '../case-api/apiKeys';
 import { ProviderClient } from '../activities/providerClient';
@@ -49,6 +50,8 @@ export interface StackOptions {
   payloadKeys?: PayloadKeys;
   /** The codec server; a free port and a random token when unset. The embedded Web UI's origins are always allowed. */
   codecServer?: CodecServerConfig;
+  /** Journey events to the LOS (the worker's `notifyLos`); unset: none are sent. */
+  caseEvents?: CaseEventsConfig;
   /** The case API; unset: a free port and keys generated for this stack only (`Stack.caseApiKeys`). */
   caseApi?: CaseApiConfig;
   logger?: Logger;
@@ -145,7 +148,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     bridge.secrets.set(webhookSecret);
     progress(`webhook bridge at ${bridge.url} (signed deliveries required)`);
 
-    const worker = await startWorker({ temporal, provider: providerConfig, workflowBundle: options.workflowBundle, payloadKeys });
+    const worker = await startWorker({ temporal, provider: providerConfig, workflowBundle: options.workflowBundle, payloadKeys, caseEvents: options.caseEvents });
     cleanups.push(() => worker.stop());
     progress(`worker polling task queue ${temporal.taskQueue}`);
 

@@ -15,6 +15,7 @@ import { readSimulatorConfig } from '../simulator/config';
 import { readCodecServerConfig } from '../codec/codecServerConfig';
 import { readPayloadKeys } from '../codec/payloadKeys';
 import { readCaseApiConfig } from '../case-api/config';
+import { readCaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
 import { runDemoJourney } from './demoJourney';
 import { startStack, type Stack } from './stack';
 import { projectRoot } from './temporalCli';
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
   const codecServer = readCodecServerConfig();
   const payloadKeys = readPayloadKeys();
   const caseApi = readCaseApiConfig();
+  const caseEvents = readCaseEventsConfig();
   if (!external) await ensurePortFree(embedded.TEMPORAL_DEV_PORT, 'TEMPORAL_DEV_PORT');
   await ensurePortFree(simulatorConfig.port, 'SIMULATOR_PORT');
   await ensurePortFree(bridgeConfig.port, 'BRIDGE_PORT');
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
       bridgePort: bridgeConfig.port,
       codecServer,
       caseApi,
+      caseEvents,
       payloadKeys,
       progress: print,
     });

@@ -9,6 +9,7 @@ import { ProviderClient } from '../activities/providerClient';
 import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import type { ProviderConfig } from '../activities/providerConfig';
+import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
 import { temporalConnectionOptions, type TemporalConfig } from './temporalConfig';
 
 export interface WorkerSetup {
@@ -18,6 +19,8 @@ export interface WorkerSetup {
   workflowBundle?: WorkflowBundleOption;
   /** Payload encryption keys; `readPayloadKeys()` (environment or the embedded key file) when unset. */
   payloadKeys?: PayloadKeys;
+  /** Journey events to the LOS; unset: none are sent. */
+  caseEvents?: CaseEventsConfig;
 }
 
 export interface RunningWorker {
@@ -42,7 +45,7 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     namespace: setup.temporal.namespace,
     taskQueue: setup.temporal.taskQueue,
     dataConverter,
-    activities: createActivities({ provider, resources: { client, taskQueue: setup.temporal.taskQueue } }),
+    activities: createActivities({ provider, resources: { client, taskQueue: setup.temporal.taskQueue }, caseEvents: setup.caseEvents }),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
   });
   const done = worker.run().finally(async () => {

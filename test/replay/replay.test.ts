@@ -45,16 +45,25 @@ test('the later generation of histories went through the patched code paths', ()
       if (data) patchIds.add((JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id);
     }
   }
-  expect([...patchIds].sort()).toEqual(['operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
+  expect([...patchIds].sort()).toEqual(['notify-los', 'operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
 });
 
 test('the current generation covers every workflow type, retried attempts, waivers and a native cancel', () => {
-  const current = histories.filter((h) => generation(h) === 'v3');
+  const current = histories.filter((h) => generation(h) === 'v4n');
   expect(new Set(current.map(workflowType)).size).toBe(8);
   expect(current.some((h) => /\/banking\/2$/.test(h.workflowId))).toBe(true);
   expect(current.some((h) => /\/identity-verification\/[^/]+\/2$/.test(h.workflowId))).toBe(true);
-  expect(current.some((h) => h.file.startsWith('v3-journey-waived__case_'))).toBe(true);
+  expect(current.some((h) => h.file.startsWith('v4n-journey-waived__case_'))).toBe(true);
   expect(current.some((h) => h.history.events?.some((e) => e.workflowExecutionCanceledEventAttributes))).toBe(true);
+});
+
+test('journeys of the v4n generation notify the LOS (notifyLos behind notify-los); older journeys never did', () => {
+  const journeys = histories.filter((h) => workflowType(h) === 'onboardCase');
+  const notifies = (h: (typeof histories)[number]) => h.history.events?.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'notifyLos') ?? false;
+  const current = journeys.filter((h) => generation(h) === 'v4n');
+  expect(current.length).toBeGreaterThanOrEqual(4);
+  for (const h of current) expect({ file: h.file, notifies: notifies(h) }).toEqual({ file: h.file, notifies: true });
+  for (const h of journeys.filter((j) => generation(j) !== 'v4n')) expect({ file: h.file, notifies: notifies(h) }).toEqual({ file: h.file, notifies: false });
 });
 
 test('a cosmetic update() in a step is harmless on current histories and caught on older ones', async () => {
