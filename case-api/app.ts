@@ -20,7 +20,8 @@ export const API_VERSION = '1.0.0';
 export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, logger: Logger, extraRouters: express.Router[] = []): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(helmet());
+  // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, and the console checks Origin.
+  app.use(helmet({ referrerPolicy: { policy: 'same-origin' } }));
   app.use(
     rateLimit({
       windowMs: 60_000,

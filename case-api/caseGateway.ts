@@ -48,11 +48,11 @@ export class CaseGateway {
     }
   }
 
-  async status(caseId: string): Promise<JourneyStatus & { runStatus: string }> {
+  async status(caseId: string): Promise<JourneyStatus & { runStatus: string; runId: string }> {
     try {
       const handle = this.client.workflow.getHandle(journeyWorkflowId(caseId));
       const description = await handle.describe();
-      return { ...(await handle.query(journeyStatusQuery)), runStatus: description.status.name };
+      return { ...(await handle.query(journeyStatusQuery)), runStatus: description.status.name, runId: description.runId };
     } catch (error) {
       throw toHttpError(error, caseId);
     }

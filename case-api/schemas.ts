@@ -66,6 +66,7 @@ export const caseStatusSchema = z
     caseId: z.string(),
     state: z.enum(journeyStates),
     runStatus: z.string().meta({ description: 'Temporal execution status: RUNNING, COMPLETED, …' }),
+    runId: z.string().nullable().meta({ description: 'The latest run of the journey' }),
     steps: z.record(z.string(), stepSchema).meta({ description: 'By step key; IDV steps are identity-verification/<personId>' }),
     reasons: z.array(z.string()),
     operatorDeadline: z.string().nullable().optional(),

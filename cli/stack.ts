@@ -8,6 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { startCaseApi, type RunningCaseApi } from '../case-api/startCaseApi';
+import { consoleRouter } from '../case-api/console/consoleRouter';
 import type { CaseApiConfig } from '../case-api/config';
 import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
 import { embeddedKeyEntries, type EmbeddedApiKeys } from '../case-api/embeddedApiKeys';
@@ -156,10 +157,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
 
-    const { config: caseApiConfig, keys: caseApiKeys } = caseApiSettings(options);
-    const caseApi = await startCaseApi(caseApiConfig, { client, taskQueue: temporal.taskQueue, logger });
+    const settings = caseApiSettings(options);
+    const caseApiKeys = settings.keys;
+    // The console links to the embedded Web UI unless told otherwise.
+    const caseApiConfig = { ...settings.config, temporalUiUrl: settings.config.temporalUiUrl ?? devServer?.uiUrl };
+    const namespace = temporal.namespace;
+    const caseApi = await startCaseApi(caseApiConfig, { client, taskQueue: temporal.taskQueue, logger, routers: (gateway) => [consoleRouter(caseApiConfig, gateway, { namespace })] });
     cleanups.push(() => caseApi.stop());
-    progress(`case API at ${caseApi.url} (reference ${caseApi.url}/docs)`);
+    progress(`case API at ${caseApi.url} (reference ${caseApi.url}/docs, operator console ${caseApi.url}/console)`);
 
     return { temporal, devServer, simulator, bridge, worker, codecServer, caseApi, caseApiKeys, payloadKeys, client, provider, webhookSecret, stop };
   } catch (error) {
