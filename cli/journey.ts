@@ -1,158 +1,44 @@
 /**
- * `npm run journey -- <command>`: the operator CLI. Connects with TEMPORAL_* (DESIGN.md §9), after
- * its arguments are checked. `--json` prints what the command returns as JSON.
- *
- * Exit codes: 0 done; 1 the command failed (the journey refused an action, a replay diverged, a
- * connection failed); 2 a usage error (nothing was sent).
+ * `journey` (package bin; `npx journey`, `npm run journey --`): the operator CLI. Arguments are
+ * parsed and checked (commander, cli/journeyProgram.ts) before it connects with TEMPORAL_*
+ * (DESIGN.md §9). Exit codes: 0 done; 1 the command failed; 2 usage error (nothing was sent).
  */
-import { Client, Connection } from '@temporalio/client';
-import { dataConverterFor } from '../codec/dataConverter';
-import { readPayloadKeys } from '../codec/payloadKeys';
+import { CommanderError } from 'commander';
 import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
-import { installRuntimeLogging } from '../worker/runtimeLogging';
-import { readTemporalConfig, temporalConnectionOptions } from '../worker/temporalConfig';
-import {
-  cancelJourney,
-  formatRetryPlan,
-  formatStatus,
-  JourneyCommandError,
-  journeyStatus,
-  listJourneys,
-  planJourneyRetry,
-  readJourneyInput,
-  replayJourney,
-  resolvePicklist,
-  retryJourney,
-  retryStep,
-  startJourney,
-  waiveStep,
-  type CommandContext,
-} from './journeyCommands';
+import { JourneyCommandError } from './journeyInputFile';
+import { journeyProgram, type Run } from './journeyProgram';
 
-const usage = `usage: npm run journey -- <command> [--json]
-  start <input.json>                   start case/<caseId> from a journey input (JSON)
-  status <caseId>                      the journey and every step: attempts, reasons, provider errors, links, picklist
-  list [--state <state>]               journeys, optionally by state (running, completed, needs_attention, cancelled)
-  retry-step <caseId> <step> [reason]  run a step of an open journey again, as a new attempt
-  waive <caseId> <step> <reason>       accept a step as it stands (the reason is recorded)
-  resolve-picklist <caseId> <id>       resolve the credit report picklist with provider_id <id>
-  cancel <caseId> [reason]             cancel a running journey
-  retry <caseId> [--dry-run]           run a closed journey again: completed and waived steps carried over, the others re-run
-  replay <caseId>                      replay the journey's histories (children and resources too) against this checkout`;
-
-const journeyStates = ['running', 'completed', 'needs_attention', 'cancelled'];
-
-type Run = (ctx: CommandContext) => Promise<{ text: string; json: unknown; failed?: boolean }>;
-
-class UsageError extends Error {}
-
-/** The i-th argument, or a usage error naming it. */
-const arg = (args: string[], i: number, what: string): string => {
-  const value = args[i];
-  if (!value) throw new UsageError(`missing ${what}`);
-  return value;
-};
-
-const done = (text: string, json: unknown = { ok: true }) => ({ text, json });
-
-/** Parses the command line into something to run, before any connection is made. */
-function parse(name: string | undefined, args: string[], flags: Set<string>): Run {
-  switch (name) {
-    case 'start': {
-      const input = readJourneyInput(arg(args, 0, '<input.json>'));
-      return async (ctx) => {
-        const workflowId = await startJourney(ctx, input);
-        return done(`started ${workflowId}`, { workflowId });
-      };
+/** Parses argv; returns the command to run, or exits (0 after --help, 2 on a usage error). */
+function parse(argv: string[]): Run {
+  let run: Run | undefined;
+  const program = journeyProgram((chosen) => (run = chosen));
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+    if (error instanceof JourneyCommandError) {
+      console.error(error.message);
+      process.exit(2);
     }
-    case 'status': {
-      const caseId = arg(args, 0, '<caseId>');
-      return async (ctx) => {
-        const status = await journeyStatus(ctx, caseId);
-        return done(formatStatus(status), status);
-      };
-    }
-    case 'list': {
-      const state = args[0] === '--state' ? arg(args, 1, '<state>') : undefined;
-      if (state && !journeyStates.includes(state)) throw new UsageError(`unknown state ${state}; one of ${journeyStates.join(', ')}`);
-      return async (ctx) => {
-        const rows = await listJourneys(ctx, state);
-        const text = rows.length ? [`${'CASE'.padEnd(40)} ${'STATE'.padEnd(16)} RUN`, ...rows.map((r) => `${r.caseId.padEnd(40)} ${r.state.padEnd(16)} ${r.runStatus.toLowerCase()}`)].join('\n') : 'no journeys';
-        return done(text, rows);
-      };
-    }
-    case 'retry-step': {
-      const [caseId, step] = [arg(args, 0, '<caseId>'), arg(args, 1, '<step>')];
-      const reason = args.slice(2).join(' ') || undefined;
-      return async (ctx) => {
-        const result = await retryStep(ctx, caseId, step, reason);
-        return done(`${step}: attempt ${result.status.attempt} started (${result.status.workflowId})`, result);
-      };
-    }
-    case 'waive': {
-      const [caseId, step] = [arg(args, 0, '<caseId>'), arg(args, 1, '<step>')];
-      const reason = args.slice(2).join(' ');
-      if (!reason) throw new UsageError('missing <reason>: a waiver is recorded with its reason');
-      return async (ctx) => done(`${step}: waived`, await waiveStep(ctx, caseId, step, reason));
-    }
-    case 'resolve-picklist': {
-      const [caseId, providerId] = [arg(args, 0, '<caseId>'), arg(args, 1, '<provider_id>')];
-      return async (ctx) => {
-        const result = await resolvePicklist(ctx, caseId, providerId);
-        const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)?.report;
-        return done(`credit-report ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`, result);
-      };
-    }
-    case 'cancel': {
-      const caseId = arg(args, 0, '<caseId>');
-      const reason = args.slice(1).join(' ') || undefined;
-      return async (ctx) => {
-        await cancelJourney(ctx, caseId, reason);
-        return done(`cancel requested for case/${caseId}`);
-      };
-    }
-    case 'retry': {
-      const caseId = arg(args, 0, '<caseId>');
-      return async (ctx) => {
-        const plan = await planJourneyRetry(ctx, caseId);
-        const { input: _input, ...summary } = plan;
-        if (flags.has('--dry-run')) return done(`${formatRetryPlan(plan)}\n(dry run: nothing started)`, { ...summary, dryRun: true });
-        const runId = await retryJourney(ctx, plan);
-        return done(`${formatRetryPlan(plan)}\nretried case/${caseId} as run ${runId}`, { ...summary, runId });
-      };
-    }
-    case 'replay': {
-      const caseId = arg(args, 0, '<caseId>');
-      return async (ctx) => {
-        const results = await replayJourney(ctx, caseId);
-        const diverged = results.find((r) => r.error);
-        const text = diverged
-          ? `${diverged.workflowId} does not replay: ${diverged.error}\n(${results.length} histories replayed)`
-          : `case/${caseId} replays deterministically: ${results.length} histories (${results.map((r) => `${r.workflowId}: ${r.events} events`).join(', ')})`;
-        return { text, json: results, failed: Boolean(diverged) };
-      };
-    }
-    default:
-      throw new UsageError(name ? `unknown command: ${name}` : 'no command given');
+    throw error;
   }
+  if (!run) {
+    program.outputHelp({ error: true });
+    process.exit(2);
+  }
+  return run;
 }
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const flags = new Set<string>(argv.filter((a) => ['--json', '--dry-run', '--help', '-h'].includes(a)));
-  const [name, ...args] = argv.filter((a) => !flags.has(a));
-  if (flags.has('--help') || flags.has('-h')) {
-    console.log(usage);
-    return;
-  }
-  let run: Run;
-  try {
-    run = parse(name, args, flags);
-  } catch (error) {
-    if (!(error instanceof UsageError || error instanceof JourneyCommandError)) throw error;
-    console.error(`${error.message}\n${usage}`);
-    process.exit(2);
-  }
+  const run = parse(argv);
+  const json = argv.includes('--json');
+  // Loaded only now, so a usage error never pays for the SDK (require: the bin's tsx hook is CommonJS).
+  const { Client, Connection } = require('@temporalio/client') as typeof import('@temporalio/client');
+  const { dataConverterFor } = require('../codec/dataConverter') as typeof import('../codec/dataConverter');
+  const { readPayloadKeys } = require('../codec/payloadKeys') as typeof import('../codec/payloadKeys');
+  const { installRuntimeLogging } = require('../worker/runtimeLogging') as typeof import('../worker/runtimeLogging');
+  const { readTemporalConfig, temporalConnectionOptions } = require('../worker/temporalConfig') as typeof import('../worker/temporalConfig');
   const temporal = readTemporalConfig();
   const dataConverter = dataConverterFor(readPayloadKeys());
   installRuntimeLogging();
@@ -160,20 +46,23 @@ async function main(): Promise<void> {
     console.error(`cannot reach Temporal at ${temporal.address}: ${error.message}\nstart the stack with \`npm start -- --keep\`, or set TEMPORAL_ADDRESS`);
     process.exit(1);
   });
+  // watch prints as it goes: text blocks, or one JSON document per line.
+  const print = (text: string, value: unknown) => console.log(json ? JSON.stringify(value) : text);
   try {
-    const result = await run({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue });
-    console.log(flags.has('--json') ? JSON.stringify(result.json, null, 2) : result.text);
+    const result = await run({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue }, { json, print });
+    if (!result.printed) console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
     if (result.failed) process.exitCode = 1;
   } catch (error) {
-    console.error(error instanceof JourneyCommandError ? error.message : `${name} failed: ${refusal(error)}`);
+    console.error(error instanceof JourneyCommandError ? error.message : `${argv.find((a) => !a.startsWith('-')) ?? 'command'} failed: ${refusal(error)}`);
     process.exitCode = 1;
   } finally {
     await connection.close();
   }
 }
 
-/** A refused Update's own words (the validator's message), not "Workflow Update failed". */
+/** A refused Update's own words (the validator's message), not "Workflow Update failed"; a missing journey by name. */
 function refusal(error: unknown): string {
+  if ((error as Error).name === 'WorkflowNotFoundError') return (error as Error).message;
   const cause = (error as { cause?: { message?: string } }).cause;
   return cause?.message ?? (error as Error).message;
 }
