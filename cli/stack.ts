@@ -3,6 +3,7 @@
  * simulator, bridge, worker and codec server, wired together; every client and worker encrypts
  * payloads with the same keys. `npm start` and the end-to-end tests use it.
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundleOption } from '@temporalio/worker';
@@ -176,7 +177,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 function caseApiSettings(options: StackOptions): { config: CaseApiConfig; keys?: EmbeddedApiKeys } {
   if (options.caseApi) return { config: options.caseApi };
   const keys = { origination: generateApiKey('origination'), operator: generateApiKey('operator') };
-  const config: CaseApiConfig = { port: 0, keys: embeddedKeyEntries(keys), maxBodyBytes: 64 * 1024, rateLimitPerMinute: 10_000, sessionSecret: generateApiKey('operator') };
+  const config: CaseApiConfig = { port: 0, keys: embeddedKeyEntries(keys), maxBodyBytes: 64 * 1024, rateLimitPerMinute: 10_000, sessionSecret: randomBytes(32).toString('base64url') };
   return { config, keys };
 }
 

@@ -96,7 +96,7 @@ describeWithChromium('operator console', () => {
     expect(retried.state).toBe('running');
     // The page follows the journey live: the applicant completes, and the page says so without a reload.
     await control(`/identity-verifications/${retried.steps[idv]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
-    await page.waitForFunction("document.querySelector('#journey-state')?.textContent === 'completed'", undefined, { timeout: 15_000 });
+    await page.locator('#journey-state', { hasText: /^completed$/ }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: shot('console-case-completed.png'), fullPage: true });
     expect((await idvJourney.result()).state).toBe('completed');
 
