@@ -1,12 +1,10 @@
 /**
- * The operator console at /console: server-rendered pages over the same gateway as the API.
- * Browsers cannot send a bearer header when navigating, so an operator key is exchanged once for a
- * signed session cookie (HttpOnly, SameSite=Strict, Path=/console). Every action is a POST that
- * must carry the session's CSRF token and, when the browser sends one, a same-origin Origin.
+ * The operator console at /console: server-rendered pages over the same gateway as the API (the
+ * queue, a case, its actions). Sign-in and sessions are in consoleSessions.ts; every action is a
+ * POST that must carry the session's CSRF token and, when the browser sends one, a same-origin Origin.
  */
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type Response } from 'express';
 import { z } from 'zod';
-import { findApiKey } from '../apiKeys';
 import type { CaseGateway } from '../caseGateway';
 import { caseView } from '../caseView';
 import type { CaseApiConfig } from '../config';
@@ -15,9 +13,9 @@ import { caseIdParam } from '../schemas';
 import { caseBody } from './casePage';
 import { page } from './layout';
 import { liveScript } from './liveScript';
-import { loginBody } from './loginPage';
 import { queueBody } from './queuePage';
-import { SESSION_COOKIE, SESSION_LIFETIME_MS, cookieValue, createSession, csrfToken, csrfTokenMatches, readSession, type Session } from './session';
+import { mountConsoleSessions, sameOrigin } from './consoleSessions';
+import { csrfTokenMatches } from './session';
 
 export interface ConsoleOptions {
   namespace: string;
@@ -38,40 +36,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
   const html = (res: Response, status: number, body: string) => void res.status(status).type('html').set('Cache-Control', 'no-store').send(body);
 
   router.get('/console/live.js', (_req, res) => void res.type('application/javascript').send(liveScript));
-  router.get('/console/login', (_req, res) => html(res, 200, page('Sign in', loginBody())));
-
-  router.post('/console/login', form, (req, res) => {
-    const key = typeof req.body?.key === 'string' ? req.body.key.trim() : '';
-    const entry = key ? findApiKey(config.keys, key) : null;
-    if (!entry) return html(res, 401, page('Sign in', loginBody('That key is not known.')));
-    if (entry.role !== 'operator') return html(res, 403, page('Sign in', loginBody(`That key has the ${entry.role} role; the console needs an operator key.`)));
-    const { cookieValue: value } = createSession(secret, entry.name);
-    res.cookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/console', maxAge: SESSION_LIFETIME_MS });
-    res.redirect(303, '/console');
-  });
-
-  /** The session, if its cookie is genuine and its key is still an operator key (removing a key ends its sessions). */
-  const sessionOf = (req: Request): Session | null => {
-    const session = readSession(secret, cookieValue(req.headers.cookie, SESSION_COOKIE));
-    return session && config.keys.some((k) => k.name === session.key && k.role === 'operator') ? session : null;
-  };
-
-  router.use('/console', (req: Request, res: Response, next: NextFunction) => {
-    const session = sessionOf(req);
-    if (!session) {
-      if (req.method === 'GET') return res.redirect(303, '/console/login');
-      return html(res, 401, page('Sign in', loginBody('Your session has ended; sign in again.')));
-    }
-    res.locals.session = session;
-    res.locals.csrf = csrfToken(secret, session);
-    next();
-  });
-
-  router.post('/console/logout', form, (req, res) => {
-    if (!sameOrigin(req) || !csrfTokenMatches(secret, res.locals.session, req.body?.csrf)) return html(res, 403, page('Refused', '<p>Refused: the form did not come from this console.</p>'));
-    res.clearCookie(SESSION_COOKIE, { path: '/console' });
-    res.redirect(303, '/console/login');
-  });
+  mountConsoleSessions(router, config, form, html);
 
   router.get('/console', async (_req, res) => {
     const [attention, running] = await Promise.all([gateway.list('needs_attention', 100), gateway.list('running', 100)]);
@@ -129,16 +94,5 @@ async function runAction(gateway: CaseGateway, caseId: string, action: ActionNam
     case 'cancel':
       await gateway.cancel(caseId, form.reason || 'cancelled from the console');
       return 'cancel requested';
-  }
-}
-
-/** Browsers send Origin on POST; when present it must be this host (SameSite=Strict covers the rest). */
-function sameOrigin(req: Request): boolean {
-  const origin = req.headers.origin;
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
   }
 }
