@@ -5,6 +5,8 @@ import { createCreditReportActivities } from './creditReportActivities';
 import { createDocumentActivities } from './documentActivities';
 import { createIdentityVerificationActivities } from './identityVerificationActivities';
 import { createInsightActivities } from './insightActivities';
+import { createNotificationActivities } from './notificationActivities';
+import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
 import { createPollActivities } from './pollResource';
 import type { ProviderClient } from './providerClient';
 import { createResourceActivities } from './resourceActivities';
@@ -15,6 +17,8 @@ export interface ActivityDependencies {
   resources: ResourceTarget;
   /** Where activities write what they read from the provider. */
   caseFile: CaseFileStore;
+  /** Where journey events go; unset: nowhere (notifyLos does nothing). */
+  caseEvents?: CaseEventsConfig;
 }
 
 export function createActivities(deps: ActivityDependencies) {
@@ -26,6 +30,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createInsightActivities(deps.provider, deps.caseFile),
     ...createPollActivities(deps.provider),
     ...createResourceActivities(deps.resources),
+    ...createNotificationActivities(deps.caseEvents ?? { timeoutMs: 10_000 }),
   };
 }
 

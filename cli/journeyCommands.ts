@@ -4,15 +4,14 @@
  * cancel, retry a closed journey (completed steps carried over), and replay a journey's histories
  * against the current workflow code.
  */
-import { readFileSync } from 'node:fs';
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
-import { describeIssues, resourceWorkflowId, type PicklistEntry, type ResourceKey } from '../provider';
+import { resourceWorkflowId, type PicklistEntry, type ResourceKey } from '../provider';
+import { JourneyCommandError } from './journeyInputFile';
 import { workflowsPath } from '../worker/createWorker';
 import type { CarryOver, OnboardCaseInput } from '../workflows/journeyInput';
-import { inlineDocumentsOf, onboardCaseInputSchema } from '../workflows/journeyInput';
 import { journeySummary } from '../workflows/workflowMetadata';
 import {
   cancelJourneySignal,
@@ -27,28 +26,11 @@ import {
   type OperatorActionResult,
 } from '../workflows/onboardCaseWorkflow';
 
-export class JourneyCommandError extends Error {
-  override name = 'JourneyCommandError';
-}
+export { JourneyCommandError, readJourneyInput } from './journeyInputFile';
 
 export interface CommandContext {
   client: Client;
   taskQueue: string;
-}
-
-export function readJourneyInput(file: string): OnboardCaseInput {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new JourneyCommandError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
-  }
-  const parsed = onboardCaseInputSchema.safeParse(raw);
-  if (!parsed.success) throw new JourneyCommandError(`${file} is not a valid journey input:\n  ${describeIssues(parsed.error).join('\n  ')}`);
-  // Bytes in the input would sit in the journey's history: documents go to the case file first.
-  const inline = inlineDocumentsOf(parsed.data);
-  if (inline.length) throw new JourneyCommandError(`${file} carries documents inline (${inline.join(', ')}): upload each with \`journey upload <caseId> <file>\` and name its document_id instead`);
-  return raw as OnboardCaseInput;
 }
 
 export async function startJourney(ctx: CommandContext, input: OnboardCaseInput): Promise<string> {
@@ -66,7 +48,11 @@ export async function journeyStatus(ctx: CommandContext, caseId: string): Promis
 export async function listJourneys(ctx: CommandContext, state?: string): Promise<{ caseId: string; state: string; runStatus: string }[]> {
   const query = state ? `WorkflowType = "onboardCase" AND JourneyState = "${state.replace(/"/g, '')}"` : 'WorkflowType = "onboardCase"';
   const rows: { caseId: string; state: string; runStatus: string }[] = [];
+  const seen = new Set<string>();
   for await (const w of ctx.client.workflow.list({ query })) {
+    // Newest first: the first run seen of a workflow id is the case's latest (journey retry adds runs).
+    if (seen.has(w.workflowId)) continue;
+    seen.add(w.workflowId);
     const attributes = w.searchAttributes as Record<string, unknown[] | undefined>;
     rows.push({ caseId: String(attributes.CaseId?.[0] ?? w.workflowId), state: String(attributes.JourneyState?.[0] ?? '?'), runStatus: w.status.name });
   }

@@ -4,10 +4,17 @@
  * simulator, bridge, worker and codec server, wired together; every client and worker encrypts
  * payloads with the same keys. `npm start` and the end-to-end tests use it.
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
+import { startCaseApi, type RunningCaseApi } from '../case-api/startCaseApi';
+import { consoleRouter } from '../case-api/console/consoleRouter';
+import type { CaseApiConfig } from '../case-api/config';
+import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
+import { embeddedKeyEntries, type EmbeddedApiKeys } from '../case-api/embeddedApiKeys';
+import { generateApiKey } from '../case-api/apiKeys';
 import { ProviderClient } from '../activities/providerClient';
 import { startEmbeddedCaseFile, type EmbeddedCaseFile } from '../case-file/embeddedServer';
 import { EMBEDDED_POOL_SIZE } from '../case-file/pool';
@@ -53,6 +60,10 @@ export interface StackOptions {
   codecServer?: CodecServerConfig;
   /** The case file: a database to connect to, else an embedded PGlite (in memory unless `dataDir`; a free port unless `port`). */
   caseFile?: { url: string; poolSize: number } | { embedded: { dataDir?: string; port?: number } };
+  /** Journey events to the LOS (the worker's `notifyLos`); unset: none are sent. */
+  caseEvents?: CaseEventsConfig;
+  /** The case API; unset: a free port and keys generated for this stack only (`Stack.caseApiKeys`). */
+  caseApi?: CaseApiConfig;
   logger?: Logger;
   /** Progress lines for a person watching. */
   progress?: (line: string) => void;
@@ -70,6 +81,9 @@ export interface Stack {
   /** Where other processes (the `journey` CLI) reach the case file. */
   caseFileUrl: string;
   embeddedCaseFile?: EmbeddedCaseFile;
+  caseApi: RunningCaseApi;
+  /** The case API's keys when the stack generated them (no `caseApi` option). */
+  caseApiKeys?: EmbeddedApiKeys;
   payloadKeys: PayloadKeys;
   client: Client;
   provider: ProviderClient;
@@ -139,7 +153,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     bridge.secrets.set(webhookSecret);
     progress(`webhook bridge at ${bridge.url} (signed deliveries required)`);
 
-    const worker = await startWorker({ temporal, provider: providerConfig, caseFile, workflowBundle: options.workflowBundle, payloadKeys });
+    const worker = await startWorker({ temporal, provider: providerConfig, caseFile, workflowBundle: options.workflowBundle, payloadKeys, caseEvents: options.caseEvents });
     cleanups.push(() => worker.stop());
     progress(`worker polling task queue ${temporal.taskQueue}`);
 
@@ -147,7 +161,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
 
-    return { temporal, devServer, simulator, bridge, worker, codecServer, caseFile, caseFileUrl, embeddedCaseFile, payloadKeys, client, provider, webhookSecret, stop };
+    const settings = caseApiSettings(options);
+    const caseApiKeys = settings.keys;
+    // The console links to the embedded Web UI unless told otherwise.
+    const caseApiConfig = { ...settings.config, temporalUiUrl: settings.config.temporalUiUrl ?? devServer?.uiUrl };
+    const namespace = temporal.namespace;
+    const caseApi = await startCaseApi(caseApiConfig, { client, taskQueue: temporal.taskQueue, logger, routers: (gateway) => [consoleRouter(caseApiConfig, gateway, { namespace })] });
+    cleanups.push(() => caseApi.stop());
+    progress(`case API at ${caseApi.url} (reference ${caseApi.url}/docs, operator console ${caseApi.url}/console)`);
+
+    return { temporal, devServer, simulator, bridge, worker, codecServer, caseFile, caseFileUrl, embeddedCaseFile, caseApi, caseApiKeys, payloadKeys, client, provider, webhookSecret, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -191,6 +214,13 @@ async function startCaseFile(option: StackOptions['caseFile'], cleanups: (() => 
   const store = await openCaseFile(embedded.url, EMBEDDED_POOL_SIZE);
   cleanups.push(() => store.close());
   return { store, url: embedded.url, embedded };
+}
+
+function caseApiSettings(options: StackOptions): { config: CaseApiConfig; keys?: EmbeddedApiKeys } {
+  if (options.caseApi) return { config: options.caseApi };
+  const keys = { origination: generateApiKey('origination'), operator: generateApiKey('operator') };
+  const config: CaseApiConfig = { port: 0, keys: embeddedKeyEntries(keys), maxBodyBytes: 64 * 1024, rateLimitPerMinute: 10_000, sessionSecret: randomBytes(32).toString('base64url') };
+  return { config, keys };
 }
 
 function codecServerConfig(options: StackOptions): CodecServerConfig {

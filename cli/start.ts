@@ -17,6 +17,8 @@ import { readCodecServerConfig } from '../codec/codecServerConfig';
 import { readPayloadKeys } from '../codec/payloadKeys';
 import { readCaseFileConfig, type CaseFileConfig } from '../case-file/config';
 import type { CaseFileCounts } from '../case-file/evidence';
+import { readCaseApiConfig } from '../case-api/config';
+import { readCaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
 import { runDemoJourney } from './demoJourney';
 import { startStack, type Stack } from './stack';
 import { projectRoot } from './temporalCli';
@@ -40,10 +42,13 @@ async function main(): Promise<void> {
   const payloadKeys = readPayloadKeys();
   const caseFile = readCaseFileConfig();
   if (caseFile.embedded) await ensurePortFree(caseFile.embedded.port, 'CASE_FILE_PORT');
+  const caseApi = readCaseApiConfig();
+  const caseEvents = readCaseEventsConfig();
   if (!external) await ensurePortFree(embedded.TEMPORAL_DEV_PORT, 'TEMPORAL_DEV_PORT');
   await ensurePortFree(simulatorConfig.port, 'SIMULATOR_PORT');
   await ensurePortFree(bridgeConfig.port, 'BRIDGE_PORT');
   await ensurePortFree(codecServer.port, 'CODEC_SERVER_PORT');
+  await ensurePortFree(caseApi.port, 'CASE_API_PORT');
   installRuntimeLogging();
 
   let stack: Stack | undefined;
@@ -66,10 +71,14 @@ async function main(): Promise<void> {
       simulatorStateFile: simulatorConfig.stateFile ?? path.join(projectRoot, '.data', 'simulator-state.json'),
       bridgePort: bridgeConfig.port,
       codecServer,
+      caseApi,
+      caseEvents,
       payloadKeys,
       caseFile: stackCaseFile(caseFile),
       progress: print,
     });
+    // Where the keys are, never the keys: the file is readable by this user only.
+    if (caseApi.keyFile) print(`case API keys (origination, operator) are in ${caseApi.keyFile}`);
     const outcome = await runDemoJourney(stack, print);
     print(`outcome: ${outcome.status.state}${outcome.status.reasons.length ? ` — ${outcome.status.reasons.join('; ')}` : ''}`);
     print(`case file: ${describeCounts(await stack.caseFile.counts(outcome.caseId))} (npm run journey -- evidence ${outcome.caseId})`);

@@ -10,6 +10,7 @@ import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import type { ProviderConfig } from '../activities/providerConfig';
 import type { CaseFileStore } from '../case-file/store';
+import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
 import { temporalConnectionOptions, type TemporalConfig } from './temporalConfig';
 import type { WorkerTuning } from './workerConfig';
 
@@ -24,6 +25,8 @@ export interface WorkerSetup {
   payloadKeys?: PayloadKeys;
   /** Concurrency limits and shutdown grace (readWorkerConfig); the SDK's defaults when unset. */
   tuning?: Partial<WorkerTuning>;
+  /** Journey events to the LOS; unset: none are sent. */
+  caseEvents?: CaseEventsConfig;
 }
 
 export interface RunningWorker {
@@ -48,7 +51,7 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     namespace: setup.temporal.namespace,
     taskQueue: setup.temporal.taskQueue,
     dataConverter,
-    activities: createActivities({ provider, caseFile: setup.caseFile, resources: { client, taskQueue: setup.temporal.taskQueue } }),
+    activities: createActivities({ provider, caseFile: setup.caseFile, resources: { client, taskQueue: setup.temporal.taskQueue }, caseEvents: setup.caseEvents }),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
     ...setup.tuning,
   });

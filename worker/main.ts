@@ -3,6 +3,7 @@ import { clientSecretExpiryWarning } from '../activities/clientSecretExpiry';
 import { readCaseFileConfig } from '../case-file/config';
 import { openCaseFile } from '../case-file/store';
 import { readProviderConfig } from '../activities/providerConfig';
+import { readCaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
 import { ConfigurationError } from './environment';
 import { exitOnConfigurationError } from './exitOnConfigurationError';
 import { startWorker } from './createWorker';
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   const provider = readProviderConfig();
   const settings = readWorkerConfig();
   const caseFileConfig = readCaseFileConfig();
+  const caseEvents = readCaseEventsConfig();
   installRuntimeLogging(process.env, { metricsBindAddress: settings.metricsBindAddress });
   const expiry = clientSecretExpiryWarning(provider.clientSecretExpiresAt, new Date());
   if (expiry) console.warn(JSON.stringify({ level: 'warn', msg: expiry }));
@@ -23,7 +25,7 @@ async function main(): Promise<void> {
     const hint = caseFileConfig.embedded ? ' (the embedded one runs with `npm start -- --keep`; or set DATABASE_URL)' : '';
     throw new ConfigurationError(`Cannot open the case file${hint}: ${error.message}`);
   });
-  const running = await startWorker({ temporal, provider, caseFile, tuning: settings.tuning, workflowBundle: prebuiltWorkflowBundle() });
+  const running = await startWorker({ temporal, provider, caseFile, caseEvents, tuning: settings.tuning, workflowBundle: prebuiltWorkflowBundle() });
   console.log(
     JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue, metrics: settings.metricsBindAddress ?? null, ...settings.tuning }),
   );

@@ -29,4 +29,10 @@ export const activityOptions = {
     heartbeatTimeout: '10 seconds',
     retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 3 },
   } satisfies ActivityOptions,
+  /** A journey event to the LOS: retried until delivered, for as long as an LOS outage may last. */
+  notify: {
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: '7 days',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  } satisfies ActivityOptions,
 } as const;

@@ -34,6 +34,7 @@ import {
   type JourneyStatus,
   type JourneyStep,
 } from './journeyMessages';
+import { JourneyNotifier } from './journeyNotifier';
 import { planSteps, type PlannedStep } from './journeyPlan';
 import { onboardCaseV2 } from './legacy/onboardCaseV2';
 import { providerErrorOf } from './providerFailure';
@@ -66,6 +67,12 @@ class Journey {
   private version = 0;
   private cancelReason: string | null = null;
   private publishedState: JourneyState | null = null;
+  private notifier: JourneyNotifier = new JourneyNotifier(false, '');
+  /** Step attempts whose completion the LOS has heard of (`<step>@<attempt>`). */
+  private readonly announcedSteps = new Set<string>();
+  private announcedState: JourneyState | null = null;
+  /** While closing, intermediate states are not announced; the final one is. */
+  private closing = false;
 
   constructor(private readonly input: ValidOnboardCaseInput) {
     this.plan = planSteps(input);
@@ -86,6 +93,9 @@ class Journey {
   }
 
   async run(): Promise<JourneyStatus> {
+    // Journeys started before notifications add no activity commands on replay.
+    this.notifier = new JourneyNotifier(patched('notify-los'), this.input.caseId);
+    for (const [key, step] of Object.entries(this.status.steps)) if (step.state === 'completed') this.announcedSteps.add(`${key}@${step.attempt}`);
     this.registerHandlers();
     upsertSearchAttributes([{ key: caseIdSearchAttribute, value: this.input.caseId }]);
     try {
@@ -93,9 +103,13 @@ class Journey {
     } catch (error) {
       if (!isCancellation(error)) throw error;
       // A native cancel (the Web UI's, `handle.cancel()`): children are cancelled with this scope.
-      await CancellationScope.nonCancellable(() => this.close('cancelled', 'cancelled through Temporal'));
+      await CancellationScope.nonCancellable(async () => {
+        await this.close('cancelled', 'cancelled through Temporal');
+        await this.notifier.drain();
+      });
       throw error;
     }
+    await this.notifier.drain();
     return this.status;
   }
 
@@ -269,6 +283,7 @@ class Journey {
     this.status.reasons = steps.filter(([, s]) => !settledStates.includes(s.state)).map(([key, s]) => `${key}: ${s.state}${s.reason ? ` (${s.reason})` : ''}`);
     const waitsForOperator = steps.some(([, s]) => attentionStates.includes(s.state) || isPicklistWaiting(s) || this.blocked(s));
     const state: JourneyState = steps.every(([, s]) => settledStates.includes(s.state)) ? 'completed' : waitsForOperator ? 'needs_attention' : 'running';
+    this.announceCompletedSteps();
     this.publish(state);
   }
 
@@ -280,10 +295,28 @@ class Journey {
     if (state === this.publishedState) return;
     this.publishedState = state;
     upsertSearchAttributes([{ key: journeyStateSearchAttribute, value: state }]);
+    if (!this.closing) this.announceState(state);
+  }
+
+  private announceCompletedSteps(): void {
+    for (const [key, step] of Object.entries(this.status.steps)) {
+      const id = `${key}@${step.attempt}`;
+      if (step.state !== 'completed' || this.announcedSteps.has(id)) continue;
+      this.announcedSteps.add(id);
+      this.notifier.send('case.step_completed', this.status.state, this.status.reasons, { key, attempt: step.attempt });
+    }
+  }
+
+  /** `running` is not an event of its own, but a later `needs_attention` is news again. */
+  private announceState(state: JourneyState): void {
+    if (state === this.announcedState) return;
+    this.announcedState = state;
+    if (state !== 'running') this.notifier.send(`case.${state}`, state, this.status.reasons);
   }
 
   /** Ends the journey: running attempts are cancelled and waited for; unfinished steps say why. */
   private async close(state: JourneyState, reason: string): Promise<void> {
+    this.closing = true;
     const stopped = [...this.scopes.keys()];
     for (const scope of this.scopes.values()) scope.cancel();
     await condition(() => this.scopes.size === 0);
@@ -294,6 +327,7 @@ class Journey {
     this.refresh();
     this.publish(state);
     if (state !== 'completed') this.status.reasons.unshift(reason);
+    this.announceState(state);
   }
 }
 

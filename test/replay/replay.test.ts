@@ -14,7 +14,7 @@ import { readHistories } from './historyFiles';
 const histories = readHistories();
 const identityHistories = histories.filter((h) => h.file.includes('-idv-resubmission__') && h.workflowId.startsWith('idv/'));
 const workflowType = (h: (typeof histories)[number]) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
-const generation = (h: (typeof histories)[number]) => h.file.split('-')[0];
+const generation = (h: (typeof histories)[number]): string => h.file.split('-')[0] ?? '';
 /** Every IDV step history: standalone and the journeys' children, per generation. */
 const idvStepHistories = (gen: string) => histories.filter((h) => generation(h) === gen && workflowType(h) === 'identityVerificationWorkflow');
 
@@ -45,11 +45,17 @@ test('the later generation of histories went through the patched code paths', ()
       if (data) patchIds.add((JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id);
     }
   }
-  expect([...patchIds].sort()).toEqual(['operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
+  expect([...patchIds].sort()).toEqual(['notify-los', 'operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
 });
 
-/** The newest generation: v4, recorded once activities wrote to the case file (no new patch). */
-const CURRENT = 'v4';
+/**
+ * The newest generation: v5, recorded once both the case file (v4: activities write to it, no new
+ * patch) and the LOS notifications (v4n: behind notify-los) were in. Both branches recorded a
+ * generation of their own; both are kept, since journeys of each may still run.
+ */
+const CURRENT = 'v5';
+const WITH_CASE_FILE = ['v4', 'v5'];
+const NOTIFYING = ['v4n', 'v5'];
 
 test('the current generation covers every workflow type, retried attempts, waivers and a native cancel', () => {
   const current = histories.filter((h) => generation(h) === CURRENT);
@@ -60,10 +66,10 @@ test('the current generation covers every workflow type, retried attempts, waive
   expect(current.some((h) => h.history.events?.some((e) => e.workflowExecutionCanceledEventAttributes))).toBe(true);
 });
 
-test('since v4 every provider read returned a case file reference and a summary, and journeys named documents by id', () => {
+test('since v4 (v4n aside) every provider read returned a case file reference and a summary, and journeys named documents by id', () => {
   const reads = ['readConnectedAccount', 'getAffordabilityInsight', 'getAffordabilityInsightTransactions', 'getIncomeEmployerResult', 'getIdentityVerificationResult', 'requestCreditReport', 'resolveCreditReportPicklist', 'uploadDocument'];
   const seen = new Set<string>();
-  for (const h of histories.filter((x) => generation(x) === CURRENT)) {
+  for (const h of histories.filter((x) => WITH_CASE_FILE.includes(generation(x)))) {
     const scheduled = new Map<string, string>();
     for (const event of h.history.events ?? []) {
       const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
@@ -80,6 +86,15 @@ test('since v4 every provider read returned a case file reference and a summary,
     }
   }
   expect([...seen].sort()).toEqual([...reads].sort());
+});
+
+test('journeys since v4n notify the LOS (notifyLos behind notify-los); older journeys never did', () => {
+  const journeys = histories.filter((h) => workflowType(h) === 'onboardCase');
+  const notifies = (h: (typeof histories)[number]) => h.history.events?.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'notifyLos') ?? false;
+  const current = journeys.filter((h) => NOTIFYING.includes(generation(h)));
+  expect(current.length).toBeGreaterThanOrEqual(4);
+  for (const h of current) expect({ file: h.file, notifies: notifies(h) }).toEqual({ file: h.file, notifies: true });
+  for (const h of journeys.filter((j) => !NOTIFYING.includes(generation(j)))) expect({ file: h.file, notifies: notifies(h) }).toEqual({ file: h.file, notifies: false });
 });
 
 test('a cosmetic update() in a step is harmless on current histories and caught on older ones', async () => {

@@ -1,0 +1,50 @@
+/**
+ * Bearer API keys of the case API. Keys are kept only as SHA-256 hashes: configuration carries the
+ * hash, and a presented key is hashed and compared in constant time against every known hash, so
+ * neither the comparison's timing nor a leaked configuration gives a usable key away.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+
+export const apiRoles = ['origination', 'operator'] as const;
+export type ApiRole = (typeof apiRoles)[number];
+
+export interface ApiKeyEntry {
+  /** A label for logs and audit (never the key). */
+  name: string;
+  role: ApiRole;
+  /** SHA-256 of the key, 32 bytes. */
+  hash: Buffer;
+}
+
+export const hashApiKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+
+export function generateApiKey(role: ApiRole): string {
+  // The prefix tells a reader which role a key has without revealing anything secret.
+  return `vj_${role === 'operator' ? 'op' : 'or'}_${randomBytes(24).toString('base64url')}`;
+}
+
+const entrySchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9._-]{1,64}:(origination|operator):[0-9a-f]{64}$/, 'each entry must be <name>:<origination|operator>:<sha256 hex of the key>')
+  .transform((entry): ApiKeyEntry => {
+    const [name, role, hex] = entry.split(':') as [string, ApiRole, string];
+    return { name, role, hash: Buffer.from(hex, 'hex') };
+  });
+
+/** `CASE_API_KEYS`: comma-separated `<name>:<role>:<sha256 hex>` entries. */
+export const apiKeyListSchema = z
+  .string()
+  .transform((value) => value.split(',').map((e) => e.trim()).filter(Boolean))
+  .pipe(z.array(entrySchema).min(1, 'needs at least one <name>:<role>:<sha256 hex> entry'));
+
+/** The entry whose hash matches the presented key, or null. Every entry is compared, match or not. */
+export function findApiKey(entries: readonly ApiKeyEntry[], presented: string): ApiKeyEntry | null {
+  const hash = hashApiKey(presented);
+  let found: ApiKeyEntry | null = null;
+  for (const entry of entries) {
+    if (timingSafeEqual(entry.hash, hash) && !found) found = entry;
+  }
+  return found;
+}

@@ -1,0 +1,56 @@
+/**
+ * The case API's HTTP surface: security headers (helmet), a rate limit per client address, bounded
+ * JSON bodies, the OpenAPI document and its reference page (public), the v1 routes behind bearer
+ * API keys, and the operator console (its own session login).
+ */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { bearerAuthentication } from './authenticate';
+import type { CaseGateway } from './caseGateway';
+import { caseRoutes } from './caseRoutes';
+import type { CaseApiConfig } from './config';
+import { jsonBody, mountRoutes } from './mountRoutes';
+import { openApiDocument } from './openApiDocument';
+import { referencePage } from './referencePage';
+
+export const API_VERSION = '1.0.0';
+
+export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, logger: Logger, extraRouters: express.Router[] = []): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, and the console checks Origin.
+  app.use(helmet({ referrerPolicy: { policy: 'same-origin' } }));
+  app.use(
+    rateLimit({
+      windowMs: 60_000,
+      limit: config.rateLimitPerMinute,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      handler: (_req, res) => void res.status(429).json({ error: 'rate_limited', message: 'Too many requests; slow down and retry after the RateLimit-Reset seconds' }),
+    }),
+  );
+  const document = openApiDocument(caseRoutes, API_VERSION);
+  const page = referencePage(document as unknown as Parameters<typeof referencePage>[0]);
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/openapi.json', (_req, res) => void res.json(document));
+  app.get(['/', '/docs'], (_req, res) => void res.type('html').send(page));
+  for (const router of extraRouters) app.use(router);
+
+  const v1 = express.Router();
+  v1.use(bearerAuthentication(config.keys));
+  v1.use(jsonBody(config.maxBodyBytes));
+  mountRoutes(v1, caseRoutes, gateway, logger, '/v1');
+  v1.use((_req, res) => void res.status(404).json({ error: 'not_found', message: 'No such route; see /openapi.json' }));
+  app.use('/v1', v1);
+
+  app.use((_req, res) => void res.status(404).json({ error: 'not_found', message: 'No such route; see /openapi.json' }));
+  app.use((error: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
+    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
+    logger.warn({ status, type: error.type, method: req.method }, 'case api request refused');
+    const message = status === 413 ? `Body larger than ${config.maxBodyBytes} bytes` : status === 400 ? 'The body is not valid JSON' : 'The request could not be read';
+    res.status(status).json({ error: error.type ?? 'bad_request', message });
+  });
+  return app;
+}

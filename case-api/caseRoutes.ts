@@ -1,0 +1,146 @@
+/** The case API's routes (v1): cases, their status, the operator actions, evidence. */
+import { z } from 'zod';
+import type { OnboardCaseInput } from '../workflows/journeyInput';
+import { caseView } from './caseView';
+import { HttpError } from './httpError';
+import type { RouteSpec } from './routeSpec';
+import {
+  actionResultSchema,
+  cancelRequestSchema,
+  cancelResultSchema,
+  caseIdParam,
+  caseListSchema,
+  caseStatusSchema,
+  errorBodySchema,
+  listCasesQuerySchema,
+  resolvePicklistRequestSchema,
+  retryStepRequestSchema,
+  startCaseRequestSchema,
+  startCaseResponseSchema,
+  stepParam,
+  waiveStepRequestSchema,
+} from './schemas';
+
+const caseParams = z.object({ caseId: caseIdParam });
+const stepParams = z.object({ caseId: caseIdParam, step: stepParam });
+
+const error = (description: string) => ({ description, schema: errorBodySchema });
+const common = { 400: error('The request is not valid'), 401: error('No or unknown API key'), 403: error('The key\'s role may not do this'), 429: error('Too many requests') };
+const onCase = { ...common, 404: error('No such case') };
+const action = { ...onCase, 200: { description: 'Accepted: the step as it stands now', schema: actionResultSchema }, 422: error('Refused by the journey; the message names the allowed states') };
+
+export const caseRoutes: RouteSpec[] = [
+  {
+    method: 'post',
+    path: '/v1/cases',
+    operationId: 'startCase',
+    summary: 'Start the onboarding journey of a case',
+    description: 'Idempotent on caseId: a repeat answers 200 with the existing journey (whatever its state) and starts nothing.',
+    role: 'origination',
+    body: startCaseRequestSchema,
+    responses: { ...common, 201: { description: 'Journey started', schema: startCaseResponseSchema }, 200: { description: 'The case already has a journey', schema: startCaseResponseSchema } },
+    async handle({ body }, gateway) {
+      const input = body as OnboardCaseInput;
+      if (input.carryOver) throw new HttpError(400, 'invalid_request', 'carryOver is not accepted here: it belongs to `journey retry` of a closed journey');
+      const started = await gateway.start(input);
+      return { status: started.created ? 201 : 200, body: started };
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/cases',
+    operationId: 'listCases',
+    summary: 'List cases, newest first, optionally by journey state',
+    description: 'Pages through Temporal visibility: pass nextPageToken back as pageToken. Visibility is eventually consistent: a change shows within about a second.',
+    role: 'origination',
+    query: listCasesQuerySchema,
+    responses: { ...common, 200: { description: 'One page of cases', schema: caseListSchema } },
+    async handle({ query }, gateway) {
+      const q = query as z.output<typeof listCasesQuerySchema>;
+      return { status: 200, body: await gateway.list(q.state, q.pageSize, q.pageToken) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/cases/:caseId',
+    operationId: 'getCase',
+    summary: 'The case\'s journey: state, steps with attempts, reasons, picklist candidates, applicant links',
+    role: 'origination',
+    params: caseParams,
+    responses: { ...onCase, 200: { description: 'The journey\'s status', schema: caseStatusSchema } },
+    async handle({ params }, gateway) {
+      return { status: 200, body: caseView(await gateway.status(params.caseId!)) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/cases/:caseId/steps/:step/retry',
+    operationId: 'retryStep',
+    summary: 'Run a new attempt of a step (Update retryStep)',
+    description: 'The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>).',
+    role: 'operator',
+    params: stepParams,
+    body: retryStepRequestSchema,
+    responses: action,
+    async handle({ params, body }, gateway) {
+      const { reason } = body as z.output<typeof retryStepRequestSchema>;
+      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/cases/:caseId/steps/:step/waive',
+    operationId: 'waiveStep',
+    summary: 'Waive a step with a reason (Update waiveStep)',
+    description: 'The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>).',
+    role: 'operator',
+    params: stepParams,
+    body: waiveStepRequestSchema,
+    responses: action,
+    async handle({ params, body }, gateway) {
+      const { reason } = body as z.output<typeof waiveStepRequestSchema>;
+      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/cases/:caseId/picklist',
+    operationId: 'resolvePicklist',
+    summary: 'Choose the company of the credit report\'s picklist (Update resolvePicklist)',
+    role: 'operator',
+    params: caseParams,
+    body: resolvePicklistRequestSchema,
+    responses: action,
+    async handle({ params, body }, gateway) {
+      const { providerId } = body as z.output<typeof resolvePicklistRequestSchema>;
+      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId) };
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/cases/:caseId/cancel',
+    operationId: 'cancelCase',
+    summary: 'Cancel the journey (signal cancel); it ends cancelled',
+    role: 'operator',
+    params: caseParams,
+    body: cancelRequestSchema,
+    responses: { ...onCase, 202: { description: 'Cancel requested', schema: cancelResultSchema }, 422: error('The journey is closed') },
+    async handle({ params, body }, gateway) {
+      const { reason } = body as z.output<typeof cancelRequestSchema>;
+      await gateway.cancel(params.caseId!, reason);
+      return { status: 202, body: { caseId: params.caseId!, cancelRequested: true } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/cases/:caseId/evidence',
+    operationId: 'getEvidence',
+    summary: 'The case file\'s evidence (not yet available)',
+    role: 'origination',
+    params: caseParams,
+    responses: { ...common, 501: error('Not yet available: the case file is being built') },
+    async handle() {
+      throw new HttpError(501, 'not_implemented', 'Evidence is not yet available: the case file is being built');
+    },
+  },
+];

@@ -1,0 +1,14 @@
+/** The journey's `status` as the case API shows it: each step with its picklist lifted out of `detail`. */
+import type { PicklistEntry } from '../provider';
+import type { JourneyStatus } from '../workflows/journeyMessages';
+
+export function caseView(status: JourneyStatus & { runStatus: string; runId?: string }) {
+  const steps = Object.fromEntries(
+    Object.entries(status.steps).map(([key, step]) => {
+      const picklist = (step.detail as { picklist?: PicklistEntry[] | null } | null)?.picklist ?? null;
+      // A picklist matters only while the step waits for a choice.
+      return [key, { ...step, error: step.error ?? null, picklist: step.state === 'waiting' ? picklist : null }];
+    }),
+  );
+  return { caseId: status.caseId, state: status.state, runStatus: status.runStatus, runId: status.runId ?? null, steps, reasons: status.reasons, operatorDeadline: status.operatorDeadline ?? null };
+}

@@ -1,0 +1,98 @@
+/**
+ * The operator console at /console: server-rendered pages over the same gateway as the API (the
+ * queue, a case, its actions). Sign-in and sessions are in consoleSessions.ts; every action is a
+ * POST that must carry the session's CSRF token and, when the browser sends one, a same-origin Origin.
+ */
+import express, { type Response } from 'express';
+import { z } from 'zod';
+import type { CaseGateway } from '../caseGateway';
+import { caseView } from '../caseView';
+import type { CaseApiConfig } from '../config';
+import { HttpError } from '../httpError';
+import { caseIdParam } from '../schemas';
+import { caseBody } from './casePage';
+import { page } from './layout';
+import { liveScript } from './liveScript';
+import { queueBody } from './queuePage';
+import { mountConsoleSessions, sameOrigin } from './consoleSessions';
+import { csrfTokenMatches } from './session';
+
+export interface ConsoleOptions {
+  namespace: string;
+}
+
+const actionForms = {
+  retry: z.object({ step: z.string().min(1).max(300), reason: z.string().trim().max(500).optional() }),
+  waive: z.object({ step: z.string().min(1).max(300), reason: z.string().trim().min(1, 'a waiver needs a reason').max(500) }),
+  picklist: z.object({ providerId: z.string().trim().min(1, 'choose a company').max(200) }),
+  cancel: z.object({ reason: z.string().trim().max(500).optional() }),
+};
+type ActionName = keyof typeof actionForms;
+
+export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, options: ConsoleOptions): express.Router {
+  const router = express.Router();
+  const secret = config.sessionSecret;
+  const form = express.urlencoded({ extended: false, limit: config.maxBodyBytes });
+  const html = (res: Response, status: number, body: string) => void res.status(status).type('html').set('Cache-Control', 'no-store').send(body);
+
+  router.get('/console/live.js', (_req, res) => void res.type('application/javascript').send(liveScript));
+  mountConsoleSessions(router, config, form, html);
+
+  router.get('/console', async (_req, res) => {
+    const [attention, running] = await Promise.all([gateway.list('needs_attention', 100), gateway.list('running', 100)]);
+    html(res, 200, page('Queue', queueBody(attention.cases, running.cases), { signedIn: { csrf: res.locals.csrf }, live: true }));
+  });
+
+  const showCase = async (res: Response, caseId: string, status = 200, flash?: { kind: 'error' | 'notice'; text: string }) => {
+    const view = { ...caseView(await gateway.status(caseId)) };
+    const webUi = config.temporalUiUrl ? { url: config.temporalUiUrl, namespace: options.namespace } : undefined;
+    html(res, status, page(`Case ${caseId}`, caseBody(view, { csrf: res.locals.csrf, webUi }, flash), { signedIn: { csrf: res.locals.csrf }, live: true }));
+  };
+
+  router.get('/console/cases/:caseId', async (req, res) => {
+    const caseId = caseIdParam.safeParse(req.params.caseId);
+    if (!caseId.success) return html(res, 400, page('Not a case', '<p>That is not a case id.</p>', { signedIn: { csrf: res.locals.csrf } }));
+    const notice = typeof req.query.done === 'string' ? { kind: 'notice' as const, text: req.query.done.slice(0, 200) } : undefined;
+    await showCase(res, caseId.data, 200, notice).catch((error) => showError(res, error));
+  });
+
+  router.post('/console/cases/:caseId/:action', form, async (req, res) => {
+    const caseId = caseIdParam.safeParse(req.params.caseId);
+    const action = req.params.action as ActionName;
+    if (!caseId.success || !(action in actionForms)) return html(res, 404, page('Not found', '<p>No such action.</p>', { signedIn: { csrf: res.locals.csrf } }));
+    if (!sameOrigin(req) || !csrfTokenMatches(secret, res.locals.session, req.body?.csrf)) return html(res, 403, page('Refused', '<p>Refused: the form did not come from this console.</p>'));
+    const parsed = actionForms[action].safeParse(req.body);
+    if (!parsed.success) return showCase(res, caseId.data, 400, { kind: 'error', text: parsed.error.issues.map((i) => i.message).join('; ') }).catch((e) => showError(res, e));
+    try {
+      const done = await runAction(gateway, caseId.data, action, parsed.data as never);
+      res.redirect(303, `/console/cases/${encodeURIComponent(caseId.data)}?done=${encodeURIComponent(done)}`);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 422) return showCase(res, caseId.data, 422, { kind: 'error', text: error.message }).catch((e) => showError(res, e));
+      showError(res, error);
+    }
+  });
+
+  function showError(res: Response, error: unknown): void {
+    const http = error instanceof HttpError ? error : new HttpError(500, 'internal', 'Something failed; try again');
+    html(res, http.status, page('Problem', `<div class="box error" role="alert">${http.message.replace(/[<>&"]/g, '')}</div><p><a href="/console">Back to the queue</a></p>`, { signedIn: { csrf: res.locals.csrf } }));
+  }
+
+  return router;
+}
+
+async function runAction(gateway: CaseGateway, caseId: string, action: ActionName, form: Record<string, string | undefined>): Promise<string> {
+  switch (action) {
+    case 'retry':
+      await gateway.retryStep(caseId, form.step!, form.reason || 'retried from the console');
+      return `${form.step} is running again`;
+    case 'waive':
+      await gateway.waiveStep(caseId, form.step!, form.reason!);
+      return `${form.step} waived`;
+    case 'picklist':
+      await gateway.resolvePicklist(caseId, form.providerId!);
+      return `company ${form.providerId} chosen`;
+    case 'cancel':
+      await gateway.cancel(caseId, form.reason || 'cancelled from the console');
+      return 'cancel requested';
+  }
+}

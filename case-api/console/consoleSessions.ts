@@ -1,0 +1,62 @@
+/**
+ * Sign-in for the console. Browsers cannot send a bearer header when navigating, so an operator key
+ * is exchanged once for a signed session cookie (HttpOnly, SameSite=Strict, Path=/console); every
+ * other /console request needs a genuine session whose key is still configured as an operator key.
+ */
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { findApiKey } from '../apiKeys';
+import type { CaseApiConfig } from '../config';
+import { page } from './layout';
+import { loginBody } from './loginPage';
+import { SESSION_COOKIE, SESSION_LIFETIME_MS, cookieValue, createSession, csrfToken, csrfTokenMatches, readSession, type Session } from './session';
+
+type Html = (res: Response, status: number, body: string) => void;
+
+export function mountConsoleSessions(router: Router, config: CaseApiConfig, form: RequestHandler, html: Html): void {
+  const secret = config.sessionSecret;
+  router.get('/console/login', (_req, res) => html(res, 200, page('Sign in', loginBody())));
+
+  router.post('/console/login', form, (req, res) => {
+    const key = typeof req.body?.key === 'string' ? req.body.key.trim() : '';
+    const entry = key ? findApiKey(config.keys, key) : null;
+    if (!entry) return html(res, 401, page('Sign in', loginBody('That key is not known.')));
+    if (entry.role !== 'operator') return html(res, 403, page('Sign in', loginBody(`That key has the ${entry.role} role; the console needs an operator key.`)));
+    const { cookieValue: value } = createSession(secret, entry.name);
+    res.cookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/console', maxAge: SESSION_LIFETIME_MS });
+    res.redirect(303, '/console');
+  });
+
+  /** The session, if its cookie is genuine and its key is still an operator key (removing a key ends its sessions). */
+  const sessionOf = (req: Request): Session | null => {
+    const session = readSession(secret, cookieValue(req.headers.cookie, SESSION_COOKIE));
+    return session && config.keys.some((k) => k.name === session.key && k.role === 'operator') ? session : null;
+  };
+
+  router.use('/console', (req: Request, res: Response, next: NextFunction) => {
+    const session = sessionOf(req);
+    if (!session) {
+      if (req.method === 'GET') return res.redirect(303, '/console/login');
+      return html(res, 401, page('Sign in', loginBody('Your session has ended; sign in again.')));
+    }
+    res.locals.session = session;
+    res.locals.csrf = csrfToken(secret, session);
+    next();
+  });
+
+  router.post('/console/logout', form, (req, res) => {
+    if (!sameOrigin(req) || !csrfTokenMatches(secret, res.locals.session, req.body?.csrf)) return html(res, 403, page('Refused', '<p>Refused: the form did not come from this console.</p>'));
+    res.clearCookie(SESSION_COOKIE, { path: '/console' });
+    res.redirect(303, '/console/login');
+  });
+}
+
+/** Browsers send Origin on POST; when present it must be this host (SameSite=Strict covers the rest). */
+export function sameOrigin(req: Request): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,26 @@
+/** `npm run api`: the case API alone, configured from the environment (DESIGN.md §9, README). */
+import { Client, Connection } from '@temporalio/client';
+import pino from 'pino';
+import { dataConverterFor } from '../codec/dataConverter';
+import { readPayloadKeys } from '../codec/payloadKeys';
+import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
+import { readTemporalConfig, temporalConnectionOptions } from '../worker/temporalConfig';
+import { readCaseApiConfig } from './config';
+import { consoleRouter } from './console/consoleRouter';
+import { startCaseApi } from './startCaseApi';
+
+async function main(): Promise<void> {
+  const config = readCaseApiConfig();
+  const temporal = readTemporalConfig();
+  const payloadKeys = readPayloadKeys();
+  const connection = await Connection.connect(temporalConnectionOptions(temporal));
+  const client = new Client({ connection, namespace: temporal.namespace, dataConverter: dataConverterFor(payloadKeys) });
+  const logger = pino();
+  const api = await startCaseApi(config, { client, taskQueue: temporal.taskQueue, logger, routers: (gateway) => [consoleRouter(config, gateway, { namespace: temporal.namespace })] });
+  logger.info({ url: api.url, keyFile: config.keyFile ?? null }, 'case api listening');
+  const stop = () => void api.stop().then(() => connection.close()).then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch(exitOnConfigurationError);

@@ -1,0 +1,24 @@
+/**
+ * The events the LOS receives when a journey changes (types only: the journey imports them, so
+ * nothing here may touch Node). Each names its journey run and a sequence within it, from which
+ * the event id is derived: a redelivery carries the same id, so the receiver can dedupe.
+ */
+export const caseEventTypes = ['case.step_completed', 'case.needs_attention', 'case.completed', 'case.cancelled'] as const;
+export type CaseEventType = (typeof caseEventTypes)[number];
+
+export interface CaseEventInput {
+  type: CaseEventType;
+  caseId: string;
+  workflowId: string;
+  runId: string;
+  /** 1, 2, … within the run, in the order the journey saw the changes. */
+  sequence: number;
+  /** Workflow time of the change (ISO 8601). */
+  occurredAt: string;
+  /** The journey's state after the change. */
+  state: string;
+  /** For `case.step_completed`: the step. */
+  step?: { key: string; attempt: number };
+  /** One line per step that is not completed or waived (no applicant data: states and provider messages). */
+  reasons: string[];
+}

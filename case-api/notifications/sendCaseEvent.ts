@@ -1,0 +1,40 @@
+/**
+ * Delivers one journey event to the LOS in the Standard Webhooks format: `webhook-id` (derived from
+ * the run and sequence, the same on every retry), `webhook-timestamp` (now: receivers refuse old
+ * timestamps, and a retry days later is a new send) and `webhook-signature` (the `standardwebhooks`
+ * package). Anything but a 2xx throws, and Temporal retries.
+ */
+import { createHash } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import type { CaseEventInput } from './caseEvent';
+import type { CaseEventsConfig } from './caseEventsConfig';
+
+export class CaseEventRejected extends Error {
+  override name = 'CaseEventRejected';
+}
+
+export function caseEventId(event: Pick<CaseEventInput, 'workflowId' | 'runId' | 'sequence'>): string {
+  return `evt_${createHash('sha256').update(`${event.workflowId}\n${event.runId}\n${event.sequence}`).digest('hex').slice(0, 32)}`;
+}
+
+export function caseEventBody(event: CaseEventInput) {
+  const { type, occurredAt, ...data } = event;
+  return { type, timestamp: occurredAt, data };
+}
+
+/** Returns whether it sent anything: without a URL, notifications are off. */
+export async function sendCaseEvent(config: CaseEventsConfig, event: CaseEventInput, now = new Date()): Promise<boolean> {
+  if (!config.url || !config.secret) return false;
+  const id = caseEventId(event);
+  const body = JSON.stringify(caseEventBody(event));
+  const signature = new Webhook(config.secret).sign(id, now, body);
+  const response = await fetch(config.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature },
+    body,
+    signal: AbortSignal.timeout(config.timeoutMs),
+  });
+  await response.body?.cancel();
+  if (!response.ok) throw new CaseEventRejected(`the LOS answered ${response.status} to ${event.type} #${event.sequence}`);
+  return true;
+}

@@ -1,0 +1,66 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route table's zod schemas (`z.toJSONSchema`, JSON
+ * Schema 2020-12, which OpenAPI 3.1 uses as is). Named schemas (`.meta({ id })`) become components.
+ */
+import { z } from 'zod';
+import { openApiPath, type RouteSpec } from './routeSpec';
+
+type JsonSchema = Record<string, unknown>;
+
+export function openApiDocument(routes: readonly RouteSpec[], version: string): JsonSchema {
+  const components: Record<string, JsonSchema> = {};
+  const schemaOf = (schema: z.ZodType, io: 'input' | 'output') => componentRef(schema, io, components);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    (paths[openApiPath(route.path)] ??= {})[route.method] = operation(route, schemaOf);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Verification journeys: case API',
+      version,
+      description: 'Start and follow the onboarding journey of a loan applicant\'s case, and act on it as an operator. Authenticate with `Authorization: Bearer <API key>`; keys have the role `origination` (start and read) or `operator` (everything).',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: { schemas: components, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key' } } },
+  };
+}
+
+function operation(route: RouteSpec, schemaOf: (s: z.ZodType, io: 'input' | 'output') => JsonSchema) {
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    'x-required-role': route.role,
+    parameters: [...parameters(route.params, 'path', schemaOf), ...parameters(route.query, 'query', schemaOf)],
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
+    responses: Object.fromEntries(
+      Object.entries(route.responses).map(([status, r]) => [status, { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : {}) }]),
+    ),
+  };
+}
+
+function parameters(shape: z.ZodObject | undefined, where: 'path' | 'query', schemaOf: (s: z.ZodType, io: 'input' | 'output') => JsonSchema) {
+  if (!shape) return [];
+  return Object.entries(shape.shape).map(([name, schema]) => {
+    const json = schemaOf(schema as z.ZodType, 'input');
+    const { description, ...rest } = json;
+    return { name, in: where, required: where === 'path' || !(schema as z.ZodType).safeParse(undefined).success, ...(description ? { description } : {}), schema: rest };
+  });
+}
+
+/** A named schema becomes `#/components/schemas/<id>` (its own nested named schemas too); others inline. */
+function componentRef(schema: z.ZodType, io: 'input' | 'output', components: Record<string, JsonSchema>): JsonSchema {
+  const generated = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', reused: 'inline' });
+  // Nested named schemas come out as `#/$defs/<id>`; in the document they live under components.
+  const json = JSON.parse(JSON.stringify(generated).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  const { $schema: _dialect, $defs, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  for (const [id, def] of Object.entries($defs ?? {})) components[id] ??= def;
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) return rest;
+  const { id: _id, ...body } = rest;
+  components[id] ??= body;
+  return { $ref: `#/components/schemas/${id}` };
+}

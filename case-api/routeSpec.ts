@@ -1,0 +1,37 @@
+/**
+ * One route of the case API as data: what it accepts (zod), who may call it, what it answers. The
+ * same table mounts the express routes and generates the OpenAPI document, so they cannot drift.
+ */
+import type { z } from 'zod';
+import type { ApiRole } from './apiKeys';
+import type { CaseGateway } from './caseGateway';
+
+export interface RouteInput {
+  params: Record<string, string>;
+  query: unknown;
+  body: unknown;
+}
+
+export interface RouteAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface RouteSpec {
+  method: 'get' | 'post';
+  /** Express path (`:name` parameters). */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** The least role that may call it; `operator` may call everything. */
+  role: ApiRole;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  handle(input: RouteInput, gateway: CaseGateway): Promise<RouteAnswer>;
+}
+
+/** `/v1/cases/:caseId` → `/v1/cases/{caseId}` */
+export const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');

@@ -1,0 +1,107 @@
+/**
+ * The case API's request and response shapes (zod), the single source of both the runtime checks
+ * and the OpenAPI document.
+ */
+import { z } from 'zod';
+import { onboardCaseInputSchema } from '../workflows/journeyInput';
+
+export const journeyStates = ['running', 'needs_attention', 'completed', 'cancelled'] as const;
+const stepStates = ['pending', 'running', 'waiting', 'needs_attention', 'completed', 'waived', 'failed', 'expired', 'cancelled'] as const;
+
+export const errorBodySchema = z
+  .object({ error: z.string().meta({ description: 'A stable machine-readable code' }), message: z.string() })
+  .meta({ id: 'Error' });
+
+/** The journey input, without `carryOver` (that belongs to `journey retry` of a closed journey). */
+export const startCaseRequestSchema = onboardCaseInputSchema.meta({ id: 'StartCaseRequest', description: 'The input of the onboardCase journey' });
+
+export const startCaseResponseSchema = z
+  .object({
+    caseId: z.string(),
+    workflowId: z.string(),
+    runId: z.string().nullable().meta({ description: 'The run started now, or null when the case existed' }),
+    created: z.boolean(),
+  })
+  .meta({ id: 'StartCaseResponse' });
+
+const providerErrorSchema = z.object({ status: z.number().int().nullable(), message: z.string() });
+
+const attemptSchema = z.object({
+  attempt: z.number().int(),
+  workflowId: z.string(),
+  state: z.enum(stepStates),
+  providerIds: z.record(z.string(), z.string()),
+  reason: z.string().nullable(),
+  requestedBecause: z.string().nullable().optional(),
+  carriedOver: z.boolean().optional(),
+});
+
+export const picklistEntrySchema = z.looseObject({
+  provider_id: z.string(),
+  company_name: z.string(),
+  company_number: z.string().nullable().optional(),
+  country_code: z.string().nullable().optional(),
+  address: z.string().nullable().optional(),
+});
+
+const stepSchema = z
+  .object({
+    state: z.enum(stepStates),
+    workflowId: z.string(),
+    attempt: z.number().int(),
+    attempts: z.array(attemptSchema),
+    dependsOn: z.string().nullable(),
+    providerIds: z.record(z.string(), z.string()),
+    lastEvent: z.object({ eventType: z.string(), receivedAt: z.string() }).nullable(),
+    reason: z.string().nullable(),
+    error: providerErrorSchema.nullable().optional(),
+    links: z.record(z.string(), z.string()).optional().meta({ description: 'Links the applicant must open (IDV, bank connection)' }),
+    picklist: z.array(picklistEntrySchema).nullable().meta({ description: 'Companies to choose from while the credit report waits for a picklist choice' }),
+    detail: z.unknown().meta({ description: 'Step-specific detail (accounts read, document outcomes)' }),
+  })
+  .meta({ id: 'Step' });
+
+export const caseStatusSchema = z
+  .object({
+    caseId: z.string(),
+    state: z.enum(journeyStates),
+    runStatus: z.string().meta({ description: 'Temporal execution status: RUNNING, COMPLETED, …' }),
+    runId: z.string().nullable().meta({ description: 'The latest run of the journey' }),
+    steps: z.record(z.string(), stepSchema).meta({ description: 'By step key; IDV steps are identity-verification/<personId>' }),
+    reasons: z.array(z.string()),
+    operatorDeadline: z.string().nullable().optional(),
+  })
+  .meta({ id: 'CaseStatus' });
+
+export const listCasesQuerySchema = z.object({
+  state: z.enum(journeyStates).optional(),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  pageToken: z.string().regex(/^[A-Za-z0-9_-]{1,4096}$/, 'must be a nextPageToken from an earlier page').optional(),
+});
+
+export const caseListSchema = z
+  .object({
+    cases: z.array(
+      z.object({
+        caseId: z.string(),
+        workflowId: z.string(),
+        runId: z.string(),
+        state: z.string().meta({ description: 'The journey state (JourneyState search attribute)' }),
+        runStatus: z.string(),
+        startedAt: z.string().nullable(),
+      }),
+    ),
+    nextPageToken: z.string().nullable().meta({ description: 'Pass as pageToken for the next page; null on the last page' }),
+  })
+  .meta({ id: 'CaseList' });
+
+export const retryStepRequestSchema = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict().meta({ id: 'RetryStepRequest' });
+export const waiveStepRequestSchema = z.object({ reason: z.string().trim().min(1, 'reason is required').max(500) }).strict().meta({ id: 'WaiveStepRequest' });
+export const resolvePicklistRequestSchema = z.object({ providerId: z.string().trim().min(1).max(200) }).strict().meta({ id: 'ResolvePicklistRequest' });
+export const cancelRequestSchema = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict().meta({ id: 'CancelRequest' });
+
+export const actionResultSchema = z.object({ step: z.string(), status: stepSchema }).meta({ id: 'ActionResult' });
+export const cancelResultSchema = z.object({ caseId: z.string(), cancelRequested: z.literal(true) }).meta({ id: 'CancelResult' });
+
+export const caseIdParam = z.string().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, 'must be letters, digits, . _ : -');
+export const stepParam = z.string().min(1).max(300).meta({ description: 'A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId>' });

@@ -1,0 +1,43 @@
+/** Starts the case API on 127.0.0.1 with a Temporal client of its own making; used by `npm run api` and by the stack. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Client } from '@temporalio/client';
+import type express from 'express';
+import pino, { type Logger } from 'pino';
+import { createCaseApiApp } from './app';
+import { CaseGateway } from './caseGateway';
+import type { CaseApiConfig } from './config';
+
+export interface RunningCaseApi {
+  url: string;
+  gateway: CaseGateway;
+  stop(): Promise<void>;
+}
+
+export interface CaseApiDependencies {
+  client: Client;
+  taskQueue: string;
+  logger?: Logger;
+  /** Routers mounted before the API's own routes (the operator console). */
+  routers?: (gateway: CaseGateway) => express.Router[];
+  host?: string;
+}
+
+export async function startCaseApi(config: CaseApiConfig, deps: CaseApiDependencies): Promise<RunningCaseApi> {
+  const logger = deps.logger ?? pino({ level: 'silent' });
+  const gateway = new CaseGateway(deps.client, deps.taskQueue);
+  const app = createCaseApiApp(config, gateway, logger, deps.routers?.(gateway) ?? []);
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, deps.host ?? '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    gateway,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

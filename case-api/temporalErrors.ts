@@ -1,0 +1,20 @@
+/**
+ * Turns what Temporal answers into the case API's answers: an unknown workflow is 404, an Update
+ * its validator refused is 422 with the validator's message, Temporal unreachable is 503.
+ */
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, isGrpcServiceError } from '@temporalio/client';
+import { HttpError } from './httpError';
+
+export function toHttpError(error: unknown, caseId: string): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof WorkflowNotFoundError) return unknownCase(caseId);
+  if (error instanceof WorkflowUpdateFailedError) {
+    const cause = error.cause as { message?: string } | undefined;
+    return new HttpError(422, 'action_refused', cause?.message ?? error.message);
+  }
+  if (isGrpcServiceError(error) && error.code === 5) return unknownCase(caseId);
+  if (isGrpcServiceError(error) && (error.code === 14 || error.code === 4)) return new HttpError(503, 'temporal_unavailable', 'Temporal did not answer; try again');
+  return new HttpError(500, 'internal', 'The request failed unexpectedly');
+}
+
+export const unknownCase = (caseId: string) => new HttpError(404, 'case_not_found', `No case ${caseId}`);

@@ -1,0 +1,26 @@
+/**
+ * Reading a journey input file for `journey start`, validated before anything connects. Kept apart
+ * from the commands so the CLI can check its arguments without loading the Temporal SDK.
+ */
+import { readFileSync } from 'node:fs';
+import { describeIssues } from '../provider';
+import { inlineDocumentsOf, onboardCaseInputSchema, type OnboardCaseInput } from '../workflows/journeyInput';
+
+export class JourneyCommandError extends Error {
+  override name = 'JourneyCommandError';
+}
+
+export function readJourneyInput(file: string): OnboardCaseInput {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new JourneyCommandError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
+  }
+  const parsed = onboardCaseInputSchema.safeParse(raw);
+  if (!parsed.success) throw new JourneyCommandError(`${file} is not a valid journey input:\n  ${describeIssues(parsed.error).join('\n  ')}`);
+  // Bytes in the input would sit in the journey's history: documents go to the case file first.
+  const inline = inlineDocumentsOf(parsed.data);
+  if (inline.length) throw new JourneyCommandError(`${file} carries documents inline (${inline.join(', ')}): upload each with \`journey upload <caseId> <file>\` and name its document_id instead`);
+  return raw as OnboardCaseInput;
+}

@@ -1,0 +1,230 @@
+/**
+ * The `journey` command line (commander): every command checks its arguments and builds what it
+ * will run before anything connects to Temporal; `--json` anywhere prints JSON instead of text.
+ */
+import { Command, Option } from 'commander';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { JourneyStatus } from '../workflows/journeyMessages';
+import type { CaseFileStore } from '../case-file/store';
+import type { CommandContext } from './journeyCommands';
+import { JourneyCommandError, readJourneyInput } from './journeyInputFile';
+import { textTable } from './textTable';
+
+/**
+ * The commands and the SDK load only once the arguments are valid, so a usage error answers at once.
+ * require(), not import(): the bin runs under tsx's CommonJS hook, which serves require() only.
+ */
+const commands = async () => require('./journeyCommands') as typeof import('./journeyCommands');
+const later = {
+  watchStatus: () => require('./watchStatus') as typeof import('./watchStatus'),
+  journeyMessages: () => require('../workflows/journeyMessages') as typeof import('../workflows/journeyMessages'),
+};
+
+export interface Outcome {
+  text: string;
+  json: unknown;
+  failed?: boolean;
+  /** The command printed its output as it went. */
+  printed?: boolean;
+}
+
+export interface Output {
+  json: boolean;
+  print: (text: string, json: unknown) => void;
+}
+
+/** The case file, opened only by the commands that use it. */
+export interface CaseFileAccess {
+  caseFile(): Promise<CaseFileStore>;
+}
+
+/** What a parsed command runs once connected. `stream` commands print as they go. */
+export type Run = (ctx: CommandContext & CaseFileAccess, out: Output) => Promise<Outcome>;
+
+/** A command that needs no Temporal (the case file, the provider): it runs without connecting. */
+export type LocalRun = (local: CaseFileAccess, out: Output) => Promise<Outcome>;
+
+export const exitCodes = `Exit codes:
+  0  done (watch: the journey completed)
+  1  the command failed: the journey refused an action, a replay diverged, Temporal could not be reached,
+     or (watch) the journey ended other than completed
+  2  usage error: nothing was sent`;
+
+const journeyStates = ['running', 'completed', 'needs_attention', 'cancelled'];
+const done = (text: string, json: unknown = { ok: true }): Outcome => ({ text, json });
+
+/**
+ * Builds the program; `chosen(run)` receives the command's run once its arguments are valid, and
+ * `chosenLocal(run)` a run that needs no Temporal connection.
+ */
+export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: LocalRun) => void = () => {}): Command {
+  const program = new Command('journey')
+    .description('Operate onboarding journeys (case/<caseId>) on Temporal. Connects with TEMPORAL_* (see README).')
+    .option('--json', 'print JSON instead of text')
+    // Set before the commands are added: subcommands copy these settings when created.
+    .exitOverride()
+    .showHelpAfterError()
+    .addHelpText('after', `\n${exitCodes}`);
+  const command = (name: string, description: string) => program.command(name).description(description).option('--json', 'print JSON instead of text').addHelpText('after', `\n${exitCodes}`);
+
+  command('start', 'start case/<caseId> from a journey input file (JSON, validated)')
+    .argument('<input.json>', 'the journey input (workflows/journeyInput.ts)')
+    .action((file: string) => {
+      const input = readJourneyInput(file);
+      chosen(async (ctx) => {
+        const workflowId = await (await commands()).startJourney(ctx, input);
+        return done(`started ${workflowId}`, { workflowId });
+      });
+    });
+
+  command('status', 'the journey and every step: attempts, reasons, provider errors, links, picklist')
+    .argument('<caseId>')
+    .action((caseId: string) => chosen(async (ctx) => {
+      const { journeyStatus, formatStatus } = await commands();
+      const status = await journeyStatus(ctx, caseId);
+      return done(formatStatus(status), status);
+    }));
+
+  command('list', 'journeys, the latest run of each case, optionally by state')
+    .addOption(new Option('--state <state>', 'only journeys in this state').choices(journeyStates))
+    .action((options: { state?: string }) => chosen(async (ctx) => {
+      const rows = await (await commands()).listJourneys(ctx, options.state);
+      const text = rows.length ? textTable(['CASE', 'STATE', 'RUN'], rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase()])) : 'no journeys';
+      return done(text, rows);
+    }));
+
+  command('watch', 'follow a journey live until it ends (--json: one status per line)')
+    .argument('<caseId>')
+    .action((caseId: string) => chosen(async (ctx, out) => {
+      const [{ formatStatus }, { watchStatus }, { journeyStatusQuery, journeyWorkflowId }] = [await commands(), later.watchStatus(), later.journeyMessages()];
+      const handle: WorkflowHandle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
+      await handle.describe();
+      const last = await watchStatus<JourneyStatus>(handle, { query: journeyStatusQuery, onChange: (s) => out.print(`${new Date().toISOString()}\n${formatStatus(s)}\n`, s), intervalMs: 500 });
+      // The last line too goes out as the stream does (one JSON document per line).
+      out.print(`case/${caseId} ended ${last.state}`, { caseId, ended: last.state });
+      return { text: '', json: null, failed: last.state !== 'completed', printed: true };
+    }));
+
+  command('retry-step', 'run a step of an open journey again, as a new attempt')
+    .argument('<caseId>')
+    .argument('<step>', 'step key, e.g. credit-report or identity-verification/<personId>')
+    .argument('[reason...]', 'why (recorded with the attempt)')
+    .action((caseId: string, step: string, reason: string[]) => chosen(async (ctx) => {
+      const result = await (await commands()).retryStep(ctx, caseId, step, reason.join(' ') || undefined);
+      return done(`${step}: attempt ${result.status.attempt} started (${result.status.workflowId})`, result);
+    }));
+
+  command('waive', 'accept a step as it stands (the reason is recorded)')
+    .argument('<caseId>')
+    .argument('<step>')
+    .argument('<reason...>')
+    .action((caseId: string, step: string, reason: string[]) => chosen(async (ctx) => done(`${step}: waived`, await (await commands()).waiveStep(ctx, caseId, step, reason.join(' ')))));
+
+  command('resolve-picklist', 'resolve the credit report picklist with provider_id <id>')
+    .argument('<caseId>')
+    .argument('<id>', 'the provider_id of the chosen company (see status)')
+    .action((caseId: string, providerId: string) => chosen(async (ctx) => {
+      const result = await (await commands()).resolvePicklist(ctx, caseId, providerId);
+      const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)?.report;
+      return done(`credit-report ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`, result);
+    }));
+
+  command('cancel', 'cancel a running journey')
+    .argument('<caseId>')
+    .argument('[reason...]')
+    .action((caseId: string, reason: string[]) => chosen(async (ctx) => {
+      await (await commands()).cancelJourney(ctx, caseId, reason.join(' ') || undefined);
+      return done(`cancel requested for case/${caseId}`);
+    }));
+
+  command('retry', 'run a closed journey again: completed and waived steps carried over, the others re-run')
+    .argument('<caseId>')
+    .option('--dry-run', 'show the plan, start nothing')
+    .action((caseId: string, options: { dryRun?: boolean }) => chosen(async (ctx) => {
+      const { planJourneyRetry, formatRetryPlan, retryJourney } = await commands();
+      const plan = await planJourneyRetry(ctx, caseId);
+      const { input: _input, ...summary } = plan;
+      if (options.dryRun) return done(`${formatRetryPlan(plan)}\n(dry run: nothing started)`, { ...summary, dryRun: true });
+      const runId = await retryJourney(ctx, plan);
+      return done(`${formatRetryPlan(plan)}\nretried case/${caseId} as run ${runId}`, { ...summary, runId });
+    }));
+
+  command('replay', "replay the journey's histories (children and resources too) against this checkout")
+    .argument('<caseId>')
+    .action((caseId: string) => chosen(async (ctx) => {
+      const results = await (await commands()).replayJourney(ctx, caseId);
+      const diverged = results.find((r) => r.error);
+      const text = diverged
+        ? `${diverged.workflowId} does not replay: ${diverged.error}\n(${results.length} histories replayed)`
+        : `case/${caseId} replays deterministically: ${results.length} histories (${results.map((r) => `${r.workflowId}: ${r.events} events`).join(', ')})`;
+      return { text, json: results, failed: Boolean(diverged) };
+    }));
+
+  command('upload', "put a document in the case file; a journey input's steps.documents names it by the printed document_id")
+    .argument('<caseId>')
+    .argument('<file>')
+    .addOption(new Option('--type <type>', "the document's kind when known").choices(['BankStatement', 'Payslip', 'SA302', 'TaxOverview']))
+    .action((caseId: string, file: string, options: { type?: string }) => {
+      const document = caseFileCommands().readDocumentFile(file, options.type);
+      chosenLocal(async (local) => {
+        const { uploadDocument, documentReference } = caseFileCommands();
+        const stored = await uploadDocument(await local.caseFile(), caseId, document);
+        const reference = documentReference(stored);
+        return done([`stored ${stored.file_name} (${stored.size_bytes} bytes) as document ${stored.document_id}`, `name it in the journey input's steps.documents: ${JSON.stringify(reference)}`].join('\n'), reference);
+      });
+    });
+
+  command('evidence', "the case file's contents by step attempt (--json: all of it, transactions included)")
+    .argument('<caseId>')
+    .argument('[file]', 'with --export-document: where to write the document')
+    .option('--export-document <documentId>', "write a document's bytes to <file>")
+    .action((caseId: string, file: string | undefined, options: { exportDocument?: string }) => {
+      const documentId = options.exportDocument;
+      if (documentId && !file) throw new JourneyCommandError('evidence --export-document <documentId> needs the <file> to write it to');
+      chosenLocal(async (local) => {
+        const { exportDocument, formatEvidence } = caseFileCommands();
+        const store = await local.caseFile();
+        if (!documentId) {
+          const evidence = await store.evidence(caseId);
+          return done(formatEvidence(evidence), evidence);
+        }
+        const exported = await exportDocument(store, caseId, documentId, file as string);
+        return done(`wrote ${exported.file_name} (${exported.size_bytes} bytes) to ${file}`, exported);
+      });
+    });
+
+  command('purge', "delete a closed case's data from the case file (erasure); refused while its journey runs")
+    .argument('<caseId>')
+    .action((caseId: string) => chosen(async (ctx) => {
+      const deleted = await caseFileCommands().purgeCaseFile(ctx, await ctx.caseFile(), caseId);
+      const rows = Object.values(deleted).reduce((a, b) => a + b, 0);
+      const tables = Object.entries(deleted).filter(([, n]) => n > 0).map(([t, n]) => `${t} ${n}`).join(', ') || 'nothing was there';
+      return done(`purged case ${caseId} from the case file: ${rows} rows (${tables})`, deleted);
+    }));
+
+  const webhooks = program.command('webhooks').description("the provider's webhook configuration (PROVIDER_* variables)");
+  webhooks
+    .command('sync')
+    .description("create or update the provider's webhooks (one per URL: two give redundant delivery) on every event type, and its signing secret")
+    .argument('<callbackUrl...>', "the bridges' public addresses, e.g. https://bridge.example.com/webhooks")
+    .option('--json', 'print JSON instead of text')
+    .action((callbackUrls: string[]) => {
+      const provider = providerClient();
+      chosenLocal(async () => {
+        const result = await (require('./webhookSync') as typeof import('./webhookSync')).syncWebhooks(provider, { callbackUrls });
+        const lines = result.webhooks.map((w) => `${w.action.padEnd(8)} ${w.name} → ${w.callback_url} (${w.webhook_id})`);
+        lines.push(`${result.eventTypes.length} event types each; signing secret ${result.secret.action} (updated ${result.secret.date_updated}; give it to the bridges as WEBHOOK_SECRET, or set WEBHOOK_SECRET_SOURCE=provider)`);
+        return done(lines.join('\n'), result);
+      });
+    });
+
+  return program;
+}
+
+const caseFileCommands = () => require('./caseFileCommands') as typeof import('./caseFileCommands');
+
+function providerClient() {
+  const { ProviderClient } = require('../activities/providerClient') as typeof import('../activities/providerClient');
+  const { readProviderConfig } = require('../activities/providerConfig') as typeof import('../activities/providerConfig');
+  return new ProviderClient(readProviderConfig());
+}

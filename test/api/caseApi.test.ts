@@ -1,0 +1,167 @@
+/**
+ * The case API over real HTTP against a running stack (dev server, simulator, bridge, worker):
+ * idempotent start, status, picklist, retry and waive, refusals with the journey's message,
+ * authentication and roles, pagination, and the OpenAPI document.
+ */
+import { validate } from '@readme/openapi-parser';
+import { startStack, type Stack } from '../../cli/stack';
+import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { caseApiClient, eventually } from '../support/caseApiClient';
+import { simulatorControl } from '../support/rawProviderApi';
+
+let stack: Stack;
+let api: ReturnType<typeof caseApiClient>;
+let operator: string;
+let origination: string;
+
+beforeAll(async () => {
+  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1201, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+  api = caseApiClient(stack.caseApi.url);
+  operator = stack.caseApiKeys!.operator;
+  origination = stack.caseApiKeys!.origination;
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const control = (path: string, body?: unknown) => simulatorControl(stack.simulator)(path, body);
+const fast = { identityVerification: '30 seconds', banking: '30 seconds', affordability: '30 seconds', picklist: '30 seconds' };
+const readCase = (caseId: string) => api('GET', `/v1/cases/${caseId}`, { key: origination });
+
+async function picklistCase() {
+  const caseId = (await control('/cases', {})).case_id as string;
+  const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
+  return { caseId, input: { caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true }, deadlines: fast } };
+}
+
+test('a case started twice runs one journey; its picklist is resolved by an operator and the journey completes', async () => {
+  const { caseId, input } = await picklistCase();
+  const first = await api('POST', '/v1/cases', { key: origination, body: input });
+  expect(first).toMatchObject({ status: 201, body: { caseId, workflowId: `case/${caseId}`, created: true } });
+  const again = await api('POST', '/v1/cases', { key: origination, body: input });
+  expect(again).toMatchObject({ status: 200, body: { caseId, created: false, runId: null } });
+
+  const waiting = await eventually(() => readCase(caseId), (r) => r.body?.steps?.['credit-report']?.state === 'waiting');
+  const picklist = waiting.body.steps['credit-report'].picklist as { provider_id: string }[];
+  expect(picklist.length).toBeGreaterThan(1);
+
+  expect((await api('POST', `/v1/cases/${caseId}/picklist`, { key: origination, body: { providerId: picklist[0]!.provider_id } })).status).toBe(403);
+  const refused = await api('POST', `/v1/cases/${caseId}/picklist`, { key: operator, body: { providerId: 'CR-NOT-LISTED' } });
+  expect(refused.status).toBe(422);
+  expect(refused.body).toMatchObject({ error: 'action_refused', message: expect.stringContaining(picklist[0]!.provider_id) });
+
+  const resolved = await api('POST', `/v1/cases/${caseId}/picklist`, { key: operator, body: { providerId: picklist[0]!.provider_id } });
+  expect(resolved).toMatchObject({ status: 200, body: { step: 'credit-report' } });
+  const done = await eventually(() => readCase(caseId), (r) => r.body.runStatus === 'COMPLETED');
+  expect(done.body).toMatchObject({ state: 'completed', steps: { 'credit-report': { state: 'completed', picklist: null } } });
+
+  const runs = await stack.client.workflowService.listWorkflowExecutions({ namespace: 'default', query: `WorkflowId = "case/${caseId}"` });
+  expect(runs.executions).toHaveLength(1);
+  // A closed journey refuses actions by name, not as an unknown case.
+  const closed = await api('POST', `/v1/cases/${caseId}/steps/credit-report/retry`, { key: operator, body: {} });
+  expect(closed).toMatchObject({ status: 422, body: { error: 'case_closed' } });
+  expect((await api('POST', '/v1/cases', { key: origination, body: input })).status).toBe(200);
+});
+
+test('an operator retries an expired IDV (step key URL-encoded) and waives banking; refusals carry the validator\'s message', async () => {
+  const caseId = (await control('/cases', {})).case_id as string;
+  const personId = (await control('/persons', {})).person_id as string;
+  const idv = `identity-verification/${personId}`;
+  const input = { caseId, people: [{ personId }], steps: { identityVerification: true, banking: 'open_banking' }, deadlines: fast };
+  expect((await api('POST', '/v1/cases', { key: origination, body: input })).status).toBe(201);
+  const waiting = await eventually(() => readCase(caseId), (r) => r.body?.steps?.[idv]?.state === 'waiting' && r.body.steps.banking?.state === 'waiting');
+  expect(Object.keys(waiting.body.steps[idv].links ?? {})).not.toHaveLength(0);
+  await control(`/identity-verifications/${waiting.body.steps[idv].providerIds.request_id}/expire`, {});
+  await control(`/open-banking-connections/${waiting.body.steps.banking.providerIds.bank_connection_id}/complete`, { status: 'Rejected' });
+  const attention = await eventually(() => readCase(caseId), (r) => r.body.operatorDeadline != null);
+  expect(attention.body).toMatchObject({ state: 'needs_attention', steps: { [idv]: { state: 'expired' }, banking: { state: 'needs_attention' } } });
+  expect(attention.body.reasons.length).toBeGreaterThan(0);
+
+  const step = encodeURIComponent(idv);
+  expect((await api('POST', `/v1/cases/${caseId}/steps/${step}/retry`, { key: origination, body: {} })).status).toBe(403);
+  const noReason = await api('POST', `/v1/cases/${caseId}/steps/banking/waive`, { key: operator, body: {} });
+  expect(noReason).toMatchObject({ status: 400, body: { error: 'invalid_request', message: expect.stringContaining('reason') } });
+  const unknownStep = await api('POST', `/v1/cases/${caseId}/steps/nope/retry`, { key: operator, body: {} });
+  expect(unknownStep.status).toBe(422);
+  expect(unknownStep.body.message).toMatch(/nope/);
+
+  const retried = await api('POST', `/v1/cases/${caseId}/steps/${step}/retry`, { key: operator, body: { reason: 'applicant asked for a new link' } });
+  expect(retried).toMatchObject({ status: 200, body: { step: idv, status: { attempt: 2 } } });
+  const again = await api('POST', `/v1/cases/${caseId}/steps/${step}/retry`, { key: operator, body: {} });
+  expect(again.status).toBe(422);
+  expect(again.body.message).toMatch(/can be retried only when it is needs_attention, failed, expired, cancelled/);
+  const waived = await api('POST', `/v1/cases/${caseId}/steps/banking/waive`, { key: operator, body: { reason: 'bank statements posted in' } });
+  expect(waived).toMatchObject({ status: 200, body: { step: 'banking', status: { state: 'waived' } } });
+
+  const second = await eventually(() => readCase(caseId), (r) => r.body.steps[idv].state === 'waiting' && r.body.steps[idv].attempt === 2);
+  expect(second.body.steps[idv].attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2]);
+  await control(`/identity-verifications/${second.body.steps[idv].providerIds.request_id}/complete`, { verification_status: 'Approved' });
+  const done = await eventually(() => readCase(caseId), (r) => r.body.runStatus === 'COMPLETED');
+  expect(done.body).toMatchObject({ state: 'completed', steps: { [idv]: { state: 'completed' }, banking: { state: 'waived' } } });
+});
+
+test('keys: none or unknown is 401, the wrong role 403, with JSON bodies; an unknown case is 404', async () => {
+  const none = await api('GET', '/v1/cases');
+  expect(none).toMatchObject({ status: 401, body: { error: 'unauthenticated' } });
+  expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  expect(await api('GET', '/v1/cases', { key: `${operator}x` })).toMatchObject({ status: 401, body: { error: 'invalid_key' } });
+  expect(await api('POST', '/v1/cases/some-case/cancel', { key: origination, body: {} })).toMatchObject({ status: 403, body: { error: 'forbidden', message: expect.stringContaining('operator') } });
+  expect(await api('GET', '/v1/cases/no-such-case', { key: origination })).toMatchObject({ status: 404, body: { error: 'case_not_found' } });
+  expect((await api('POST', '/v1/cases/no-such-case/steps/banking/retry', { key: operator, body: {} })).status).toBe(404);
+  expect(await api('POST', '/v1/cases', { key: origination, body: { caseId: 'x', steps: { creditReport: true } } })).toMatchObject({ status: 400, body: { message: expect.stringContaining('company') } });
+  const tooBig = await api('POST', '/v1/cases', { key: origination, body: { caseId: 'x'.repeat(100_000), steps: {} } });
+  expect(tooBig).toMatchObject({ status: 413, body: { error: 'entity.too.large' } });
+  expect(tooBig.headers.get('x-content-type-options')).toBe('nosniff');
+});
+
+test('cases are listed by state a page at a time; a cancelled case ends cancelled', async () => {
+  const started: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const { caseId, input } = await picklistCase();
+    expect((await api('POST', '/v1/cases', { key: origination, body: input })).status).toBe(201);
+    started.push(caseId);
+  }
+  const byState = (state: string, pageToken?: string) => api('GET', `/v1/cases?state=${state}&pageSize=2${pageToken ? `&pageToken=${pageToken}` : ''}`, { key: origination });
+  await eventually(() => byState('running'), (r) => r.body.cases.length === 2 && r.body.nextPageToken !== null);
+  const pages: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await byState('running', token);
+    expect(page.status).toBe(200);
+    pages.push(...page.body.cases.map((c: { caseId: string }) => c.caseId));
+    token = page.body.nextPageToken ?? undefined;
+  } while (token);
+  expect(pages).toEqual(expect.arrayContaining(started));
+  expect(new Set(pages).size).toBe(pages.length);
+  expect((await api('GET', '/v1/cases?pageToken=not-a-token!', { key: origination })).status).toBe(400);
+
+  const cancelled = await api('POST', `/v1/cases/${started[0]}/cancel`, { key: operator, body: { reason: 'applicant withdrew' } });
+  expect(cancelled).toMatchObject({ status: 202, body: { caseId: started[0], cancelRequested: true } });
+  await eventually(() => readCase(started[0]!), (r) => r.body.runStatus === 'COMPLETED' && r.body.state === 'cancelled');
+  await eventually(() => byState('cancelled'), (r) => r.body.cases.some((c: { caseId: string }) => c.caseId === started[0]));
+  for (const caseId of started.slice(1)) await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: {} });
+});
+
+test('the OpenAPI document validates, and every operation in it answers with a documented status', async () => {
+  const document = (await api('GET', '/openapi.json')).body;
+  await expect(validate(structuredClone(document))).resolves.toMatchObject({ valid: true });
+  const reference = await fetch(`${stack.caseApi.url}/docs`);
+  expect(reference.headers.get('content-type')).toMatch(/text\/html/);
+  const page = await reference.text();
+
+  const { caseId, input } = await picklistCase();
+  await api('POST', '/v1/cases', { key: origination, body: input });
+  const bodies: Record<string, unknown> = { startCase: input, waiveStep: { reason: 'test' }, resolvePicklist: { providerId: 'CR-NOT-LISTED' } };
+  let operations = 0;
+  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const url = path.replace('{caseId}', caseId).replace('{step}', 'credit-report');
+      const answer = await api(method.toUpperCase(), url, { key: operator, ...(method === 'post' ? { body: bodies[op.operationId] ?? {} } : {}) });
+      expect({ op: op.operationId, documented: Object.keys(op.responses).includes(String(answer.status)) }).toEqual({ op: op.operationId, documented: true });
+      expect(page).toContain(op.operationId);
+      operations++;
+    }
+  }
+  expect(operations).toBe(8);
+});

@@ -1,0 +1,34 @@
+/**
+ * The journey's events to the LOS (`notifyLos`, case-api/notifications). Sent without waiting, so
+ * a slow or absent LOS never holds a journey up; each in a non-cancellable scope, so a cancelled
+ * journey still reports what happened. `drain()` before the journey closes: the activities of a
+ * closed workflow never run. Behind `patched('notify-los')`: journeys started before it send nothing.
+ */
+import { CancellationScope, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { CaseEventInput, CaseEventType } from '../case-api/notifications/caseEvent';
+import { activityOptions } from './activityOptions';
+
+const { notifyLos } = proxyActivities<Pick<Activities, 'notifyLos'>>(activityOptions.notify);
+
+export class JourneyNotifier {
+  private sequence = 0;
+  private readonly pending: Promise<unknown>[] = [];
+
+  constructor(
+    private readonly enabled: boolean,
+    private readonly caseId: string,
+  ) {}
+
+  send(type: CaseEventType, state: string, reasons: string[], step?: CaseEventInput['step']): void {
+    if (!this.enabled) return;
+    const { workflowId, runId } = workflowInfo();
+    const event: CaseEventInput = { type, caseId: this.caseId, workflowId, runId, sequence: ++this.sequence, occurredAt: new Date(Date.now()).toISOString(), state, reasons: [...reasons], ...(step ? { step } : {}) };
+    // Given up only after the activity's 7 days: the journey does not fail over its LOS.
+    this.pending.push(CancellationScope.nonCancellable(() => notifyLos(event)).catch(() => undefined));
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.pending);
+  }
+}
