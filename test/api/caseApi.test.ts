@@ -5,7 +5,7 @@
  */
 import { validate } from '@readme/openapi-parser';
 import { startStack, type Stack } from '../../cli/stack';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
 import { simulatorControl } from '../support/rawProviderApi';
 
@@ -15,7 +15,7 @@ let operator: string;
 let origination: string;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1201, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1201, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
   api = caseApiClient(stack.caseApi.url);
   operator = stack.caseApiKeys!.operator;
   origination = stack.caseApiKeys!.origination;

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery, onboardCase, retryStepUpdate } from '../../workflows/onboardCaseWorkflow';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { eventually } from '../support/caseApiClient';
 import { simulatorControl } from '../support/rawProviderApi';
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../support/webhookReceiver';
@@ -21,6 +21,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   stack = await startStack({
     temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
     workflowBundle: testWorkflowBundle(),
     simulatorSeed: 1202,
     spoolDir: testDirectory('spool'),

@@ -11,7 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
@@ -28,7 +28,7 @@ describeWithChromium('operator console', () => {
   const fast = { identityVerification: '30 seconds', banking: '30 seconds', picklist: '2 minutes', operatorDecision: '1 hour' };
 
   beforeAll(async () => {
-    stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1203, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+    stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1203, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
     page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
   });

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 const execFileAsync = promisify(execFile);
@@ -13,7 +13,7 @@ const root = path.resolve(__dirname, '../..');
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1205, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1205, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
 });
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
-import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
 const execFileAsync = promisify(execFile);
@@ -95,7 +95,7 @@ describe('against a running stack', () => {
   let stack: Stack;
   let env: Record<string, string>;
   beforeAll(async () => {
-    stack = await startStack({ temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1204, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+    stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1204, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
     env = { TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue };
   });
   afterAll(async () => {
