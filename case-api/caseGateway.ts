@@ -2,6 +2,8 @@
  * What the case API asks of Temporal: start a journey once per case, read its status, list
  * journeys by state a page at a time, and the operator actions, each on `case/<caseId>`.
  */
+import type { CaseEvidence } from '../case-file/evidence';
+import type { CaseFileStore } from '../case-file/store';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { cancelJourney, resolvePicklist, retryStep, waiveStep, type CommandContext } from '../cli/journeyCommands';
@@ -32,8 +34,16 @@ export class CaseGateway {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
+    private readonly caseFile?: CaseFileStore,
   ) {
     this.ctx = { client, taskQueue };
+  }
+
+  /** What the case file holds for the case (reports, results, accounts with transactions, document metadata). */
+  async evidence(caseId: string): Promise<CaseEvidence> {
+    if (!this.caseFile) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
+    await this.status(caseId);
+    return this.caseFile.evidence(caseId);
   }
 
   /** Idempotent on caseId: a workflow id never reused (REJECT_DUPLICATE), so a repeat finds the existing journey. */

@@ -22,6 +22,19 @@ import {
 } from './schemas';
 
 const caseParams = z.object({ caseId: caseIdParam });
+const record = z.record(z.string(), z.unknown());
+const evidenceSchema = z
+  .object({
+    caseId: z.string(),
+    creditReports: z.array(record),
+    idvResults: z.array(record),
+    bankAccounts: z.array(record),
+    affordabilityInsights: z.array(record),
+    incomeEmployerResults: z.array(record),
+    providerDocuments: z.array(record),
+    documents: z.array(record),
+  })
+  .meta({ id: 'CaseEvidence' });
 const stepParams = z.object({ caseId: caseIdParam, step: stepParam });
 
 const error = (description: string) => ({ description, schema: errorBodySchema });
@@ -135,12 +148,13 @@ export const caseRoutes: RouteSpec[] = [
     method: 'get',
     path: '/v1/cases/:caseId/evidence',
     operationId: 'getEvidence',
-    summary: 'The case file\'s evidence (not yet available)',
+    summary: 'What the case file holds for the case',
+    description: 'Every record the journey read from the provider, by step attempt: credit reports, IDV results, bank accounts with their transactions, insights, income and employer, document metadata (bytes are exported one by one with `journey evidence --export-document`).',
     role: 'origination',
     params: caseParams,
-    responses: { ...common, 501: error('Not yet available: the case file is being built') },
-    async handle() {
-      throw new HttpError(501, 'not_implemented', 'Evidence is not yet available: the case file is being built');
+    responses: { ...onCase, 200: { description: 'The case file\'s records for the case', schema: evidenceSchema }, 503: error('No case file is configured for this API process') },
+    async handle({ params }, gateway) {
+      return { status: 200, body: await gateway.evidence(params.caseId!) };
     },
   },
 ];

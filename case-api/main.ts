@@ -5,6 +5,8 @@ import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys } from '../codec/payloadKeys';
 import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
 import { readTemporalConfig, temporalConnectionOptions } from '../worker/temporalConfig';
+import { readCaseFileConfig } from '../case-file/config';
+import { openCaseFile } from '../case-file/store';
 import { readCaseApiConfig } from './config';
 import { consoleRouter } from './console/consoleRouter';
 import { startCaseApi } from './startCaseApi';
@@ -16,9 +18,11 @@ async function main(): Promise<void> {
   const connection = await Connection.connect(temporalConnectionOptions(temporal));
   const client = new Client({ connection, namespace: temporal.namespace, dataConverter: dataConverterFor(payloadKeys) });
   const logger = pino();
-  const api = await startCaseApi(config, { client, taskQueue: temporal.taskQueue, logger, routers: (gateway) => [consoleRouter(config, gateway, { namespace: temporal.namespace })] });
+  const caseFileConfig = readCaseFileConfig();
+  const caseFile = await openCaseFile(caseFileConfig.url, caseFileConfig.poolSize);
+  const api = await startCaseApi(config, { client, taskQueue: temporal.taskQueue, logger, caseFile, routers: (gateway) => [consoleRouter(config, gateway, { namespace: temporal.namespace })] });
   logger.info({ url: api.url, keyFile: config.keyFile ?? null }, 'case api listening');
-  const stop = () => void api.stop().then(() => connection.close()).then(() => process.exit(0));
+  const stop = () => void api.stop().then(() => connection.close()).then(() => caseFile.close()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import type express from 'express';
+import type { CaseFileStore } from '../case-file/store';
 import pino, { type Logger } from 'pino';
 import { createCaseApiApp } from './app';
 import { CaseGateway } from './caseGateway';
@@ -21,11 +22,13 @@ export interface CaseApiDependencies {
   /** Routers mounted before the API's own routes (the operator console). */
   routers?: (gateway: CaseGateway) => express.Router[];
   host?: string;
+  /** The case file, for the evidence route; without it that route answers 503. */
+  caseFile?: CaseFileStore;
 }
 
 export async function startCaseApi(config: CaseApiConfig, deps: CaseApiDependencies): Promise<RunningCaseApi> {
   const logger = deps.logger ?? pino({ level: 'silent' });
-  const gateway = new CaseGateway(deps.client, deps.taskQueue);
+  const gateway = new CaseGateway(deps.client, deps.taskQueue, deps.caseFile);
   const app = createCaseApiApp(config, gateway, logger, deps.routers?.(gateway) ?? []);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, deps.host ?? '127.0.0.1', () => resolve(s));

@@ -166,7 +166,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // The console links to the embedded Web UI unless told otherwise.
     const caseApiConfig = { ...settings.config, temporalUiUrl: settings.config.temporalUiUrl ?? devServer?.uiUrl };
     const namespace = temporal.namespace;
-    const caseApi = await startCaseApi(caseApiConfig, { client, taskQueue: temporal.taskQueue, logger, routers: (gateway) => [consoleRouter(caseApiConfig, gateway, { namespace })] });
+    const caseApi = await startCaseApi(caseApiConfig, { client, taskQueue: temporal.taskQueue, logger, caseFile, routers: (gateway) => [consoleRouter(caseApiConfig, gateway, { namespace })] });
     cleanups.push(() => caseApi.stop());
     progress(`case API at ${caseApi.url} (reference ${caseApi.url}/docs, operator console ${caseApi.url}/console)`);
 

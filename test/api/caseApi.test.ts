@@ -55,6 +55,11 @@ test('a case started twice runs one journey; its picklist is resolved by an oper
   expect(resolved).toMatchObject({ status: 200, body: { step: 'credit-report' } });
   const done = await eventually(() => readCase(caseId), (r) => r.body.runStatus === 'COMPLETED');
   expect(done.body).toMatchObject({ state: 'completed', steps: { 'credit-report': { state: 'completed', picklist: null } } });
+  // The report the journey bought is in the case file, and the LOS reads it from there.
+  const evidence = await api('GET', `/v1/cases/${caseId}/evidence`, { key: origination });
+  expect(evidence.status).toBe(200);
+  expect(evidence.body.creditReports).toEqual([expect.objectContaining({ case_id: caseId })]);
+  expect((await api('GET', '/v1/cases/no-such-case/evidence', { key: origination })).status).toBe(404);
 
   const runs = await stack.client.workflowService.listWorkflowExecutions({ namespace: 'default', query: `WorkflowId = "case/${caseId}"` });
   expect(runs.executions).toHaveLength(1);
