@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < applicants.length; i += 50) handles.push(...(await Promise.all(applicants.slice(i, i + 50).map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, PLAN)))));
     console.log(`soak: ${handles.length} journeys started after ${Math.round((Date.now() - started) / 1000)} s`);
     const acting = applicants.map(async (a) => {
-      const ids = await askedOf(stack.client, a, PLAN, MAX_MS);
+      const ids = await askedOf(stack.client, a, PLAN, MAX_MS, 3_000 + Math.random() * 2_000);
       await sleep(Math.random() * APPLICANT_DELAY_MS);
       await act(control, ids);
     });

@@ -29,7 +29,11 @@ const answered2xx = (d: DeliveryLogEntry) => d.status !== null && d.status >= 20
 export async function resourceStates(client: Client, taskQueue: string): Promise<ResourceState[]> {
   const ids = new Set<string>();
   for await (const execution of client.workflow.list({ query: `WorkflowType = 'resourceWorkflow' AND TaskQueue = '${taskQueue}'` })) ids.add(execution.workflowId);
-  return Promise.all([...ids].map((id) => client.workflow.getHandle(id).query(resourceStateQuery)));
+  // A few queries at a time: a soak has thousands of resources, each query a worker task.
+  const states: ResourceState[] = [];
+  const all = [...ids];
+  for (let i = 0; i < all.length; i += 20) states.push(...(await Promise.all(all.slice(i, i + 20).map((id) => client.workflow.getHandle(id).query(resourceStateQuery)))));
+  return states;
 }
 
 export function compareLedger(deliveries: DeliveryLogEntry[], states: ResourceState[]): LedgerReport {

@@ -5,7 +5,6 @@
  * one that needs attention ends soon after (no operator here), so a failing case fails fast.
  */
 import type { Client } from '@temporalio/client';
-import { waitForStatus } from '../../cli/watchStatus';
 import type { OnboardCaseInput } from '../../workflows/journeyInput';
 import { journeyStatusQuery, onboardCase, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
 
@@ -44,13 +43,25 @@ export async function startJourney(client: Client, taskQueue: string, a: Applica
   return client.workflow.start(onboardCase, { workflowId: `case/${a.caseId}`, taskQueue, args: [journeyInput(a, plan)] });
 }
 
-/** Waits until the journey has asked the applicant (IDV request, and bank connection when planned); answers their ids. */
-export async function askedOf(client: Client, a: Applicant, plan: JourneyPlan, timeoutMs = 120_000): Promise<{ requestId: string; connectionId?: string }> {
+/**
+ * Waits until the journey has asked the applicant (IDV request, and bank connection when planned);
+ * answers their ids. `pollMs` spaces the status queries (a soak with hundreds of journeys waiting
+ * must not flood the worker with queries).
+ */
+export async function askedOf(client: Client, a: Applicant, plan: JourneyPlan, timeoutMs = 120_000, pollMs = 100): Promise<{ requestId: string; connectionId?: string }> {
   const handle = client.workflow.getHandle(`case/${a.caseId}`);
   const idv = `identity-verification/${a.personId}`;
-  const asked = (s: JourneyStatus) => s.steps[idv]?.providerIds.request_id !== undefined && (!plan.banking || s.steps.banking?.providerIds.bank_connection_id !== undefined);
-  const status = await waitForStatus(handle, journeyStatusQuery, asked, timeoutMs);
-  return { requestId: status.steps[idv]!.providerIds.request_id!, connectionId: status.steps.banking?.providerIds.bank_connection_id };
+  const deadline = Date.now() + timeoutMs;
+  let last: JourneyStatus | undefined;
+  for (;;) {
+    // Not started yet, or a transient error: asked again at the next round.
+    last = await handle.query(journeyStatusQuery).catch(() => last);
+    const requestId = last?.steps[idv]?.providerIds.request_id;
+    const connectionId = last?.steps.banking?.providerIds.bank_connection_id;
+    if (requestId !== undefined && (!plan.banking || connectionId !== undefined)) return { requestId, connectionId };
+    if (Date.now() > deadline) throw new Error(`case ${a.caseId} did not ask the applicant within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
 }
 
 /** The applicant's part at the provider: IDV approved, the bank connected. */
