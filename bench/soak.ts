@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     const acted = await Promise.allSettled(acting);
     // One timer for all (unref'd: it must not keep the process alive once every journey has ended).
     const timeUp = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref());
-    const outcomes = await Promise.all(handles.map((h) => Promise.race([h.result(), timeUp.then(() => h.query(journeyStatusQuery))])));
+    const outcomes = await Promise.all(handles.map((h) => Promise.race([h.result().catch(() => h.query(journeyStatusQuery)), timeUp.then(() => h.query(journeyStatusQuery))])));
     await control('/fault-rates', {}, 'PUT');
     await control('/settle', {}, 'POST');
     console.log(`soak: journeys ended after ${Math.round((Date.now() - started) / 1000)} s; auditing`);
