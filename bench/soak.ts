@@ -10,6 +10,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { freePort } from '../cli/freePort';
 import { failureConverterPath } from '../codec/dataConverter';
@@ -51,6 +52,10 @@ function settledByPolling(state: ResourceState): boolean {
   const polled = state.events.findIndex((e) => e.parse === 'polled');
   return polled >= 0 && !state.events.slice(0, polled).some((e) => e.eventType === state.events[polled]!.eventType);
 }
+
+/** A journey's status, or an 'unreadable' placeholder when the query fails (a busy worker). */
+const readStatus = (h: WorkflowHandle): Promise<JourneyStatus> =>
+  h.query(journeyStatusQuery).catch(() => ({ caseId: h.workflowId, state: 'unreadable', steps: {} }) as unknown as JourneyStatus);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -117,18 +122,19 @@ async function main(): Promise<void> {
     const acted = await Promise.allSettled(acting);
     // One timer for all (unref'd: it must not keep the process alive once every journey has ended).
     const timeUp = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref());
-    const outcomes = await Promise.all(handles.map((h) => Promise.race([h.result().catch(() => h.query(journeyStatusQuery)), timeUp.then(() => h.query(journeyStatusQuery))])));
+    const outcomes = await Promise.all(handles.map((h) => Promise.race([h.result().catch(() => readStatus(h)), timeUp.then(() => readStatus(h))])));
     await control('/fault-rates', {}, 'PUT');
     await control('/settle', {}, 'POST');
     console.log(`soak: journeys ended after ${Math.round((Date.now() - started) / 1000)} s; auditing`);
 
     const deliveries = await control('/deliveries');
-    const states = await resourceStates(stack.client, stack.temporal.taskQueue);
+    const unreadable: string[] = [];
+    const states = await resourceStates(stack.client, stack.temporal.taskQueue, (id) => unreadable.push(id));
     const ledger = compareLedger(deliveries, states);
     const byResource = new Map<string, ResourceState>(states.map((s) => [`${s.resource.kind}/${s.resource.id}`, s]));
     const audit = auditJourneys(applicants.map((a, i) => ({ ...a, status: outcomes[i] as JourneyStatus })), stack.simulator.store, byResource);
     const report = renderReport({
-      command: `SOAK_JOURNEYS=${JOURNEYS} npm run soak`,
+      command: `SOAK_JOURNEYS=${JOURNEYS} SOAK_MAX_MINUTES=${MAX_MS / 60_000} npm run soak`,
       journeys: JOURNEYS,
       faults: FAULTS,
       plan: PLAN,
@@ -140,10 +146,15 @@ async function main(): Promise<void> {
       audit,
       resourcesSettledByPolling: states.filter(settledByPolling).length,
       processes: sampler.stop(),
+      unreadableResources: unreadable.length,
     });
     writeFileSync(path.join(projectRoot, 'docs', 'reliability.md'), report);
     console.log(report);
     if (ledger.notApplied.length > 0 || audit.contradictions.length > 0) process.exitCode = 1;
+  } catch (error) {
+    // Printed before the clean-up: stopping the stack can end the process on a stray gRPC retry.
+    console.error('soak failed:', error);
+    process.exitCode = 1;
   } finally {
     await worker.stop().catch(() => undefined);
     await bridge.stop().catch(() => undefined);
@@ -152,7 +163,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main()
+  // Queries still being retried against the stopped stack must not outlive the soak.
+  .then(() => process.exit(process.exitCode ?? 0))
+  .catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });

@@ -20,6 +20,8 @@ export interface SoakFigures {
   audit: AuditResult;
   resourcesSettledByPolling: number;
   processes: ProcessFigures[];
+  /** Resource workflows whose state query failed at the end (not in the ledger figures). */
+  unreadableResources: number;
 }
 
 const count = <T>(items: T[], key: (item: T) => string) => {
@@ -69,6 +71,7 @@ applied, contradictions) must be 0 whatever the load.
 | resources whose outcome came from reconciliation polling first (recovered) | ${f.resourcesSettledByPolling} |
 | banking steps expired because their outcome's webhook was lost (not pollable) | ${f.audit.bankingLostUnrecoverable} |
 | applicants who could not act (journey never asked in time) | ${f.applicantFailures} |
+| resource workflows whose state could not be read at the end (left out of the ledger) | ${f.unreadableResources} |
 ${f.audit.contradictions.length > 0 ? `\nContradictions:\n\n${f.audit.contradictions.slice(0, 20).map((c) => `- ${c}`).join('\n')}\n` : ''}
 ## Journeys by outcome
 

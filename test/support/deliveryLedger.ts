@@ -25,14 +25,29 @@ export interface LedgerReport {
 const key = (batchId: string | null, eventType: string) => `${batchId ?? '-'}|${eventType}`;
 const answered2xx = (d: DeliveryLogEntry) => d.status !== null && d.status >= 200 && d.status < 300;
 
-/** Every resource workflow of a task queue (latest run of each), as its `resourceState` query answers. */
-export async function resourceStates(client: Client, taskQueue: string): Promise<ResourceState[]> {
+/**
+ * Every resource workflow of a task queue (latest run of each), as its `resourceState` query answers.
+ * With `onError`, a query that fails (a worker too busy to answer in time) is reported and skipped
+ * instead of failing the whole read: the soak reports how many it could not read.
+ */
+export async function resourceStates(client: Client, taskQueue: string, onError?: (workflowId: string, error: unknown) => void): Promise<ResourceState[]> {
   const ids = new Set<string>();
   for await (const execution of client.workflow.list({ query: `WorkflowType = 'resourceWorkflow' AND TaskQueue = '${taskQueue}'` })) ids.add(execution.workflowId);
   // A few queries at a time: a soak has thousands of resources, each query a worker task.
   const states: ResourceState[] = [];
   const all = [...ids];
-  for (let i = 0; i < all.length; i += 20) states.push(...(await Promise.all(all.slice(i, i + 20).map((id) => client.workflow.getHandle(id).query(resourceStateQuery)))));
+  const read = (id: string) =>
+    client.workflow
+      .getHandle(id)
+      .query(resourceStateQuery)
+      .catch((error: unknown) => {
+        if (!onError) throw error;
+        onError(id, error);
+        return undefined;
+      });
+  for (let i = 0; i < all.length; i += 20) {
+    for (const state of await Promise.all(all.slice(i, i + 20).map(read))) if (state) states.push(state);
+  }
   return states;
 }
 
