@@ -86,6 +86,10 @@ export function idempotency(records: Map<string, KeyRecord>): RequestHandler {
     }
     express.json({ limit: creating.bodyLimit })(req, res, (error?: unknown) => {
       if (error) return next(error);
+      // The client went away before its body was read (a worker killed while the call waited):
+      // nothing was received, so nothing is run or remembered. Recording it would hold an empty
+      // body against the key, and the client's retry would be refused as a different request.
+      if (req.destroyed) return;
       const scope = JSON.stringify([res.locals.clientId, routeName(creating.route), key]);
       const record = records.get(scope);
       if (record) return answerRepeat(req, res, key, record);

@@ -125,6 +125,9 @@ export class SecretRing {
   async refresh(): Promise<boolean> {
     const read = this.options.readFromProvider;
     if (!read) return false;
+    // Deliveries that arrive while a read is under way wait for its answer: the rate limit below
+    // would otherwise answer them "unchanged" at once, and refuse them for a secret that is coming.
+    if (this.refreshing) return this.refreshing;
     if (this.now() - this.lastRefresh < (this.options.minRefreshIntervalMs ?? 60_000)) return false;
     this.refreshing ??= this.doRefresh(read).finally(() => (this.refreshing = undefined));
     return this.refreshing;

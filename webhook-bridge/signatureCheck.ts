@@ -32,8 +32,11 @@ export async function checkSignature(
   // The provider did not answer (now, or at the last read, which rate-limits this one): the
   // delivery may be signed with a secret we could not read yet. Kept, verified later.
   if (!changed && ring.readFailing) return { ok: false, reason: 'pending' };
-  if (!changed) return noSecret ? { ok: false, reason: 'mismatch' } : first;
-  return verifySignature(raw, header, ring.secrets(), required);
+  // Checked again even when this call changed nothing: a read that ended after our first check
+  // (started by another delivery) may have brought the secret this one is signed with.
+  const again = verifySignature(raw, header, ring.secrets(), required);
+  if (!changed && !again.ok) return noSecret ? { ok: false, reason: 'mismatch' } : first;
+  return again;
 }
 
 /** For a kept delivery: verified, tampered (dropped), or still waiting for a secret. */

@@ -10,6 +10,7 @@ import { defaultDeadlines } from './deadlines';
 import type { ResourceDelivery } from './messages';
 import { createResourceInbox } from './resourceInbox';
 import type { StepStatus } from './stepStatus';
+import { lastEventOf } from './lastEvent';
 
 export interface AwaitResultOptions<Found> {
   kind: ResourceKind;
@@ -26,7 +27,7 @@ export async function requestAndAwaitResult<Found>(options: AwaitResultOptions<F
   let requestId = '';
   let found: Found | undefined;
   const inbox = createResourceInbox((_resource, delivery) => {
-    options.update({ lastEvent: { eventType: delivery.eventType, receivedAt: delivery.receivedAt } });
+    options.update({ lastEvent: lastEventOf(delivery) });
     found ??= options.locate(delivery, requestId);
   });
   requestId = await options.request();

@@ -21,6 +21,7 @@ import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
 import { trackStep, type StepStatus } from './stepStatus';
+import { lastEventOf } from './lastEvent';
 
 export interface BankingInput {
   caseId: string;
@@ -92,7 +93,7 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
   const resource = { kind: 'case-banking' as const, id: input.caseId.toLowerCase() };
   const attempt: { connectionId: string | null; outcome?: Outcome } = { connectionId: null };
   const inbox = createResourceInbox((_r, delivery) => {
-    update({ lastEvent: { eventType: delivery.eventType, receivedAt: delivery.receivedAt } });
+    update({ lastEvent: lastEventOf(delivery) });
     if (belongsToAttempt(delivery, attempt.connectionId, input.ignoreEventsBefore)) attempt.outcome ??= outcomeOf(delivery);
   });
 

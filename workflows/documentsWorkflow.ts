@@ -14,6 +14,7 @@ import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
 import { trackStep, type StepStatus } from './stepStatus';
+import { lastEventOf } from './lastEvent';
 
 export interface DocumentsInput {
   caseId: string;
@@ -75,7 +76,7 @@ async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome
   const inbox = createResourceInbox((resource, delivery) => {
     const outcome = outcomes.find((o) => o.document_id === resource.id);
     if (!outcome) return;
-    if (settle(outcome, delivery)) update({ lastEvent: { eventType: delivery.eventType, receivedAt: delivery.receivedAt }, detail: { documents: outcomes } });
+    if (settle(outcome, delivery)) update({ lastEvent: lastEventOf(delivery), detail: { documents: outcomes } });
   });
 
   for (const file of input.documents) {

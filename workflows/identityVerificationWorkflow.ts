@@ -19,6 +19,7 @@ import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
 import { stepStatusQuery, trackStep, type StepStatus } from './stepStatus';
+import { lastEventOf } from './lastEvent';
 
 export interface IdentityVerificationInput {
   personId: string;
@@ -75,7 +76,7 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
   const current: { requestId: string | null; outcome?: Outcome } = { requestId: null };
   const inbox = createResourceInbox((resource, delivery) => {
     if (resource.kind !== 'idv' || resource.id !== current.requestId) return;
-    update({ lastEvent: { eventType: delivery.eventType, receivedAt: delivery.receivedAt } });
+    update({ lastEvent: lastEventOf(delivery) });
     current.outcome ??= outcomeOf(delivery);
   });
   const provider = providerActivities(input.callBudget);

@@ -14,7 +14,7 @@ const carriedStepSchema = z.object({
   providerIds: z.record(z.string(), z.string()).default({}),
   reason: z.string().nullable().default(null),
   detail: z.unknown().optional(),
-  lastEvent: z.object({ eventType: z.string(), receivedAt: z.string() }).nullable().default(null),
+  lastEvent: z.object({ eventType: z.string(), receivedAt: z.string(), problems: z.array(z.string()).optional() }).nullable().default(null),
 });
 
 /** A document `journey upload` put in the case file: the journey carries its id, never its bytes. */

@@ -47,6 +47,11 @@ export interface ResourceState {
   occurrences: number;
   subscribers: string[];
   duplicatesIgnored: number;
+  /**
+   * Unrouted resources keep only their latest events (the log is shared by every case and would
+   * otherwise grow without bound through continue-as-new); the older ones are counted here.
+   */
+  eventsDropped?: number;
 }
 
 export const deliverSignal = defineSignal<[ResourceDelivery]>('deliver');

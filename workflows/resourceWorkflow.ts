@@ -20,6 +20,9 @@ interface Outgoing {
   delivery: ResourceDelivery;
 }
 
+/** How many events an unrouted resource keeps: enough for an operator to see what arrives lately. */
+const UNROUTED_LOG_LIMIT = 500;
+
 const reconciliation = proxyActivities<Activities>(activityOptions.reconcile);
 
 export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<ResourceState> {
@@ -29,6 +32,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     occurrences: input.carried?.occurrences ?? 0,
     subscribers: input.carried?.subscribers ?? [],
     duplicatesIgnored: input.carried?.duplicatesIgnored ?? 0,
+    ...(input.carried?.eventsDropped !== undefined ? { eventsDropped: input.carried.eventsDropped } : {}),
   };
   const seen = new Set(state.events.map((e) => e.dedupeId));
   const outbox: Outgoing[] = [];
@@ -50,6 +54,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     const sameOccurrence = delivery.batchId !== null && state.events.some((e) => e.batchId === delivery.batchId);
     if (!sameOccurrence) state.occurrences++;
     state.events.push(delivery);
+    if (state.resource.kind === 'unrouted' && patched('bounded-unrouted-log')) dropOldest(state, seen);
     lastActivity = Date.now();
     if (patched('wake-on-delivery')) wake = true;
     for (const to of state.subscribers) outbox.push({ to, delivery });
@@ -90,6 +95,17 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
       await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled } });
     }
   }
+}
+
+/**
+ * Keeps an unrouted log to its last UNROUTED_LOG_LIMIT events. Their dedupe ids go too: `seen` is
+ * rebuilt from the log at continue-as-new anyway, and a bounded log needs a bounded set.
+ */
+function dropOldest(state: ResourceState, seen: Set<string>): void {
+  const excess = state.events.length - UNROUTED_LOG_LIMIT;
+  if (excess <= 0) return;
+  for (const dropped of state.events.splice(0, excess)) seen.delete(dropped.dedupeId);
+  state.eventsDropped = (state.eventsDropped ?? 0) + excess;
 }
 
 /** Asks the provider where the resource stands; a settled answer becomes a `polled` event. */

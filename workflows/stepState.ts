@@ -21,4 +21,6 @@ export const settledStates: readonly StepState[] = ['completed', 'waived'];
 export interface LastEvent {
   eventType: string;
   receivedAt: string;
+  /** Why the delivery's data failed its schema (parse `invalid-data`); absent for a valid one. */
+  problems?: string[];
 }

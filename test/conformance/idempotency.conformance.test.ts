@@ -4,7 +4,7 @@
  */
 import type { RunningSimulator } from '../../simulator/startSimulator';
 import { CONFORMANCE_SECRET as SECRET, startConformanceSimulator, type ConformanceOptions } from '../support/conformanceSimulator';
-import { control, networkFailureOf, rawApi } from '../support/rawProviderApi';
+import { control, fetchToken, networkFailureOf, rawApi } from '../support/rawProviderApi';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
 let sim: RunningSimulator;
@@ -99,6 +99,26 @@ describe('Idempotency-Key on creating calls', () => {
     expect((await api('POST', `/v2/cases/${second}/income-employer`, undefined, key('ie'))).status).toBe(422);
     const l = await ledger();
     expect([l.creditReports.length, l.incomeEmployerRequests.length]).toEqual([1, 1]);
+  });
+
+  test('a call whose client went away before its body was read is not remembered: the retry with the key creates once', async () => {
+    // Found by the fault suite: a worker killed while its call waited recorded an empty body, and
+    // the new worker's retry was refused as idempotency_key_reuse.
+    const caseId = await firstCase();
+    const path = `/v2/cases/${caseId}/open-banking-connections`;
+    await control(sim, 'PUT', '/fault-rates', { api_latency_ms: [600, 600] });
+    const bearer = (await fetchToken(sim, SECRET)).body.access_token as string;
+    const aborted = new AbortController();
+    const gone = fetch(`${sim.baseUrl}${path}`, { method: 'POST', signal: aborted.signal, headers: { 'content-type': 'application/json', 'idempotency-key': 'k-gone', authorization: `Bearer ${bearer}` }, body: '{}' });
+    setTimeout(() => aborted.abort(), 100);
+    await expect(gone).rejects.toThrow();
+    // A bounded window: the aborted call leaves its 600 ms latency and meets the idempotency check
+    // within it (there is no answer to wait on: its client is gone).
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await control(sim, 'PUT', '/fault-rates', {});
+    const retry = await api('POST', path, {}, key('k-gone'));
+    expect(retry.status).toBe(201);
+    expect((await ledger(`?case_id=${caseId}`)).openBankingConnections).toHaveLength(1);
   });
 
   test('a key is scoped to its route: the same key on another route creates there', async () => {

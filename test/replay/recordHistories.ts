@@ -8,7 +8,7 @@
  * The stack encrypts payloads; the files keep them decoded (json/plain), so the fixtures replay
  * under any key. `journey replay` in the CLI test covers the replay of encrypted histories.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +24,8 @@ import { journeyStatusQuery, onboardCase, resolveJourneyPicklistUpdate, retrySte
 import { journeyHistories } from '../../cli/journeyCommands';
 import type { temporal } from '@temporalio/proto';
 import { stepStatusQuery } from '../../workflows/stepStatus';
+import { deliverSignal } from '../../workflows/messages';
+import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
 import { simulatorControl } from '../support/rawProviderApi';
 
@@ -166,6 +168,20 @@ async function main(): Promise<void> {
     await credit.executeUpdate(resolvePicklistUpdate, { args: [{ provider_id: picklist.picklist[0].provider_id }] });
     console.log(`credit-picklist: ${(await credit.result()).state}`);
     await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'credit-picklist', [credit.workflowId]);
+
+    // Unrouted deliveries: a resource workflow nobody subscribes to, through its bounded log.
+    const unrouted = `resource/unrouted/Recorded.Unknown/${randomUUID()}`;
+    for (const n of [1, 2, 2, 3]) {
+      await stack.client.workflow.signalWithStart(resourceWorkflow, {
+        workflowId: unrouted,
+        taskQueue: stack.temporal.taskQueue,
+        args: [{ resource: { kind: 'unrouted', id: unrouted.slice('resource/unrouted/'.length) }, retention: '2 seconds' }],
+        signal: deliverSignal,
+        signalArgs: [{ dedupeId: `b${n}|Recorded.Unknown|h`, eventType: 'Recorded.Unknown', batchId: `b${n}`, webhookId: 'w', datetimeSent: new Date().toISOString(), receivedAt: new Date().toISOString(), parse: 'unknown-event-type', data: { ids: {}, fields: [] } }],
+      });
+    }
+    console.log(`unrouted: ${(await stack.client.workflow.getHandle(unrouted).result()).events.length} events`);
+    await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'unrouted', [unrouted]);
   } finally {
     await stack.stop();
   }

@@ -45,7 +45,7 @@ test('the later generation of histories went through the patched code paths', ()
       if (data) patchIds.add((JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id);
     }
   }
-  expect([...patchIds].sort()).toEqual(['notify-los', 'operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
+  expect([...patchIds].sort()).toEqual(['bounded-unrouted-log', 'notify-los', 'operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
 });
 
 /**

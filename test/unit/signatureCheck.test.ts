@@ -48,3 +48,27 @@ test('configured secrets never wait for anyone', async () => {
   const ring = new SecretRing({ current: 'whsec-c' });
   expect(await checkSignature(ring, body, signed('forged'), true, ignore)).toEqual({ ok: false, reason: 'mismatch' });
 });
+
+test('deliveries signed with a rotated secret arriving together all wait for the one read, none refused', async () => {
+  // Found by the fault suite's rotation case: with the once-a-minute limit, the deliveries that came
+  // while the first one's read was under way were refused as mismatches.
+  let atProvider = 'whsec-a';
+  let reads = 0;
+  const ring = new SecretRing({
+    readFromProvider: async () => {
+      reads++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return atProvider;
+    },
+    minRefreshIntervalMs: 60_000,
+  });
+  await ring.load();
+  atProvider = 'whsec-b';
+  const verdicts = await Promise.all(Array.from({ length: 6 }, () => checkSignature(ring, body, signed('whsec-b'), true, ignore)));
+  expect(verdicts.map((v) => v.ok)).toEqual([true, true, true, true, true, true]);
+  expect(reads).toBe(2);
+  // The old secret stays valid through the grace period: late deliveries signed with it pass.
+  expect(await checkSignature(ring, body, signed('whsec-a'), true, ignore)).toMatchObject({ ok: true, signed: true });
+  // And a delivery signed with neither is still refused.
+  expect(await checkSignature(ring, body, signed('whsec-x'), true, ignore)).toEqual(expect.objectContaining({ ok: false, reason: 'mismatch' }));
+});
