@@ -38,7 +38,13 @@ const evidenceSchema = z
 const stepParams = z.object({ caseId: caseIdParam, step: stepParam });
 
 const error = (description: string) => ({ description, schema: errorBodySchema });
-const common = { 400: error('The request is not valid'), 401: error('No or unknown API key'), 403: error('The key\'s role may not do this'), 429: error('Too many requests') };
+const common = {
+  400: error('The request is not valid'),
+  401: error('No or unknown API key'),
+  403: error('The key\'s role may not do this'),
+  429: error('Too many requests'),
+  503: error('Temporal did not answer in time; try again'),
+};
 const onCase = { ...common, 404: error('No such case') };
 const action = { ...onCase, 200: { description: 'Accepted: the step as it stands now', schema: actionResultSchema }, 422: error('Refused by the journey; the message names the allowed states') };
 
@@ -152,7 +158,7 @@ export const caseRoutes: RouteSpec[] = [
     description: 'Every record the journey read from the provider, by step attempt: credit reports, IDV results, bank accounts with their transactions, insights, income and employer, document metadata (bytes are exported one by one with `journey evidence --export-document`).',
     role: 'origination',
     params: caseParams,
-    responses: { ...onCase, 200: { description: 'The case file\'s records for the case', schema: evidenceSchema }, 503: error('No case file is configured for this API process') },
+    responses: { ...onCase, 200: { description: 'The case file\'s records for the case', schema: evidenceSchema }, 503: error('Temporal did not answer in time, or no case file is configured for this API process') },
     async handle({ params }, gateway) {
       return { status: 200, body: await gateway.evidence(params.caseId!) };
     },
