@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { ConfigurationError } from '../../worker/environment';
+import { errorOf } from '../support/errorOf';
 import { readTemporalConfig, temporalConnectionOptions } from '../../worker/temporalConfig';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'temporal-profile-'));
@@ -38,14 +39,9 @@ test('a temporal.toml profile, with TLS server CA and server name; the environme
 
 test('a profile file that is not TOML fails fast, naming the file', () => {
   const broken = file('broken.toml', '[profile.default\naddress = ');
-  let error: unknown;
-  try {
-    readTemporalConfig(isolated({ TEMPORAL_CONFIG_FILE: broken }));
-  } catch (e) {
-    error = e;
-  }
+  const error = errorOf(() => readTemporalConfig(isolated({ TEMPORAL_CONFIG_FILE: broken })));
   expect(error).toBeInstanceOf(ConfigurationError);
-  expect((error as Error).message).toContain(broken);
+  expect(error.message).toContain(broken);
 });
 
 test('a profile reaches the real server', async () => {

@@ -1,15 +1,8 @@
 /** Issue 11 items 4 and 6: signatures required unless allowed explicitly; the listener's host. */
 import { assertSecretSource, readBridgeConfig } from '../../webhook-bridge/config';
 import { ConfigurationError } from '../../worker/environment';
+import { errorOf } from '../support/errorOf';
 
-function errorOf(read: () => unknown): Error {
-  try {
-    read();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a configuration error');
-}
 
 test('signatures are required by default; only WEBHOOK_ALLOW_UNSIGNED=true lifts it', () => {
   expect(readBridgeConfig({}).requireSignature).toBe(true);

@@ -2,16 +2,9 @@ import { readProviderConfig } from '../../activities/providerConfig';
 import { readSimulatorConfig } from '../../simulator/config';
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { ConfigurationError } from '../../worker/environment';
+import { errorOf } from '../support/errorOf';
 import { readTemporalConfig } from '../../worker/temporalConfig';
 
-function errorOf(read: () => unknown): Error {
-  try {
-    read();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a configuration error');
-}
 
 describe('configuration', () => {
   test('defaults serve the embedded stack', () => {
