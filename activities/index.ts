@@ -10,6 +10,7 @@ import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfi
 import { createPollActivities } from './pollResource';
 import type { ProviderClient } from './providerClient';
 import { createResourceActivities } from './resourceActivities';
+import { createSubscribingActivities } from './subscribingActivities';
 import type { ResourceTarget } from './signalResource';
 
 export interface ActivityDependencies {
@@ -22,12 +23,17 @@ export interface ActivityDependencies {
 }
 
 export function createActivities(deps: ActivityDependencies) {
+  const identityVerification = createIdentityVerificationActivities(deps.provider, deps.caseFile);
+  const documents = createDocumentActivities(deps.provider, deps.caseFile);
+  const banking = createBankingActivities(deps.provider, deps.caseFile);
+  const insights = createInsightActivities(deps.provider, deps.caseFile);
   return {
-    ...createIdentityVerificationActivities(deps.provider, deps.caseFile),
+    ...identityVerification,
     ...createCreditReportActivities(deps.provider, deps.caseFile),
-    ...createDocumentActivities(deps.provider, deps.caseFile),
-    ...createBankingActivities(deps.provider, deps.caseFile),
-    ...createInsightActivities(deps.provider, deps.caseFile),
+    ...documents,
+    ...banking,
+    ...insights,
+    ...createSubscribingActivities({ identityVerification, banking, documents, insights }, deps.resources),
     ...createPollActivities(deps.provider),
     ...createResourceActivities(deps.resources),
     ...createNotificationActivities(deps.caseEvents ?? { timeoutMs: 10_000 }),

@@ -4,6 +4,7 @@
  * step waits for them: completes the identity check and connects their bank.
  */
 import { cancelJourneySignal, journeyStatusQuery, onboardCase, type JourneyStatus } from '../workflows/onboardCaseWorkflow';
+import type { OnboardCaseInput } from '../workflows/journeyInput';
 import type { StepStatus } from '../workflows/stepStatus';
 import { journeySummary } from '../workflows/workflowMetadata';
 import type { Stack } from './stack';
@@ -16,7 +17,12 @@ export interface DemoOutcome {
   status: JourneyStatus;
 }
 
-export async function runDemoJourney(stack: Stack, print: (line: string) => void): Promise<DemoOutcome> {
+export interface DemoOptions {
+  /** Deadlines for the journey (the defaults of workflows/deadlines.ts otherwise). */
+  deadlines?: OnboardCaseInput['deadlines'];
+}
+
+export async function runDemoJourney(stack: Stack, print: (line: string) => void, options: DemoOptions = {}): Promise<DemoOutcome> {
   const control = stack.simulator.controlUrl;
   const person = (await postJson(`${control}/persons`, { first_name: 'Ada', last_name: 'Lovelace' })) as { person_id: string; name: string };
   const theCase = (await postJson(`${control}/cases`, { income_employer_outcome: 'Complete' })) as { case_id: string };
@@ -43,6 +49,7 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
           incomeEmployer: true,
           affordability: true,
         },
+        ...(options.deadlines ? { deadlines: options.deadlines } : {}),
       },
     ],
   });

@@ -8,6 +8,7 @@ import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { resourceSubscribedBy } from '../activities/subscribingActivities';
 import { resourceWorkflowId, type PicklistEntry, type ResourceKey } from '../provider';
 import { JourneyCommandError } from './journeyInputFile';
 import { workflowsPath } from '../worker/createWorker';
@@ -174,17 +175,26 @@ export async function journeyHistories(ctx: CommandContext, caseId: string): Pro
   return histories;
 }
 
-/** Children a history started and resource workflows it subscribed to. */
+/**
+ * Children a history started and resource workflows it subscribed to: through `subscribeToResource`,
+ * or (lean histories) through the activity that created the resource, read from its input and result.
+ */
 async function touchedWorkflows(ctx: CommandContext, history: temporal.api.history.v1.IHistory): Promise<string[]> {
   const found: string[] = [];
+  const converter = ctx.client.options.loadedDataConverter;
+  const decode = (payloads: temporal.api.common.v1.IPayloads | null | undefined) => (payloads?.payloads?.length ? decodeFromPayloadsAtIndex<unknown>(converter, 0, payloads.payloads) : undefined);
+  const scheduled = new Map<string, temporal.api.history.v1.IActivityTaskScheduledEventAttributes>();
   for (const event of history.events ?? []) {
     const child = event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
     if (child) found.push(child);
-    const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name === 'subscribeToResource' && scheduled.input?.payloads?.length) {
-      const input = await decodeFromPayloadsAtIndex<{ resource: ResourceKey }>(ctx.client.options.loadedDataConverter, 0, scheduled.input.payloads);
-      found.push(resourceWorkflowId(input.resource));
-    }
+    const activity = event.activityTaskScheduledEventAttributes;
+    if (activity) scheduled.set(String(event.eventId), activity);
+    if (activity?.activityType?.name === 'subscribeToResource') found.push(resourceWorkflowId(((await decode(activity.input)) as { resource: ResourceKey }).resource));
+    const completed = event.activityTaskCompletedEventAttributes;
+    const creation = completed ? scheduled.get(String(completed.scheduledEventId)) : undefined;
+    if (!completed || !creation) continue;
+    const resource = resourceSubscribedBy(creation.activityType?.name ?? '', await decode(creation.input), await decode(completed.result));
+    if (resource) found.push(resourceWorkflowId(resource));
   }
   return found;
 }

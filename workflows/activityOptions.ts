@@ -4,7 +4,7 @@
  * provider's answer in `reason`. Provider calls heartbeat while they last, so a cancelled journey
  * reaches them within a heartbeat and aborts the HTTP request.
  */
-import type { ActivityOptions, Duration } from '@temporalio/common';
+import type { ActivityOptions, Duration, LocalActivityOptions } from '@temporalio/common';
 import { defaultDeadlines } from './deadlines';
 
 const backoff = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' } as const;
@@ -35,4 +35,14 @@ export const activityOptions = {
     scheduleToCloseTimeout: '7 days',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   } satisfies ActivityOptions,
+  /**
+   * The same, as a local activity: retried in the worker for a minute, then by workflow timers,
+   * for as long as the activity would have been.
+   */
+  notifyLocally: {
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: '7 days',
+    localRetryThreshold: '1 minute',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  } satisfies LocalActivityOptions,
 } as const;

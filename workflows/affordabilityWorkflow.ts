@@ -3,6 +3,7 @@ import type { Duration } from '@temporalio/common';
 import { path, routes } from '../activities/routes';
 import { affordabilityInsightsCompletedSchema, type AffordabilityInsight } from '../provider';
 import { requestAndAwaitResult } from './awaitProviderResult';
+import { leanHistories } from './leanHistories';
 import { transactionCountOf } from './caseFileResults';
 import { defaultDeadlines } from './deadlines';
 import { providerActivities } from './providerActivities';
@@ -36,7 +37,8 @@ async function requestAffordability(input: AffordabilityInput, { update, finish 
   const deadline = input.deadline ?? defaultDeadlines.affordability;
   const { found } = await requestAndAwaitResult<Links>({
     kind: 'affordability',
-    request: async () => (await provider.requestAffordabilityInsight({ caseId: input.caseId })).request_id,
+    request: async (subscription) =>
+      (subscription ? await provider.requestAffordabilityInsightAndSubscribe({ caseId: input.caseId, subscription }) : await provider.requestAffordabilityInsight({ caseId: input.caseId })).request_id,
     locate: (delivery, requestId) => {
       // A polled record says Complete: the links are the spec's paths (§4.7).
       if (delivery.parse === 'polled') return { insight: path(routes.affordabilityInsight, { requestId }), transactions: path(routes.affordabilityInsightTransactions, { requestId }) };
@@ -51,8 +53,10 @@ async function requestAffordability(input: AffordabilityInput, { update, finish 
 
   update({ state: 'running' });
   // Both reads write to the case file and return summaries (older histories: the full data).
-  const insight = await provider.getAffordabilityInsight({ link: found.insight, caseId: input.caseId });
-  const transactions = await provider.getAffordabilityInsightTransactions({ link: found.transactions, caseId: input.caseId });
+  // Lean: side by side, so that both answers usually come back in one workflow task.
+  const [insight, transactions] = leanHistories()
+    ? await Promise.all([provider.getAffordabilityInsight({ link: found.insight, caseId: input.caseId }), provider.getAffordabilityInsightTransactions({ link: found.transactions, caseId: input.caseId })])
+    : [await provider.getAffordabilityInsight({ link: found.insight, caseId: input.caseId }), await provider.getAffordabilityInsightTransactions({ link: found.transactions, caseId: input.caseId })];
   return finish('completed', null, {
     currency: insight.currency,
     monthly_income: insight.monthly_income,

@@ -22,6 +22,7 @@ import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
 import { trackStep, type StepStatus } from './stepStatus';
 import { lastEventOf } from './lastEvent';
+import { leanHistories } from './leanHistories';
 
 export interface BankingInput {
   caseId: string;
@@ -91,21 +92,37 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
   const { status, update, finish } = trackStep<BankingDetail>(input.stepKey);
   const provider = providerActivities(input.callBudget);
   const resource = { kind: 'case-banking' as const, id: input.caseId.toLowerCase() };
+  const lean = leanHistories();
   const attempt: { connectionId: string | null; outcome?: Outcome } = { connectionId: null };
+  // Lean open banking subscribes while it creates the connection: the case's log (earlier
+  // attempts' events included) may come back before the connection id does, and must wait for it.
+  const awaitingConnection = () => lean && input.method === 'open_banking' && attempt.connectionId === null;
+  const consider = (delivery: ResourceDelivery) => {
+    if (belongsToAttempt(delivery, attempt.connectionId, input.ignoreEventsBefore)) attempt.outcome ??= outcomeOf(delivery);
+  };
   const inbox = createResourceInbox((_r, delivery) => {
     update({ lastEvent: lastEventOf(delivery) });
-    if (belongsToAttempt(delivery, attempt.connectionId, input.ignoreEventsBefore)) attempt.outcome ??= outcomeOf(delivery);
+    if (!awaitingConnection()) consider(delivery);
   });
+  const waitingFor = input.method === 'open_banking' ? 'waiting for the applicant to connect their bank' : 'waiting for bank statements to be processed';
 
   return failingOnProviderError(finish, async () => {
-    if (input.method === 'open_banking') {
-      const connection = await provider.createOpenBankingConnection({ caseId: input.caseId });
+    if (lean && input.method === 'open_banking') {
+      const connection = await provider.createOpenBankingConnectionAndSubscribe({ caseId: input.caseId, subscription: inbox.subscription() });
       attempt.connectionId = connection.bank_connection_id;
       detail.connectionLink = connection.connection_link;
-      update({ providerIds: { bank_connection_id: connection.bank_connection_id }, links: { bank_connection_link: connection.connection_link }, detail });
+      for (const earlier of inbox.of(resource)) consider(earlier);
+      update({ state: 'waiting', reason: waitingFor, providerIds: { bank_connection_id: connection.bank_connection_id }, links: { bank_connection_link: connection.connection_link }, detail });
+    } else {
+      if (input.method === 'open_banking') {
+        const connection = await provider.createOpenBankingConnection({ caseId: input.caseId });
+        attempt.connectionId = connection.bank_connection_id;
+        detail.connectionLink = connection.connection_link;
+        update({ providerIds: { bank_connection_id: connection.bank_connection_id }, links: { bank_connection_link: connection.connection_link }, detail });
+      }
+      await inbox.subscribe(resource);
+      update({ state: 'waiting', reason: waitingFor });
     }
-    await inbox.subscribe(resource);
-    update({ state: 'waiting', reason: input.method === 'open_banking' ? 'waiting for the applicant to connect their bank' : 'waiting for bank statements to be processed' });
 
     const deadline = input.deadline ?? defaultDeadlines.banking;
     if (!(await condition(() => attempt.outcome !== undefined, deadline))) {

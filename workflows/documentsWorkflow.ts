@@ -15,6 +15,7 @@ import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
 import { trackStep, type StepStatus } from './stepStatus';
 import { lastEventOf } from './lastEvent';
+import { leanHistories } from './leanHistories';
 
 export interface DocumentsInput {
   caseId: string;
@@ -79,11 +80,15 @@ async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome
     if (settle(outcome, delivery)) update({ lastEvent: lastEventOf(delivery), detail: { documents: outcomes } });
   });
 
+  const lean = leanHistories();
+  const reconcileAfter = input.reconcileAfter ?? defaultDeadlines.reconcileAfter;
   for (const file of input.documents) {
-    const uploaded = await provider.uploadDocument({ ...file, entity_type: 'case', entity_id: input.caseId });
+    const document = { ...file, entity_type: 'case' as const, entity_id: input.caseId };
+    // Lean: upload and subscribe in one activity.
+    const uploaded = lean ? await provider.uploadDocumentAndSubscribe({ document, subscription: inbox.subscription(reconcileAfter) }) : await provider.uploadDocument(document);
     const outcome: DocumentOutcome = { document_id: uploaded.document_id.toLowerCase(), file_name: uploaded.file_name, status: 'Processing', document_type: uploaded.document_type, message: null, document_endpoint: null };
     outcomes.push(outcome);
-    await inbox.subscribe({ kind: 'document', id: outcome.document_id }, input.reconcileAfter ?? defaultDeadlines.reconcileAfter);
+    if (!lean) await inbox.subscribe({ kind: 'document', id: outcome.document_id }, reconcileAfter);
     for (const earlier of inbox.of({ kind: 'document', id: outcome.document_id })) settle(outcome, earlier);
   }
   update({ state: 'waiting', providerIds: Object.fromEntries(outcomes.map((o, i) => [`document_id_${i + 1}`, o.document_id])), detail: { documents: outcomes } });

@@ -20,6 +20,7 @@ import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
 import { stepStatusQuery, trackStep, type StepStatus } from './stepStatus';
 import { lastEventOf } from './lastEvent';
+import { leanHistories } from './leanHistories';
 
 export interface IdentityVerificationInput {
   personId: string;
@@ -83,13 +84,20 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
   const maxResubmissions = input.maxResubmissions ?? 2;
   const deadline = input.deadline ?? defaultDeadlines.identityVerification;
 
+  const lean = leanHistories();
+  const reconcileAfter = input.reconcileAfter ?? defaultDeadlines.reconcileAfter;
+
   return failingOnProviderError(finish, async () => {
     for (let attempt = 0; ; attempt++) {
-      const request = await openRequest(provider, input.personId, attempt === 0 && (input.adoptOpenRequest ?? true));
+      const adopt = attempt === 0 && (input.adoptOpenRequest ?? true);
+      // Lean: find, create and subscribe in one activity.
+      const request = lean
+        ? await provider.openIdentityVerificationRequest({ personId: input.personId, adoptOpenRequest: adopt, subscription: inbox.subscription(reconcileAfter) })
+        : await openRequest(provider, input.personId, adopt);
       Object.assign(current, { requestId: request.request_id, outcome: undefined });
       detail.requests.push(request.request_id);
       update({ state: 'waiting', providerIds: { ...status.providerIds, request_id: request.request_id }, links: { identity_link: request.identity_link }, detail });
-      await inbox.subscribe({ kind: 'idv', id: request.request_id }, input.reconcileAfter ?? defaultDeadlines.reconcileAfter);
+      if (!lean) await inbox.subscribe({ kind: 'idv', id: request.request_id }, reconcileAfter);
       // Events that arrived before we subscribed were replayed by the subscription.
       for (const earlier of inbox.of({ kind: 'idv', id: request.request_id })) current.outcome ??= outcomeOf(earlier);
 

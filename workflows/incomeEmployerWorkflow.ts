@@ -33,7 +33,11 @@ async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish
   const deadline = input.deadline ?? defaultDeadlines.incomeEmployer;
   const { found: verificationLink } = await requestAndAwaitResult<string>({
     kind: 'income-employer',
-    request: async () => (await provider.requestIncomeEmployerVerification({ caseId: input.caseId })).request_id,
+    request: async (subscription) =>
+      (subscription
+        ? await provider.requestIncomeEmployerVerificationAndSubscribe({ caseId: input.caseId, subscription })
+        : await provider.requestIncomeEmployerVerification({ caseId: input.caseId })
+      ).request_id,
     locate: (delivery, requestId) => {
       if (delivery.parse === 'polled') return path(routes.incomeEmployer, { requestId });
       const data = incomeEmployerInsightsCompletedSchema.safeParse(delivery.data);

@@ -2,26 +2,37 @@
  * The journey's events to the LOS (`notifyLos`, case-api/notifications). Sent without waiting, so
  * a slow or absent LOS never holds a journey up; each in a non-cancellable scope, so a cancelled
  * journey still reports what happened. `drain()` before the journey closes: the activities of a
- * closed workflow never run. Behind `patched('notify-los')`: journeys started before it send nothing.
+ * closed workflow never run. Behind `patched('notify-los')`: journeys started before it send nothing;
+ * journeys with lean histories send through a local activity.
  */
-import { CancellationScope, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { CaseEventInput, CaseEventType } from '../case-api/notifications/caseEvent';
 import { activityOptions } from './activityOptions';
 
-const { notifyLos } = proxyActivities<Pick<Activities, 'notifyLos'>>(activityOptions.notify);
+type Notify = Pick<Activities, 'notifyLos'>;
+const notifyBy = {
+  activity: proxyActivities<Notify>(activityOptions.notify).notifyLos,
+  // Lean histories: a local activity is one marker event in the task that sent it, where an
+  // activity cost three events and a workflow task of three more for each event sent.
+  local: proxyLocalActivities<Notify>(activityOptions.notifyLocally).notifyLos,
+};
+
+/** How the journey's events go out: `off` for journeys started before notifications. */
+export type NotifyMode = 'off' | keyof typeof notifyBy;
 
 export class JourneyNotifier {
   private sequence = 0;
   private readonly pending: Promise<unknown>[] = [];
 
   constructor(
-    private readonly enabled: boolean,
+    private readonly mode: NotifyMode,
     private readonly caseId: string,
   ) {}
 
   send(type: CaseEventType, state: string, reasons: string[], step?: CaseEventInput['step']): void {
-    if (!this.enabled) return;
+    if (this.mode === 'off') return;
+    const notifyLos = notifyBy[this.mode];
     const { workflowId, runId } = workflowInfo();
     const event: CaseEventInput = { type, caseId: this.caseId, workflowId, runId, sequence: ++this.sequence, occurredAt: new Date(Date.now()).toISOString(), state, reasons: [...reasons], ...(step ? { step } : {}) };
     // Given up only after the activity's 7 days: the journey does not fail over its LOS.

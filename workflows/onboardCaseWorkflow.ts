@@ -35,6 +35,7 @@ import {
   type JourneyStep,
 } from './journeyMessages';
 import { JourneyNotifier } from './journeyNotifier';
+import { leanHistories, olderPatch } from './leanHistories';
 import { planSteps, type PlannedStep } from './journeyPlan';
 import { onboardCaseV2 } from './legacy/onboardCaseV2';
 import { providerErrorOf } from './providerFailure';
@@ -49,7 +50,7 @@ const activeStates: readonly StepState[] = ['running', 'waiting'];
 
 export async function onboardCase(rawInput: OnboardCaseInput): Promise<JourneyStatus> {
   // Journeys started before operator recovery keep the code they started with.
-  if (!patched('operator-recovery')) return (await onboardCaseV2(rawInput)) as JourneyStatus;
+  if (!olderPatch('operator-recovery')) return (await onboardCaseV2(rawInput)) as JourneyStatus;
   const parsed = onboardCaseInputSchema.safeParse(rawInput);
   if (!parsed.success) {
     throw ApplicationFailure.create({ type: 'InvalidJourneyInput', message: `onboardCase input is invalid: ${describeIssues(parsed.error).join('; ')}`, nonRetryable: true });
@@ -67,7 +68,7 @@ class Journey {
   private version = 0;
   private cancelReason: string | null = null;
   private publishedState: JourneyState | null = null;
-  private notifier: JourneyNotifier = new JourneyNotifier(false, '');
+  private notifier: JourneyNotifier = new JourneyNotifier('off', '');
   /** Step attempts whose completion the LOS has heard of (`<step>@<attempt>`). */
   private readonly announcedSteps = new Set<string>();
   private announcedState: JourneyState | null = null;
@@ -94,10 +95,20 @@ class Journey {
 
   async run(): Promise<JourneyStatus> {
     // Journeys started before notifications add no activity commands on replay.
-    this.notifier = new JourneyNotifier(patched('notify-los'), this.input.caseId);
+    const lean = leanHistories();
+    this.notifier = new JourneyNotifier(lean ? 'local' : patched('notify-los') ? 'activity' : 'off', this.input.caseId);
     for (const [key, step] of Object.entries(this.status.steps)) if (step.state === 'completed') this.announcedSteps.add(`${key}@${step.attempt}`);
     this.registerHandlers();
-    upsertSearchAttributes([{ key: caseIdSearchAttribute, value: this.input.caseId }]);
+    if (lean) {
+      // One upsert for both: the first state is `running` (nothing has been announced yet).
+      upsertSearchAttributes([
+        { key: caseIdSearchAttribute, value: this.input.caseId },
+        { key: journeyStateSearchAttribute, value: 'running' },
+      ]);
+      this.publishedState = 'running';
+    } else {
+      upsertSearchAttributes([{ key: caseIdSearchAttribute, value: this.input.caseId }]);
+    }
     try {
       await this.loop();
     } catch (error) {

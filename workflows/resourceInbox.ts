@@ -1,18 +1,21 @@
 /**
  * The subscriber's side of resource workflows: subscribe (through an activity: a workflow cannot
- * signalWithStart), then receive each event once, whatever the order or repetition.
+ * signalWithStart; lean steps subscribe in the activity that creates the resource), then receive
+ * each event once, whatever the order or repetition.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { Duration } from '@temporalio/common';
 import { setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ResourceKey } from '../provider';
-import { resourceEventSignal, type ResourceDelivery } from './messages';
+import { resourceEventSignal, type ResourceDelivery, type Subscription } from './messages';
 import { resourceSubscriptions } from './providerActivities';
 
 export interface ResourceInbox {
   /** Events received so far for `resource`, each once, in arrival order. */
   of(resource: ResourceKey): ResourceDelivery[];
   subscribe(resource: ResourceKey, reconcileAfter?: Duration): Promise<void>;
+  /** This workflow as a subscriber, for an activity that creates a resource and subscribes in one go. */
+  subscription(reconcileAfter?: Duration): Subscription;
 }
 
 const keyOf = (r: ResourceKey) => `${r.kind}/${r.id}`;
@@ -29,13 +32,15 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
     byResource.set(keyOf(resource), list);
     onEvent(resource, delivery);
   });
+  const subscription = (reconcileAfter?: Duration): Subscription => ({
+    workflowId: workflowInfo().workflowId,
+    ...(reconcileAfter !== undefined ? { reconcileAfterMs: msToNumber(reconcileAfter) } : {}),
+  });
   return {
     of: (resource) => byResource.get(keyOf(resource)) ?? [],
     async subscribe(resource, reconcileAfter) {
-      await resourceSubscriptions.subscribeToResource({
-        resource,
-        subscription: { workflowId: workflowInfo().workflowId, ...(reconcileAfter !== undefined ? { reconcileAfterMs: msToNumber(reconcileAfter) } : {}) },
-      });
+      await resourceSubscriptions.subscribeToResource({ resource, subscription: subscription(reconcileAfter) });
     },
+    subscription,
   };
 }

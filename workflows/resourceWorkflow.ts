@@ -5,12 +5,18 @@
  * (replaying past events to late ones), asks the provider when a subscriber waits and no webhook
  * came in time (the provider never retries a lost delivery), continues as new before its history
  * grows large, and ends after a retention period of quiet.
+ *
+ * Lean histories (issue 13, workflows/leanHistories.ts): one forward per occurrence (not one for
+ * the parent and one for the child delivery), and no more polling once the resource's terminal
+ * event has come (resourceSettlement.ts), nor ever for resources the provider cannot be asked about.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
-import { condition, continueAsNew, getExternalWorkflowHandle, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { activityOptions } from './activityOptions';
 import { defaultDeadlines } from './deadlines';
+import { leanHistories, olderPatch } from './leanHistories';
+import { pollable, settlesResource } from './resourceSettlement';
 import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from './messages';
 
 export type { ResourceWorkflowInput };
@@ -26,6 +32,7 @@ const UNROUTED_LOG_LIMIT = 500;
 const reconciliation = proxyActivities<Activities>(activityOptions.reconcile);
 
 export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<ResourceState> {
+  const lean = leanHistories();
   const state: ResourceState = {
     resource: input.resource,
     events: input.carried?.events ?? [],
@@ -52,12 +59,17 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     }
     seen.add(delivery.dedupeId);
     const sameOccurrence = delivery.batchId !== null && state.events.some((e) => e.batchId === delivery.batchId);
+    // Lean: one forward per occurrence. A parent and its child delivery tell a step the same
+    // thing (the first settles it), and each forward costs a signal and a workflow task on both
+    // sides. A later delivery still goes out when the first of its occurrence was not valid.
+    const told = lean && sameOccurrence && state.events.some((e) => e.batchId === delivery.batchId && e.parse === 'known');
     if (!sameOccurrence) state.occurrences++;
     state.events.push(delivery);
-    if (state.resource.kind === 'unrouted' && patched('bounded-unrouted-log')) dropOldest(state, seen);
+    if (state.resource.kind === 'unrouted' && olderPatch('bounded-unrouted-log')) dropOldest(state, seen);
+    if (lean && settlesResource(state.resource.kind, delivery)) settled = true;
     lastActivity = Date.now();
-    if (patched('wake-on-delivery')) wake = true;
-    for (const to of state.subscribers) outbox.push({ to, delivery });
+    if (olderPatch('wake-on-delivery')) wake = true;
+    if (!told) for (const to of state.subscribers) outbox.push({ to, delivery });
   };
 
   setHandler(deliverSignal, record);
@@ -66,7 +78,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     if (!state.subscribers.includes(workflowId)) state.subscribers.push(workflowId);
     if (after !== undefined) reconcileAfterMs = Math.min(reconcileAfterMs ?? after, after);
     lastActivity = Date.now();
-    if (patched('replan-on-subscribe')) wake = true;
+    if (olderPatch('replan-on-subscribe')) wake = true;
     // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing.
     for (const delivery of state.events) outbox.push({ to: workflowId, delivery });
   });
@@ -75,7 +87,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
 
   const retentionMs = msToNumber(input.retention ?? defaultDeadlines.resourceRetention);
   for (;;) {
-    const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0;
+    const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && (!lean || pollable(state.resource.kind));
     const nextPollAt = pollDue ? lastActivity + (reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
     const wakeAt = Math.min(nextPollAt, lastActivity + retentionMs);
     const busy = await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now()));

@@ -2,9 +2,11 @@
  * The status every step reports (DESIGN.md §4, contract of the `status` query): its state, the
  * provider ids it works with, the last event seen, the reason for any non-completed state, and a
  * step-specific detail (a picklist, accounts read, document outcomes). A step started by a journey
- * signals its changes to its parent, so the journey's `status` is always current.
+ * signals its parent when it starts to wait (with its ids and links) and ends as the parent's child,
+ * so the journey's `status` shows every step's wait and outcome.
  */
-import { defineQuery, defineSignal, getExternalWorkflowHandle, patched, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { defineQuery, defineSignal, getExternalWorkflowHandle, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { leanHistories, olderPatch } from './leanHistories';
 import type { LastEvent, StepState } from './stepState';
 import { currentDetails } from './workflowMetadata';
 
@@ -52,11 +54,16 @@ export function trackStep<Detail>(stepKey: string | undefined) {
   // Before this patch every update was signalled, so adding a cosmetic `update({ reason })` added a
   // command and broke the replay of open journeys. Now only reportable changes (and the finish)
   // are signalled; the parent gets the whole status with each.
-  const onChangeOnly = patched('step-reports-on-change');
+  const lean = leanHistories();
+  const onChangeOnly = olderPatch('step-reports-on-change');
   let seq = 0;
   let lastReported = reportable(status);
   const report = (force: boolean) => {
     if (!parent || !stepKey) return;
+    // Lean: the journey hears of a step while it waits (for an applicant, an operator or the
+    // provider: the ids and links someone acts on), and of its end through the child's result.
+    // The short `running` moments in between bought a signal and two workflow tasks each.
+    if (lean && status.state !== 'waiting') return;
     const now = reportable(status);
     if (onChangeOnly && !force && now === lastReported) return;
     lastReported = now;

@@ -45,17 +45,31 @@ test('the later generation of histories went through the patched code paths', ()
       if (data) patchIds.add((JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id);
     }
   }
-  expect([...patchIds].sort()).toEqual(['bounded-unrouted-log', 'notify-los', 'operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
+  expect([...patchIds].sort()).toEqual(['bounded-unrouted-log', 'lean-histories', 'notify-los', 'operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
+});
+
+/** The patch ids a history recorded, in order. */
+const patchesOf = (h: (typeof histories)[number]): string[] =>
+  (h.history.events ?? []).flatMap((event) => {
+    const data = event.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data;
+    return data ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id] : [];
+  });
+
+test('since v6 every workflow records the lean-histories patch and no other (one marker instead of one per older patch)', () => {
+  const lean = histories.filter((h) => generation(h) === CURRENT);
+  expect(lean.length).toBeGreaterThan(0);
+  for (const h of lean) expect({ file: h.file, patches: patchesOf(h) }).toEqual({ file: h.file, patches: ['lean-histories'] });
+  for (const h of histories.filter((x) => generation(x) !== CURRENT)) expect(patchesOf(h)).not.toContain('lean-histories');
 });
 
 /**
- * The newest generation: v5, recorded once both the case file (v4: activities write to it, no new
- * patch) and the LOS notifications (v4n: behind notify-los) were in. Both branches recorded a
- * generation of their own; both are kept, since journeys of each may still run.
+ * The newest generation: v6, lean histories (issue 13, behind lean-histories). v5 was recorded once
+ * both the case file (v4: activities write to it, no new patch) and the LOS notifications (v4n:
+ * behind notify-los) were in. Every generation is kept, since journeys of each may still run.
  */
-const CURRENT = 'v5';
-const WITH_CASE_FILE = ['v4', 'v5'];
-const NOTIFYING = ['v4n', 'v5'];
+const CURRENT = 'v6';
+const WITH_CASE_FILE = ['v4', 'v5', 'v6'];
+const NOTIFYING = ['v4n', 'v5', 'v6'];
 
 test('the current generation covers every workflow type, retried attempts, waivers and a native cancel', () => {
   const current = histories.filter((h) => generation(h) === CURRENT);
@@ -67,7 +81,17 @@ test('the current generation covers every workflow type, retried attempts, waive
 });
 
 test('since v4 (v4n aside) every provider read returned a case file reference and a summary, and journeys named documents by id', () => {
-  const reads = ['readConnectedAccount', 'getAffordabilityInsight', 'getAffordabilityInsightTransactions', 'getIncomeEmployerResult', 'getIdentityVerificationResult', 'requestCreditReport', 'resolveCreditReportPicklist', 'uploadDocument'];
+  const reads = [
+    'readConnectedAccount',
+    'getAffordabilityInsight',
+    'getAffordabilityInsightTransactions',
+    'getIncomeEmployerResult',
+    'getIdentityVerificationResult',
+    'requestCreditReport',
+    'resolveCreditReportPicklist',
+    'uploadDocument',
+    'uploadDocumentAndSubscribe',
+  ];
   const seen = new Set<string>();
   for (const h of histories.filter((x) => WITH_CASE_FILE.includes(generation(x)))) {
     const scheduled = new Map<string, string>();
@@ -88,9 +112,12 @@ test('since v4 (v4n aside) every provider read returned a case file reference an
   expect([...seen].sort()).toEqual([...reads].sort());
 });
 
-test('journeys since v4n notify the LOS (notifyLos behind notify-los); older journeys never did', () => {
+test('journeys since v4n notify the LOS (notifyLos behind notify-los, a local activity since v6); older journeys never did', () => {
   const journeys = histories.filter((h) => workflowType(h) === 'onboardCase');
-  const notifies = (h: (typeof histories)[number]) => h.history.events?.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'notifyLos') ?? false;
+  const byActivity = (e: NonNullable<(typeof histories)[number]['history']['events']>[number]) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'notifyLos';
+  const byLocalActivity = (e: NonNullable<(typeof histories)[number]['history']['events']>[number]) =>
+    e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && Buffer.from(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data ?? []).toString('utf8').includes('notifyLos');
+  const notifies = (h: (typeof histories)[number]) => h.history.events?.some(generation(h) === 'v6' ? byLocalActivity : byActivity) ?? false;
   const current = journeys.filter((h) => NOTIFYING.includes(generation(h)));
   expect(current.length).toBeGreaterThanOrEqual(4);
   for (const h of current) expect({ file: h.file, notifies: notifies(h) }).toEqual({ file: h.file, notifies: true });

@@ -1,0 +1,91 @@
+/**
+ * Lean histories (issue 13): what a journey no longer spends, read from the histories of a real
+ * journey. Each assertion failed on the code before: steps reported every change of state (11
+ * reports for 6 steps), a resource polled the provider once more after its webhook had settled it,
+ * and a parent and child delivery of one occurrence were forwarded to the step twice.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { runDemoJourney, type DemoOutcome } from '../../cli/demoJourney';
+import { journeyHistories } from '../../cli/journeyCommands';
+import { startStack, type Stack } from '../../cli/stack';
+import { waitForStatus } from '../../cli/watchStatus';
+import { resourceStateQuery } from '../../workflows/messages';
+import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
+import { stepStatusQuery } from '../../workflows/stepStatus';
+import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { simulatorControl } from '../support/rawProviderApi';
+
+const T = temporal.api.enums.v1.EventType;
+let stack: Stack;
+let demo: DemoOutcome;
+
+beforeAll(async () => {
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1313, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  demo = await runDemoJourney(stack, () => {});
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const eventsOf = async (client: Client, workflowId: string) => (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+const signalsNamed = (events: temporal.api.history.v1.IHistoryEvent[], name: string) =>
+  events.filter((e) => e.eventType === T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && e.workflowExecutionSignaledEventAttributes?.signalName === name).length;
+
+test('the demo journey completed', () => {
+  expect(demo.status.state).toBe('completed');
+});
+
+test('a step reports to its journey once, when it starts to wait; its end comes as the child result', async () => {
+  const journey = await eventsOf(stack.client, demo.workflowId);
+  const steps = Object.keys(demo.status.steps);
+  // Every step but the credit report (no picklist here) waits once: for the applicant or the provider.
+  expect(signalsNamed(journey, 'stepReport')).toBe(steps.filter((s) => s !== 'credit-report').length);
+});
+
+test('the parent and child deliveries of one occurrence reach the step once', async () => {
+  const bankingResource = `resource/case-banking/${demo.caseId.toLowerCase()}`;
+  const state = await stack.client.workflow.getHandle(bankingResource).query(resourceStateQuery);
+  // BankingProcessing.Completed and its child OpenBankingProcessing.Completed: one occurrence.
+  expect(state.events.map((e) => e.eventType).sort()).toEqual(['BankingProcessing.Completed', 'OpenBankingProcessing.Completed']);
+  expect(state.occurrences).toBe(1);
+  const banking = await eventsOf(stack.client, demo.status.steps.banking!.workflowId);
+  expect(signalsNamed(banking, 'resourceEvent')).toBe(1);
+});
+
+test('a resource settled by its webhook does not ask the provider again: its next timer is the retention, not a poll', async () => {
+  const control = simulatorControl(stack.simulator);
+  const personId = (await control('/persons', {})).person_id as string;
+  const handle = await stack.client.workflow.start(identityVerificationWorkflow, {
+    workflowId: `step/${randomUUID()}`,
+    taskQueue: stack.temporal.taskQueue,
+    args: [{ personId, deadline: '30 seconds', reconcileAfter: '2 seconds' }],
+  });
+  const requestId = (await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting')).providerIds.request_id as string;
+  await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+  expect(await handle.result()).toMatchObject({ state: 'completed' });
+
+  const resourceId = `resource/idv/${requestId}`;
+  // The resource's last command, once it has forwarded the event: the timer it waits on next.
+  const lastTimer = async () => {
+    for (;;) {
+      const events = await eventsOf(stack.client, resourceId);
+      const forwarded = events.findIndex((e) => e.eventType === T.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED);
+      const timer = events.slice(forwarded + 1).find((e) => e.eventType === T.EVENT_TYPE_TIMER_STARTED);
+      if (forwarded >= 0 && timer) return timer.timerStartedEventAttributes!;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const timer = await lastTimer();
+  expect(Number(timer.startToFireTimeout?.seconds ?? 0)).toBeGreaterThan(24 * 3600);
+  const polls = (await eventsOf(stack.client, resourceId)).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pollResource');
+  expect(polls).toHaveLength(0);
+}, 60_000);
+
+test('journey replay still finds every resource workflow, though lean steps subscribe in their creating activity', async () => {
+  const histories = await journeyHistories({ client: stack.client, taskQueue: stack.temporal.taskQueue }, demo.caseId);
+  const resources = [...histories.keys()].filter((id) => id.startsWith('resource/')).map((id) => id.split('/')[1]);
+  expect(resources.sort()).toEqual(['affordability', 'case-banking', 'document', 'idv', 'income-employer']);
+});
