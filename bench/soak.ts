@@ -10,7 +10,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { freePort } from '../cli/freePort';
 import { failureConverterPath } from '../codec/dataConverter';
@@ -18,7 +18,7 @@ import { workflowsPath } from '../worker/createWorker';
 import { registerWebhook, startStack } from '../cli/stack';
 import { projectRoot } from '../cli/temporalCli';
 import { journeyStatusQuery, type JourneyStatus } from '../workflows/onboardCaseWorkflow';
-import type { ResourceState } from '../workflows/messages';
+import { resourceStateQuery, type ResourceState } from '../workflows/messages';
 import { startChild, killChildren, type Child } from '../test/support/childProcess';
 import { compareLedger, resourceStates } from '../test/support/deliveryLedger';
 import { act, askedOf, newApplicant, startJourney, type Applicant, type JourneyPlan } from '../test/support/faultJourneys';
@@ -58,6 +58,39 @@ const readStatus = (h: WorkflowHandle): Promise<JourneyStatus> =>
   h.query(journeyStatusQuery).catch(() => ({ caseId: h.workflowId, state: 'unreadable', steps: {} }) as unknown as JourneyStatus);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Rounds of reads for what a busy worker could not answer at the end of the run. */
+const REREAD_ROUNDS = 6;
+const REREAD_PAUSE_MS = 10_000;
+
+/** Journeys whose status could not be read are asked again, a few rounds apart. */
+async function rereadUnreadable(handles: WorkflowHandle[], outcomes: JourneyStatus[]): Promise<void> {
+  for (let round = 0; round < REREAD_ROUNDS; round++) {
+    const missing = outcomes.flatMap((o, i) => ((o.state as string) === 'unreadable' ? [i] : []));
+    if (missing.length === 0) return;
+    console.log(`soak: ${missing.length} journey statuses unreadable; asking again`);
+    await sleep(REREAD_PAUSE_MS);
+    for (const i of missing) outcomes[i] = await readStatus(handles[i]!);
+  }
+}
+
+/** Every resource workflow's state; those a busy worker could not answer are asked again, a few rounds apart. */
+async function readResourceStates(client: Client, taskQueue: string): Promise<{ states: ResourceState[]; unreadable: string[] }> {
+  let unreadable: string[] = [];
+  const states = await resourceStates(client, taskQueue, (id) => unreadable.push(id));
+  for (let round = 0; round < REREAD_ROUNDS && unreadable.length > 0; round++) {
+    console.log(`soak: ${unreadable.length} resource states unreadable; asking again`);
+    await sleep(REREAD_PAUSE_MS);
+    const retry = unreadable;
+    unreadable = [];
+    for (const id of retry) {
+      const state = await client.workflow.getHandle(id).query(resourceStateQuery).catch(() => undefined);
+      if (state) states.push(state);
+      else unreadable.push(id);
+    }
+  }
+  return { states, unreadable };
+}
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -130,8 +163,8 @@ async function main(): Promise<void> {
     console.log(`soak: journeys ended after ${Math.round((Date.now() - started) / 1000)} s; auditing`);
 
     const deliveries = await control('/deliveries');
-    const unreadable: string[] = [];
-    const states = await resourceStates(stack.client, stack.temporal.taskQueue, (id) => unreadable.push(id));
+    await rereadUnreadable(handles, outcomes as JourneyStatus[]);
+    const { states, unreadable } = await readResourceStates(stack.client, stack.temporal.taskQueue);
     const ledger = compareLedger(deliveries, states);
     const byResource = new Map<string, ResourceState>(states.map((s) => [`${s.resource.kind}/${s.resource.id}`, s]));
     const audit = auditJourneys(applicants.map((a, i) => ({ ...a, status: outcomes[i] as JourneyStatus })), stack.simulator.store, byResource);

@@ -36,13 +36,13 @@ export const activityOptions = {
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   } satisfies ActivityOptions,
   /**
-   * The same, as a local activity: retried in the worker for a minute, then by workflow timers,
-   * for as long as the activity would have been.
+   * A journey event's first try, as a local activity: one marker event when the LOS answers (an
+   * activity costs three events and a workflow task of three more). One attempt, briefly: while it
+   * runs the journey's workflow task stays open, so an LOS that is down or slow gets the durable
+   * activity above instead and never holds the journey up for more than this.
    */
-  notifyLocally: {
-    startToCloseTimeout: '30 seconds',
-    scheduleToCloseTimeout: '7 days',
-    localRetryThreshold: '1 minute',
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  notifyFirstTry: {
+    startToCloseTimeout: '5 seconds',
+    retry: { maximumAttempts: 1 },
   } satisfies LocalActivityOptions,
 } as const;

@@ -3,7 +3,7 @@
  * a slow or absent LOS never holds a journey up; each in a non-cancellable scope, so a cancelled
  * journey still reports what happened. `drain()` before the journey closes: the activities of a
  * closed workflow never run. Behind `patched('notify-los')`: journeys started before it send nothing;
- * journeys with lean histories send through a local activity.
+ * journeys with lean histories try a local activity first.
  */
 import { CancellationScope, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -11,11 +11,14 @@ import type { CaseEventInput, CaseEventType } from '../case-api/notifications/ca
 import { activityOptions } from './activityOptions';
 
 type Notify = Pick<Activities, 'notifyLos'>;
+const durably = proxyActivities<Notify>(activityOptions.notify).notifyLos;
+const firstTry = proxyLocalActivities<Notify>(activityOptions.notifyFirstTry).notifyLos;
+
 const notifyBy = {
-  activity: proxyActivities<Notify>(activityOptions.notify).notifyLos,
-  // Lean histories: a local activity is one marker event in the task that sent it, where an
-  // activity cost three events and a workflow task of three more for each event sent.
-  local: proxyLocalActivities<Notify>(activityOptions.notifyLocally).notifyLos,
+  activity: durably,
+  // Lean histories: a local activity's one try first (one marker event), the activity after it
+  // only when the LOS did not take the event.
+  local: (event: CaseEventInput) => firstTry(event).catch(() => durably(event)),
 };
 
 /** How the journey's events go out: `off` for journeys started before notifications. */

@@ -69,7 +69,9 @@ interface FoundPayload {
 
 /**
  * Every payload in a history but search attributes (the server must index them, so no codec
- * touches them) and the SDK's own patch markers (core writes `{ id, deprecated }` there itself).
+ * touches them), the SDK's own patch markers (core writes `{ id, deprecated }` there itself) and
+ * the bookkeeping of a local activity's marker (core writes its sequence number, attempt, activity
+ * id and type and times in `data`; the activity's result, in `result`, goes through the codec).
  */
 function payloadsOf(node: unknown, path = '', found: FoundPayload[] = []): FoundPayload[] {
   if (!node || typeof node !== 'object' || node instanceof Uint8Array) return found;
@@ -78,11 +80,27 @@ function payloadsOf(node: unknown, path = '', found: FoundPayload[] = []): Found
     found.push({ payload: record as Payload, path });
     return found;
   }
+  const localActivityMarker = record.markerName === LOCAL_ACTIVITY_MARKER;
   for (const [key, value] of Object.entries(record)) {
     if (key === 'searchAttributes' || key === 'patch-data') continue;
+    if (localActivityMarker && key === 'details') {
+      const { data, ...encoded } = value as Record<string, unknown>;
+      expectBookkeepingOnly(data);
+      payloadsOf(encoded, `${path}.${key}`, found);
+      continue;
+    }
     payloadsOf(value, `${path}.${key}`, found);
   }
   return found;
+}
+
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+
+/** A local activity marker's `data`: core's own fields, nothing of the case. */
+function expectBookkeepingOnly(data: unknown): void {
+  const payload = (data as { payloads?: Payload[] } | undefined)?.payloads?.[0];
+  const fields = payload?.data ? Object.keys(JSON.parse(Buffer.from(payload.data).toString('utf8')) as object) : [];
+  for (const field of fields) expect(['seq', 'attempt', 'activity_id', 'activity_type', 'complete_time', 'backoff', 'original_schedule_time']).toContain(field);
 }
 
 const encodingOf = (p: Payload) => Buffer.from(p.metadata![METADATA_ENCODING_KEY]!).toString('utf8');

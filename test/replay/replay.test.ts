@@ -138,7 +138,8 @@ test('every recorded history replays on the current workflow code', async () => 
   const results = await replay(testWorkflowBundle());
   expect(results.filter((r) => r.error).map((r) => `${r.file}: ${String(r.error)}`)).toEqual([]);
   expect(results).toHaveLength(histories.length);
-});
+  // Seven generations, some 300 histories: a minute or two of replay on a busy two-core machine.
+}, 240_000);
 
 test('a change of command order without patched() fails replay; the same change behind patched() passes', async () => {
   const [unpatched, patchedBundle] = await Promise.all([bundle('./altered/unpatched'), bundle('./altered/patched')]);
