@@ -56,6 +56,7 @@ const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 600);
 const VISIBILITY_SAMPLE = Number(process.env.BENCH_VISIBILITY_DELIVERIES ?? 200);
 /** Queries go through the dev server to the worker: every 20 ms keeps them from becoming the load. */
 const VISIBILITY_POLL_MS = 20;
+const SETTLE_MS = 1_000;
 const SECRET = 'bench-secret';
 const TASK_QUEUE = 'bench-bridge';
 const VISIBLE_TASK_QUEUE = 'bench-bridge-visible';
@@ -127,6 +128,8 @@ async function rounds(variants: readonly Variant[], pids: readonly number[]): Pr
   for (let round = 0; round < ROUNDS; round++) {
     const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
     for (const v of order) {
+      // A pause, so that the tail of the previous variant (GC, the dev server's writes) does not land on this one.
+      await sleep(SETTLE_MS);
       const items = deliveries(v.perRound);
       const spent = cpuMeter(pids);
       const figures = await closedLoop(items, CONCURRENCY, v.send);
