@@ -1,5 +1,69 @@
-/** Placeholder until the bench runner lands: prints the result line. */
-export interface BenchResult { name: string; figure: number; unit: string; baseline: number; ratio: number; target: string; pass: boolean }
-export function printResult(result: BenchResult): void {
-  console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
+/**
+ * How a benchmark reports a figure to the runner (bench/runAll.ts): one line per figure,
+ * `BENCH_RESULT {json}`, printed after the benchmark's own human-readable output. The runner
+ * reads these lines back from the child's output to build its summary table.
+ */
+import { z } from 'zod';
+
+export const BENCH_RESULT_PREFIX = 'BENCH_RESULT ';
+
+export const benchResultSchema = z.object({
+  /** What was measured, e.g. `bridge throughput`. */
+  name: z.string().min(1),
+  /** The system's figure and its unit (`deliveries/s`, `token requests`, ...). */
+  figure: z.number(),
+  unit: z.string(),
+  /** The baseline measured in the same run, in the same unit, and what it is. */
+  baseline: z.number().nullable(),
+  baselineName: z.string(),
+  /** figure / baseline (null without a baseline). */
+  ratio: z.number().nullable(),
+  /** The target as a person reads it (`ratio ≥ 0.9`), or `none` for a figure reported only. */
+  target: z.string(),
+  /** Whether the target was met; null for a figure with no target. */
+  pass: z.boolean().nullable(),
+});
+
+export type BenchResult = z.infer<typeof benchResultSchema>;
+
+/** Prints the line the runner reads; returns the result for chaining into an exit code. */
+export function reportResult(result: BenchResult): BenchResult {
+  console.log(BENCH_RESULT_PREFIX + JSON.stringify(benchResultSchema.parse(result)));
+  return result;
+}
+
+/** A result whose target is `ratio ≥ minimum`. */
+export function ratioAtLeast(name: string, figure: { value: number; unit: string }, baseline: { value: number; name: string }, minimum: number): BenchResult {
+  const ratio = figure.value / baseline.value;
+  return { name, figure: figure.value, unit: figure.unit, baseline: baseline.value, baselineName: baseline.name, ratio, target: `ratio ≥ ${minimum}`, pass: ratio >= minimum };
+}
+
+/** The exit code a benchmark ends with: 1 when any of its targets was missed. */
+export function exitCodeOf(results: readonly BenchResult[]): number {
+  return results.some((r) => r.pass === false) ? 1 : 0;
+}
+
+/**
+ * The results in a benchmark's output. A `BENCH_RESULT` line that does not parse is reported as
+ * a problem, never silently skipped (a benchmark whose figures cannot be read has not passed).
+ */
+export function parseBenchResults(output: string): { results: BenchResult[]; problems: string[] } {
+  const results: BenchResult[] = [];
+  const problems: string[] = [];
+  for (const line of output.split(/\r?\n/)) {
+    const start = line.indexOf(BENCH_RESULT_PREFIX);
+    if (start !== 0) continue;
+    const text = line.slice(BENCH_RESULT_PREFIX.length);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      problems.push(`not JSON: ${text.slice(0, 120)}`);
+      continue;
+    }
+    const parsed = benchResultSchema.safeParse(json);
+    if (parsed.success) results.push(parsed.data);
+    else problems.push(`not a result (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}): ${text.slice(0, 120)}`);
+  }
+  return { results, problems };
 }

@@ -1,34 +1,79 @@
 /**
- * `npm run bench:bridge`: signed deliveries through the webhook bridge (verify, parse, route,
- * signalWithStart under a deadline) against two baselines from the same run, on the same
- * embedded Temporal: direct signalWithStart calls (Temporal's own cost) and an express endpoint
- * that only reads the raw body (HTTP's own cost). Prints throughput, latencies and ratios.
+ * `npm run bench:bridge`: signed deliveries through the webhook bridge against baselines measured
+ * in the same run, on the same embedded Temporal dev server, by the same load generator (one
+ * keep-alive HTTP agent, the same concurrency):
+ *
+ * - throughput: the bridge as deployed (`webhook-bridge/main.ts` in its own process: verify, parse,
+ *   route, signalWithStart under a deadline, 202) against direct `signalWithStart` calls with the
+ *   same routing from this process (Temporal's own cost). Target: ≥ 0.9×. The same bridge inside
+ *   this process, sharing its event loop with the load generator, is reported too.
+ * - verify-and-validate: the bridge's HTTP surface with a signaller that answers at once (no
+ *   Temporal) against a bare express route that only reads the raw body, both in this process.
+ *   Target: ≥ 0.7×.
+ * - visibility latency: POST until the event shows in the resource workflow's state query, with
+ *   a worker running the resource workflows (reported, no target).
+ *
+ * Variants run in alternating rounds so that load from elsewhere on the machine falls on all of
+ * them alike. Bridges log at `info` (their production level): the child to a file, the in-process
+ * ones to /dev/null.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import express from 'express';
 import pino from 'pino';
 import { deliverToResource } from '../activities/signalResource';
-import { dataConverterFor } from '../codec/dataConverter';
+import { dataConverterFor, failureConverterPath } from '../codec/dataConverter';
 import { readPayloadKeys } from '../codec/payloadKeys';
 import { startDevServer } from '../cli/devServer';
 import { resolveTemporalCli } from '../cli/temporalCli';
+import { resourceWorkflowId } from '../provider';
 import { readBridgeConfig } from '../webhook-bridge/config';
-import { startBridge } from '../webhook-bridge/startBridge';
 import { routeIncoming } from '../webhook-bridge/deliveryRecorder';
+import { startBridge } from '../webhook-bridge/startBridge';
+import { SIGNATURE_HEADER } from '../webhook-bridge/verifySignature';
+import { resourceStateQuery } from '../workflows/messages';
+import { workflowsPath } from '../worker/createWorker';
+import { exitCodeOf, ratioAtLeast, reportResult, type BenchResult } from './benchResult';
+import { startBridgeProcess } from './bridgeProcess';
+import { listen, startBridgeWithoutTemporal } from './bridgeWithoutTemporal';
+import { closedLoop, combined, percentile, type LoadFigures } from './closedLoop';
+import { cpuMeter, type CpuSpent } from './cpuMeter';
+import { keepAlivePostClient, type PostClient } from './keepAlivePost';
 
-const N = Number(process.env.BENCH_DELIVERIES ?? 400);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PER_ROUND = Number(process.env.BENCH_DELIVERIES ?? 400);
+/** The variants without Temporal answer in about a millisecond: more deliveries per round. */
+const PER_ROUND_HTTP = Number(process.env.BENCH_HTTP_DELIVERIES ?? 3000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+/** The bridge process warms its own JIT: enough deliveries that its hot paths are optimised before measuring. */
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 600);
+const VISIBILITY_SAMPLE = Number(process.env.BENCH_VISIBILITY_DELIVERIES ?? 200);
+/** Queries go through the dev server to the worker: every 20 ms keeps them from becoming the load. */
+const VISIBILITY_POLL_MS = 20;
+const SETTLE_MS = 1_000;
 const SECRET = 'bench-secret';
+const TASK_QUEUE = 'bench-bridge';
+const VISIBLE_TASK_QUEUE = 'bench-bridge-visible';
 
-function delivery(): { raw: string; batchId: string } {
+interface Delivery {
+  raw: string;
+  signature: string;
+  batchId: string;
+  requestId: string;
+  webhookId: string;
+}
+
+function delivery(): Delivery {
   const requestId = randomUUID();
+  const webhookId = randomUUID();
   const raw = JSON.stringify({
-    webhook_id: randomUUID(),
+    webhook_id: webhookId,
     webhook_name: 'bench',
     datetime_sent: new Date().toISOString(),
     external_ref: null,
@@ -41,79 +86,211 @@ function delivery(): { raw: string; batchId: string } {
       verification_status: 'Approved',
     },
   });
-  return { raw, batchId: randomUUID() };
+  return { raw, signature: createHmac('sha256', SECRET).update(raw).digest('base64'), batchId: randomUUID(), requestId, webhookId };
 }
 
-async function measure(name: string, send: (d: { raw: string; batchId: string }) => Promise<void>) {
-  const items = Array.from({ length: N }, delivery);
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < items.length) {
-        const item = items[next++]!;
-        const t0 = performance.now();
-        await send(item);
-        latencies.push(performance.now() - t0);
-      }
-    }),
+const deliveries = (n: number) => Array.from({ length: n }, delivery);
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+type Send = (d: Delivery) => Promise<void>;
+
+interface Variant {
+  name: string;
+  send: Send;
+  perRound: number;
+}
+
+const post =
+  (http: PostClient, url: string): Send =>
+  async (d) => {
+    const status = await http.post(url, d.raw, { 'content-type': 'application/json', [SIGNATURE_HEADER]: d.signature, 'x-batch-correlation-id': d.batchId });
+    if (status !== 202) throw new Error(`${url} answered ${status}`);
+  };
+
+/** CPU columns: this process, the dev server, the bridge process. */
+function line(name: string, f: LoadFigures, cpu: CpuSpent): string {
+  const perDelivery = (ms: number) => ((ms / f.count) * 1000).toFixed(0).padStart(5);
+  const [devServer = 0, bridgeProcess = 0] = cpu.othersMs;
+  return (
+    `${name.padEnd(46)} ${f.perSecond.toFixed(0).padStart(6)}/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms  ` +
+    `CPU µs/delivery: here ${perDelivery(cpu.selfMs)}, dev server ${perDelivery(devServer)}, bridge process ${perDelivery(bridgeProcess)}  (${f.count} in ${f.seconds.toFixed(1)} s)`
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
-  return { name, perSecond: N / seconds, p50: pct(50), p99: pct(99) };
 }
 
-async function main(): Promise<void> {
+const addCpu = (a: CpuSpent, b: CpuSpent): CpuSpent => ({ selfMs: a.selfMs + b.selfMs, othersMs: b.othersMs.map((ms, i) => ms + (a.othersMs[i] ?? 0)) });
+
+/** Warm-up, then ROUNDS rounds of every variant, each round in a different order. */
+async function rounds(variants: readonly Variant[], pids: readonly number[]): Promise<Map<string, { figures: LoadFigures; cpu: CpuSpent }>> {
+  for (const v of variants) await closedLoop(deliveries(v.perRound === PER_ROUND ? WARM_UP : WARM_UP * 3), CONCURRENCY, v.send);
+  const runs = new Map<string, LoadFigures[]>(variants.map((v) => [v.name, []]));
+  const cpu = new Map<string, CpuSpent>(variants.map((v) => [v.name, { selfMs: 0, othersMs: [] }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
+    for (const v of order) {
+      // A pause, so that the tail of the previous variant (GC, the dev server's writes) does not land on this one.
+      await sleep(SETTLE_MS);
+      const items = deliveries(v.perRound);
+      const spent = cpuMeter(pids);
+      const figures = await closedLoop(items, CONCURRENCY, v.send);
+      const used = spent();
+      runs.get(v.name)!.push(figures);
+      cpu.set(v.name, addCpu(cpu.get(v.name)!, used));
+      console.log(`  round ${round + 1}  ${line(v.name, figures, used)}`);
+    }
+  }
+  return new Map(variants.map((v) => [v.name, { figures: combined(runs.get(v.name)!), cpu: cpu.get(v.name)! }]));
+}
+
+async function main(): Promise<number> {
   const cliPath = await resolveTemporalCli();
   const server = await startDevServer({ cliPath, logFile: path.join(os.tmpdir(), 'bench-temporal.log') });
-  const temporal = { address: server.address, namespace: 'default', taskQueue: 'bench' };
-  const connection = await Connection.connect({ address: server.address });
+  const temporal = { address: server.address, namespace: 'default', taskQueue: TASK_QUEUE };
   const payloadKeys = readPayloadKeys();
-  const client = new Client({ connection, dataConverter: dataConverterFor(payloadKeys) });
-  const bridge = await startBridge(
-    { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }), port: 0, spoolDir: path.join(os.tmpdir(), `bench-spool-${process.pid}`) },
-    temporal,
-    { logger: pino({ level: 'silent' }), payloadKeys },
-  );
-  const echo = express().post('/webhooks', express.raw({ type: () => true, limit: 1024 * 1024 }), (_req, res) => {
-    res.status(202).json({ status: 'accepted' });
+  const dataConverter = dataConverterFor(payloadKeys);
+  const connection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection, dataConverter });
+  const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+  const spoolRoot = path.join(os.tmpdir(), `bench-bridge-${process.pid}`);
+  const bridgeLog = path.join(os.tmpdir(), 'bench-bridge-process.log');
+  const bridgeProcess = await startBridgeProcess({ temporalAddress: server.address, taskQueue: TASK_QUEUE, secret: SECRET, spoolDir: path.join(spoolRoot, 'process'), logFile: bridgeLog });
+  const inProcess = await startBridge({ ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }), port: 0, spoolDir: path.join(spoolRoot, 'in-process') }, temporal, { logger, payloadKeys });
+  const withoutTemporal = await startBridgeWithoutTemporal({ secret: SECRET, spoolDir: path.join(spoolRoot, 'no-temporal'), logger });
+  // Answers the way the bridge does (no ETag, the body serialised once), so only the bridge's own work differs.
+  const bareApp = express().set('etag', false);
+  const accepted = JSON.stringify({ status: 'accepted' });
+  bareApp.post('/webhooks', express.raw({ type: () => true, limit: 1024 * 1024 }), (_req, res) => {
+    res.status(202).type('application/json').send(accepted);
   });
-  const echoServer = echo.listen(0, '127.0.0.1');
-  await new Promise((r) => echoServer.once('listening', r));
-  const echoUrl = `http://127.0.0.1:${(echoServer.address() as AddressInfo).port}/webhooks`;
-
-  const post = (url: string) => async ({ raw, batchId }: { raw: string; batchId: string }) => {
-    const signature = createHmac('sha256', SECRET).update(raw).digest('base64');
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hmac-sha256-signature': signature, 'x-batch-correlation-id': batchId }, body: raw });
-    await response.arrayBuffer();
-    if (response.status !== 202) throw new Error(`${url} answered ${response.status}`);
+  const bare = await listen(bareApp);
+  const http = keepAlivePostClient(CONCURRENCY);
+  const direct: Send = async (d) => {
+    const routed = routeIncoming({ body: JSON.parse(d.raw), batchId: d.batchId, receivedAt: new Date().toISOString() });
+    await Promise.all(routed.targets.map((t) => deliverToResource({ client, taskQueue: TASK_QUEUE }, t.resource, t.delivery)));
   };
-  const direct = async ({ raw, batchId }: { raw: string; batchId: string }) => {
-    const routed = routeIncoming({ body: JSON.parse(raw), batchId, receivedAt: new Date().toISOString() });
-    await Promise.all(routed.targets.map((t) => deliverToResource({ client, taskQueue: 'bench' }, t.resource, t.delivery)));
+  const names = {
+    bare: 'bare express route (raw body, 202)',
+    noTemporal: 'bridge app without Temporal (verify + validate)',
+    direct: 'direct signalWithStart (this process)',
+    bridge: 'bridge (own process, as deployed)',
+    inProcess: "bridge (in the load generator's process)",
   };
+  const variants: Variant[] = [
+    { name: names.bare, send: post(http, bare.url), perRound: PER_ROUND_HTTP },
+    { name: names.noTemporal, send: post(http, withoutTemporal.url), perRound: PER_ROUND_HTTP },
+    { name: names.direct, send: direct, perRound: PER_ROUND },
+    { name: names.bridge, send: post(http, bridgeProcess.url), perRound: PER_ROUND },
+    { name: names.inProcess, send: post(http, inProcess.url), perRound: PER_ROUND },
+  ];
 
   try {
-    await measure('warm-up', post(bridge.url));
-    const results = [await measure('http-only baseline', post(echoUrl)), await measure('direct signalWithStart baseline', direct), await measure('bridge', post(bridge.url))];
-    const [httpOnly, directSignal, viaBridge] = results as [typeof results[0], typeof results[0], typeof results[0]];
-    console.log(`${N} deliveries, concurrency ${CONCURRENCY}, ${os.cpus().length} cores`);
-    for (const r of results) console.log(`${r.name.padEnd(34)} ${r.perSecond.toFixed(0).padStart(6)}/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms`);
-    console.log(`bridge throughput / direct signalWithStart: ${(viaBridge.perSecond / directSignal.perSecond).toFixed(2)}`);
-    console.log(`bridge p50 latency / direct signalWithStart: ${(viaBridge.p50 / directSignal.p50).toFixed(2)}`);
-    console.log(`bridge throughput / http-only: ${(viaBridge.perSecond / httpOnly.perSecond).toFixed(2)}`);
-    console.log(`spool depth after the run: ${bridge.recorder.spoolDepth}`);
+    console.log(`bridge benchmark: ${ROUNDS} rounds × ${PER_ROUND} deliveries (${PER_ROUND_HTTP} for the variants without Temporal), concurrency ${CONCURRENCY}, warm-up ${WARM_UP} (×3 without Temporal)`);
+    console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadAverage()}`);
+    console.log(`Temporal: CLI dev server (${path.basename(path.dirname(cliPath))}) start-dev, in-memory SQLite, headless, --log-level warn, namespace default; no worker during the throughput rounds`);
+    const total = await rounds(variants, [server.pid, bridgeProcess.pid]);
+    console.log(`all rounds (load average now ${loadAverage()}):`);
+    for (const v of variants) console.log(`  ${line(v.name, total.get(v.name)!.figures, total.get(v.name)!.cpu)}`);
+    const figure = (name: string) => total.get(name)!.figures;
+    console.log(`direct signalWithStart mean latency ${mean(figure(names.direct).latencies).toFixed(1)} ms; bridge (own process) mean ${mean(figure(names.bridge).latencies).toFixed(1)} ms`);
+    console.log(`spool depth after the run: ${inProcess.recorder.spoolDepth} in-process (the bridge process logs its own, ${bridgeLog})`);
+
+    await inProcess.stop();
+    await bridgeProcess.stop();
+    const visibility = await visibilityLatency(server.address, dataConverter, client, spoolRoot, http);
+    console.log(
+      `POST → event visible in resource/idv/<id> (state query), ${visibility.count} deliveries through a bridge process, every one queried every ${VISIBILITY_POLL_MS} ms, concurrency ${CONCURRENCY}, a worker running: ` +
+        `p50 ${visibility.p50.toFixed(1)} ms, p99 ${visibility.p99.toFixed(1)} ms (the 202 alone: p50 ${visibility.ackP50.toFixed(1)} ms, p99 ${visibility.ackP99.toFixed(1)} ms; ${visibility.queriesPerDelivery.toFixed(1)} queries per delivery)`,
+    );
+
+    const results: BenchResult[] = [
+      ratioAtLeast('bridge throughput', { value: figure(names.bridge).perSecond, unit: 'deliveries/s' }, { value: figure(names.direct).perSecond, name: 'direct signalWithStart' }, 0.9),
+      ratioAtLeast('bridge verify-and-validate', { value: figure(names.noTemporal).perSecond, unit: 'deliveries/s' }, { value: figure(names.bare).perSecond, name: 'bare express route' }, 0.7),
+      {
+        name: 'bridge in the load generator process',
+        figure: figure(names.inProcess).perSecond,
+        unit: 'deliveries/s',
+        baseline: figure(names.direct).perSecond,
+        baselineName: 'direct signalWithStart',
+        ratio: figure(names.inProcess).perSecond / figure(names.direct).perSecond,
+        target: 'none',
+        pass: null,
+      },
+      { name: 'bridge POST→visible p50', figure: visibility.p50, unit: 'ms', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null },
+      { name: 'bridge POST→visible p99', figure: visibility.p99, unit: 'ms', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null },
+    ];
+    for (const r of results.filter((x) => x.ratio !== null)) {
+      console.log(`${r.name}: ${r.figure.toFixed(0)} ${r.unit} / ${r.baselineName} ${r.baseline!.toFixed(0)} = ${r.ratio!.toFixed(2)} (target ${r.target}${r.pass === null ? '' : r.pass ? ': met' : ': MISSED'})`);
+    }
+    for (const r of results) reportResult(r);
+    return exitCodeOf(results);
   } finally {
-    echoServer.close();
-    await bridge.stop();
+    http.close();
+    await bare.stop();
+    await withoutTemporal.stop();
+    await inProcess.stop().catch(() => undefined);
+    await bridgeProcess.stop();
     await connection.close();
     await server.stop();
+    rmSync(spoolRoot, { recursive: true, force: true });
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+/**
+ * A bridge process on a task queue that a worker serves: each caller POSTs one delivery, then
+ * queries its resource workflow until the event is in its state.
+ */
+async function visibilityLatency(
+  address: string,
+  dataConverter: ReturnType<typeof dataConverterFor>,
+  client: Client,
+  spoolRoot: string,
+  http: PostClient,
+): Promise<{ count: number; p50: number; p99: number; ackP50: number; ackP99: number; queriesPerDelivery: number }> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') });
+  const nativeConnection = await NativeConnection.connect({ address });
+  // The resource workflow runs no activity unless a subscriber asks it to poll: none here.
+  const worker = await Worker.create({ connection: nativeConnection, taskQueue: VISIBLE_TASK_QUEUE, workflowBundle: { code }, dataConverter });
+  const running = worker.run();
+  const bridge = await startBridgeProcess({ temporalAddress: address, taskQueue: VISIBLE_TASK_QUEUE, secret: SECRET, spoolDir: path.join(spoolRoot, 'visible'), logFile: path.join(os.tmpdir(), 'bench-bridge-process.log') });
+  const acks: number[] = [];
+  let queries = 0;
+  const send: Send = async (d) => {
+    const t0 = performance.now();
+    await post(http, bridge.url)(d);
+    acks.push(performance.now() - t0);
+    const handle = client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: d.requestId }));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      // A query before the workflow's first task completed may be refused: asked again.
+      queries++;
+      const state = await handle.query(resourceStateQuery).catch((error: unknown) => {
+        if (Date.now() > deadline) throw error;
+        return undefined;
+      });
+      if (state?.events.some((e) => e.webhookId === d.webhookId)) return;
+      if (Date.now() > deadline) throw new Error(`delivery ${d.webhookId} not visible after 30 s`);
+      await sleep(VISIBILITY_POLL_MS);
+    }
+  };
+  try {
+    await closedLoop(deliveries(Math.min(50, VISIBILITY_SAMPLE)), CONCURRENCY, send);
+    acks.length = 0;
+    queries = 0;
+    const figures = await closedLoop(deliveries(VISIBILITY_SAMPLE), CONCURRENCY, send);
+    return { count: figures.count, p50: figures.p50, p99: figures.p99, ackP50: percentile(acks, 50), ackP99: percentile(acks, 99), queriesPerDelivery: queries / figures.count };
+  } finally {
+    await bridge.stop();
+    worker.shutdown();
+    await running;
+    await nativeConnection.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
