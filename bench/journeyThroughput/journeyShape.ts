@@ -12,6 +12,7 @@ import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { historyCost, type Cost } from '../journeyCost/historyCost';
 import type { BaselineJourneyPlan } from './baselinePlan';
+import { timeSpent, type TimeSpent } from './timeSpent';
 
 const T = temporal.api.enums.v1.EventType;
 type Event = temporal.api.history.v1.IHistoryEvent;
@@ -81,8 +82,8 @@ export function summarise(workflowId: string, events: readonly Event[]): RunSumm
   return summary;
 }
 
-/** Every run started at or after `since`, summarised from its history. */
-export async function summariseRunsSince(client: Client, since: Date): Promise<RunSummary[]> {
+/** Every run started at or after `since`, summarised from its history; its timings added to `spent` when given. */
+export async function summariseRunsSince(client: Client, since: Date, spent?: TimeSpent): Promise<RunSummary[]> {
   const runs: { workflowId: string; runId: string }[] = [];
   for await (const execution of client.workflow.list()) {
     if (execution.startTime >= since) runs.push({ workflowId: execution.workflowId, runId: execution.runId });
@@ -93,7 +94,12 @@ export async function summariseRunsSince(client: Client, since: Date): Promise<R
     const batch = runs.slice(i, i + 16);
     summaries.push(
       ...(await Promise.all(
-        batch.map(async (run) => summarise(run.workflowId, (await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory()).events ?? [])),
+        batch.map(async (run) => {
+          const events = (await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory()).events ?? [];
+          const summary = summarise(run.workflowId, events);
+          if (spent) timeSpent(summary.workflowType, events, spent);
+          return summary;
+        }),
       )),
     );
   }
