@@ -133,8 +133,9 @@ function shapeTable(real: ShapeFigures, baseline: ShapeFigures): string {
 }
 
 async function main(): Promise<void> {
-  // The workers' state changes and the bundler's report would bury the figures.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // The workers' state changes, the bundler's report and the core's "workflow task took more than
+  // 5 seconds" warnings (the figures below say where time goes) would bury the figures.
+  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-throughput-'));
   console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average (1/5/15 min) at start ${load()}`);
   const stack = await startStack({ processingDelayMs: 0, spoolDir: path.join(dir, 'spool'), embedded: { logFile: path.join(dir, 'temporal.log') }, caseFile: { embedded: {} } });
