@@ -17,42 +17,66 @@ export interface DemoOutcome {
   status: JourneyStatus;
 }
 
+/** A demo case at the provider and in the case file: who applies, for which company, with which payslip. */
 export interface DemoOptions {
   /** Deadlines for the journey (the defaults of workflows/deadlines.ts otherwise). */
   deadlines?: OnboardCaseInput['deadlines'];
 }
 
-export async function runDemoJourney(stack: Stack, print: (line: string) => void, options: DemoOptions = {}): Promise<DemoOutcome> {
+export interface DemoCase {
+  caseId: string;
+  personId: string;
+  personName: string;
+  companyId: string;
+  companyName: string;
+  payslip: { document_id: string; file_name: string };
+}
+
+/** Creates the demo applicant and case at the simulator and puts their payslip in the case file. */
+export async function prepareDemoCase(stack: Stack): Promise<DemoCase> {
   const control = stack.simulator.controlUrl;
   const person = (await postJson(`${control}/persons`, { first_name: 'Ada', last_name: 'Lovelace' })) as { person_id: string; name: string };
   const theCase = (await postJson(`${control}/cases`, { income_employer_outcome: 'Complete' })) as { case_id: string };
   const company = ((await (await fetch(`${control}/companies`)).json()) as { company_id: string; company_name: string }[])[0]!;
-  print(`case ${theCase.case_id}: applicant ${person.name}, company ${company.company_name}`);
   // The payslip goes to the case file first; the journey names it by id (no bytes in histories).
   const payslip = await stack.caseFile.putDocument({ caseId: theCase.case_id, fileName: 'payslip-march.pdf', content: Buffer.from('PAYSLIP March') });
+  return { caseId: theCase.case_id, personId: person.person_id, personName: person.name, companyId: company.company_id, companyName: company.company_name, payslip: { document_id: payslip.document_id, file_name: payslip.file_name } };
+}
 
-  const workflowId = `case/${theCase.case_id}`;
-  const handle = await stack.client.workflow.start(onboardCase, {
-    workflowId,
+/** The demo journey's input: every step, for one person. */
+export function demoJourneyInput(demo: DemoCase, options: DemoOptions = {}): OnboardCaseInput {
+  return {
+    ...(options.deadlines ? { deadlines: options.deadlines } : {}),
+    caseId: demo.caseId,
+    company: { company_id: demo.companyId },
+    people: [{ personId: demo.personId }],
+    steps: {
+      creditReport: true,
+      identityVerification: true,
+      banking: 'open_banking',
+      documents: [demo.payslip],
+      incomeEmployer: true,
+      affordability: true,
+    },
+  };
+}
+
+/** Starts the demo journey for a prepared case, as workflow `case/<caseId>`. */
+export function startDemoJourney(stack: Stack, demo: DemoCase, options: DemoOptions = {}) {
+  return stack.client.workflow.start(onboardCase, {
+    workflowId: `case/${demo.caseId}`,
     taskQueue: stack.temporal.taskQueue,
-    staticSummary: journeySummary(theCase.case_id),
-    args: [
-      {
-        caseId: theCase.case_id,
-        company: { company_id: company.company_id },
-        people: [{ personId: person.person_id }],
-        steps: {
-          creditReport: true,
-          identityVerification: true,
-          banking: 'open_banking',
-          documents: [{ document_id: payslip.document_id, file_name: payslip.file_name }],
-          incomeEmployer: true,
-          affordability: true,
-        },
-        ...(options.deadlines ? { deadlines: options.deadlines } : {}),
-      },
-    ],
+    staticSummary: journeySummary(demo.caseId),
+    args: [demoJourneyInput(demo, options)],
   });
+}
+
+export async function runDemoJourney(stack: Stack, print: (line: string) => void, options: DemoOptions = {}): Promise<DemoOutcome> {
+  const control = stack.simulator.controlUrl;
+  const demo = await prepareDemoCase(stack);
+  print(`case ${demo.caseId}: applicant ${demo.personName}, company ${demo.companyName}`);
+  const workflowId = `case/${demo.caseId}`;
+  const handle = await startDemoJourney(stack, demo, options);
   print(`journey ${workflowId} started`);
 
   const seen = new Map<string, string>();
@@ -70,7 +94,7 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
         }
       },
     });
-    return { caseId: theCase.case_id, workflowId, runId: handle.firstExecutionRunId, status };
+    return { caseId: demo.caseId, workflowId, runId: handle.firstExecutionRunId, status };
   } catch (error) {
     await handle.signal(cancelJourneySignal, { reason: 'demo stopped' }).catch(() => undefined);
     throw error;
@@ -83,13 +107,23 @@ async function playApplicant(control: string, key: string, step: StepStatus, act
   if (key.startsWith('identity-verification/') && step.providerIds.request_id) {
     acted.add(key);
     print('  (the applicant opens the verification link and completes the check)');
-    await postJson(`${control}/identity-verifications/${step.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+    await completeIdentityCheck(control, step.providerIds.request_id);
   }
   if (key === 'banking' && step.providerIds.bank_connection_id) {
     acted.add(key);
     print('  (the applicant connects their bank)');
-    await postJson(`${control}/open-banking-connections/${step.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 2 });
+    await connectBank(control, step.providerIds.bank_connection_id);
   }
+}
+
+/** The demo applicant's answer to the identity check: approved. */
+export async function completeIdentityCheck(control: string, requestId: string): Promise<void> {
+  await postJson(`${control}/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+}
+
+/** The demo applicant connects a bank with two accounts. */
+export async function connectBank(control: string, connectionId: string): Promise<void> {
+  await postJson(`${control}/open-banking-connections/${connectionId}/complete`, { status: 'Connected', accounts: 2 });
 }
 
 function describe(s: StepStatus): string {

