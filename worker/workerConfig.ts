@@ -23,8 +23,10 @@ export const workerEnvironment = {
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: positiveWhole.min(2, 'must be 2 or more (the SDK needs one sticky and one normal poll)').default(40),
   // The default is the parsed value: 30 seconds.
   WORKER_SHUTDOWN_GRACE: durationVariable.default(30_000),
-  // Unset: the SDK's default, which grows with the heap limit (about 2,300 on a 4 GB heap).
-  WORKER_MAX_CACHED_WORKFLOWS: positiveWhole.min(2, 'must be 2 or more (the sticky cache needs two)').optional(),
+  // Measured (docs/benchmarks.md, idle journeys): 250 keeps a worker holding thousands of idle
+  // journeys under 1 GiB with a 512 MB heap; the SDK's default follows the heap (about 2,300
+  // workflows and 4 GB on a 4 GB heap).
+  WORKER_MAX_CACHED_WORKFLOWS: positiveWhole.min(2, 'must be 2 or more (the sticky cache needs two)').default(250),
   WORKER_REUSE_V8_CONTEXT: booleanVariable.default(true),
   WORKER_METRICS_PORT: portVariable.optional(),
   WORKER_METRICS_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
@@ -37,7 +39,7 @@ export interface WorkerTuning {
   /** Milliseconds. */
   shutdownGraceTime: number;
   /** Workflows kept in the sticky cache; each costs about 1.4 MB (docs/benchmarks.md, idle journeys). */
-  maxCachedWorkflows?: number;
+  maxCachedWorkflows: number;
   /** One V8 context shared by every cached workflow (the SDK's default) instead of one each. */
   reuseV8Context: boolean;
 }
@@ -56,7 +58,7 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerSe
       maxConcurrentActivityTaskExecutions: c.WORKER_MAX_CONCURRENT_ACTIVITIES,
       maxConcurrentWorkflowTaskExecutions: c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
       shutdownGraceTime: c.WORKER_SHUTDOWN_GRACE,
-      ...(c.WORKER_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS } : {}),
+      maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS,
       reuseV8Context: c.WORKER_REUSE_V8_CONTEXT,
     },
     ...(c.WORKER_METRICS_PORT !== undefined ? { metricsBindAddress: `${host}:${c.WORKER_METRICS_PORT}` } : {}),

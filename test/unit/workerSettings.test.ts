@@ -2,8 +2,8 @@
 import { ConfigurationError } from '../../worker/environment';
 import { readWorkerConfig } from '../../worker/workerConfig';
 
-test('defaults: SDK-sized limits, 30 s grace, no metrics exporter', () => {
-  expect(readWorkerConfig({})).toEqual({ tuning: { maxConcurrentActivityTaskExecutions: 100, maxConcurrentWorkflowTaskExecutions: 40, shutdownGraceTime: 30_000, reuseV8Context: true } });
+test('defaults: SDK-sized limits, a 250-workflow sticky cache in one V8 context, 30 s grace, no metrics exporter', () => {
+  expect(readWorkerConfig({})).toEqual({ tuning: { maxConcurrentActivityTaskExecutions: 100, maxConcurrentWorkflowTaskExecutions: 40, shutdownGraceTime: 30_000, maxCachedWorkflows: 250, reuseV8Context: true } });
 });
 
 test('values are read, durations in s, ms or m, and the exporter bound where asked', () => {
