@@ -5,7 +5,7 @@
  * Temporal (embedded dev server, in memory), the simulator (no processing delay), the case file and
  * the bridge run in this process through startStack; the worker is a child process, so its RSS is
  * its own. Its settings come from the environment as in production (WORKER_MAX_CACHED_WORKFLOWS,
- * WORKER_REUSE_V8_CONTEXT, ...); BENCH_IDLE_WORKER_NODE_OPTIONS is its NODE_OPTIONS (a heap limit).
+ * WORKER_REUSE_V8_CONTEXT, ...); BENCH_IDLE_WORKER_NODE_OPTIONS is its NODE_OPTIONS (default `--max-old-space-size=512`, as compose.yaml).
  *
  * 1. Warm-up: BENCH_IDLE_WARMUP journeys (20) run to completion, the applicant acting once asked;
  *    their act-to-completion times with a warm worker are the resume baseline. The worker's RSS
@@ -45,7 +45,8 @@ const BACKLOG = Number(process.env.BENCH_IDLE_BACKLOG ?? 40);
 const RESUME_CONCURRENCY = Number(process.env.BENCH_IDLE_RESUME_CONCURRENCY ?? 16);
 /** Stop starting journeys after this long (a loaded machine); the run goes on with those started, and fails the target. */
 const START_MAX_MS = Number(process.env.BENCH_IDLE_START_MAX_MINUTES ?? Number.POSITIVE_INFINITY) * 60_000;
-const WORKER_NODE_OPTIONS = process.env.BENCH_IDLE_WORKER_NODE_OPTIONS ?? '';
+/** The heap the compose worker runs with (compose.yaml, docs/deployment.md). */
+const WORKER_NODE_OPTIONS = process.env.BENCH_IDLE_WORKER_NODE_OPTIONS ?? '--max-old-space-size=512';
 const TARGET_MIB = 1024;
 /** Measured in issue 13: 300 idle journeys grew one process by 2,307 MB. */
 const ISSUE_MIB_PER_JOURNEY = 7.9;
