@@ -114,8 +114,9 @@ async function resume(client: Client, control: Control, applicants: Applicant[],
   });
   const durations = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   const failures = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
-  // Reasons only (they name no applicant), the first few.
-  for (const reason of new Set(failures.map((f) => String((f.reason as Error).message ?? f.reason)))) console.log(`${label}: not resumed: ${reason}`);
+  // Reasons only, with every id masked (a simulator path names the request), each once.
+  const reasons = new Set(failures.map((f) => String((f.reason as Error).message ?? f.reason).replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, '<id>')));
+  for (const reason of reasons) console.log(`${label}: ${failures.length} not resumed; ${reason}`);
   return { durations, failures: failures.length, seconds: (Date.now() - since) / 1000 };
 }
 
