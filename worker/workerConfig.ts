@@ -4,7 +4,7 @@
  * metrics are served (only when a port is set).
  */
 import { z } from 'zod';
-import { parseEnvironment, portVariable } from './environment';
+import { booleanVariable, parseEnvironment, portVariable } from './environment';
 
 const positiveWhole = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be 1 or more');
 
@@ -23,6 +23,11 @@ export const workerEnvironment = {
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: positiveWhole.min(2, 'must be 2 or more (the SDK needs one sticky and one normal poll)').default(40),
   // The default is the parsed value: 30 seconds.
   WORKER_SHUTDOWN_GRACE: durationVariable.default(30_000),
+  // Measured (docs/benchmarks.md, idle journeys): 250 keeps a worker holding thousands of idle
+  // journeys under 1 GiB with a 512 MB heap; the SDK's default follows the heap (about 2,300
+  // workflows and 4 GB on a 4 GB heap).
+  WORKER_MAX_CACHED_WORKFLOWS: positiveWhole.min(2, 'must be 2 or more (the sticky cache needs two)').default(250),
+  WORKER_REUSE_V8_CONTEXT: booleanVariable.default(true),
   WORKER_METRICS_PORT: portVariable.optional(),
   WORKER_METRICS_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
 };
@@ -33,6 +38,10 @@ export interface WorkerTuning {
   maxConcurrentWorkflowTaskExecutions: number;
   /** Milliseconds. */
   shutdownGraceTime: number;
+  /** Workflows kept in the sticky cache; each costs about 1.1 MB with a 512 MB heap (docs/benchmarks.md, idle journeys). */
+  maxCachedWorkflows: number;
+  /** One V8 context shared by every cached workflow (the SDK's default) instead of one each. */
+  reuseV8Context: boolean;
 }
 
 export interface WorkerSettings {
@@ -49,6 +58,8 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerSe
       maxConcurrentActivityTaskExecutions: c.WORKER_MAX_CONCURRENT_ACTIVITIES,
       maxConcurrentWorkflowTaskExecutions: c.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
       shutdownGraceTime: c.WORKER_SHUTDOWN_GRACE,
+      maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS,
+      reuseV8Context: c.WORKER_REUSE_V8_CONTEXT,
     },
     ...(c.WORKER_METRICS_PORT !== undefined ? { metricsBindAddress: `${host}:${c.WORKER_METRICS_PORT}` } : {}),
   };

@@ -16,7 +16,7 @@ export interface ProcessFigures {
 
 const TICKS_PER_SECOND = 100;
 
-function readCpuTicks(pid: number): number | undefined {
+export function readCpuTicks(pid: number): number | undefined {
   try {
     // Fields after the command name (which may contain spaces) start after the last ')'.
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').pop()!.trim().split(/\s+/);
@@ -26,7 +26,7 @@ function readCpuTicks(pid: number): number | undefined {
   }
 }
 
-function readRssKiB(pid: number): number | undefined {
+export function readRssKiB(pid: number): number | undefined {
   try {
     const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : undefined;

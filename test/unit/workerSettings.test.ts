@@ -2,8 +2,8 @@
 import { ConfigurationError } from '../../worker/environment';
 import { readWorkerConfig } from '../../worker/workerConfig';
 
-test('defaults: SDK-sized limits, 30 s grace, no metrics exporter', () => {
-  expect(readWorkerConfig({})).toEqual({ tuning: { maxConcurrentActivityTaskExecutions: 100, maxConcurrentWorkflowTaskExecutions: 40, shutdownGraceTime: 30_000 } });
+test('defaults: SDK-sized limits, a 250-workflow sticky cache in one V8 context, 30 s grace, no metrics exporter', () => {
+  expect(readWorkerConfig({})).toEqual({ tuning: { maxConcurrentActivityTaskExecutions: 100, maxConcurrentWorkflowTaskExecutions: 40, shutdownGraceTime: 30_000, maxCachedWorkflows: 250, reuseV8Context: true } });
 });
 
 test('values are read, durations in s, ms or m, and the exporter bound where asked', () => {
@@ -13,8 +13,13 @@ test('values are read, durations in s, ms or m, and the exporter bound where ask
     WORKER_SHUTDOWN_GRACE: '2m',
     WORKER_METRICS_PORT: '9464',
     WORKER_METRICS_HOST: '0.0.0.0',
+    WORKER_MAX_CACHED_WORKFLOWS: '600',
+    WORKER_REUSE_V8_CONTEXT: 'false',
   });
-  expect(settings).toEqual({ tuning: { maxConcurrentActivityTaskExecutions: 7, maxConcurrentWorkflowTaskExecutions: 5, shutdownGraceTime: 120_000 }, metricsBindAddress: '0.0.0.0:9464' });
+  expect(settings).toEqual({
+    tuning: { maxConcurrentActivityTaskExecutions: 7, maxConcurrentWorkflowTaskExecutions: 5, shutdownGraceTime: 120_000, maxCachedWorkflows: 600, reuseV8Context: false },
+    metricsBindAddress: '0.0.0.0:9464',
+  });
   expect(readWorkerConfig({ WORKER_SHUTDOWN_GRACE: '500ms' }).tuning.shutdownGraceTime).toBe(500);
   expect(readWorkerConfig({ WORKER_SHUTDOWN_GRACE: '15' }).tuning.shutdownGraceTime).toBe(15_000);
   expect(readWorkerConfig({ WORKER_METRICS_PORT: '9464', WORKER_METRICS_HOST: '::' }).metricsBindAddress).toBe('[::]:9464');
@@ -26,6 +31,8 @@ test.each([
   ['WORKER_SHUTDOWN_GRACE', { WORKER_SHUTDOWN_GRACE: 'soon' }],
   ['WORKER_METRICS_PORT', { WORKER_METRICS_PORT: '70000' }],
   ['WORKER_METRICS_HOST', { WORKER_METRICS_HOST: 'a b' }],
+  ['WORKER_MAX_CACHED_WORKFLOWS', { WORKER_MAX_CACHED_WORKFLOWS: '1' }],
+  ['WORKER_REUSE_V8_CONTEXT', { WORKER_REUSE_V8_CONTEXT: 'maybe' }],
 ])('a bad %s fails fast, naming the variable', (variable, env) => {
   let error: unknown;
   try {
