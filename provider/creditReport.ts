@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 
+export { TOO_MANY_RESULTS } from './creditReportConstants';
+
 export const countryCodeSchema = z.string().regex(/^[A-Za-z]{2}$/, 'country_code must be a two-letter ISO country code');
 
 export const creditReportRequestSchema = z.object({
@@ -15,8 +17,6 @@ export const creditReportRequestSchema = z.object({
 });
 export type CreditReportRequest = z.infer<typeof creditReportRequestSchema>;
 
-/** `TooManyResults` is the one value §3 names; `Complete` is assumed; others are kept as text. */
-export const TOO_MANY_RESULTS = 'TooManyResults';
 export const creditReportStatusSchema = z.string().min(1, 'status must not be empty');
 
 export const picklistEntrySchema = z.object({

@@ -1,8 +1,11 @@
 /**
  * The `data` of every webhook event of spec §6.6, with the status values of §3.
- * Pure: usable from workflow code.
+ * Pure, but not for workflow code: a workflow bundle that imports these schemas builds them (and
+ * zod) again for every workflow run. Workflows read the data the bridge validated with them
+ * (workflows/deliveryData.ts) through the types below.
  */
 import { z } from 'zod';
+import { documentStatusOf } from './documentStatusWords';
 import type { KnownEventType } from './eventCatalogue';
 
 /** ISO 8601 datetimes; offsets tolerated because a rejected delivery is a lost delivery. */
@@ -30,27 +33,11 @@ export function isCaseEntity(entityType: string): boolean {
 }
 
 /**
- * Document status (spec §3): `Complete` or `Failed`, but the spec's text also says `Success` for a
- * successful extraction. A refused status word would strand the step until its deadline, so
- * words are mapped by one rule, case-insensitively: complete, completed, success, successful,
- * succeeded → `Complete`; failed, failure, fail, error → `Failed`. Any other word is still
- * refused (its delivery reaches its resource as `invalid-data`; its ids are read alone).
+ * Document status: the word mapping rule of documentStatusWords.ts. Any other word is refused
+ * (its delivery reaches its resource as `invalid-data`; its ids are read alone).
  */
-export const documentStatusWords: Readonly<Record<string, 'Complete' | 'Failed'>> = {
-  complete: 'Complete',
-  completed: 'Complete',
-  success: 'Complete',
-  successful: 'Complete',
-  succeeded: 'Complete',
-  failed: 'Failed',
-  failure: 'Failed',
-  fail: 'Failed',
-  error: 'Failed',
-};
-
 export const documentStatusSchema = z.string().transform((word, ctx) => {
-  const key = word.trim().toLowerCase();
-  const status = Object.hasOwn(documentStatusWords, key) ? documentStatusWords[key] : undefined;
+  const status = documentStatusOf(word);
   if (status === undefined) {
     ctx.addIssue({ code: 'custom', message: 'unknown document status (expected Complete or Failed, or a word mapped to them)' });
     return z.NEVER;
@@ -166,6 +153,11 @@ export const eventDataSchemas = {
 
 export type EventDataSchemas = typeof eventDataSchemas;
 export type EventData = { [K in keyof EventDataSchemas]: z.infer<EventDataSchemas[K]> };
+/**
+ * The data as sent: what the bridge forwards to resource workflows once it has validated it
+ * (`parse: 'known'`). It differs from EventData where a schema transforms (document status words).
+ */
+export type SentEventData = { [K in keyof EventDataSchemas]: z.input<EventDataSchemas[K]> };
 export type IdentityVerificationCompletedData = EventData['IdentityVerification.Completed'];
 export type IdentityVerificationExpiredData = EventData['IdentityVerification.Expired'];
 export type IdvVerificationStatus = z.infer<typeof idvVerificationStatusSchema>;

@@ -1,5 +1,6 @@
 export * from './eventCatalogue';
 export * from './eventData';
+export * from './documentStatusWords';
 export * from './webhookEnvelope';
 export * from './correlationKeys';
 export * from './identityVerification';
@@ -7,6 +8,7 @@ export * from './webhookConfiguration';
 export * from './accessToken';
 export * from './providerError';
 export * from './creditReport';
+export * from './creditReportConstants';
 export * from './documents';
 export * from './banking';
 export * from './insights';

@@ -1,6 +1,6 @@
 /**
- * The webhook delivery envelope of spec §6.2 and the parse of a whole delivery.
- * Pure: usable from workflow code.
+ * The webhook delivery envelope of spec §6.2 and the parse of a whole delivery. Pure; the bridge
+ * parses, and workflow code relies on its verdict (`parse`) instead of importing the schemas.
  */
 import { z } from 'zod';
 import { isKnownEventType, type KnownEventType } from './eventCatalogue';

@@ -1,8 +1,9 @@
 /** Affordability insight for a case (spec §4.7, §6.6): request, wait under a deadline, read. */
 import type { Duration } from '@temporalio/common';
 import { path, routes } from '../activities/routes';
-import { affordabilityInsightsCompletedSchema, type AffordabilityInsight } from '../provider';
+import type { AffordabilityInsight } from '../provider';
 import { requestAndAwaitResult } from './awaitProviderResult';
+import { sentData } from './deliveryData';
 import { leanHistories } from './leanHistories';
 import { transactionCountOf } from './caseFileResults';
 import { defaultDeadlines } from './deadlines';
@@ -42,8 +43,8 @@ async function requestAffordability(input: AffordabilityInput, { update, finish 
     locate: (delivery, requestId) => {
       // A polled record says Complete: the links are the spec's paths (§4.7).
       if (delivery.parse === 'polled') return { insight: path(routes.affordabilityInsight, { requestId }), transactions: path(routes.affordabilityInsightTransactions, { requestId }) };
-      const data = affordabilityInsightsCompletedSchema.safeParse(delivery.data);
-      return data.success ? { insight: data.data.affordability_insight_endpoint, transactions: data.data.affordability_insight_transactions_endpoint } : undefined;
+      const data = sentData(delivery, 'AffordabilityInsights.Completed');
+      return data ? { insight: data.affordability_insight_endpoint, transactions: data.affordability_insight_transactions_endpoint } : undefined;
     },
     deadline,
     reconcileAfter: input.reconcileAfter,

@@ -7,15 +7,13 @@
  */
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
-import {
-  bankStatementProcessingCompletedSchema,
-  bankingProcessingCompletedSchema,
-  openBankingProcessingCompletedSchema,
-} from '../provider';
+import { documentStatusOf } from '../provider/documentStatusWords';
+import type { SentEventData } from '../provider';
 import type { ConnectedAccountLinks } from '../activities/bankingActivities';
 import type { BankAccountSummary } from '../case-file/summaries';
 import { accountSummaryOf } from './caseFileResults';
 import { defaultDeadlines } from './deadlines';
+import { sentData } from './deliveryData';
 import type { ResourceDelivery } from './messages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
@@ -60,31 +58,34 @@ function belongsToAttempt(delivery: ResourceDelivery, connectionId: string | nul
 
 /** What a banking-related delivery says, if it settles the step. */
 function outcomeOf(delivery: ResourceDelivery): Outcome | undefined {
-  switch (delivery.eventType) {
-    case 'OpenBankingProcessing.Completed': {
-      const d = openBankingProcessingCompletedSchema.safeParse(delivery.data);
-      if (!d.success) return undefined;
-      return d.data.status === 'Connected'
-        ? { ok: true, accounts: d.data.connected_accounts, bankConnectionId: d.data.bank_connection_id }
-        : { ok: false, reason: 'the applicant rejected the open banking connection' };
-    }
-    case 'BankingProcessing.Completed': {
-      const d = bankingProcessingCompletedSchema.safeParse(delivery.data);
-      if (!d.success) return undefined;
-      return d.data.status === 'Complete'
-        ? { ok: true, accounts: d.data.connected_accounts, bankConnectionId: d.data.bank_connection_id }
-        : { ok: false, reason: 'the provider rejected the banking connection' };
-    }
-    case 'BankStatementProcessing.Completed': {
-      const d = bankStatementProcessingCompletedSchema.safeParse(delivery.data);
-      if (!d.success) return undefined;
-      return d.data.status === 'Complete'
-        ? { ok: true, accounts: d.data.connected_accounts, bankConnectionId: d.data.bank_connection_id }
-        : { ok: false, reason: `the bank statement ${d.data.document.file_name} failed: ${d.data.message ?? 'no reason given'}` };
-    }
-    default:
-      return undefined;
+  const openBanking = sentData(delivery, 'OpenBankingProcessing.Completed');
+  if (openBanking) return openBanking.status === 'Connected' ? connected(openBanking) : { ok: false, reason: 'the applicant rejected the open banking connection' };
+  const banking = sentData(delivery, 'BankingProcessing.Completed');
+  if (banking) return banking.status === 'Complete' ? connected(banking) : { ok: false, reason: 'the provider rejected the banking connection' };
+  const statement = sentData(delivery, 'BankStatementProcessing.Completed');
+  if (statement) {
+    // Sent as the provider wrote it (`Success`, say): the schema's word rule, applied here too.
+    return documentStatusOf(statement.status) === 'Complete'
+      ? connected(statement)
+      : { ok: false, reason: `the bank statement ${statement.document.file_name} failed: ${statement.message ?? 'no reason given'}` };
   }
+  return undefined;
+}
+
+type ConnectionData = Pick<SentEventData['BankingProcessing.Completed'], 'bank_connection_id' | 'connected_accounts'>;
+
+/**
+ * The accounts to read. Each keeps the four fields of its schema and nothing else, as the
+ * schema's parse did: the activity's input (in the history) holds no more than it did.
+ */
+function connected({ connected_accounts, bank_connection_id }: ConnectionData): Outcome {
+  const accounts = connected_accounts.map(({ account_connection_id, bank_account_endpoint, bank_account_balances_endpoint, bank_account_transactions_endpoint }) => ({
+    account_connection_id,
+    bank_account_endpoint,
+    bank_account_balances_endpoint,
+    bank_account_transactions_endpoint,
+  }));
+  return { ok: true, accounts, bankConnectionId: bank_connection_id };
 }
 
 export async function bankingWorkflow(input: BankingInput): Promise<BankingStatus> {

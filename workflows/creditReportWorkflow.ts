@@ -9,7 +9,8 @@
 import type { Duration } from '@temporalio/common';
 import { condition, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 import { reportHeadline, type CreditReportSummary, type ReportHeadline } from '../case-file/summaries';
-import { TOO_MANY_RESULTS, type CreditReportRequest, type PicklistEntry } from '../provider';
+import type { CreditReportRequest, PicklistEntry } from '../provider';
+import { TOO_MANY_RESULTS } from '../provider/creditReportConstants';
 import { defaultDeadlines } from './deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError, failureType, providerErrorOf } from './providerFailure';

@@ -7,8 +7,8 @@
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
 import type { DocumentUploadInput } from '../activities/documentActivities';
-import { documentSchema } from '../provider';
 import { defaultDeadlines } from './deadlines';
+import { polledRecord } from './deliveryData';
 import type { ResourceDelivery } from './messages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
@@ -45,10 +45,10 @@ const documentEvent = /^(Document|BankStatement|Payslip|SA302|TaxOverview)Proces
 
 function settle(outcome: DocumentOutcome, delivery: ResourceDelivery): boolean {
   if (outcome.status !== 'Processing') return false;
-  if (delivery.parse === 'polled') {
-    const record = documentSchema.safeParse(delivery.data);
-    if (!record.success || record.data.status === 'Processing') return false;
-    Object.assign(outcome, { status: record.data.status, message: record.data.message, document_type: record.data.document_type });
+  const record = polledRecord<'document'>(delivery);
+  if (record) {
+    if (record.status === 'Processing') return false;
+    Object.assign(outcome, { status: record.status, message: record.message, document_type: record.document_type });
     return true;
   }
   if (!documentEvent.test(delivery.eventType)) return false;

@@ -6,14 +6,9 @@
  */
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
-import {
-  identityVerificationCompletedSchema,
-  identityVerificationExpiredSchema,
-  identityVerificationResultSchema,
-  type IdentityVerificationRequest,
-  type IdvVerificationStatus,
-} from '../provider';
+import type { IdentityVerificationRequest, IdvVerificationStatus } from '../provider';
 import { defaultDeadlines } from './deadlines';
+import { polledRecord, sentData } from './deliveryData';
 import type { ResourceDelivery } from './messages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
@@ -52,20 +47,15 @@ type Outcome = { kind: 'completed'; resultLink?: string; verificationStatus?: Id
 
 /** What an event (or a polled record) says about the request, if it settles it. */
 function outcomeOf(delivery: ResourceDelivery): Outcome | undefined {
-  if (delivery.parse === 'polled') {
-    const record = identityVerificationResultSchema.safeParse(delivery.data);
-    if (!record.success) return undefined;
-    if (record.data.status === 'Expired') return { kind: 'expired' };
-    if (record.data.status === 'Completed') return { kind: 'completed', verificationStatus: record.data.verification_status ?? undefined };
+  const record = polledRecord<'idv'>(delivery);
+  if (record) {
+    if (record.status === 'Expired') return { kind: 'expired' };
+    if (record.status === 'Completed') return { kind: 'completed', verificationStatus: record.verification_status ?? undefined };
     return undefined;
   }
-  if (delivery.eventType === 'IdentityVerification.Completed') {
-    const data = identityVerificationCompletedSchema.safeParse(delivery.data);
-    if (data.success) return { kind: 'completed', resultLink: data.data.identity_request.identity_result_endpoint };
-  }
-  if (delivery.eventType === 'IdentityVerification.Expired' && identityVerificationExpiredSchema.safeParse(delivery.data).success) {
-    return { kind: 'expired' };
-  }
+  const completed = sentData(delivery, 'IdentityVerification.Completed');
+  if (completed) return { kind: 'completed', resultLink: completed.identity_request.identity_result_endpoint };
+  if (sentData(delivery, 'IdentityVerification.Expired')) return { kind: 'expired' };
   return undefined;
 }
 

@@ -4,8 +4,9 @@
  */
 import type { Duration } from '@temporalio/common';
 import { path, routes } from '../activities/routes';
-import { incomeEmployerInsightsCompletedSchema, type IncomeEmployerResult } from '../provider';
+import type { IncomeEmployerResult } from '../provider';
 import { requestAndAwaitResult } from './awaitProviderResult';
+import { sentData } from './deliveryData';
 import { defaultDeadlines } from './deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
@@ -40,8 +41,8 @@ async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish
       ).request_id,
     locate: (delivery, requestId) => {
       if (delivery.parse === 'polled') return path(routes.incomeEmployer, { requestId });
-      const data = incomeEmployerInsightsCompletedSchema.safeParse(delivery.data);
-      return data.success ? data.data.income_and_employer_request.verification_endpoint : undefined;
+      const data = sentData(delivery, 'IncomeEmployerInsights.Completed');
+      return data?.income_and_employer_request.verification_endpoint;
     },
     deadline,
     reconcileAfter: input.reconcileAfter,

@@ -1,4 +1,8 @@
-/** The input of `onboardCase`, validated with zod (pure: used by workflow code and the CLI). */
+/**
+ * The input of `onboardCase`, validated with zod at the boundary: the case API and the CLI.
+ * Workflow code imports its types only; the journey checks its input with journeyInputCheck.ts,
+ * which a test holds to this schema (a schema in the workflow bundle is built for every run).
+ */
 import { z } from 'zod';
 import { creditReportRequestSchema, documentKindSchema } from '../provider';
 import { defaultDeadlines } from './deadlines';

@@ -7,7 +7,7 @@
  * `status`. `cancel` (signal) and a native Temporal cancel both end it `cancelled`.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
-import { ApplicationFailure, type Duration } from '@temporalio/common';
+import type { Duration } from '@temporalio/common';
 import {
   CancellationScope,
   condition,
@@ -18,10 +18,10 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { describeIssues } from '../provider';
 import { choosePicklistEntrySignal, picklistChoiceProblem, type CreditReportDetail } from './creditReportWorkflow';
 import { defaultDeadlines, deadlinesWith } from './deadlines';
-import { onboardCaseInputSchema, type OnboardCaseInput, type ValidOnboardCaseInput } from './journeyInput';
+import type { OnboardCaseInput, ValidOnboardCaseInput } from './journeyInput';
+import { journeyInputOrFail } from './journeyInputCheck';
 import {
   attemptWorkflowId,
   cancelJourneySignal,
@@ -51,11 +51,7 @@ const activeStates: readonly StepState[] = ['running', 'waiting'];
 export async function onboardCase(rawInput: OnboardCaseInput): Promise<JourneyStatus> {
   // Journeys started before operator recovery keep the code they started with.
   if (!olderPatch('operator-recovery')) return (await onboardCaseV2(rawInput)) as JourneyStatus;
-  const parsed = onboardCaseInputSchema.safeParse(rawInput);
-  if (!parsed.success) {
-    throw ApplicationFailure.create({ type: 'InvalidJourneyInput', message: `onboardCase input is invalid: ${describeIssues(parsed.error).join('; ')}`, nonRetryable: true });
-  }
-  return new Journey(parsed.data).run();
+  return new Journey(journeyInputOrFail(rawInput)).run();
 }
 
 class Journey {

@@ -4,7 +4,7 @@
  * issues, so that journeys started before the change still replay and finish; remove it once no
  * such journey is open (then `deprecatePatch('operator-recovery')` in onboardCase).
  */
-import { ApplicationFailure, type Duration } from '@temporalio/common';
+import type { Duration } from '@temporalio/common';
 import {
   CancellationScope,
   executeChild,
@@ -13,7 +13,6 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { describeIssues } from '../../provider';
 import { affordabilityWorkflow } from '../affordabilityWorkflow';
 import { bankingWorkflow } from '../bankingWorkflow';
 import { creditReportWorkflow } from '../creditReportWorkflow';
@@ -21,7 +20,8 @@ import { deadlinesWith } from '../deadlines';
 import { documentsWorkflow } from '../documentsWorkflow';
 import { identityVerificationWorkflow } from '../identityVerificationWorkflow';
 import { incomeEmployerWorkflow } from '../incomeEmployerWorkflow';
-import { onboardCaseInputSchema, type OnboardCaseInput, type ValidOnboardCaseInput } from '../journeyInput';
+import type { OnboardCaseInput, ValidOnboardCaseInput } from '../journeyInput';
+import { journeyInputOrFail } from '../journeyInputCheck';
 import { cancelJourneySignal, journeyStatusQuery, journeyWorkflowId, type JourneyStatus as CurrentJourneyStatus } from '../journeyMessages';
 import { caseIdSearchAttribute, journeyStateSearchAttribute } from '../searchAttributes';
 import { stepReportSignal, terminalStates, type StepStatus } from '../stepStatus';
@@ -36,11 +36,7 @@ interface JourneyStatus {
 type StepRun = () => Promise<StepStatus>;
 
 export async function onboardCaseV2(rawInput: OnboardCaseInput): Promise<JourneyStatus> {
-  const parsed = onboardCaseInputSchema.safeParse(rawInput);
-  if (!parsed.success) {
-    throw ApplicationFailure.create({ type: 'InvalidJourneyInput', message: `onboardCase input is invalid: ${describeIssues(parsed.error).join('; ')}`, nonRetryable: true });
-  }
-  const input = parsed.data;
+  const input = journeyInputOrFail(rawInput);
   const status: JourneyStatus = { caseId: input.caseId, state: 'running', steps: {}, reasons: [] };
   const plan = planSteps(input, status);
   setHandler(journeyStatusQuery, () => status as unknown as CurrentJourneyStatus);
