@@ -43,10 +43,14 @@ const subscribedResource = {
   requestIncomeEmployerVerificationAndSubscribe: (_input: unknown, result: Created): ResourceKey => ({ kind: 'income-employer', id: String(result.request_id) }),
 };
 
-/** The resource an activity of this module subscribed its workflow to; undefined for any other activity. */
-export function resourceSubscribedBy(activityType: string, input: unknown, result: unknown): ResourceKey | undefined {
-  const find = (subscribedResource as Record<string, (input: unknown, result: Created) => ResourceKey>)[activityType];
-  return find?.(input, (result ?? {}) as Created);
+/** Whether an activity of this type subscribed its workflow to the resource it created. */
+export function subscribesToResource(activityType: string): activityType is keyof typeof subscribedResource {
+  return Object.hasOwn(subscribedResource, activityType);
+}
+
+/** The resource an activity of this module subscribed its workflow to, from the activity's input and result. */
+export function resourceSubscribedBy(activityType: keyof typeof subscribedResource, input: unknown, result: unknown): ResourceKey {
+  return (subscribedResource[activityType] as (input: unknown, result: Created) => ResourceKey)(input, (result ?? {}) as Created);
 }
 
 export function createSubscribingActivities(creators: Creators, target: ResourceTarget) {

@@ -92,7 +92,8 @@ async function main(): Promise<void> {
         if (process.env.BENCH_COST_DUMP && i === 0) console.log(`${run.workflowId}: ${events.map((e) => eventName(e.eventType)).join(' ')}`);
         perPart.set(part, addCost(perPart.get(part) ?? zeroCost(), cost));
         addCost(total, cost);
-        for (const [name, count] of eventBreakdown(events)) breakdown.set(`${part.startsWith('resource') ? 'resource' : part === 'journey' ? 'journey' : 'step'} ${name}`, (breakdown.get(`${part.startsWith('resource') ? 'resource' : part === 'journey' ? 'journey' : 'step'} ${name}`) ?? 0) + count);
+        const kind = part.startsWith('resource') ? 'resource' : part === 'journey' ? 'journey' : 'step';
+        for (const [name, count] of eventBreakdown(events)) breakdown.set(`${kind} ${name}`, (breakdown.get(`${kind} ${name}`) ?? 0) + count);
       }
     }
     const per = (n: number) => Math.round((n / JOURNEYS) * 10) / 10;

@@ -8,7 +8,7 @@ import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { Worker, type WorkflowBundleOption } from '@temporalio/worker';
-import { resourceSubscribedBy } from '../activities/subscribingActivities';
+import { resourceSubscribedBy, subscribesToResource } from '../activities/subscribingActivities';
 import { resourceWorkflowId, type PicklistEntry, type ResourceKey } from '../provider';
 import { JourneyCommandError } from './journeyInputFile';
 import { workflowsPath } from '../worker/createWorker';
@@ -192,9 +192,10 @@ async function touchedWorkflows(ctx: CommandContext, history: temporal.api.histo
     if (activity?.activityType?.name === 'subscribeToResource') found.push(resourceWorkflowId(((await decode(activity.input)) as { resource: ResourceKey }).resource));
     const completed = event.activityTaskCompletedEventAttributes;
     const creation = completed ? scheduled.get(String(completed.scheduledEventId)) : undefined;
-    if (!completed || !creation) continue;
-    const resource = resourceSubscribedBy(creation.activityType?.name ?? '', await decode(creation.input), await decode(completed.result));
-    if (resource) found.push(resourceWorkflowId(resource));
+    const activityType = creation?.activityType?.name ?? '';
+    // Only the subscribing activities' payloads are decoded: every other activity is passed over.
+    if (!completed || !creation || !subscribesToResource(activityType)) continue;
+    found.push(resourceWorkflowId(resourceSubscribedBy(activityType, await decode(creation.input), await decode(completed.result))));
   }
   return found;
 }
