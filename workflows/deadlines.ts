@@ -24,6 +24,14 @@ export const defaultDeadlines = {
   providerCalls: '10 minutes',
 } as const satisfies Record<string, Duration>;
 
+/**
+ * How long a resource workflow stays once its outcome (the terminal event) has reached its
+ * subscribers, instead of `resourceRetention`. The provider never sends a delivery twice; what can
+ * still come late (a bridge's spool drained after an outage, a dead letter replayed) starts a new
+ * run, which keeps it as any delivery before a subscription is kept.
+ */
+export const resourceQuietAfterOutcome: Duration = '1 hour';
+
 export type Deadlines = { -readonly [K in keyof typeof defaultDeadlines]: Duration };
 
 export function deadlinesWith(overrides: Partial<Deadlines> = {}): Deadlines {

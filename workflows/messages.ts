@@ -62,8 +62,10 @@ export const resourceStateQuery = defineQuery<ResourceState>('resourceState');
 export interface ResourceWorkflowInput {
   resource: ResourceKey;
   retention?: Duration;
+  /** Quiet time before the workflow ends once its outcome reached its subscribers (deadlines.ts). */
+  quietAfterOutcome?: Duration;
   /** Continue as new once the history has this many events (the server's suggestion applies too). */
   continueAsNewAtHistoryLength?: number;
   /** State carried across continue-as-new. */
-  carried?: Omit<ResourceState, 'resource'> & { reconcileAfterMs?: number; settled?: boolean };
+  carried?: Omit<ResourceState, 'resource'> & { reconcileAfterMs?: number; settled?: boolean; outcomeTold?: boolean };
 }

@@ -9,13 +9,17 @@
  * Lean histories (issue 13, workflows/leanHistories.ts): one forward per occurrence (not one for
  * the parent and one for the child delivery), and no more polling once the resource's terminal
  * event has come (resourceSettlement.ts), nor ever for resources the provider cannot be asked about.
+ * Since `lean-histories-2`, a settled resource whose outcome has reached its subscribers ends after
+ * an hour of quiet (`resourceQuietAfterOutcome`) instead of 30 days: it kept a workflow open per
+ * settled resource for a month (five per completed journey, one per idle journey) for deliveries
+ * the provider never sends twice. Whatever still comes late starts a new run, which keeps it.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
 import { condition, continueAsNew, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { activityOptions } from './activityOptions';
-import { defaultDeadlines } from './deadlines';
-import { leanHistories, olderPatch } from './leanHistories';
+import { defaultDeadlines, resourceQuietAfterOutcome } from './deadlines';
+import { leanHistories, leanHistories2, olderPatch } from './leanHistories';
 import { pollable, settlesResource } from './resourceSettlement';
 import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from './messages';
 
@@ -32,6 +36,7 @@ const UNROUTED_LOG_LIMIT = 500;
 const reconciliation = proxyActivities<Activities>(activityOptions.reconcile);
 
 export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<ResourceState> {
+  const closesAfterOutcome = leanHistories2();
   const lean = leanHistories();
   const state: ResourceState = {
     resource: input.resource,
@@ -46,6 +51,9 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   let reconcileAfterMs = input.carried?.reconcileAfterMs;
   // Settled: the provider said the resource reached its outcome; no more polling.
   let settled = input.carried?.settled ?? false;
+  // Outcome told: settled, and a subscriber has been sent the log since (a subscriber, not the
+  // subscribers list: a step that has closed with its outcome is dropped from it).
+  let outcomeTold = input.carried?.outcomeTold ?? false;
   let lastActivity = Date.now();
   // Wake the loop even with nothing to send: a subscription changes when to poll, and a delivery
   // grows the history (a workflow nobody subscribes to, such as unrouted deliveries, must still
@@ -86,25 +94,28 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   setHandler(resourceStateQuery, () => state);
 
   const retentionMs = msToNumber(input.retention ?? defaultDeadlines.resourceRetention);
+  const afterOutcomeMs = Math.min(retentionMs, msToNumber(input.quietAfterOutcome ?? resourceQuietAfterOutcome));
   for (;;) {
     const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && (!lean || pollable(state.resource.kind));
     const nextPollAt = pollDue ? lastActivity + (reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
-    const wakeAt = Math.min(nextPollAt, lastActivity + retentionMs);
+    const quietMs = closesAfterOutcome && outcomeTold ? afterOutcomeMs : retentionMs;
+    const wakeAt = Math.min(nextPollAt, lastActivity + quietMs);
     const busy = await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now()));
     wake = false;
     if (busy) {
-      await flush(outbox, state);
+      const told = await flush(outbox, state);
+      if (settled && told > 0) outcomeTold = true;
     } else if (Date.now() >= nextPollAt) {
       settled = await reconcile(state, record);
       lastActivity = Date.now();
-    } else if (Date.now() >= lastActivity + retentionMs) {
+    } else if (Date.now() >= lastActivity + quietMs) {
       return state;
     }
     const info = workflowInfo();
     const longHistory = input.continueAsNewAtHistoryLength !== undefined && info.historyLength >= input.continueAsNewAtHistoryLength;
     if ((info.continueAsNewSuggested || longHistory) && outbox.length === 0) {
       const { resource, ...carried } = state;
-      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled } });
+      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled, ...(outcomeTold ? { outcomeTold } : {}) } });
     }
   }
 }
@@ -143,16 +154,20 @@ async function reconcile(state: ResourceState, record: (d: ResourceDelivery) => 
   }
 }
 
-async function flush(outbox: Outgoing[], state: ResourceState): Promise<void> {
+/** Sends what is queued; answers how many signals reached a subscriber. */
+async function flush(outbox: Outgoing[], state: ResourceState): Promise<number> {
+  let told = 0;
   while (outbox.length > 0) {
     const { to, delivery } = outbox.shift() as Outgoing;
     if (!state.subscribers.includes(to)) continue;
     try {
       await getExternalWorkflowHandle(to).signal(resourceEventSignal, { resource: state.resource, delivery });
+      told++;
     } catch (error) {
       // The subscriber has closed: it needs nothing more from us.
       log.info('dropping closed subscriber', { subscriber: to, error: String(error) });
       state.subscribers = state.subscribers.filter((s) => s !== to);
     }
   }
+  return told;
 }

@@ -24,7 +24,7 @@ import { journeyStatusQuery, onboardCase, resolveJourneyPicklistUpdate, retrySte
 import { journeyHistories } from '../../cli/journeyCommands';
 import type { temporal } from '@temporalio/proto';
 import { stepStatusQuery } from '../../workflows/stepStatus';
-import { deliverSignal } from '../../workflows/messages';
+import { deliverSignal, subscribeSignal } from '../../workflows/messages';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
 import { simulatorControl } from '../support/rawProviderApi';
@@ -182,6 +182,19 @@ async function main(): Promise<void> {
     }
     console.log(`unrouted: ${(await stack.client.workflow.getHandle(unrouted).result()).events.length} events`);
     await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'unrouted', [unrouted]);
+
+    // A resource that ends soon after its outcome reached its subscriber (since lean-histories-2).
+    // The subscriber is another mailbox, which just buffers what it is sent.
+    const sink = `resource/unrouted/Recorded.Sink/${randomUUID()}`;
+    const sinkDelivery = { dedupeId: 's|Recorded.Sink|h', eventType: 'Recorded.Sink', batchId: 's', webhookId: 'w', datetimeSent: new Date().toISOString(), receivedAt: new Date().toISOString(), parse: 'unknown-event-type' as const, data: {} };
+    await stack.client.workflow.signalWithStart(resourceWorkflow, { workflowId: sink, taskQueue: stack.temporal.taskQueue, args: [{ resource: { kind: 'unrouted', id: sink.slice('resource/unrouted/'.length) }, retention: '5 seconds' }], signal: deliverSignal, signalArgs: [sinkDelivery] });
+    const requestId = randomUUID();
+    const settledResource = `resource/idv/${requestId}`;
+    await stack.client.workflow.signalWithStart(resourceWorkflow, { workflowId: settledResource, taskQueue: stack.temporal.taskQueue, args: [{ resource: { kind: 'idv', id: requestId }, quietAfterOutcome: '1 second' }], signal: subscribeSignal, signalArgs: [{ workflowId: sink }] });
+    const completed = { dedupeId: `b|IdentityVerification.Completed|${requestId}`, eventType: 'IdentityVerification.Completed', batchId: 'b', webhookId: 'w', datetimeSent: new Date().toISOString(), receivedAt: new Date().toISOString(), parse: 'known' as const, data: { request_id: requestId, verification_status: 'Approved' } };
+    await stack.client.workflow.getHandle(settledResource).signal(deliverSignal, completed);
+    console.log(`resource-closed-after-outcome: ${(await stack.client.workflow.getHandle(settledResource).result()).events.length} events`);
+    await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'resource-closed-after-outcome', [settledResource]);
   } finally {
     await stack.stop();
   }

@@ -45,7 +45,7 @@ test('the later generation of histories went through the patched code paths', ()
       if (data) patchIds.add((JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id);
     }
   }
-  expect([...patchIds].sort()).toEqual(['bounded-unrouted-log', 'lean-histories', 'notify-los', 'operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
+  expect([...patchIds].sort()).toEqual(['bounded-unrouted-log', 'lean-histories', 'lean-histories-2', 'notify-los', 'operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
 });
 
 /** The patch ids a history recorded, in order. */
@@ -55,21 +55,35 @@ const patchesOf = (h: (typeof histories)[number]): string[] =>
     return data ? [(JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id] : [];
   });
 
-test('since v6 every workflow records the lean-histories patch and no other (one marker instead of one per older patch)', () => {
-  const lean = histories.filter((h) => generation(h) === CURRENT);
-  expect(lean.length).toBeGreaterThan(0);
-  for (const h of lean) expect({ file: h.file, patches: patchesOf(h) }).toEqual({ file: h.file, patches: ['lean-histories'] });
-  for (const h of histories.filter((x) => generation(x) !== CURRENT)) expect(patchesOf(h)).not.toContain('lean-histories');
+test('since v6 every workflow records one lean patch and no other (one marker instead of one per older patch)', () => {
+  const leanPatch: Record<string, string> = { v6: 'lean-histories', v7: 'lean-histories-2' };
+  for (const [gen, patch] of Object.entries(leanPatch)) {
+    const lean = histories.filter((h) => generation(h) === gen);
+    expect(lean.length).toBeGreaterThan(0);
+    for (const h of lean) expect({ file: h.file, patches: patchesOf(h) }).toEqual({ file: h.file, patches: [patch] });
+  }
+  for (const h of histories.filter((x) => !(generation(x) in leanPatch))) expect(patchesOf(h)).not.toContain('lean-histories');
+});
+
+test('since v7 a resource whose outcome reached its subscriber ends after its quiet time', () => {
+  const closed = histories.filter((h) => h.file.startsWith('v7-resource-closed-after-outcome__'));
+  expect(closed).toHaveLength(1);
+  const events = closed[0]!.history.events ?? [];
+  expect(events.some((e) => e.externalWorkflowExecutionSignaledEventAttributes)).toBe(true);
+  expect(events.at(-1)?.workflowExecutionCompletedEventAttributes).toBeTruthy();
 });
 
 /**
- * The newest generation: v6, lean histories (issue 13, behind lean-histories). v5 was recorded once
+ * The newest generation: v7, resources that close an hour after their outcome (behind
+ * lean-histories-2); v6 brought lean histories (issue 13, behind lean-histories). v5 was recorded once
  * both the case file (v4: activities write to it, no new patch) and the LOS notifications (v4n:
  * behind notify-los) were in. Every generation is kept, since journeys of each may still run.
  */
-const CURRENT = 'v6';
-const WITH_CASE_FILE = ['v4', 'v5', 'v6'];
-const NOTIFYING = ['v4n', 'v5', 'v6'];
+const CURRENT = 'v7';
+const WITH_CASE_FILE = ['v4', 'v5', 'v6', 'v7'];
+const NOTIFYING = ['v4n', 'v5', 'v6', 'v7'];
+/** Generations whose journeys notify by a local activity first. */
+const NOTIFYING_LOCALLY = ['v6', 'v7'];
 
 test('the current generation covers every workflow type, retried attempts, waivers and a native cancel', () => {
   const current = histories.filter((h) => generation(h) === CURRENT);
@@ -117,7 +131,7 @@ test('journeys since v4n notify the LOS (notifyLos behind notify-los, a local ac
   const byActivity = (e: NonNullable<(typeof histories)[number]['history']['events']>[number]) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'notifyLos';
   const byLocalActivity = (e: NonNullable<(typeof histories)[number]['history']['events']>[number]) =>
     e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && Buffer.from(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data ?? []).toString('utf8').includes('notifyLos');
-  const notifies = (h: (typeof histories)[number]) => h.history.events?.some(generation(h) === 'v6' ? byLocalActivity : byActivity) ?? false;
+  const notifies = (h: (typeof histories)[number]) => h.history.events?.some(NOTIFYING_LOCALLY.includes(generation(h)) ? byLocalActivity : byActivity) ?? false;
   const current = journeys.filter((h) => NOTIFYING.includes(generation(h)));
   expect(current.length).toBeGreaterThanOrEqual(4);
   for (const h of current) expect({ file: h.file, notifies: notifies(h) }).toEqual({ file: h.file, notifies: true });
@@ -138,7 +152,7 @@ test('every recorded history replays on the current workflow code', async () => 
   const results = await replay(testWorkflowBundle());
   expect(results.filter((r) => r.error).map((r) => `${r.file}: ${String(r.error)}`)).toEqual([]);
   expect(results).toHaveLength(histories.length);
-  // Seven generations, some 300 histories: a minute or two of replay on a busy two-core machine.
+  // Eight generations, some 340 histories: a minute or two of replay on a busy two-core machine.
 }, 240_000);
 
 test('a change of command order without patched() fails replay; the same change behind patched() passes', async () => {

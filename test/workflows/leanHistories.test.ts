@@ -11,7 +11,9 @@ import { runDemoJourney, type DemoOutcome } from '../../cli/demoJourney';
 import { journeyHistories } from '../../cli/journeyCommands';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import { resourceStateQuery } from '../../workflows/messages';
+import { resourceWorkflowId, type ResourceKey } from '../../provider';
+import { deliverSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceWorkflowInput, type Subscription } from '../../workflows/messages';
+import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
 import { stepStatusQuery } from '../../workflows/stepStatus';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
@@ -67,7 +69,7 @@ test('the parent and child deliveries of one occurrence reach the step once', as
   expect(signalsNamed(banking, 'resourceEvent')).toBe(1);
 });
 
-test('a resource settled by its webhook does not ask the provider again: its next timer is the retention, not a poll', async () => {
+test('a resource settled by its webhook does not ask the provider again: its next timer is the quiet hour after its outcome, not a poll', async () => {
   const control = simulatorControl(stack.simulator);
   const personId = (await control('/persons', {})).person_id as string;
   const handle = await stack.client.workflow.start(identityVerificationWorkflow, {
@@ -91,10 +93,78 @@ test('a resource settled by its webhook does not ask the provider again: its nex
     }
   };
   const timer = await lastTimer();
-  expect(Number(timer.startToFireTimeout?.seconds ?? 0)).toBeGreaterThan(24 * 3600);
+  // Its outcome has reached the step: it stays an hour for late deliveries, then ends (below).
+  // (Counted from the delivery, so a little under the hour by the time the timer starts.)
+  expect(Number(timer.startToFireTimeout?.seconds ?? 0)).toBeGreaterThan(3500);
+  expect(Number(timer.startToFireTimeout?.seconds ?? 0)).toBeLessThanOrEqual(3600);
   const polls = (await eventsOf(stack.client, resourceId)).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pollResource');
   expect(polls).toHaveLength(0);
 }, 60_000);
+
+describe('a resource whose outcome reached its subscribers', () => {
+  const idvCompleted = (requestId: string): ResourceDelivery => ({
+    dedupeId: `batch-${requestId}|IdentityVerification.Completed|0`,
+    eventType: 'IdentityVerification.Completed',
+    batchId: `batch-${requestId}`,
+    webhookId: 'test',
+    datetimeSent: new Date().toISOString(),
+    receivedAt: new Date().toISOString(),
+    parse: 'known',
+    data: { request_id: requestId, verification_status: 'Approved' },
+  });
+  const startResource = (resource: ResourceKey, input: Partial<ResourceWorkflowInput>, signal: 'subscribe' | 'deliver', arg: unknown) =>
+    stack.client.workflow.signalWithStart(resourceWorkflow, {
+      workflowId: resourceWorkflowId(resource),
+      taskQueue: stack.temporal.taskQueue,
+      args: [{ resource, ...input }],
+      ...(signal === 'subscribe' ? { signal: subscribeSignal, signalArgs: [arg as Subscription] } : { signal: deliverSignal, signalArgs: [arg as ResourceDelivery] }),
+    });
+  const timersOf = async (workflowId: string, runId?: string) =>
+    (await stack.client.workflow.getHandle(workflowId, runId).fetchHistory()).events!.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0));
+
+  test('ends after its quiet time instead of the 30-day retention; a late delivery starts a new run that keeps it', async () => {
+    // Any running workflow can be a subscriber: here another mailbox, which just buffers the events.
+    const subscriber = await startResource({ kind: 'unrouted', id: `subscriber-${randomUUID()}` }, {}, 'deliver', { ...idvCompleted('x'), eventType: 'Test.Sink', parse: 'unknown-event-type' });
+    const requestId = randomUUID();
+    const resource: ResourceKey = { kind: 'idv', id: requestId };
+    const handle = await startResource(resource, { quietAfterOutcome: '1 second' }, 'subscribe', { workflowId: subscriber.workflowId });
+    await stack.client.workflow.getHandle(handle.workflowId).signal(deliverSignal, idvCompleted(requestId));
+
+    const ended = await stack.client.workflow.getHandle<typeof resourceWorkflow>(handle.workflowId, handle.signaledRunId).result();
+    expect(ended.events.map((e) => e.eventType)).toEqual(['IdentityVerification.Completed']);
+    expect((await timersOf(handle.workflowId, handle.signaledRunId)).at(-1)).toBeLessThanOrEqual(1);
+
+    // The same delivery again, after the end: nothing is lost, a new run holds it for a subscriber.
+    const late = await startResource(resource, {}, 'deliver', idvCompleted(requestId));
+    expect(late.signaledRunId).not.toBe(handle.signaledRunId);
+    const state = await stack.client.workflow.getHandle(late.workflowId).query(resourceStateQuery);
+    expect(state.events).toHaveLength(1);
+    // Nobody has been told here: it waits the whole retention, as any delivery before a subscription.
+    const waits = async () => {
+      for (;;) {
+        const timers = await timersOf(late.workflowId, late.signaledRunId);
+        if (timers.length > 0) return timers;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    expect(await waits()).toEqual([30 * 24 * 3600]);
+    await Promise.all([late.terminate('test done'), subscriber.terminate('test done')]);
+  });
+
+  test('a settled resource that has told nobody keeps the 30-day retention', async () => {
+    const requestId = randomUUID();
+    const handle = await startResource({ kind: 'idv', id: requestId }, { quietAfterOutcome: '1 second' }, 'deliver', idvCompleted(requestId));
+    const waits = async () => {
+      for (;;) {
+        const timers = await timersOf(handle.workflowId);
+        if (timers.length > 0) return timers;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    expect(await waits()).toEqual([30 * 24 * 3600]);
+    await handle.terminate('test done');
+  });
+});
 
 test('journey replay still finds every resource workflow, though lean steps subscribe in their creating activity', async () => {
   const histories = await journeyHistories({ client: stack.client, taskQueue: stack.temporal.taskQueue }, demo.caseId);
