@@ -15,6 +15,8 @@ export const RESOURCE_WORKFLOW_TYPE = 'resourceWorkflow';
 export interface ResourceTarget {
   client: Client;
   taskQueue: string;
+  /** Sent with each subscription: how long the resource stays once its outcome reached its subscribers. */
+  quietAfterOutcomeMs?: number;
 }
 
 async function signalResource<Arg>(target: ResourceTarget, resource: ResourceKey, signal: SignalDefinition<[Arg]>, arg: Arg): Promise<void> {
@@ -33,5 +35,6 @@ export function deliverToResource(target: ResourceTarget, resource: ResourceKey,
 }
 
 export function subscribeToResourceWorkflow(target: ResourceTarget, resource: ResourceKey, subscription: Subscription): Promise<void> {
-  return signalResource(target, resource, subscribeSignal, subscription);
+  const quiet = target.quietAfterOutcomeMs;
+  return signalResource(target, resource, subscribeSignal, quiet === undefined || subscription.quietAfterOutcomeMs !== undefined ? subscription : { ...subscription, quietAfterOutcomeMs: quiet });
 }

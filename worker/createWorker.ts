@@ -27,6 +27,8 @@ export interface WorkerSetup {
   tuning?: Partial<WorkerTuning>;
   /** Journey events to the LOS; unset: none are sent. */
   caseEvents?: CaseEventsConfig;
+  /** Sent with every subscription (readWorkerConfig); unset: the workflows' default. */
+  resourceQuietAfterOutcomeMs?: number;
 }
 
 export interface RunningWorker {
@@ -51,7 +53,7 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     namespace: setup.temporal.namespace,
     taskQueue: setup.temporal.taskQueue,
     dataConverter,
-    activities: createActivities({ provider, caseFile: setup.caseFile, resources: { client, taskQueue: setup.temporal.taskQueue }, caseEvents: setup.caseEvents }),
+    activities: createActivities({ provider, caseFile: setup.caseFile, resources: { client, taskQueue: setup.temporal.taskQueue, ...(setup.resourceQuietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs: setup.resourceQuietAfterOutcomeMs } : {}) }, caseEvents: setup.caseEvents }),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
     ...setup.tuning,
   });

@@ -25,7 +25,15 @@ async function main(): Promise<void> {
     const hint = caseFileConfig.embedded ? ' (the embedded one runs with `npm start -- --keep`; or set DATABASE_URL)' : '';
     throw new ConfigurationError(`Cannot open the case file${hint}: ${error.message}`);
   });
-  const running = await startWorker({ temporal, provider, caseFile, caseEvents, tuning: settings.tuning, workflowBundle: prebuiltWorkflowBundle() });
+  const running = await startWorker({
+    temporal,
+    provider,
+    caseFile,
+    caseEvents,
+    tuning: settings.tuning,
+    workflowBundle: prebuiltWorkflowBundle(),
+    ...(settings.resourceQuietAfterOutcomeMs !== undefined ? { resourceQuietAfterOutcomeMs: settings.resourceQuietAfterOutcomeMs } : {}),
+  });
   console.log(
     JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue, metrics: settings.metricsBindAddress ?? null, ...settings.tuning }),
   );

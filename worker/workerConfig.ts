@@ -8,13 +8,13 @@ import { booleanVariable, parseEnvironment, portVariable } from './environment';
 
 const positiveWhole = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be 1 or more');
 
-/** `30` (seconds), `30s`, `500ms`, `2m`: read as milliseconds. */
+/** `30` (seconds), `30s`, `500ms`, `2m`, `1h`: read as milliseconds. */
 const durationVariable = z
   .string()
-  .regex(/^\d+(ms|s|m)?$/, 'must be a duration such as 30s, 500ms or 2m (a bare number is seconds)')
+  .regex(/^\d+(ms|s|m|h)?$/, 'must be a duration such as 30s, 500ms, 2m or 1h (a bare number is seconds)')
   .transform((text) => {
-    const [, amount, unit] = /^(\d+)(ms|s|m)?$/.exec(text) as RegExpExecArray;
-    const factor = unit === 'ms' ? 1 : unit === 'm' ? 60_000 : 1_000;
+    const [, amount, unit] = /^(\d+)(ms|s|m|h)?$/.exec(text) as RegExpExecArray;
+    const factor = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[unit ?? 's'] ?? 1_000;
     return Number(amount) * factor;
   });
 
@@ -29,6 +29,8 @@ export const workerEnvironment = {
   WORKER_MAX_CACHED_WORKFLOWS: positiveWhole.min(2, 'must be 2 or more (the sticky cache needs two)').default(250),
   WORKER_REUSE_V8_CONTEXT: booleanVariable.default(true),
   WORKER_METRICS_PORT: portVariable.optional(),
+  // Unset: the workflows' default (workflows/deadlines.ts, `resourceQuietAfterOutcome`, an hour).
+  RESOURCE_QUIET_AFTER_OUTCOME: durationVariable.optional(),
   WORKER_METRICS_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
 };
 
@@ -46,6 +48,11 @@ export interface WorkerTuning {
 
 export interface WorkerSettings {
   tuning: WorkerTuning;
+  /**
+   * How long a resource workflow stays once its outcome reached its subscribers (milliseconds),
+   * sent with each subscription the worker's activities make; unset: the workflows' default.
+   */
+  resourceQuietAfterOutcomeMs?: number;
   /** `host:port` of the Prometheus exporter; unset: no exporter. */
   metricsBindAddress?: string;
 }
@@ -62,5 +69,6 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerSe
       reuseV8Context: c.WORKER_REUSE_V8_CONTEXT,
     },
     ...(c.WORKER_METRICS_PORT !== undefined ? { metricsBindAddress: `${host}:${c.WORKER_METRICS_PORT}` } : {}),
+    ...(c.RESOURCE_QUIET_AFTER_OUTCOME !== undefined ? { resourceQuietAfterOutcomeMs: c.RESOURCE_QUIET_AFTER_OUTCOME } : {}),
   };
 }

@@ -27,6 +27,12 @@ export interface Subscription {
   workflowId: string;
   /** Ask the provider when no delivery arrived for this long (milliseconds); no polling when unset. */
   reconcileAfterMs?: number;
+  /**
+   * How long the resource stays once its outcome reached its subscribers (milliseconds; the
+   * shortest any subscriber asked); set by the worker (RESOURCE_QUIET_AFTER_OUTCOME), else the
+   * resource's input or the default in deadlines.ts.
+   */
+  quietAfterOutcomeMs?: number;
 }
 
 /** What reconciliation found at the provider: settled with the record, or still pending. */
@@ -67,5 +73,5 @@ export interface ResourceWorkflowInput {
   /** Continue as new once the history has this many events (the server's suggestion applies too). */
   continueAsNewAtHistoryLength?: number;
   /** State carried across continue-as-new. */
-  carried?: Omit<ResourceState, 'resource'> & { reconcileAfterMs?: number; settled?: boolean; outcomeTold?: boolean };
+  carried?: Omit<ResourceState, 'resource'> & { reconcileAfterMs?: number; settled?: boolean; outcomeTold?: boolean; quietAfterOutcomeMs?: number };
 }

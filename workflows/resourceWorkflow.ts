@@ -54,6 +54,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   // Outcome told: settled, and a subscriber has been sent the log since (a subscriber, not the
   // subscribers list: a step that has closed with its outcome is dropped from it).
   let outcomeTold = input.carried?.outcomeTold ?? false;
+  let quietAfterOutcomeMs = input.carried?.quietAfterOutcomeMs;
   let lastActivity = Date.now();
   // Wake the loop even with nothing to send: a subscription changes when to poll, and a delivery
   // grows the history (a workflow nobody subscribes to, such as unrouted deliveries, must still
@@ -82,9 +83,10 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
 
   setHandler(deliverSignal, record);
 
-  setHandler(subscribeSignal, ({ workflowId, reconcileAfterMs: after }) => {
+  setHandler(subscribeSignal, ({ workflowId, reconcileAfterMs: after, quietAfterOutcomeMs: quiet }) => {
     if (!state.subscribers.includes(workflowId)) state.subscribers.push(workflowId);
     if (after !== undefined) reconcileAfterMs = Math.min(reconcileAfterMs ?? after, after);
+    if (quiet !== undefined) quietAfterOutcomeMs = Math.min(quietAfterOutcomeMs ?? quiet, quiet);
     lastActivity = Date.now();
     if (olderPatch('replan-on-subscribe')) wake = true;
     // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing.
@@ -94,11 +96,11 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   setHandler(resourceStateQuery, () => state);
 
   const retentionMs = msToNumber(input.retention ?? defaultDeadlines.resourceRetention);
-  const afterOutcomeMs = Math.min(retentionMs, msToNumber(input.quietAfterOutcome ?? resourceQuietAfterOutcome));
+  const inputQuietMs = msToNumber(input.quietAfterOutcome ?? resourceQuietAfterOutcome);
   for (;;) {
     const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && (!lean || pollable(state.resource.kind));
     const nextPollAt = pollDue ? lastActivity + (reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
-    const quietMs = closesAfterOutcome && outcomeTold ? afterOutcomeMs : retentionMs;
+    const quietMs = closesAfterOutcome && outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs;
     const wakeAt = Math.min(nextPollAt, lastActivity + quietMs);
     const busy = await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now()));
     wake = false;
@@ -115,7 +117,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     const longHistory = input.continueAsNewAtHistoryLength !== undefined && info.historyLength >= input.continueAsNewAtHistoryLength;
     if ((info.continueAsNewSuggested || longHistory) && outbox.length === 0) {
       const { resource, ...carried } = state;
-      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled, ...(outcomeTold ? { outcomeTold } : {}) } });
+      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled, ...(outcomeTold ? { outcomeTold } : {}), ...(quietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs } : {}) } });
     }
   }
 }

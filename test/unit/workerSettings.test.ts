@@ -25,6 +25,12 @@ test('values are read, durations in s, ms or m, and the exporter bound where ask
   expect(readWorkerConfig({ WORKER_METRICS_PORT: '9464', WORKER_METRICS_HOST: '::' }).metricsBindAddress).toBe('[::]:9464');
 });
 
+test('RESOURCE_QUIET_AFTER_OUTCOME is read in hours, minutes or seconds; unset leaves the workflows their default', () => {
+  expect(readWorkerConfig({ RESOURCE_QUIET_AFTER_OUTCOME: '2h' }).resourceQuietAfterOutcomeMs).toBe(7_200_000);
+  expect(readWorkerConfig({ RESOURCE_QUIET_AFTER_OUTCOME: '10s' }).resourceQuietAfterOutcomeMs).toBe(10_000);
+  expect(readWorkerConfig({})).not.toHaveProperty('resourceQuietAfterOutcomeMs');
+});
+
 test.each([
   ['WORKER_MAX_CONCURRENT_ACTIVITIES', { WORKER_MAX_CONCURRENT_ACTIVITIES: '0' }],
   ['WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', { WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1' }],
@@ -33,6 +39,7 @@ test.each([
   ['WORKER_METRICS_HOST', { WORKER_METRICS_HOST: 'a b' }],
   ['WORKER_MAX_CACHED_WORKFLOWS', { WORKER_MAX_CACHED_WORKFLOWS: '1' }],
   ['WORKER_REUSE_V8_CONTEXT', { WORKER_REUSE_V8_CONTEXT: 'maybe' }],
+  ['RESOURCE_QUIET_AFTER_OUTCOME', { RESOURCE_QUIET_AFTER_OUTCOME: '1 day' }],
 ])('a bad %s fails fast, naming the variable', (variable, env) => {
   let error: unknown;
   try {

@@ -11,8 +11,9 @@ import { runDemoJourney, type DemoOutcome } from '../../cli/demoJourney';
 import { journeyHistories } from '../../cli/journeyCommands';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
+import { subscribeToResourceWorkflow } from '../../activities/signalResource';
 import { resourceWorkflowId, type ResourceKey } from '../../provider';
-import { deliverSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceWorkflowInput, type Subscription } from '../../workflows/messages';
+import { deliverSignal, resourceStateQuery, type ResourceDelivery, type ResourceWorkflowInput } from '../../workflows/messages';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
 import { stepStatusQuery } from '../../workflows/stepStatus';
@@ -112,30 +113,33 @@ describe('a resource whose outcome reached its subscribers', () => {
     parse: 'known',
     data: { request_id: requestId, verification_status: 'Approved' },
   });
-  const startResource = (resource: ResourceKey, input: Partial<ResourceWorkflowInput>, signal: 'subscribe' | 'deliver', arg: unknown) =>
+  /** Delivers through signalWithStart, as the bridge does. */
+  const startResource = (resource: ResourceKey, input: Partial<ResourceWorkflowInput>, delivery: ResourceDelivery) =>
     stack.client.workflow.signalWithStart(resourceWorkflow, {
       workflowId: resourceWorkflowId(resource),
       taskQueue: stack.temporal.taskQueue,
       args: [{ resource, ...input }],
-      ...(signal === 'subscribe' ? { signal: subscribeSignal, signalArgs: [arg as Subscription] } : { signal: deliverSignal, signalArgs: [arg as ResourceDelivery] }),
+      signal: deliverSignal,
+      signalArgs: [delivery],
     });
   const timersOf = async (workflowId: string, runId?: string) =>
     (await stack.client.workflow.getHandle(workflowId, runId).fetchHistory()).events!.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0));
 
   test('ends after its quiet time instead of the 30-day retention; a late delivery starts a new run that keeps it', async () => {
     // Any running workflow can be a subscriber: here another mailbox, which just buffers the events.
-    const subscriber = await startResource({ kind: 'unrouted', id: `subscriber-${randomUUID()}` }, {}, 'deliver', { ...idvCompleted('x'), eventType: 'Test.Sink', parse: 'unknown-event-type' });
+    const subscriber = await startResource({ kind: 'unrouted', id: `subscriber-${randomUUID()}` }, {}, { ...idvCompleted('x'), eventType: 'Test.Sink', parse: 'unknown-event-type' });
     const requestId = randomUUID();
     const resource: ResourceKey = { kind: 'idv', id: requestId };
-    const handle = await startResource(resource, { quietAfterOutcome: '1 second' }, 'subscribe', { workflowId: subscriber.workflowId });
-    await stack.client.workflow.getHandle(handle.workflowId).signal(deliverSignal, idvCompleted(requestId));
+    // As the worker's activities subscribe with RESOURCE_QUIET_AFTER_OUTCOME=1s.
+    await subscribeToResourceWorkflow({ client: stack.client, taskQueue: stack.temporal.taskQueue, quietAfterOutcomeMs: 1000 }, resource, { workflowId: subscriber.workflowId });
+    const handle = await startResource(resource, {}, idvCompleted(requestId));
 
     const ended = await stack.client.workflow.getHandle<typeof resourceWorkflow>(handle.workflowId, handle.signaledRunId).result();
     expect(ended.events.map((e) => e.eventType)).toEqual(['IdentityVerification.Completed']);
     expect((await timersOf(handle.workflowId, handle.signaledRunId)).at(-1)).toBeLessThanOrEqual(1);
 
     // The same delivery again, after the end: nothing is lost, a new run holds it for a subscriber.
-    const late = await startResource(resource, {}, 'deliver', idvCompleted(requestId));
+    const late = await startResource(resource, {}, idvCompleted(requestId));
     expect(late.signaledRunId).not.toBe(handle.signaledRunId);
     const state = await stack.client.workflow.getHandle(late.workflowId).query(resourceStateQuery);
     expect(state.events).toHaveLength(1);
@@ -153,7 +157,7 @@ describe('a resource whose outcome reached its subscribers', () => {
 
   test('a settled resource that has told nobody keeps the 30-day retention', async () => {
     const requestId = randomUUID();
-    const handle = await startResource({ kind: 'idv', id: requestId }, { quietAfterOutcome: '1 second' }, 'deliver', idvCompleted(requestId));
+    const handle = await startResource({ kind: 'idv', id: requestId }, { quietAfterOutcome: '1 second' }, idvCompleted(requestId));
     const waits = async () => {
       for (;;) {
         const timers = await timersOf(handle.workflowId);
