@@ -1,8 +1,9 @@
 /**
  * Turns what Temporal answers into the case API's answers: an unknown workflow is 404, an Update
- * its validator refused is 422 with the validator's message, Temporal unreachable is 503.
+ * its validator refused is 422 with the validator's message, Temporal unreachable or too slow to
+ * answer an Update is 503.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, isGrpcServiceError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, isGrpcServiceError } from '@temporalio/client';
 import { HttpError } from './httpError';
 
 export function toHttpError(error: unknown, caseId: string): HttpError {
@@ -13,6 +14,9 @@ export function toHttpError(error: unknown, caseId: string): HttpError {
     return new HttpError(422, 'action_refused', cause?.message ?? error.message);
   }
   if (isGrpcServiceError(error) && error.code === 5) return unknownCase(caseId);
+  // The Update was accepted or is still queued, but its answer did not come within the RPC's
+  // deadline (a busy worker): the operator may try again, which the Update's own checks make safe.
+  if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return new HttpError(503, 'temporal_unavailable', 'Temporal did not answer in time; try again');
   if (isGrpcServiceError(error) && (error.code === 14 || error.code === 4)) return new HttpError(503, 'temporal_unavailable', 'Temporal did not answer; try again');
   return new HttpError(500, 'internal', 'The request failed unexpectedly');
 }
