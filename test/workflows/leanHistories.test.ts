@@ -124,6 +124,14 @@ describe('a resource whose outcome reached its subscribers', () => {
     });
   const timersOf = async (workflowId: string, runId?: string) =>
     (await stack.client.workflow.getHandle(workflowId, runId).fetchHistory()).events!.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0));
+  /** The timers of a run, once it has started one (in seconds). */
+  const timersOnceWaiting = async (workflowId: string, runId?: string) => {
+    for (;;) {
+      const timers = await timersOf(workflowId, runId);
+      if (timers.length > 0) return timers;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
 
   test('ends after its quiet time instead of the 30-day retention; a late delivery starts a new run that keeps it', async () => {
     // Any running workflow can be a subscriber: here another mailbox, which just buffers the events.
@@ -144,28 +152,14 @@ describe('a resource whose outcome reached its subscribers', () => {
     const state = await stack.client.workflow.getHandle(late.workflowId).query(resourceStateQuery);
     expect(state.events).toHaveLength(1);
     // Nobody has been told here: it waits the whole retention, as any delivery before a subscription.
-    const waits = async () => {
-      for (;;) {
-        const timers = await timersOf(late.workflowId, late.signaledRunId);
-        if (timers.length > 0) return timers;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
-    expect(await waits()).toEqual([30 * 24 * 3600]);
+    expect(await timersOnceWaiting(late.workflowId, late.signaledRunId)).toEqual([30 * 24 * 3600]);
     await Promise.all([late.terminate('test done'), subscriber.terminate('test done')]);
   });
 
   test('a settled resource that has told nobody keeps the 30-day retention', async () => {
     const requestId = randomUUID();
     const handle = await startResource({ kind: 'idv', id: requestId }, { quietAfterOutcome: '1 second' }, idvCompleted(requestId));
-    const waits = async () => {
-      for (;;) {
-        const timers = await timersOf(handle.workflowId);
-        if (timers.length > 0) return timers;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
-    expect(await waits()).toEqual([30 * 24 * 3600]);
+    expect(await timersOnceWaiting(handle.workflowId)).toEqual([30 * 24 * 3600]);
     await handle.terminate('test done');
   });
 });
