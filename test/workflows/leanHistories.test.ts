@@ -56,8 +56,12 @@ test('a step reports to its journey once, when it starts to wait; its end comes 
   }
   // A step whose result came in the task that made it wait completes in that same task, and the
   // server drops a signal whose sender has closed: the journey then hears of it only by its result.
+  // (And a step that closes between the delivery and its acknowledgement has no record of the
+  // delivery: hence the bounds, not an equality.)
   expect(sent).toBe(Object.keys(demo.status.steps).length - 1);
-  expect(signalsNamed(journey, 'stepReport')).toBe(delivered);
+  const received = signalsNamed(journey, 'stepReport');
+  expect(received).toBeGreaterThanOrEqual(delivered);
+  expect(received).toBeLessThanOrEqual(sent);
 });
 
 test('the parent and child deliveries of one occurrence reach the step once', async () => {
