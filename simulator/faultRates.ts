@@ -45,11 +45,16 @@ export interface ApiCall {
 }
 
 export class FaultInjector {
-  private random: SeededRandom;
+  // Two streams: API calls come and go with timing (polls, token refreshes), and drawing delivery
+  // faults from the same stream made the n-th delivery's faults depend on them. Apart, a seed gives
+  // the same sequence of delivery faults in every run, whatever the API traffic in between.
+  private readonly apiRandom: SeededRandom;
+  private readonly deliveryRandom: SeededRandom;
   rates: FaultRates;
 
   constructor(seed: number, rates: Partial<FaultRates> = {}) {
-    this.random = new SeededRandom((seed ^ 0x5eed_fa17) >>> 0);
+    this.apiRandom = new SeededRandom((seed ^ 0x5eed_fa17) >>> 0);
+    this.deliveryRandom = new SeededRandom((seed ^ 0xde11_7e57) >>> 0);
     this.rates = faultRatesSchema.parse(rates);
   }
 
@@ -57,9 +62,9 @@ export class FaultInjector {
     this.rates = faultRatesSchema.parse(rates);
   }
 
-  private hit(rate: number): boolean {
+  private static hit(random: SeededRandom, rate: number): boolean {
     // Always draw, so one fault being on does not shift the decisions of the others.
-    return this.random.next() < rate;
+    return random.next() < rate;
   }
 
   /**
@@ -68,11 +73,12 @@ export class FaultInjector {
    */
   apiFaults(call: ApiCall): ApiFault[] {
     const [min, max] = this.rates.api_latency_ms;
-    const latency = Math.round(min + this.random.next() * Math.max(0, max - min));
+    const latency = Math.round(min + this.apiRandom.next() * Math.max(0, max - min));
     const faults: ApiFault[] = latency > 0 ? [{ kind: 'latency', ms: latency }] : [];
-    const fail5xx = this.hit(this.rates.api_5xx_rate);
-    const fail429 = this.hit(this.rates.api_429_rate);
-    const lose = this.hit(this.rates.response_lost_rate);
+    const hit = (rate: number) => FaultInjector.hit(this.apiRandom, rate);
+    const fail5xx = hit(this.rates.api_5xx_rate);
+    const fail429 = hit(this.rates.api_429_rate);
+    const lose = hit(this.rates.response_lost_rate);
     if (fail5xx) faults.push({ kind: 'status', status: 503 });
     else if (fail429) faults.push({ kind: 'status', status: 429, retryAfter: String(this.rates.retry_after_seconds) });
     else if (lose && this.losesResponsesOf(call)) faults.push({ kind: 'response_lost' });
@@ -91,12 +97,13 @@ export class FaultInjector {
   /** Faults for one delivery, in a fixed order of draws. */
   deliveryFaults(): Set<DeliveryFault> {
     const r = this.rates;
+    const hit = (rate: number) => FaultInjector.hit(this.deliveryRandom, rate);
     const draws: [DeliveryFault, boolean][] = [
-      ['dropped', this.hit(r.delivery_drop_rate)],
-      ['duplicated', this.hit(r.delivery_duplicate_rate)],
-      ['delayed', this.hit(r.delivery_delay_rate)],
-      ['reordered', this.hit(r.delivery_reorder_rate)],
-      ['tampered', this.hit(r.delivery_tamper_rate)],
+      ['dropped', hit(r.delivery_drop_rate)],
+      ['duplicated', hit(r.delivery_duplicate_rate)],
+      ['delayed', hit(r.delivery_delay_rate)],
+      ['reordered', hit(r.delivery_reorder_rate)],
+      ['tampered', hit(r.delivery_tamper_rate)],
     ];
     const faults = new Set(draws.filter(([, on]) => on).map(([f]) => f));
     if (faults.has('dropped')) return new Set(['dropped']);
