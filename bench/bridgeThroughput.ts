@@ -45,6 +45,7 @@ import { listen, startBridgeWithoutTemporal } from './bridgeWithoutTemporal';
 import { closedLoop, combined, percentile, type LoadFigures } from './closedLoop';
 import { cpuMeter, type CpuSpent } from './cpuMeter';
 import { keepAlivePostClient, type PostClient } from './keepAlivePost';
+import { exitWhenDone } from './exitWhenDone';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PER_ROUND = Number(process.env.BENCH_DELIVERIES ?? 400);
@@ -287,10 +288,4 @@ async function visibilityLatency(
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+exitWhenDone(main);

@@ -28,6 +28,7 @@ import { startSimulator } from '../simulator/startSimulator';
 import { createStore, type StoredAccount } from '../simulator/store';
 import { exitCodeOf, ratioAtLeast, reportResult, type BenchResult } from './benchResult';
 import { startThrowawayPostgres } from './throwawayPostgres';
+import { exitWhenDone } from './exitWhenDone';
 
 const ACCOUNTS = 3;
 const VOLUME = { months: 12, transactionsPerMonth: 300 };
@@ -198,10 +199,4 @@ async function main(): Promise<number> {
   return exitCodeOf(results);
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+exitWhenDone(main);

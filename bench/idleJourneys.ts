@@ -38,6 +38,7 @@ import { forEachBounded } from './idleJourneys/boundedPool';
 import { formatSummary, summarize } from './idleJourneys/latencySummary';
 import { openedSince, openWorkflows, totalOf, type OpenWorkflows } from './idleJourneys/openWorkflows';
 import { peakRssDuring, rssMiB, steadyRssMiB, waitQuiet } from './idleJourneys/workerQuiet';
+import { exitWhenDone } from './exitWhenDone';
 
 const JOURNEYS = Number(process.env.BENCH_IDLE_JOURNEYS ?? 5000);
 const WARMUP = Number(process.env.BENCH_IDLE_WARMUP ?? 20);
@@ -224,9 +225,4 @@ async function main(): Promise<void> {
   }
 }
 
-main()
-  .then(() => process.exit(process.exitCode ?? 0))
-  .catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+exitWhenDone(main);

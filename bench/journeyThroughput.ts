@@ -37,6 +37,7 @@ import { BASELINE_TASK_QUEUE, startBaselineWorker, workerSettings } from './jour
 import { baselineJourney, baselineMailbox } from './journeyThroughput/baselineWorkflows';
 import { journeysOf, planFor, shapeFigures, summariseRunsSince, typicalPlan, type ShapeFigures } from './journeyThroughput/journeyShape';
 import { describeTimeSpent, type TimeSpent } from './journeyThroughput/timeSpent';
+import { exitWhenDone } from './exitWhenDone';
 
 const JOURNEYS = Number(process.env.BENCH_THROUGHPUT_JOURNEYS ?? 40);
 const WARMUP = Number(process.env.BENCH_THROUGHPUT_WARMUP ?? 3);
@@ -195,10 +196,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+exitWhenDone(main);

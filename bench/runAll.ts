@@ -13,6 +13,7 @@ import { projectRoot } from '../worker/projectRoot';
 import { parseBenchResults } from './benchResult';
 import { benchmarks, type Benchmark } from './benchmarks';
 import { formatTable, runPassed, summaryRows, type BenchmarkRun } from './benchSummary';
+import { exitWhenDone } from './exitWhenDone';
 
 function runOne(benchmark: Benchmark): Promise<BenchmarkRun> {
   const started = performance.now();
@@ -61,10 +62,4 @@ async function main(): Promise<number> {
   return passed ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+exitWhenDone(main);

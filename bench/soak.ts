@@ -26,6 +26,7 @@ import { simulatorControl } from '../test/support/rawProviderApi';
 import { auditJourneys } from './soak/journeyAudit';
 import { ProcessSampler } from './soak/processSampler';
 import { renderReport } from './soak/soakReport';
+import { exitWhenDone } from './exitWhenDone';
 
 const JOURNEYS = Number(process.env.SOAK_JOURNEYS ?? 500);
 const MAX_MS = Number(process.env.SOAK_MAX_MINUTES ?? 12) * 60_000;
@@ -198,10 +199,4 @@ async function main(): Promise<void> {
   }
 }
 
-main()
-  // Queries still being retried against the stopped stack must not outlive the soak.
-  .then(() => process.exit(process.exitCode ?? 0))
-  .catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+exitWhenDone(main);

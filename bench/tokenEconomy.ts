@@ -17,6 +17,7 @@ import { addPerson } from '../simulator/store';
 import { startSimulator } from '../simulator/startSimulator';
 import { reportResult } from './benchResult';
 import { closedLoop } from './closedLoop';
+import { exitWhenDone } from './exitWhenDone';
 
 const CALLS = Number(process.env.BENCH_PROVIDER_CALLS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -67,10 +68,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+exitWhenDone(main);
