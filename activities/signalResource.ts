@@ -35,6 +35,7 @@ export function deliverToResource(target: ResourceTarget, resource: ResourceKey,
 }
 
 export function subscribeToResourceWorkflow(target: ResourceTarget, resource: ResourceKey, subscription: Subscription): Promise<void> {
-  const quiet = target.quietAfterOutcomeMs;
-  return signalResource(target, resource, subscribeSignal, quiet === undefined || subscription.quietAfterOutcomeMs !== undefined ? subscription : { ...subscription, quietAfterOutcomeMs: quiet });
+  // The worker's setting, unless the subscription names its own.
+  const withQuiet = target.quietAfterOutcomeMs === undefined ? subscription : { quietAfterOutcomeMs: target.quietAfterOutcomeMs, ...subscription };
+  return signalResource(target, resource, subscribeSignal, withQuiet);
 }
