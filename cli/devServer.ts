@@ -52,27 +52,39 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   }
 
   mkdirSync(path.dirname(options.logFile), { recursive: true });
-  const log = createWriteStream(options.logFile, { flags: 'a' });
-  const child = spawn(options.cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  for (let attempt = 1; ; attempt++) {
+    const child = spawnServer(options.cliPath, args, options.logFile);
+    try {
+      await waitUntilServing(address, namespace, child.exited, options.startupTimeoutMs ?? 60_000);
+      return {
+        address,
+        namespace,
+        uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
+        pid: child.process.pid ?? -1,
+        stop: () => stopChild(child.process, child.exited),
+      };
+    } catch (error) {
+      child.process.kill('SIGKILL');
+      await child.exited;
+      // A server that died at start on a port that was free a moment before (taken in between
+      // by some connection's local end) gets another go; a timeout or a third death is final.
+      if (error instanceof ExitedAtStart && attempt < START_ATTEMPTS) continue;
+      throw new Error(`${(error as Error).message}\n${logExcerpt(options.logFile)}`);
+    }
+  }
+}
+
+const START_ATTEMPTS = 3;
+
+class ExitedAtStart extends Error {}
+
+function spawnServer(cliPath: string, args: string[], logFile: string): { process: ChildProcess; exited: Promise<number | null> } {
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
-  try {
-    await waitUntilServing(address, namespace, exited, options.startupTimeoutMs ?? 60_000);
-  } catch (error) {
-    child.kill('SIGKILL');
-    const tail = readTail(options.logFile);
-    throw new Error(`${(error as Error).message}\nLast lines of ${options.logFile}:\n${tail}`);
-  }
-
-  return {
-    address,
-    namespace,
-    uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
-    pid: child.pid ?? -1,
-    stop: () => stopChild(child, exited),
-  };
+  return { process: child, exited };
 }
 
 /** Polls the frontend until it answers for the namespace, or the process dies, or time runs out. */
@@ -87,7 +99,7 @@ async function waitUntilServing(
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (exitCode !== undefined) throw new Error(`temporal server start-dev exited with code ${exitCode}`);
+    if (exitCode !== undefined) throw new ExitedAtStart(`temporal server start-dev exited with code ${exitCode}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1_000 });
       try {
@@ -112,10 +124,20 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
   clearTimeout(killTimer);
 }
 
-function readTail(file: string, lines = 20): string {
+/**
+ * What the server's log says about its death: the first line of a Go panic or an `Error:` line
+ * (the cause, which a goroutine dump pushes far above the tail) and the last lines.
+ */
+export function logExcerpt(file: string, lines = 20): string {
+  let text: string;
   try {
-    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+    text = readFileSync(file, 'utf8');
   } catch {
-    return '(no log)';
+    return `(no log at ${file})`;
   }
+  const all = text.split('\n');
+  const cause = all.findIndex((line) => /^(panic: |fatal error: |Error: )/.test(line));
+  const tail = all.slice(-lines);
+  const head = cause >= 0 && cause < all.length - lines ? [...all.slice(cause, cause + 5), '\t...'] : [];
+  return `Last lines of ${file}:\n${[...head, ...tail].join('\n')}`;
 }
