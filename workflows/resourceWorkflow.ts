@@ -13,13 +13,14 @@
  * an hour of quiet (`resourceQuietAfterOutcome`) instead of 30 days: it kept a workflow open per
  * settled resource for a month (five per completed journey, one per idle journey) for deliveries
  * the provider never sends twice. Whatever still comes late starts a new run, which keeps it.
+ * Since `lean-histories-3`, a new subscriber is replayed the log one occurrence at a time too.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
 import { condition, continueAsNew, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { activityOptions } from './activityOptions';
 import { defaultDeadlines, resourceQuietAfterOutcome } from './deadlines';
-import { leanHistories, leanHistories2, olderPatch } from './leanHistories';
+import { leanHistories, leanHistories2, leanHistories3, olderPatch } from './leanHistories';
 import { pollable, settlesResource } from './resourceSettlement';
 import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from './messages';
 
@@ -36,6 +37,7 @@ const UNROUTED_LOG_LIMIT = 500;
 const reconciliation = proxyActivities<Activities>(activityOptions.reconcile);
 
 export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<ResourceState> {
+  const replaysOccurrences = leanHistories3();
   const closesAfterOutcome = leanHistories2();
   const lean = leanHistories();
   const state: ResourceState = {
@@ -71,7 +73,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     // Lean: one forward per occurrence. A parent and its child delivery tell a step the same
     // thing (the first settles it), and each forward costs a signal and a workflow task on both
     // sides. A later delivery still goes out when the first of its occurrence was not valid.
-    const told = lean && sameOccurrence && state.events.some((e) => e.batchId === delivery.batchId && e.parse === 'known');
+    const told = lean && occurrenceTold(state.events, state.events.length, delivery);
     if (!sameOccurrence) state.occurrences++;
     state.events.push(delivery);
     if (state.resource.kind === 'unrouted' && olderPatch('bounded-unrouted-log')) dropOldest(state, seen);
@@ -89,8 +91,11 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     if (quiet !== undefined) quietAfterOutcomeMs = Math.min(quietAfterOutcomeMs ?? quiet, quiet);
     lastActivity = Date.now();
     if (olderPatch('replan-on-subscribe')) wake = true;
-    // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing.
-    for (const delivery of state.events) outbox.push({ to: workflowId, delivery });
+    // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing. Since
+    // lean-histories-3 one delivery per occurrence, as live ones are forwarded.
+    state.events.forEach((delivery, index) => {
+      if (!replaysOccurrences || !occurrenceTold(state.events, index, delivery)) outbox.push({ to: workflowId, delivery });
+    });
   });
 
   setHandler(resourceStateQuery, () => state);
@@ -120,6 +125,13 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
       await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled, ...(outcomeTold ? { outcomeTold } : {}), ...(quietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs } : {}) } });
     }
   }
+}
+
+/** Whether a valid delivery of the same occurrence (batch) comes before `index` in the log. */
+function occurrenceTold(events: readonly ResourceDelivery[], index: number, delivery: ResourceDelivery): boolean {
+  if (delivery.batchId === null) return false;
+  for (let i = 0; i < index; i++) if (events[i]!.batchId === delivery.batchId && events[i]!.parse === 'known') return true;
+  return false;
 }
 
 /**

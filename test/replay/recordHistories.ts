@@ -24,7 +24,7 @@ import { journeyStatusQuery, onboardCase, resolveJourneyPicklistUpdate, retrySte
 import { journeyHistories } from '../../cli/journeyCommands';
 import type { temporal } from '@temporalio/proto';
 import { stepStatusQuery } from '../../workflows/stepStatus';
-import { deliverSignal, subscribeSignal } from '../../workflows/messages';
+import { deliverSignal, resourceStateQuery, subscribeSignal } from '../../workflows/messages';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
 import { simulatorControl } from '../support/rawProviderApi';
@@ -195,6 +195,20 @@ async function main(): Promise<void> {
     await stack.client.workflow.getHandle(settledResource).signal(deliverSignal, completed);
     console.log(`resource-closed-after-outcome: ${(await stack.client.workflow.getHandle(settledResource).result()).events.length} events`);
     await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'resource-closed-after-outcome', [settledResource]);
+
+    // A subscriber that comes after both deliveries of an occurrence (since lean-histories-3, it is
+    // replayed one), the subscriber again a mailbox that buffers what it is sent.
+    const documentId = randomUUID();
+    const documentResource = `resource/document/${documentId}`;
+    const ofOccurrence = (eventType: string) => ({ dedupeId: `d|${eventType}|h`, eventType, batchId: 'd', webhookId: 'w', datetimeSent: new Date().toISOString(), receivedAt: new Date().toISOString(), parse: 'known' as const, data: { status: 'Complete', document: { document_id: documentId } } });
+    const documentHandle = await stack.client.workflow.signalWithStart(resourceWorkflow, { workflowId: documentResource, taskQueue: stack.temporal.taskQueue, args: [{ resource: { kind: 'document', id: documentId }, quietAfterOutcome: '1 second' }], signal: deliverSignal, signalArgs: [ofOccurrence('PayslipProcessing.Completed')] });
+    await documentHandle.signal(deliverSignal, ofOccurrence('DocumentProcessing.Completed'));
+    await waitForStatus(documentHandle, resourceStateQuery, (state) => state.events.length === 2);
+    const documentSink = `resource/unrouted/Recorded.Sink/${randomUUID()}`;
+    await stack.client.workflow.signalWithStart(resourceWorkflow, { workflowId: documentSink, taskQueue: stack.temporal.taskQueue, args: [{ resource: { kind: 'unrouted', id: documentSink.slice('resource/unrouted/'.length) }, retention: '30 seconds' }], signal: deliverSignal, signalArgs: [sinkDelivery] });
+    await documentHandle.signal(subscribeSignal, { workflowId: documentSink });
+    console.log(`resource-replayed-per-occurrence: ${(await documentHandle.result()).events.length} events`);
+    await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'resource-replayed-per-occurrence', [documentResource]);
   } finally {
     await stack.stop();
   }

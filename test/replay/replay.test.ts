@@ -45,7 +45,7 @@ test('the later generation of histories went through the patched code paths', ()
       if (data) patchIds.add((JSON.parse(Buffer.from(data).toString('utf8')) as { id: string }).id);
     }
   }
-  expect([...patchIds].sort()).toEqual(['bounded-unrouted-log', 'lean-histories', 'lean-histories-2', 'notify-los', 'operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
+  expect([...patchIds].sort()).toEqual(['bounded-unrouted-log', 'lean-histories', 'lean-histories-2', 'lean-histories-3', 'notify-los', 'operator-recovery', 'replan-on-subscribe', 'step-reports-on-change', 'wake-on-delivery']);
 });
 
 /** The patch ids a history recorded, in order. */
@@ -56,7 +56,7 @@ const patchesOf = (h: (typeof histories)[number]): string[] =>
   });
 
 test('since v6 every workflow records one lean patch and no other (one marker instead of one per older patch)', () => {
-  const leanPatch: Record<string, string> = { v6: 'lean-histories', v7: 'lean-histories-2' };
+  const leanPatch: Record<string, string> = { v6: 'lean-histories', v7: 'lean-histories-2', v8: 'lean-histories-3' };
   for (const [gen, patch] of Object.entries(leanPatch)) {
     const lean = histories.filter((h) => generation(h) === gen);
     expect(lean.length).toBeGreaterThan(0);
@@ -66,24 +66,35 @@ test('since v6 every workflow records one lean patch and no other (one marker in
 });
 
 test('since v7 a resource whose outcome reached its subscriber ends after its quiet time', () => {
-  const closed = histories.filter((h) => h.file.startsWith('v7-resource-closed-after-outcome__'));
-  expect(closed).toHaveLength(1);
-  const events = closed[0]!.history.events ?? [];
-  expect(events.some((e) => e.externalWorkflowExecutionSignaledEventAttributes)).toBe(true);
-  expect(events.at(-1)?.workflowExecutionCompletedEventAttributes).toBeTruthy();
+  const closed = histories.filter((h) => /^v[78]-resource-closed-after-outcome__/.test(h.file));
+  expect(closed).toHaveLength(2);
+  for (const h of closed) {
+    const events = h.history.events ?? [];
+    expect(events.some((e) => e.externalWorkflowExecutionSignaledEventAttributes)).toBe(true);
+    expect(events.at(-1)?.workflowExecutionCompletedEventAttributes).toBeTruthy();
+  }
+});
+
+test('since v8 a subscriber that comes after both deliveries of an occurrence is replayed one of them', () => {
+  const replayed = histories.filter((h) => h.file.startsWith('v8-resource-replayed-per-occurrence__'));
+  expect(replayed).toHaveLength(1);
+  const events = replayed[0]!.history.events ?? [];
+  expect(events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'deliver')).toHaveLength(2);
+  expect(events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
 });
 
 /**
- * The newest generation: v7, resources that close an hour after their outcome (behind
+ * The newest generation: v8, a new subscriber replayed one delivery per occurrence (behind
+ * lean-histories-3); v7, resources that close an hour after their outcome (behind
  * lean-histories-2); v6 brought lean histories (issue 13, behind lean-histories). v5 was recorded once
  * both the case file (v4: activities write to it, no new patch) and the LOS notifications (v4n:
  * behind notify-los) were in. Every generation is kept, since journeys of each may still run.
  */
-const CURRENT = 'v7';
-const WITH_CASE_FILE = ['v4', 'v5', 'v6', 'v7'];
-const NOTIFYING = ['v4n', 'v5', 'v6', 'v7'];
+const CURRENT = 'v8';
+const WITH_CASE_FILE = ['v4', 'v5', 'v6', 'v7', 'v8'];
+const NOTIFYING = ['v4n', 'v5', 'v6', 'v7', 'v8'];
 /** Generations whose journeys notify by a local activity first. */
-const NOTIFYING_LOCALLY = ['v6', 'v7'];
+const NOTIFYING_LOCALLY = ['v6', 'v7', 'v8'];
 
 test('the current generation covers every workflow type, retried attempts, waivers and a native cancel', () => {
   const current = histories.filter((h) => generation(h) === CURRENT);

@@ -160,6 +160,39 @@ describe('a resource whose outcome reached its subscribers', () => {
     await Promise.all([late.terminate('test done'), subscriber.terminate('test done')]);
   });
 
+  test('a subscriber that comes after both deliveries of an occurrence is replayed it once (lean-histories-3)', async () => {
+    const documentId = randomUUID();
+    const resource: ResourceKey = { kind: 'document', id: documentId };
+    const document = { document_id: documentId, document_endpoint: `/v2/documents/${documentId}`, file_name: 'payslip.pdf' };
+    const ofOccurrence = (eventType: string, data: Record<string, unknown> = {}): ResourceDelivery => ({
+      ...idvCompleted(documentId),
+      dedupeId: `batch-${documentId}|${eventType}|0`,
+      eventType,
+      data: { status: 'Complete', message: null, document, ...data },
+    });
+    // The child and the parent delivery of one occurrence (one batch), as the provider sends them.
+    const handle = await startResource(resource, {}, ofOccurrence('PayslipProcessing.Completed'));
+    await handle.signal(deliverSignal, ofOccurrence('DocumentProcessing.Completed', { document_type: 'Payslip' }));
+    await waitForStatus(handle, resourceStateQuery, (s) => s.events.length === 2);
+
+    const subscriber = await startResource({ kind: 'unrouted', id: `subscriber-${randomUUID()}` }, {}, { ...idvCompleted('y'), eventType: 'Test.Sink', parse: 'unknown-event-type' });
+    await subscribeToResourceWorkflow({ client: stack.client, taskQueue: stack.temporal.taskQueue }, resource, { workflowId: subscriber.workflowId });
+    // The signals the resource sent, once it has sent them all (it forwards one at a time): it
+    // waits on a timer again after the last of them reached the subscriber.
+    const sent = async () => {
+      for (;;) {
+        const types = (await eventsOf(stack.client, handle.workflowId)).map((e) => e.eventType);
+        const initiated = types.filter((t) => t === T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED).length;
+        const lastSignalled = types.lastIndexOf(T.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED);
+        if (initiated > 0 && lastSignalled > types.lastIndexOf(T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED) && types.lastIndexOf(T.EVENT_TYPE_TIMER_STARTED) > lastSignalled) return initiated;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    expect(await sent()).toBe(1);
+    expect(signalsNamed(await eventsOf(stack.client, subscriber.workflowId), 'resourceEvent')).toBe(1);
+    await Promise.all([handle.terminate('test done'), subscriber.terminate('test done')]);
+  });
+
   test('a settled resource that has told nobody keeps the 30-day retention', async () => {
     const requestId = randomUUID();
     const handle = await startResource({ kind: 'idv', id: requestId }, { quietAfterOutcome: '1 second' }, idvCompleted(requestId));
