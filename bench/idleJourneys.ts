@@ -26,6 +26,7 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { startStack } from '../cli/stack';
+import { workerEnvOf } from '../cli/stackProcessEnv';
 import { failureConverterPath } from '../codec/dataConverter';
 import { workflowsPath } from '../worker/createWorker';
 import { killChildren, startChild, type Child } from '../test/support/childProcess';
@@ -134,17 +135,7 @@ async function main(): Promise<void> {
   const stack = await startStack({ embedded: { logFile: path.join(dir, 'temporal.log') }, workflowBundle: { codePath: bundlePath }, spoolDir: path.join(dir, 'spool'), processingDelayMs: 0, caseFile: { embedded: {} } });
   // The measured worker is a child process; the stack's own would take its work.
   await stack.worker.stop();
-  const workerEnv: Record<string, string> = {
-    DATABASE_URL: stack.caseFileUrl,
-    TEMPORAL_ADDRESS: stack.temporal.address,
-    TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue,
-    PROVIDER_BASE_URL: stack.simulator.baseUrl,
-    PROVIDER_AUTH_URL: stack.simulator.authUrl,
-    PROVIDER_CLIENT_ID: 'demo-client',
-    PROVIDER_CLIENT_SECRET: 'demo-secret',
-    WORKFLOW_BUNDLE: bundlePath,
-    NODE_OPTIONS: WORKER_NODE_OPTIONS,
-  };
+  const workerEnv: Record<string, string> = { ...workerEnvOf(stack, bundlePath), NODE_OPTIONS: WORKER_NODE_OPTIONS };
   const settings = ['WORKER_MAX_CACHED_WORKFLOWS', 'WORKER_REUSE_V8_CONTEXT', 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS'].map((name) => `${name}=${process.env[name] ?? '(default)'}`);
   console.log(`bench idle: ${JOURNEYS} journeys; worker ${settings.join(' ')} NODE_OPTIONS=${WORKER_NODE_OPTIONS || '(none)'}; ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const control = simulatorControl(stack.simulator);

@@ -16,6 +16,7 @@ import { freePort } from '../cli/freePort';
 import { failureConverterPath } from '../codec/dataConverter';
 import { workflowsPath } from '../worker/createWorker';
 import { registerWebhook, startStack } from '../cli/stack';
+import { workerEnvOf } from '../cli/stackProcessEnv';
 import { projectRoot } from '../cli/temporalCli';
 import { journeyStatusQuery, type JourneyStatus } from '../workflows/onboardCaseWorkflow';
 import { resourceStateQuery, type ResourceState } from '../workflows/messages';
@@ -110,17 +111,8 @@ async function main(): Promise<void> {
   sampler.start();
   const control = simulatorControl(stack.simulator);
   const bridgePort = await freePort();
-  const workerEnv = {
-    // The stack's embedded case file, which the worker processes write to.
-    DATABASE_URL: stack.caseFileUrl,
-    TEMPORAL_ADDRESS: stack.temporal.address,
-    TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue,
-    PROVIDER_BASE_URL: stack.simulator.baseUrl,
-    PROVIDER_AUTH_URL: stack.simulator.authUrl,
-    PROVIDER_CLIENT_ID: 'demo-client',
-    PROVIDER_CLIENT_SECRET: 'demo-secret',
-    WORKFLOW_BUNDLE: bundlePath,
-  };
+  // The stack's embedded case file, which the worker processes write to.
+  const workerEnv = workerEnvOf(stack, bundlePath);
   const bridgeEnv = { TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue, BRIDGE_PORT: String(bridgePort), BRIDGE_SPOOL_DIR: path.join(dir, 'spool'), WEBHOOK_SECRET: stack.webhookSecret };
   const startWorker = async (n: number) => watched(await startChild('worker/main.ts', workerEnv, 'worker running'), `worker#${n}`);
   const startBridge = async (n: number) => watched(await startChild('webhook-bridge/main.ts', bridgeEnv, 'bridge listening'), `bridge#${n}`);

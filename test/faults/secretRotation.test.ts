@@ -8,6 +8,7 @@
 import { webhookManagement } from '../../activities/webhookManagement';
 import { freePort } from '../../cli/freePort';
 import { registerWebhook, startStack, type Stack } from '../../cli/stack';
+import { providerEnvOf } from '../../cli/stackProcessEnv';
 import type { DeliveryLogEntry } from '../../simulator/store';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { killChildren, startChild } from '../support/childProcess';
@@ -49,10 +50,7 @@ test('a secret rotation with old-signed deliveries in flight: nothing refused, e
       BRIDGE_PORT: String(port),
       BRIDGE_SPOOL_DIR: testDirectory('rotation-spool'),
       WEBHOOK_SECRET_SOURCE: 'provider',
-      PROVIDER_BASE_URL: stack.simulator.baseUrl,
-      PROVIDER_AUTH_URL: stack.simulator.authUrl,
-      PROVIDER_CLIENT_ID: 'demo-client',
-      PROVIDER_CLIENT_SECRET: 'demo-secret',
+      ...providerEnvOf(stack),
     },
     'bridge listening',
   );

@@ -5,6 +5,7 @@
  * exactly one resource of each kind at the provider (idempotency keys), and the delivery ledger holds.
  */
 import { startStack, type Stack } from '../../cli/stack';
+import { workerEnvOf } from '../../cli/stackProcessEnv';
 import type { DeliveryLogEntry } from '../../simulator/store';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { killChildren, startChild, type Child } from '../support/childProcess';
@@ -31,16 +32,7 @@ const control = (path: string, body?: unknown, method?: string) => simulatorCont
 function workerProcess(): Promise<Child> {
   return startChild(
     'worker/main.ts',
-    {
-      TEMPORAL_ADDRESS: stack.temporal.address,
-      TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue,
-      DATABASE_URL: stack.caseFileUrl,
-      PROVIDER_BASE_URL: stack.simulator.baseUrl,
-      PROVIDER_AUTH_URL: stack.simulator.authUrl,
-      PROVIDER_CLIENT_ID: 'demo-client',
-      PROVIDER_CLIENT_SECRET: 'demo-secret',
-      WORKFLOW_BUNDLE: process.env.TEST_WORKFLOW_BUNDLE ?? '',
-    },
+    workerEnvOf(stack, process.env.TEST_WORKFLOW_BUNDLE ?? ''),
     'worker running',
   );
 }
