@@ -3,28 +3,14 @@
  * fault, the ledger and the control catalogue, over raw HTTP (not the project's own client).
  */
 import type { RunningSimulator } from '../../simulator/startSimulator';
-import { CONFORMANCE_SECRET as SECRET, startConformanceSimulator, type ConformanceOptions } from '../support/conformanceSimulator';
+import { CONFORMANCE_SECRET as SECRET, useConformanceSimulator } from '../support/conformanceSimulator';
 import { control, fetchToken, networkFailureOf, rawApi } from '../support/rawProviderApi';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import type { WebhookReceiver } from '../support/webhookReceiver';
 
 let sim: RunningSimulator;
 let receiver: WebhookReceiver;
 let api: ReturnType<typeof rawApi>;
-
-async function boot(options: ConformanceOptions = {}): Promise<void> {
-  sim = await startConformanceSimulator(options);
-  api = rawApi(sim, SECRET);
-}
-
-beforeEach(async () => {
-  receiver = await startWebhookReceiver();
-  await boot();
-});
-
-afterEach(async () => {
-  await sim.stop();
-  await receiver.close();
-});
+const boot = useConformanceSimulator((current) => ({ sim, receiver, api } = current));
 
 const key = (k: string) => ({ 'idempotency-key': k });
 const ledger = async (query = '') => (await control(sim, 'GET', `/ledger${query}`)).body;

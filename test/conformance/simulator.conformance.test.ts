@@ -6,28 +6,14 @@
 import { createHmac } from 'node:crypto';
 import net from 'node:net';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
-import { CONFORMANCE_SECRET as SECRET, startConformanceSimulator, type ConformanceOptions } from '../support/conformanceSimulator';
+import { CONFORMANCE_SECRET as SECRET, useConformanceSimulator } from '../support/conformanceSimulator';
 import { control, fetchToken, rawApi } from '../support/rawProviderApi';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import type { WebhookReceiver } from '../support/webhookReceiver';
 
 let sim: RunningSimulator;
 let receiver: WebhookReceiver;
 let api: ReturnType<typeof rawApi>;
-
-async function boot(options: ConformanceOptions = {}): Promise<void> {
-  sim = await startConformanceSimulator(options);
-  api = rawApi(sim, SECRET);
-}
-
-beforeEach(async () => {
-  receiver = await startWebhookReceiver();
-  await boot();
-});
-
-afterEach(async () => {
-  await sim.stop();
-  await receiver.close();
-});
+const boot = useConformanceSimulator((current) => ({ sim, receiver, api } = current));
 
 const hmac = (raw: string, secret: string) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(raw, 'utf8')).digest('base64');
 const companies = async () => (await control(sim, 'GET', '/companies')).body as any[];

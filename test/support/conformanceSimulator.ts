@@ -1,5 +1,7 @@
 /** The simulator as the conformance suites start it: fresh, seeded, instant processing, loopback callbacks. */
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
+import { rawApi } from './rawProviderApi';
+import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver';
 
 export const CONFORMANCE_SECRET = 'client-secret-1';
 
@@ -20,4 +22,33 @@ export function startConformanceSimulator(options: ConformanceOptions = {}): Pro
     processingDelayMs: 0,
     faults: options.faults,
   });
+}
+
+export interface ConformanceSetup {
+  sim: RunningSimulator;
+  receiver: WebhookReceiver;
+  api: ReturnType<typeof rawApi>;
+}
+
+/**
+ * A fresh simulator and webhook receiver around every test of a conformance suite. `onChange` is
+ * handed the current ones whenever the simulator starts; the returned `boot` starts another with
+ * other options (stop the running one first). The last one started is stopped after each test.
+ */
+export function useConformanceSimulator(onChange: (current: ConformanceSetup) => void): (options?: ConformanceOptions) => Promise<void> {
+  let sim: RunningSimulator | undefined;
+  let receiver: WebhookReceiver | undefined;
+  const boot = async (options: ConformanceOptions = {}): Promise<void> => {
+    sim = await startConformanceSimulator(options);
+    onChange({ sim, receiver: receiver!, api: rawApi(sim, CONFORMANCE_SECRET) });
+  };
+  beforeEach(async () => {
+    receiver = await startWebhookReceiver();
+    await boot();
+  });
+  afterEach(async () => {
+    await sim?.stop();
+    await receiver?.close();
+  });
+  return boot;
 }
