@@ -14,7 +14,10 @@
  *   a worker running the resource workflows (reported, no target).
  *
  * Variants run in alternating rounds so that load from elsewhere on the machine falls on all of
- * them alike. Bridges log at `info` (their production level): the child to a file, the in-process
+ * them alike. The two variants without Temporal have a phase of their own, first, while the dev
+ * server is idle: rotated in with the others, whichever of them followed a Temporal round absorbed
+ * the dev server's tail (the bare route measured 2,400 to 3,900/s in one run by its place in the
+ * order), which swung their ratio between 0.64 and 0.81 from run to run of the same code. Bridges log at `info` (their production level): the child to a file, the in-process
  * ones to /dev/null.
  */
 import { createHmac, randomUUID } from 'node:crypto';
@@ -48,6 +51,8 @@ import { keepAlivePostClient, type PostClient } from './keepAlivePost';
 import { exitWhenDone } from './exitWhenDone';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The variants without Temporal take about a second a round: more rounds for the same confidence. */
+const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 6);
 const PER_ROUND = Number(process.env.BENCH_DELIVERIES ?? 400);
 /** The variants without Temporal answer in about a millisecond: more deliveries per round. */
 const PER_ROUND_HTTP = Number(process.env.BENCH_HTTP_DELIVERIES ?? 3000);
@@ -121,12 +126,12 @@ function line(name: string, f: LoadFigures, cpu: CpuSpent): string {
 
 const addCpu = (a: CpuSpent, b: CpuSpent): CpuSpent => ({ selfMs: a.selfMs + b.selfMs, othersMs: b.othersMs.map((ms, i) => ms + (a.othersMs[i] ?? 0)) });
 
-/** Warm-up, then ROUNDS rounds of every variant, each round in a different order. */
-async function rounds(variants: readonly Variant[], pids: readonly number[]): Promise<Map<string, { figures: LoadFigures; cpu: CpuSpent }>> {
+/** Warm-up, then `count` rounds of every variant, each round in a different order. */
+async function rounds(variants: readonly Variant[], pids: readonly number[], count: number): Promise<Map<string, { figures: LoadFigures; cpu: CpuSpent }>> {
   for (const v of variants) await closedLoop(deliveries(v.perRound === PER_ROUND ? WARM_UP : WARM_UP * 3), CONCURRENCY, v.send);
   const runs = new Map<string, LoadFigures[]>(variants.map((v) => [v.name, []]));
   const cpu = new Map<string, CpuSpent>(variants.map((v) => [v.name, { selfMs: 0, othersMs: [] }]));
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < count; round++) {
     const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
     for (const v of order) {
       // A pause, so that the tail of the previous variant (GC, the dev server's writes) does not land on this one.
@@ -176,19 +181,23 @@ async function main(): Promise<number> {
     bridge: 'bridge (own process, as deployed)',
     inProcess: "bridge (in the load generator's process)",
   };
-  const variants: Variant[] = [
+  const withoutTemporalVariants: Variant[] = [
     { name: names.bare, send: post(http, bare.url), perRound: PER_ROUND_HTTP },
     { name: names.noTemporal, send: post(http, withoutTemporal.url), perRound: PER_ROUND_HTTP },
+  ];
+  const temporalVariants: Variant[] = [
     { name: names.direct, send: direct, perRound: PER_ROUND },
     { name: names.bridge, send: post(http, bridgeProcess.url), perRound: PER_ROUND },
     { name: names.inProcess, send: post(http, inProcess.url), perRound: PER_ROUND },
   ];
 
   try {
-    console.log(`bridge benchmark: ${ROUNDS} rounds × ${PER_ROUND} deliveries (${PER_ROUND_HTTP} for the variants without Temporal), concurrency ${CONCURRENCY}, warm-up ${WARM_UP} (×3 without Temporal)`);
+    console.log(`bridge benchmark: ${HTTP_ROUNDS} rounds × ${PER_ROUND_HTTP} deliveries of the variants without Temporal (first, the dev server idle), then ${ROUNDS} rounds × ${PER_ROUND} of those with Temporal; concurrency ${CONCURRENCY}, warm-up ${WARM_UP} (×3 without Temporal)`);
     console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadAverage()}`);
     console.log(`Temporal: CLI dev server (${path.basename(path.dirname(cliPath))}) start-dev, in-memory SQLite, headless, --log-level warn, namespace default; no worker during the throughput rounds`);
-    const total = await rounds(variants, [server.pid, bridgeProcess.pid]);
+    const pids = [server.pid, bridgeProcess.pid];
+    const total = new Map([...(await rounds(withoutTemporalVariants, pids, HTTP_ROUNDS)), ...(await rounds(temporalVariants, pids, ROUNDS))]);
+    const variants = [...withoutTemporalVariants, ...temporalVariants];
     console.log(`all rounds (load average now ${loadAverage()}):`);
     for (const v of variants) console.log(`  ${line(v.name, total.get(v.name)!.figures, total.get(v.name)!.cpu)}`);
     const figure = (name: string) => total.get(name)!.figures;
