@@ -3,9 +3,10 @@
  * `data`. The same occurrence received twice, or through two webhooks, has one identity; the parent
  * and child deliveries of one occurrence differ by event type and stay distinct.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export function deliveryIdentity(batchId: string | null, eventType: string, data: unknown): string {
-  const dataHash = createHash('sha256').update(JSON.stringify(data)).digest('base64url');
+  // One-shot: no Hash object per delivery (this runs on every delivery the bridge takes).
+  const dataHash = hash('sha256', JSON.stringify(data), 'base64url');
   return `${batchId ?? 'no-batch'}|${eventType}|${dataHash}`;
 }
