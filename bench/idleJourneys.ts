@@ -37,7 +37,7 @@ import { reportResult } from './benchResult';
 import { askedApplicants, type AskedIds } from './idleJourneys/askedApplicants';
 import { forEachBounded } from './idleJourneys/boundedPool';
 import { formatSummary, summarize } from './idleJourneys/latencySummary';
-import { openedSince, openWorkflows, totalOf, type OpenWorkflows } from './idleJourneys/openWorkflows';
+import { openWorkflows, totalOf, type OpenWorkflows } from './idleJourneys/openWorkflows';
 import { peakRssDuring, rssMiB, steadyRssMiB, waitQuiet } from './idleJourneys/workerQuiet';
 import { exitWhenDone } from './exitWhenDone';
 
@@ -158,7 +158,9 @@ async function main(): Promise<void> {
     const beforeOpen = await openWorkflows(client);
     console.log(`warm-up: resume with a warm worker ${formatSummary(warmSummary)}; worker#1 RSS once quiet ${baselineMiB} MiB (${totalOf(beforeOpen)} warm-up workflows still open)`);
 
-    // 2. Journeys waiting for their applicants.
+    // 2. Journeys waiting for their applicants. (Counted by start time, not by subtracting the
+    // warm-up's count: warm-up resources that closed meanwhile would be subtracted from them.)
+    const measuredFrom = new Date();
     const requested = await applicantsFor(control, JOURNEYS);
     const startPhase = peakRssDuring(first, startWaiting(client, taskQueue, stack.simulator.store, requested, 'start', first));
     const { result: { applicants, asked }, peakMiB: startPeakMiB } = await startPhase;
@@ -166,7 +168,7 @@ async function main(): Promise<void> {
     const startSeconds = (Date.now() - started) / 1000;
     await waitQuiet(client, first);
     const heldMiB = await steadyRssMiB(first);
-    const opened = openedSince(beforeOpen, await openWorkflows(client));
+    const opened = await openWorkflows(client, measuredFrom);
     const perJourneyMiB = (heldMiB - baselineMiB) / held;
     console.log(`idle: ${held} journeys waiting (${JOURNEYS} asked for); worker#1 RSS ${heldMiB} MiB once quiet (peak ${startPeakMiB} MiB while starting), ${perJourneyMiB.toFixed(3)} MiB per journey above the baseline (issue 13: ${ISSUE_MIB_PER_JOURNEY} MB)`);
     printOpen('open workflows of the idle journeys', opened, held);

@@ -11,9 +11,11 @@ function groupOf(workflowType: string, workflowId: string): string {
   return workflowType;
 }
 
-export async function openWorkflows(client: Client): Promise<OpenWorkflows> {
+/** Running workflows, or only those started at `startedSince` or later (not the warm-up's). */
+export async function openWorkflows(client: Client, startedSince?: Date): Promise<OpenWorkflows> {
   const groups: OpenWorkflows = new Map();
-  for await (const execution of client.workflow.list({ query: 'ExecutionStatus="Running"', pageSize: 1000 })) {
+  const since = startedSince ? ` AND StartTime >= "${startedSince.toISOString()}"` : '';
+  for await (const execution of client.workflow.list({ query: `ExecutionStatus="Running"${since}`, pageSize: 1000 })) {
     const group = groupOf(execution.type, execution.workflowId);
     groups.set(group, (groups.get(group) ?? 0) + 1);
   }
@@ -22,11 +24,4 @@ export async function openWorkflows(client: Client): Promise<OpenWorkflows> {
 
 export function totalOf(groups: OpenWorkflows): number {
   return [...groups.values()].reduce((sum, n) => sum + n, 0);
-}
-
-/** `after` minus `before`, per group (what the measured journeys opened, without the warm-up's). */
-export function openedSince(before: OpenWorkflows, after: OpenWorkflows): OpenWorkflows {
-  const opened: OpenWorkflows = new Map();
-  for (const [group, n] of after) if (n - (before.get(group) ?? 0) !== 0) opened.set(group, n - (before.get(group) ?? 0));
-  return opened;
 }
