@@ -81,8 +81,11 @@ class ExitedAtStart extends Error {}
 function spawnServer(cliPath: string, args: string[], logFile: string): { process: ChildProcess; exited: Promise<number | null> } {
   const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
+  // Two sources, one file: neither may end it (the first to finish would, and the other's last
+  // lines would then be written after its end); it ends once both are closed.
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  child.once('close', () => log.end());
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { process: child, exited };
 }
