@@ -17,8 +17,9 @@
  * them alike. The two variants without Temporal have a phase of their own, first, while the dev
  * server is idle: rotated in with the others, whichever of them followed a Temporal round absorbed
  * the dev server's tail (the bare route measured 2,400 to 3,900/s in one run by its place in the
- * order), which swung their ratio between 0.64 and 0.81 from run to run of the same code. Bridges log at `info` (their production level): the child to a file, the in-process
- * ones to /dev/null.
+ * order), which swung their ratio between 0.64 and 0.81 from run to run of the same code.
+ * Bridges log at `info` (their production level): the child to a file, the in-process ones to
+ * /dev/null.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';

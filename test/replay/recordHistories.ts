@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
+import { METADATA_ENCODING_KEY, type Duration, type Payload, type PayloadCodec } from '@temporalio/common';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { encodeHistory } from './historyFiles';
 import { startStack, type Stack } from '../../cli/stack';
@@ -185,9 +185,13 @@ async function main(): Promise<void> {
 
     // A resource that ends soon after its outcome reached its subscriber (since lean-histories-2).
     // The subscriber is another mailbox, which just buffers what it is sent.
-    const sink = `resource/unrouted/Recorded.Sink/${randomUUID()}`;
-    const sinkDelivery = { dedupeId: 's|Recorded.Sink|h', eventType: 'Recorded.Sink', batchId: 's', webhookId: 'w', datetimeSent: new Date().toISOString(), receivedAt: new Date().toISOString(), parse: 'unknown-event-type' as const, data: {} };
-    await stack.client.workflow.signalWithStart(resourceWorkflow, { workflowId: sink, taskQueue: stack.temporal.taskQueue, args: [{ resource: { kind: 'unrouted', id: sink.slice('resource/unrouted/'.length) }, retention: '5 seconds' }], signal: deliverSignal, signalArgs: [sinkDelivery] });
+    const startSink = async (retention: Duration): Promise<string> => {
+      const id = `Recorded.Sink/${randomUUID()}`;
+      const delivery = { dedupeId: 's|Recorded.Sink|h', eventType: 'Recorded.Sink', batchId: 's', webhookId: 'w', datetimeSent: new Date().toISOString(), receivedAt: new Date().toISOString(), parse: 'unknown-event-type' as const, data: {} };
+      const handle = await stack.client.workflow.signalWithStart(resourceWorkflow, { workflowId: `resource/unrouted/${id}`, taskQueue: stack.temporal.taskQueue, args: [{ resource: { kind: 'unrouted', id }, retention }], signal: deliverSignal, signalArgs: [delivery] });
+      return handle.workflowId;
+    };
+    const sink = await startSink('5 seconds');
     const requestId = randomUUID();
     const settledResource = `resource/idv/${requestId}`;
     await stack.client.workflow.signalWithStart(resourceWorkflow, { workflowId: settledResource, taskQueue: stack.temporal.taskQueue, args: [{ resource: { kind: 'idv', id: requestId }, quietAfterOutcome: '1 second' }], signal: subscribeSignal, signalArgs: [{ workflowId: sink }] });
@@ -204,9 +208,7 @@ async function main(): Promise<void> {
     const documentHandle = await stack.client.workflow.signalWithStart(resourceWorkflow, { workflowId: documentResource, taskQueue: stack.temporal.taskQueue, args: [{ resource: { kind: 'document', id: documentId }, quietAfterOutcome: '1 second' }], signal: deliverSignal, signalArgs: [ofOccurrence('PayslipProcessing.Completed')] });
     await documentHandle.signal(deliverSignal, ofOccurrence('DocumentProcessing.Completed'));
     await waitForStatus(documentHandle, resourceStateQuery, (state) => state.events.length === 2);
-    const documentSink = `resource/unrouted/Recorded.Sink/${randomUUID()}`;
-    await stack.client.workflow.signalWithStart(resourceWorkflow, { workflowId: documentSink, taskQueue: stack.temporal.taskQueue, args: [{ resource: { kind: 'unrouted', id: documentSink.slice('resource/unrouted/'.length) }, retention: '30 seconds' }], signal: deliverSignal, signalArgs: [sinkDelivery] });
-    await documentHandle.signal(subscribeSignal, { workflowId: documentSink });
+    await documentHandle.signal(subscribeSignal, { workflowId: await startSink('30 seconds') });
     console.log(`resource-replayed-per-occurrence: ${(await documentHandle.result()).events.length} events`);
     await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'resource-replayed-per-occurrence', [documentResource]);
   } finally {
