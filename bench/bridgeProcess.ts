@@ -19,7 +19,17 @@ export interface BridgeProcess {
 /** Extra node arguments for the bridge process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
 const EXTRA_NODE_ARGS = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-export async function startBridgeProcess(options: { temporalAddress: string; taskQueue: string; secret: string; spoolDir: string; logFile: string }): Promise<BridgeProcess> {
+export interface BridgeProcessOptions {
+  temporalAddress: string;
+  taskQueue: string;
+  secret: string;
+  spoolDir: string;
+  logFile: string;
+  /** More of the bridge's variables (BRIDGE_LOG_LEVEL, BRIDGE_SIGNAL_TIMEOUT_MS, …). */
+  env?: Record<string, string>;
+}
+
+export async function startBridgeProcess(options: BridgeProcessOptions): Promise<BridgeProcess> {
   const port = await freePort();
   const log = openSync(options.logFile, 'a');
   const child = spawn(process.execPath, [...EXTRA_NODE_ARGS, '--import', 'tsx', path.join(projectRoot, 'webhook-bridge', 'main.ts')], {
@@ -32,6 +42,7 @@ export async function startBridgeProcess(options: { temporalAddress: string; tas
       TEMPORAL_ADDRESS: options.temporalAddress,
       TEMPORAL_NAMESPACE: 'default',
       TEMPORAL_TASK_QUEUE: options.taskQueue,
+      ...options.env,
     },
     stdio: ['ignore', log, log],
   });

@@ -9,16 +9,17 @@
  *   this process, sharing its event loop with the load generator, is reported too.
  * - verify-and-validate: the bridge's HTTP surface with a signaller that answers at once (no
  *   Temporal) against a bare express route that only reads the raw body, both in this process.
- *   Target: ≥ 0.7×.
+ *   Target: ≥ 0.7×. The same surface logging at `warn` (BRIDGE_LOG_LEVEL=warn: no line per
+ *   accepted delivery) is reported too, so that the line's cost is measured in every run.
  * - visibility latency: POST until the event shows in the resource workflow's state query, with
  *   a worker running the resource workflows (reported, no target).
  *
  * Variants run in alternating rounds so that load from elsewhere on the machine falls on all of
- * them alike. The two variants without Temporal have a phase of their own, first, while the dev
+ * them alike. The variants without Temporal have a phase of their own, first, while the dev
  * server is idle: rotated in with the others, whichever of them followed a Temporal round absorbed
  * the dev server's tail (the bare route measured 2,400 to 3,900/s in one run by its place in the
  * order), which swung their ratio between 0.64 and 0.81 from run to run of the same code.
- * Bridges log at `info` (their production level): the child to a file, the in-process ones to
+ * Bridges log at `info` (their default level): the child to a file, the in-process ones to
  * /dev/null.
  */
 import { createHmac, randomUUID } from 'node:crypto';
@@ -163,6 +164,9 @@ async function main(): Promise<number> {
   const bridgeProcess = await startBridgeProcess({ temporalAddress: server.address, taskQueue: TASK_QUEUE, secret: SECRET, spoolDir: path.join(spoolRoot, 'process'), logFile: bridgeLog });
   const inProcess = await startBridge({ ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }), port: 0, spoolDir: path.join(spoolRoot, 'in-process') }, temporal, { logger, payloadKeys });
   const withoutTemporal = await startBridgeWithoutTemporal({ secret: SECRET, spoolDir: path.join(spoolRoot, 'no-temporal'), logger });
+  // The same app as run with BRIDGE_LOG_LEVEL=warn: what the line per accepted delivery costs.
+  const warnLogger = pino({ level: 'warn' }, pino.destination({ dest: '/dev/null', sync: false }));
+  const withoutTemporalAtWarn = await startBridgeWithoutTemporal({ secret: SECRET, spoolDir: path.join(spoolRoot, 'no-temporal-warn'), logger: warnLogger });
   // Answers the way the bridge does (no ETag, the body serialised once), so only the bridge's own work differs.
   const bareApp = express().set('etag', false);
   const accepted = JSON.stringify({ status: 'accepted' });
@@ -178,6 +182,7 @@ async function main(): Promise<number> {
   const names = {
     bare: 'bare express route (raw body, 202)',
     noTemporal: 'bridge app without Temporal (verify + validate)',
+    noTemporalAtWarn: 'bridge app without Temporal, log level warn',
     direct: 'direct signalWithStart (this process)',
     bridge: 'bridge (own process, as deployed)',
     inProcess: "bridge (in the load generator's process)",
@@ -185,6 +190,7 @@ async function main(): Promise<number> {
   const withoutTemporalVariants: Variant[] = [
     { name: names.bare, send: post(http, bare.url), perRound: PER_ROUND_HTTP },
     { name: names.noTemporal, send: post(http, withoutTemporal.url), perRound: PER_ROUND_HTTP },
+    { name: names.noTemporalAtWarn, send: post(http, withoutTemporalAtWarn.url), perRound: PER_ROUND_HTTP },
   ];
   const temporalVariants: Variant[] = [
     { name: names.direct, send: direct, perRound: PER_ROUND },
@@ -217,6 +223,16 @@ async function main(): Promise<number> {
       ratioAtLeast('bridge throughput', { value: figure(names.bridge).perSecond, unit: 'deliveries/s' }, { value: figure(names.direct).perSecond, name: 'direct signalWithStart' }, 0.9),
       ratioAtLeast('bridge verify-and-validate', { value: figure(names.noTemporal).perSecond, unit: 'deliveries/s' }, { value: figure(names.bare).perSecond, name: 'bare express route' }, 0.7),
       {
+        name: 'bridge verify-and-validate, BRIDGE_LOG_LEVEL=warn',
+        figure: figure(names.noTemporalAtWarn).perSecond,
+        unit: 'deliveries/s',
+        baseline: figure(names.bare).perSecond,
+        baselineName: 'bare express route',
+        ratio: figure(names.noTemporalAtWarn).perSecond / figure(names.bare).perSecond,
+        target: 'none',
+        pass: null,
+      },
+      {
         name: 'bridge in the load generator process',
         figure: figure(names.inProcess).perSecond,
         unit: 'deliveries/s',
@@ -238,6 +254,7 @@ async function main(): Promise<number> {
     http.close();
     await bare.stop();
     await withoutTemporal.stop();
+    await withoutTemporalAtWarn.stop();
     await inProcess.stop().catch(() => undefined);
     await bridgeProcess.stop();
     await connection.close();

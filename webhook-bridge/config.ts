@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { booleanVariable, ConfigurationError, parseEnvironment, portVariable } from '../worker/environment';
 import { dataPath } from '../worker/projectRoot';
 
+const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type BridgeLogLevel = (typeof logLevels)[number];
+
 export const bridgeEnvironment = {
   /** The interface to listen on: loopback by default; `0.0.0.0` behind a load balancer. */
   BRIDGE_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
@@ -26,6 +29,8 @@ export const bridgeEnvironment = {
   BRIDGE_SPOOL_LIMIT: z.coerce.number().int().positive('must be a positive number').default(100_000),
   /** How long Temporal gets to accept a delivery's signals before it is spooled. */
   BRIDGE_SIGNAL_TIMEOUT_MS: z.coerce.number().int().positive('must be a positive number of milliseconds').default(3_000),
+  /** `info` logs one line per accepted delivery; `warn` only what went wrong (refusals, spooling, dead letters). */
+  BRIDGE_LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }).default('info'),
 };
 
 export interface BridgeConfig {
@@ -44,6 +49,8 @@ export interface BridgeConfig {
   requireSignature: boolean;
   spoolLimit: number;
   signalTimeoutMs: number;
+  /** The bridge's own log (pino); `info` when unset. */
+  logLevel?: BridgeLogLevel;
 }
 
 export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfig {
@@ -75,6 +82,7 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     requireSignature: !c.WEBHOOK_ALLOW_UNSIGNED,
     spoolLimit: c.BRIDGE_SPOOL_LIMIT,
     signalTimeoutMs: c.BRIDGE_SIGNAL_TIMEOUT_MS,
+    logLevel: c.BRIDGE_LOG_LEVEL,
   };
 }
 

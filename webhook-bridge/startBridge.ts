@@ -48,7 +48,7 @@ export interface RunningBridge {
 
 export async function startBridge(config: BridgeConfig, temporal: TemporalConfig, options: BridgeOptions = {}): Promise<RunningBridge> {
   const host = config.host ?? '127.0.0.1';
-  const logger = options.logger ?? pino({ name: 'bridge' });
+  const logger = options.logger ?? pino({ name: 'bridge', level: config.logLevel ?? 'info' });
   const connection = Connection.lazy(temporalConnectionOptions(temporal));
   const dataConverter = dataConverterFor(options.payloadKeys ?? readPayloadKeys());
   const client = new Client({ connection, namespace: temporal.namespace, dataConverter });

@@ -10,7 +10,7 @@ describe('configuration', () => {
   test('defaults serve the embedded stack', () => {
     expect(readTemporalConfig({})).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'verification-journeys' });
     expect(readProviderConfig({})).toMatchObject({ baseUrl: 'http://127.0.0.1:8480', authUrl: 'http://127.0.0.1:8480/oauth', clientSecrets: ['demo-secret'] });
-    expect(readBridgeConfig({})).toMatchObject({ port: 8470, path: '/webhooks', maxBodyBytes: 1048576, secrets: [], requireSignature: true, host: '127.0.0.1' });
+    expect(readBridgeConfig({})).toMatchObject({ port: 8470, path: '/webhooks', maxBodyBytes: 1048576, secrets: [], requireSignature: true, host: '127.0.0.1', logLevel: 'info' });
     expect(readSimulatorConfig({})).toMatchObject({ port: 8480, clientId: 'demo-client' });
   });
 
@@ -19,6 +19,7 @@ describe('configuration', () => {
     ['PROVIDER_BASE_URL', () => readProviderConfig({ PROVIDER_BASE_URL: 'ftp://x' })],
     ['BRIDGE_PORT', () => readBridgeConfig({ BRIDGE_PORT: '70000' })],
     ['BRIDGE_MAX_BODY', () => readBridgeConfig({ BRIDGE_MAX_BODY: '-1' })],
+    ['BRIDGE_LOG_LEVEL', () => readBridgeConfig({ BRIDGE_LOG_LEVEL: 'verbose' })],
     ['WEBHOOK_REQUIRE_SIGNATURE', () => readBridgeConfig({ WEBHOOK_REQUIRE_SIGNATURE: 'maybe' })],
     ['WEBHOOK_SECRET', () => readBridgeConfig({ WEBHOOK_REQUIRE_SIGNATURE: 'true' })],
     ['SIMULATOR_SEED', () => readSimulatorConfig({ SIMULATOR_SEED: 'abc' })],
