@@ -38,6 +38,11 @@ export function ratioAtLeast(name: string, figure: { value: number; unit: string
   return { name, figure: figure.value, unit: figure.unit, baseline: baseline.value, baselineName: baseline.name, ratio, target: `ratio ≥ ${minimum}`, pass: ratio >= minimum };
 }
 
+/** A ratio reported for information, with no target. */
+export function ratioReported(name: string, figure: { value: number; unit: string }, baseline: { value: number; name: string }): BenchResult {
+  return { name, figure: figure.value, unit: figure.unit, baseline: baseline.value, baselineName: baseline.name, ratio: figure.value / baseline.value, target: 'none', pass: null };
+}
+
 /** The exit code a benchmark ends with: 1 when any of its targets was missed. */
 export function exitCodeOf(results: readonly BenchResult[]): number {
   return results.some((r) => r.pass === false) ? 1 : 0;

@@ -44,7 +44,7 @@ import { startBridge } from '../webhook-bridge/startBridge';
 import { SIGNATURE_HEADER } from '../webhook-bridge/verifySignature';
 import { resourceStateQuery } from '../workflows/messages';
 import { workflowsPath } from '../worker/createWorker';
-import { exitCodeOf, ratioAtLeast, reportResult, type BenchResult } from './benchResult';
+import { exitCodeOf, ratioAtLeast, ratioReported, reportResult, type BenchResult } from './benchResult';
 import { startBridgeProcess } from './bridgeProcess';
 import { listen, startBridgeWithoutTemporal } from './bridgeWithoutTemporal';
 import { closedLoop, combined, percentile, type LoadFigures } from './closedLoop';
@@ -222,26 +222,8 @@ async function main(): Promise<number> {
     const results: BenchResult[] = [
       ratioAtLeast('bridge throughput', { value: figure(names.bridge).perSecond, unit: 'deliveries/s' }, { value: figure(names.direct).perSecond, name: 'direct signalWithStart' }, 0.9),
       ratioAtLeast('bridge verify-and-validate', { value: figure(names.noTemporal).perSecond, unit: 'deliveries/s' }, { value: figure(names.bare).perSecond, name: 'bare express route' }, 0.7),
-      {
-        name: 'bridge verify-and-validate, BRIDGE_LOG_LEVEL=warn',
-        figure: figure(names.noTemporalAtWarn).perSecond,
-        unit: 'deliveries/s',
-        baseline: figure(names.bare).perSecond,
-        baselineName: 'bare express route',
-        ratio: figure(names.noTemporalAtWarn).perSecond / figure(names.bare).perSecond,
-        target: 'none',
-        pass: null,
-      },
-      {
-        name: 'bridge in the load generator process',
-        figure: figure(names.inProcess).perSecond,
-        unit: 'deliveries/s',
-        baseline: figure(names.direct).perSecond,
-        baselineName: 'direct signalWithStart',
-        ratio: figure(names.inProcess).perSecond / figure(names.direct).perSecond,
-        target: 'none',
-        pass: null,
-      },
+      ratioReported('bridge verify-and-validate, BRIDGE_LOG_LEVEL=warn', { value: figure(names.noTemporalAtWarn).perSecond, unit: 'deliveries/s' }, { value: figure(names.bare).perSecond, name: 'bare express route' }),
+      ratioReported('bridge in the load generator process', { value: figure(names.inProcess).perSecond, unit: 'deliveries/s' }, { value: figure(names.direct).perSecond, name: 'direct signalWithStart' }),
       { name: 'bridge POST→visible p50', figure: visibility.p50, unit: 'ms', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null },
       { name: 'bridge POST→visible p99', figure: visibility.p99, unit: 'ms', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null },
     ];

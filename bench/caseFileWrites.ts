@@ -26,7 +26,7 @@ import { connectedAccount, generateAccount } from '../simulator/accountGenerator
 import { SeededRandom } from '../simulator/seededRandom';
 import { startSimulator } from '../simulator/startSimulator';
 import { createStore, type StoredAccount } from '../simulator/store';
-import { exitCodeOf, ratioAtLeast, reportResult, type BenchResult } from './benchResult';
+import { exitCodeOf, ratioAtLeast, ratioReported, reportResult, type BenchResult } from './benchResult';
 import { startThrowawayPostgres } from './throwawayPostgres';
 import { exitWhenDone } from './exitWhenDone';
 
@@ -178,7 +178,7 @@ async function main(): Promise<number> {
       `banking activity (readConnectedAccount × ${ACCOUNTS} in parallel, simulator + PGlite): ${activity.activityMs.toFixed(0)} ms per read, ` +
         `of which ${activity.caseFileMs.toFixed(0)} ms with a writeBankAccount under way (wall time, parallel writes counted once)`,
     );
-    results.push({ name: 'banking activity in case file (PGlite)', figure: activity.caseFileMs, unit: 'ms per read', baseline: activity.activityMs, baselineName: 'whole activity', ratio: activity.caseFileMs / activity.activityMs, target: 'none', pass: null });
+    results.push(ratioReported('banking activity in case file (PGlite)', { value: activity.caseFileMs, unit: 'ms per read' }, { value: activity.activityMs, name: 'whole activity' }));
   } finally {
     await embedded.stop();
   }

@@ -1,4 +1,4 @@
-import { BENCH_RESULT_PREFIX, exitCodeOf, parseBenchResults, ratioAtLeast, type BenchResult } from '../../bench/benchResult';
+import { BENCH_RESULT_PREFIX, exitCodeOf, parseBenchResults, ratioAtLeast, ratioReported, type BenchResult } from '../../bench/benchResult';
 import { formatTable, runPassed, summaryRows, type BenchmarkRun } from '../../bench/benchSummary';
 
 const met = ratioAtLeast('throughput', { value: 95, unit: 'deliveries/s' }, { value: 100, name: 'direct' }, 0.9);
@@ -12,6 +12,12 @@ test('ratioAtLeast passes at the target and fails below it', () => {
   expect(ratioAtLeast('x', { value: 9, unit: 'u' }, { value: 10, name: 'b' }, 0.9).pass).toBe(true);
   expect(exitCodeOf([met, info])).toBe(0);
   expect(exitCodeOf([met, missed])).toBe(1);
+});
+
+test('ratioReported carries its ratio and never fails a run', () => {
+  const reported = ratioReported('in process', { value: 60, unit: 'deliveries/s' }, { value: 100, name: 'direct' });
+  expect(reported).toMatchObject({ ratio: 0.6, target: 'none', pass: null, baselineName: 'direct' });
+  expect(exitCodeOf([met, reported])).toBe(0);
 });
 
 test('result lines are read back from mixed output; broken ones are problems, not skipped', () => {
