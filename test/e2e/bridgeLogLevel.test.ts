@@ -12,10 +12,17 @@ import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
 const SECRET = 'log-level-secret';
 const temporal = testTemporalConfig();
 
-async function logAfter(env: Record<string, string>) {
+/** A bridge process with these variables, and the file it logs to. */
+function bridgeWith(env: Record<string, string>) {
   const directory = testDirectory('bridge-log-level');
   const logFile = `${directory}.log`;
-  const bridge = await startBridgeProcess({ temporalAddress: temporal.address, taskQueue: temporal.taskQueue, secret: SECRET, spoolDir: path.join(directory, 'spool'), logFile, env });
+  const started = startBridgeProcess({ temporalAddress: temporal.address, taskQueue: temporal.taskQueue, secret: SECRET, spoolDir: path.join(directory, 'spool'), logFile, env });
+  return { started, logFile };
+}
+
+async function logAfter(env: Record<string, string>) {
+  const { started, logFile } = bridgeWith(env);
+  const bridge = await started;
   const raw = envelope('IdentityVerification.Completed', idvCompleted());
   const signature = sign(raw, SECRET);
   try {
@@ -25,7 +32,7 @@ async function logAfter(env: Record<string, string>) {
     // The log is read once the process has exited, so that every line is on disk.
     await bridge.stop();
   }
-  return { log: readFileSync(logFile, 'utf8'), signature, raw };
+  return { log: readFileSync(logFile, 'utf8'), signature };
 }
 
 test('at the default level, one line per accepted delivery and one per refusal', async () => {
@@ -43,9 +50,7 @@ test('at warn, refusals are logged and accepted deliveries are not', async () =>
 }, 60_000);
 
 test('an unknown level stops the bridge at start, naming the variable', async () => {
-  const directory = testDirectory('bridge-log-level');
-  const logFile = `${directory}.log`;
-  const started = startBridgeProcess({ temporalAddress: temporal.address, taskQueue: temporal.taskQueue, secret: SECRET, spoolDir: path.join(directory, 'spool'), logFile, env: { BRIDGE_LOG_LEVEL: 'verbose' } });
+  const { started, logFile } = bridgeWith({ BRIDGE_LOG_LEVEL: 'verbose' });
   // A bridge that started anyway is stopped, not left running past the test.
   await started.then((bridge) => bridge.stop()).catch(() => undefined);
   await expect(started).rejects.toThrow(/exited before it answered/);
