@@ -6,7 +6,7 @@ import { createDocumentActivities } from './documentActivities';
 import { createIdentityVerificationActivities } from './identityVerificationActivities';
 import { createInsightActivities } from './insightActivities';
 import { createNotificationActivities } from './notificationActivities';
-import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
+import type { CaseEventsConfig } from '../case-events/caseEventsConfig';
 import { createPollActivities } from './pollResource';
 import type { ProviderClient } from './providerClient';
 import { createResourceActivities } from './resourceActivities';

@@ -1,7 +1,7 @@
-/** `notifyLos`: the journey's events to the lender's system (case-api/notifications). A no-op when CASE_EVENTS_URL is unset. */
-import type { CaseEventInput } from '../case-api/notifications/caseEvent';
-import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
-import { sendCaseEvent } from '../case-api/notifications/sendCaseEvent';
+/** `notifyLos`: the journey's events to the lender's system (case-events/). A no-op when CASE_EVENTS_URL is unset. */
+import type { CaseEventInput } from '../case-events/caseEvent';
+import type { CaseEventsConfig } from '../case-events/caseEventsConfig';
+import { sendCaseEvent } from '../case-events/sendCaseEvent';
 
 export function createNotificationActivities(config: CaseEventsConfig) {
   return {

@@ -1,6 +1,6 @@
 /** How the API client reaches the provider (DESIGN.md §9). Defaults serve the embedded stack. */
 import { z } from 'zod';
-import { httpUrlVariable, parseEnvironment } from '../worker/environment';
+import { httpUrlVariable, parseEnvironment } from '../config/environment';
 
 export const providerEnvironment = {
   PROVIDER_BASE_URL: httpUrlVariable.default('http://127.0.0.1:8480'),

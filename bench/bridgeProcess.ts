@@ -8,7 +8,7 @@ import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../cli/freePort';
-import { projectRoot } from '../worker/projectRoot';
+import { projectRoot } from '../config/projectRoot';
 
 export interface BridgeProcess {
   url: string;

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { projectRoot } from '../worker/projectRoot';
+import { projectRoot } from '../config/projectRoot';
 import { parseBenchResults } from './benchResult';
 import { benchmarks, type Benchmark } from './benchmarks';
 import { formatTable, runPassed, summaryRows, type BenchmarkRun } from './benchSummary';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { readOrCreateSecretFile } from '../codec/secretFile';
-import { httpUrlVariable, parseEnvironment, portVariable } from '../worker/environment';
+import { httpUrlVariable, parseEnvironment, portVariable } from '../config/environment';
 import { apiKeyListSchema, type ApiKeyEntry } from './apiKeys';
 import { defaultApiKeyFile, embeddedKeyEntries, readOrCreateEmbeddedKeys } from './embeddedApiKeys';
 

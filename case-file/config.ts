@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { parseEnvironment, portVariable } from '../worker/environment';
+import { parseEnvironment, portVariable } from '../config/environment';
 import { EMBEDDED_POOL_SIZE } from './pool';
 
 const projectRoot = path.resolve(__dirname, '..');

@@ -7,8 +7,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { z } from 'zod';
 import { idvCompletedVerificationStatusSchema } from '../provider';
-import { parseEnvironment, portVariable, httpUrlVariable } from '../worker/environment';
-import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
+import { parseEnvironment, portVariable, httpUrlVariable } from '../config/environment';
+import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 
 type Call = { path: string; body: unknown; done: string };
 

@@ -4,7 +4,7 @@
  * (DESIGN.md §9). Exit codes: 0 done; 1 the command failed; 2 usage error (nothing was sent).
  */
 import { CommanderError } from 'commander';
-import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
+import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 import type { CommandContext } from './journeyCommands';
 import { JourneyCommandError } from './journeyInputFile';
 import { journeyProgram, type CaseFileAccess, type LocalRun, type Outcome, type Output, type Run } from './journeyProgram';
@@ -81,7 +81,7 @@ async function withTemporal(work: (ctx: CommandContext) => Promise<Outcome>): Pr
   const { dataConverterFor } = require('../codec/dataConverter') as typeof import('../codec/dataConverter');
   const { readPayloadKeys } = require('../codec/payloadKeys') as typeof import('../codec/payloadKeys');
   const { installRuntimeLogging } = require('../worker/runtimeLogging') as typeof import('../worker/runtimeLogging');
-  const { readTemporalConfig, temporalConnectionOptions } = require('../worker/temporalConfig') as typeof import('../worker/temporalConfig');
+  const { readTemporalConfig, temporalConnectionOptions } = require('../config/temporalConfig') as typeof import('../config/temporalConfig');
   const temporal = readTemporalConfig();
   const dataConverter = dataConverterFor(readPayloadKeys());
   installRuntimeLogging();

@@ -12,7 +12,7 @@ import pino, { type Logger } from 'pino';
 import { startCaseApi, type RunningCaseApi } from '../case-api/startCaseApi';
 import { consoleRouter } from '../case-api/console/consoleRouter';
 import type { CaseApiConfig } from '../case-api/config';
-import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
+import type { CaseEventsConfig } from '../case-events/caseEventsConfig';
 import { embeddedKeyEntries, type EmbeddedApiKeys } from '../case-api/embeddedApiKeys';
 import { generateApiKey } from '../case-api/apiKeys';
 import { ProviderClient } from '../activities/providerClient';
@@ -31,7 +31,7 @@ import { startSimulator, type RunningSimulator } from '../simulator/startSimulat
 import type { BridgeConfig } from '../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../webhook-bridge/startBridge';
 import { startWorker, type RunningWorker } from '../worker/createWorker';
-import { temporalConnectionOptions, type TemporalConfig } from '../worker/temporalConfig';
+import { temporalConnectionOptions, type TemporalConfig } from '../config/temporalConfig';
 import { startDevServer, type DevServer } from './devServer';
 import { projectRoot, resolveTemporalCli } from './temporalCli';
 

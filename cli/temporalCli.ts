@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { projectRoot } from '../worker/projectRoot';
+import { projectRoot } from '../config/projectRoot';
 
 const run = promisify(execFile);
 

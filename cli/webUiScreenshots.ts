@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { projectRoot } from '../worker/projectRoot';
+import { projectRoot } from '../config/projectRoot';
 
 async function main(): Promise<void> {
   const caseId = process.argv[2];

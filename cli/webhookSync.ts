@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { ProviderClient } from '../activities/providerClient';
 import { webhookManagement } from '../activities/webhookManagement';
 import type { EventTypeEntry, EventTypeGroup } from '../provider';
-import { dataPath } from '../worker/projectRoot';
+import { dataPath } from '../config/projectRoot';
 
 export const defaultWebhookStateFile = dataPath('provider-webhooks.json');
 

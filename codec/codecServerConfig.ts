@@ -2,10 +2,10 @@
  * The codec server's configuration (DESIGN.md §9 style): port, bearer token, the Web UI origins
  * allowed by CORS. The embedded default's token is generated once under `.data/` and never printed.
  */
-import { dataPath } from '../worker/projectRoot';
+import { dataPath } from '../config/projectRoot';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { parseEnvironment, portVariable } from '../worker/environment';
+import { parseEnvironment, portVariable } from '../config/environment';
 import { readOrCreateSecretFile } from './secretFile';
 
 export interface CodecServerConfig {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ConfigurationError } from '../worker/environment';
+import { ConfigurationError } from '../config/environment';
 import { KEY_BYTES, payloadKeyListSchema, type PayloadKeys } from './payloadKeySchema';
 import { readOrCreateSecretFile } from './secretFile';
 

@@ -1,5 +1,5 @@
 /** `npm run codec-server`: the codec server alone, configured from the environment. */
-import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
+import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 import { readCodecServerConfig } from './codecServerConfig';
 import { readPayloadKeys } from './payloadKeys';
 import { startCodecServer } from './startCodecServer';

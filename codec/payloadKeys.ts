@@ -3,9 +3,9 @@
  * one encrypts, all of them decrypt), or for the embedded default a key generated once under
  * `.data/`. Key material is never echoed in errors.
  */
-import { dataPath } from '../worker/projectRoot';
+import { dataPath } from '../config/projectRoot';
 import { randomBytes } from 'node:crypto';
-import { parseEnvironment } from '../worker/environment';
+import { parseEnvironment } from '../config/environment';
 import { embeddedPayloadKeys } from './embeddedKeyFile';
 import { KEY_BYTES, payloadKeysVariable, type PayloadKey, type PayloadKeys } from './payloadKeySchema';
 

@@ -1,6 +1,6 @@
 /** The simulator's configuration (DESIGN.md §9). */
 import { z } from 'zod';
-import { booleanVariable, parseEnvironment, portVariable } from '../worker/environment';
+import { booleanVariable, parseEnvironment, portVariable } from '../config/environment';
 import { faultRatesSchema, type FaultRates } from './faultRates';
 import { clockSeed } from './seededRandom';
 

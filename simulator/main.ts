@@ -1,5 +1,5 @@
 /** `npm run simulator`: the provider simulator alone; prints one JSON line when ready (DESIGN.md §9). */
-import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
+import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 import { readSimulatorConfig } from './config';
 import { startSimulator } from './startSimulator';
 

@@ -8,7 +8,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigurationError } from '../worker/environment';
+import { ConfigurationError } from '../config/environment';
 import type { KeyRecord } from './idempotency';
 import type { SimulatorStore } from './store';
 

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { ConfigurationError } from '../worker/environment';
+import { ConfigurationError } from '../config/environment';
 import type { SimulatorConfig } from './config';
 import { CONTROL_PREFIX, createControlApi } from './controlApi';
 import { createCreditReportApi } from './creditReportApi';

@@ -1,7 +1,7 @@
 /** The bridge's configuration (DESIGN.md §9), read once and validated. */
 import { z } from 'zod';
-import { booleanVariable, ConfigurationError, parseEnvironment, portVariable } from '../worker/environment';
-import { dataPath } from '../worker/projectRoot';
+import { booleanVariable, ConfigurationError, parseEnvironment, portVariable } from '../config/environment';
+import { dataPath } from '../config/projectRoot';
 
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type BridgeLogLevel = (typeof logLevels)[number];

@@ -5,9 +5,9 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { z } from 'zod';
-import { ConfigurationError } from '../worker/environment';
-import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
-import { readTemporalConfig, temporalConnectionOptions } from '../worker/temporalConfig';
+import { ConfigurationError } from '../config/environment';
+import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
+import { readTemporalConfig, temporalConnectionOptions } from '../config/temporalConfig';
 import { readBridgeConfig } from './config';
 import { DeadLetterStore } from './deadLetters';
 import { listDeadLetters, replayDeadLetter } from './deadLetterReplay';

@@ -1,6 +1,6 @@
 /** `npm run bridge`: the webhook bridge alone, configured from the environment (DESIGN.md §9). */
-import { exitOnConfigurationError } from '../worker/exitOnConfigurationError';
-import { readTemporalConfig } from '../worker/temporalConfig';
+import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
+import { readTemporalConfig } from '../config/temporalConfig';
 import { readProviderConfig } from '../activities/providerConfig';
 import { assertSecretSource, readBridgeConfig } from './config';
 import { startBridge } from './startBridge';

@@ -12,7 +12,7 @@ import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
 import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
-import { temporalConnectionOptions, type TemporalConfig } from '../worker/temporalConfig';
+import { temporalConnectionOptions, type TemporalConfig } from '../config/temporalConfig';
 import { createBridgeApp } from './app';
 import type { BridgeConfig } from './config';
 import { DeadLetterStore } from './deadLetters';

@@ -10,8 +10,8 @@ import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import type { ProviderConfig } from '../activities/providerConfig';
 import type { CaseFileStore } from '../case-file/store';
-import type { CaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
-import { temporalConnectionOptions, type TemporalConfig } from './temporalConfig';
+import type { CaseEventsConfig } from '../case-events/caseEventsConfig';
+import { temporalConnectionOptions, type TemporalConfig } from '../config/temporalConfig';
 import type { WorkerTuning } from './workerConfig';
 
 export interface WorkerSetup {

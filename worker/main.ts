@@ -3,13 +3,13 @@ import { clientSecretExpiryWarning } from '../activities/clientSecretExpiry';
 import { readCaseFileConfig } from '../case-file/config';
 import { openCaseFile } from '../case-file/store';
 import { readProviderConfig } from '../activities/providerConfig';
-import { readCaseEventsConfig } from '../case-api/notifications/caseEventsConfig';
-import { ConfigurationError } from './environment';
-import { exitOnConfigurationError } from './exitOnConfigurationError';
+import { readCaseEventsConfig } from '../case-events/caseEventsConfig';
+import { ConfigurationError } from '../config/environment';
+import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 import { startWorker } from './createWorker';
 import { prebuiltWorkflowBundle } from './prebuiltBundle';
 import { installRuntimeLogging } from './runtimeLogging';
-import { readTemporalConfig } from './temporalConfig';
+import { readTemporalConfig } from '../config/temporalConfig';
 import { readWorkerConfig } from './workerConfig';
 
 async function main(): Promise<void> {

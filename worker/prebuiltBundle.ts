@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { WorkflowBundleOption } from '@temporalio/worker';
-import { ConfigurationError } from './environment';
+import { ConfigurationError } from '../config/environment';
 
 /** Compiled, this file is dist/worker/prebuiltBundle.js: the bundle sits in dist/. */
 export const prebuiltBundlePath = path.resolve(__dirname, '..', 'workflow-bundle.js');

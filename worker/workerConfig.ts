@@ -4,7 +4,7 @@
  * metrics are served (only when a port is set).
  */
 import { z } from 'zod';
-import { booleanVariable, parseEnvironment, portVariable } from './environment';
+import { booleanVariable, parseEnvironment, portVariable } from '../config/environment';
 
 const positiveWhole = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be 1 or more');
 

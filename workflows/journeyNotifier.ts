@@ -1,5 +1,5 @@
 /**
- * The journey's events to the LOS (`notifyLos`, case-api/notifications). Sent without waiting, so
+ * The journey's events to the LOS (`notifyLos`, case-events/). Sent without waiting, so
  * a slow or absent LOS never holds a journey up; each in a non-cancellable scope, so a cancelled
  * journey still reports what happened. `drain()` before the journey closes: the activities of a
  * closed workflow never run. Behind `patched('notify-los')`: journeys started before it send nothing;
@@ -7,7 +7,7 @@
  */
 import { CancellationScope, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { CaseEventInput, CaseEventType } from '../case-api/notifications/caseEvent';
+import type { CaseEventInput, CaseEventType } from '../case-events/caseEvent';
 import { activityOptions } from './activityOptions';
 
 type Notify = Pick<Activities, 'notifyLos'>;

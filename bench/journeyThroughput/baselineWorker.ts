@@ -7,7 +7,7 @@
  */
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { temporalConnectionOptions, type TemporalConfig } from '../../worker/temporalConfig';
+import { temporalConnectionOptions, type TemporalConfig } from '../../config/temporalConfig';
 import { createBaselineActivities } from './baselineActivities';
 
 export const BASELINE_TASK_QUEUE = 'bench-throughput-baseline';

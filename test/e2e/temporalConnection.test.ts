@@ -6,9 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { ConfigurationError } from '../../worker/environment';
+import { ConfigurationError } from '../../config/environment';
 import { errorOf } from '../support/errorOf';
-import { readTemporalConfig, temporalConnectionOptions } from '../../worker/temporalConfig';
+import { readTemporalConfig, temporalConnectionOptions } from '../../config/temporalConfig';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'temporal-profile-'));
 const file = (name: string, text: string) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import { EMBEDDED_POOL_SIZE } from '../../case-file/pool';
 import { openCaseFile, type CaseFileStore } from '../../case-file/store';
-import type { TemporalConfig } from '../../worker/temporalConfig';
+import type { TemporalConfig } from '../../config/temporalConfig';
 
 /** A Temporal config on the shared dev server with a task queue of the suite's own. */
 export function testTemporalConfig(): TemporalConfig {

@@ -1,6 +1,6 @@
 /** Issue 11 items 4 and 6: signatures required unless allowed explicitly; the listener's host. */
 import { assertSecretSource, readBridgeConfig } from '../../webhook-bridge/config';
-import { ConfigurationError } from '../../worker/environment';
+import { ConfigurationError } from '../../config/environment';
 import { errorOf } from '../support/errorOf';
 
 

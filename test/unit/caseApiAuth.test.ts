@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { apiKeyListSchema, findApiKey, generateApiKey, hashApiKey } from '../../case-api/apiKeys';
 import { readCaseApiConfig } from '../../case-api/config';
-import { readCaseEventsConfig } from '../../case-api/notifications/caseEventsConfig';
-import { caseEventId } from '../../case-api/notifications/sendCaseEvent';
+import { readCaseEventsConfig } from '../../case-events/caseEventsConfig';
+import { caseEventId } from '../../case-events/sendCaseEvent';
 import { createSession, csrfToken, csrfTokenMatches, readSession } from '../../case-api/console/session';
 
 const hex = (key: string) => hashApiKey(key).toString('hex');

@@ -3,7 +3,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readCodecServerConfig } from '../../codec/codecServerConfig';
-import { ConfigurationError } from '../../worker/environment';
+import { ConfigurationError } from '../../config/environment';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'codec-config-'));
 const tokenFile = (name: string) => path.join(dir, name, 'codec-server-token');

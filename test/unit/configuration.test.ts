@@ -1,9 +1,9 @@
 import { readProviderConfig } from '../../activities/providerConfig';
 import { readSimulatorConfig } from '../../simulator/config';
 import { readBridgeConfig } from '../../webhook-bridge/config';
-import { ConfigurationError } from '../../worker/environment';
+import { ConfigurationError } from '../../config/environment';
 import { errorOf } from '../support/errorOf';
-import { readTemporalConfig } from '../../worker/temporalConfig';
+import { readTemporalConfig } from '../../config/temporalConfig';
 
 
 describe('configuration', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { formatPayloadKeys, generatePayloadKey, readPayloadKeys } from '../../codec/payloadKeys';
-import { ConfigurationError } from '../../worker/environment';
+import { ConfigurationError } from '../../config/environment';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'payload-keys-'));
 const b64 = (n: number, fill = 7) => Buffer.alloc(n, fill).toString('base64');

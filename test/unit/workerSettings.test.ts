@@ -1,5 +1,5 @@
 /** Issue 11 item 6: the worker's production settings, validated and failing fast by name. */
-import { ConfigurationError } from '../../worker/environment';
+import { ConfigurationError } from '../../config/environment';
 import { readWorkerConfig } from '../../worker/workerConfig';
 
 test('defaults: SDK-sized limits, a 250-workflow sticky cache in one V8 context, 30 s grace, no metrics exporter', () => {

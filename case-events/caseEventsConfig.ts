@@ -3,7 +3,7 @@
  * and `CASE_EVENTS_SECRET`, the Standard Webhooks signing secret (`whsec_<base64>`) shared with the LOS.
  */
 import { z } from 'zod';
-import { ConfigurationError, httpUrlVariable, parseEnvironment } from '../../worker/environment';
+import { ConfigurationError, httpUrlVariable, parseEnvironment } from '../config/environment';
 
 export interface CaseEventsConfig {
   url?: string;
