@@ -36,7 +36,8 @@ function cors(allowedOrigins: readonly string[]) {
     const origin = req.get('origin');
     if (!origin) return next();
     if (!allowed.has(origin)) return void res.status(403).json({ error: 'origin not allowed (CODEC_SERVER_CORS_ORIGINS)' });
-    res.set({ 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' });
+    // No allow-credentials: the token is a bearer header or a path segment, never a cookie.
+    res.set({ 'access-control-allow-origin': origin, vary: 'Origin' });
     if (req.method !== 'OPTIONS') return next();
     res.set({ 'access-control-allow-methods': 'POST, OPTIONS', 'access-control-allow-headers': ALLOWED_HEADERS, 'access-control-max-age': '600' });
     res.status(204).end();

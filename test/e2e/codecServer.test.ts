@@ -55,6 +55,8 @@ test('the CORS preflight from the Web UI is answered without a token', async () 
   expect(response.headers.get('access-control-allow-origin')).toBe(UI);
   expect(response.headers.get('access-control-allow-headers')).toBe('content-type, x-namespace, authorization');
   expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+  // The token is never a cookie: nothing for a browser to send with credentials.
+  expect(response.headers.get('access-control-allow-credentials')).toBeNull();
 });
 
 test('a preflight from another origin is refused and gets no CORS headers', async () => {
@@ -114,6 +116,18 @@ test('a payload under an unknown key is answered 422 naming the key id', async (
   const response = await post('/decode', { payloads: [payloadToJson(foreign!)] }, bearer);
   expect(response.status).toBe(422);
   expect(((await response.json()) as { error: string }).error).toMatch(/key id "retired-2025"/);
+});
+
+test('proto3 JSON defaults: {} is an empty payload list (the CLI\'s query without arguments), absent or null fields are empty', async () => {
+  for (const action of ['/encode', '/decode']) {
+    const empty = await post(action, {}, bearer);
+    expect(empty.status).toBe(200);
+    expect(await empty.json()).toEqual({ payloads: [] });
+  }
+  expect(await (await post('/decode', { payloads: null }, bearer)).json()).toEqual({ payloads: [] });
+  const bare = await post('/decode', { payloads: [{}, { metadata: null, data: null }] }, bearer);
+  expect(bare.status).toBe(200);
+  expect(await bare.json()).toEqual({ payloads: [{ metadata: {} }, { metadata: {} }] });
 });
 
 test('bodies are validated and bounded', async () => {
