@@ -23,7 +23,10 @@ export const payloadsBodySchema = z.object({
     .transform((payloads) => payloads ?? []),
 }).strict();
 
-export type PayloadJson = z.infer<typeof payloadsBodySchema>['payloads'][number];
+export interface PayloadJson {
+  metadata?: Record<string, string>;
+  data?: string;
+}
 
 export function payloadFromJson(json: PayloadJson): Payload {
   const metadata = Object.fromEntries(Object.entries(json.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
