@@ -6,7 +6,7 @@
  */
 import type { ResourceKey } from '../provider';
 import { affordabilityInsightSchema, documentSchema, identityVerificationResultSchema, incomeEmployerResultSchema } from '../provider';
-import type { PollResult } from '../workflows/messages';
+import type { PollResult } from '../client/resourceMessages';
 import type { ProviderClient } from './providerClient';
 import { routes } from './routes';
 

@@ -1,6 +1,6 @@
 /** Activities that let a journey subscribe to a resource workflow (a workflow cannot signalWithStart). */
 import type { ResourceKey } from '../provider';
-import type { Subscription } from '../workflows/messages';
+import type { Subscription } from '../client/resourceMessages';
 import { subscribeToResourceWorkflow, type ResourceTarget } from './signalResource';
 
 export interface SubscribeToResourceInput {

@@ -7,7 +7,8 @@
 import type { Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import { resourceWorkflowId, type ResourceKey } from '../provider';
-import { deliverSignal, subscribeSignal, type ResourceDelivery, type ResourceWorkflowInput, type Subscription } from '../workflows/messages';
+import { deliverSignal, subscribeSignal, type ResourceDelivery, type ResourceWorkflowInput, type Subscription } from '../client/resourceMessages';
+import { caseSearchAttributes } from '../client/searchAttributes';
 
 /** The workflow type registered by workflows/index.ts. */
 export const RESOURCE_WORKFLOW_TYPE = 'resourceWorkflow';
@@ -19,7 +20,8 @@ export interface ResourceTarget {
   quietAfterOutcomeMs?: number;
 }
 
-async function signalResource<Arg>(target: ResourceTarget, resource: ResourceKey, signal: SignalDefinition<[Arg]>, arg: Arg): Promise<void> {
+/** `caseId`, when known, becomes the workflow's `CaseId` if this call starts it (the bridge knows none). */
+async function signalResource<Arg>(target: ResourceTarget, resource: ResourceKey, signal: SignalDefinition<[Arg]>, arg: Arg, caseId?: string): Promise<void> {
   const input: ResourceWorkflowInput = { resource };
   await target.client.workflow.signalWithStart(RESOURCE_WORKFLOW_TYPE, {
     workflowId: resourceWorkflowId(resource),
@@ -27,6 +29,7 @@ async function signalResource<Arg>(target: ResourceTarget, resource: ResourceKey
     args: [input],
     signal,
     signalArgs: [arg],
+    ...(caseId ? { typedSearchAttributes: caseSearchAttributes(caseId) } : {}),
   });
 }
 
@@ -37,5 +40,5 @@ export function deliverToResource(target: ResourceTarget, resource: ResourceKey,
 export function subscribeToResourceWorkflow(target: ResourceTarget, resource: ResourceKey, subscription: Subscription): Promise<void> {
   // The worker's setting, unless the subscription names its own.
   const withQuiet = target.quietAfterOutcomeMs === undefined ? subscription : { quietAfterOutcomeMs: target.quietAfterOutcomeMs, ...subscription };
-  return signalResource(target, resource, subscribeSignal, withQuiet);
+  return signalResource(target, resource, subscribeSignal, withQuiet, subscription.caseId);
 }

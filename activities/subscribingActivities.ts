@@ -8,7 +8,7 @@
  * and subscribing twice is harmless (the resource workflow keeps a subscriber once).
  */
 import type { ResourceKey } from '../provider';
-import type { Subscription } from '../workflows/messages';
+import type { Subscription } from '../client/resourceMessages';
 import type { createBankingActivities } from './bankingActivities';
 import type { createDocumentActivities, DocumentUploadInput } from './documentActivities';
 import type { IdentityVerificationActivities } from './identityVerificationActivities';
@@ -29,11 +29,7 @@ interface Creators {
 
 type Created = { request_id?: string; document_id?: string };
 
-/**
- * The resource each of these activities subscribes to, from its input and result: one table for
- * the activities and for `journey replay`, which finds the resource workflows a step touched in
- * its history.
- */
+/** The resource each of these activities subscribes to, from its input and result. */
 const subscribedResource = {
   openIdentityVerificationRequest: (_input: unknown, result: Created): ResourceKey => ({ kind: 'idv', id: String(result.request_id) }),
   // The case's banking events all reach `case-banking/<case id>`, whichever connection they are for.
@@ -42,16 +38,6 @@ const subscribedResource = {
   requestAffordabilityInsightAndSubscribe: (_input: unknown, result: Created): ResourceKey => ({ kind: 'affordability', id: String(result.request_id) }),
   requestIncomeEmployerVerificationAndSubscribe: (_input: unknown, result: Created): ResourceKey => ({ kind: 'income-employer', id: String(result.request_id) }),
 };
-
-/** Whether an activity of this type subscribed its workflow to the resource it created. */
-export function subscribesToResource(activityType: string): activityType is keyof typeof subscribedResource {
-  return Object.hasOwn(subscribedResource, activityType);
-}
-
-/** The resource an activity of this module subscribed its workflow to, from the activity's input and result. */
-export function resourceSubscribedBy(activityType: keyof typeof subscribedResource, input: unknown, result: unknown): ResourceKey {
-  return (subscribedResource[activityType] as (input: unknown, result: Created) => ResourceKey)(input, (result ?? {}) as Created);
-}
 
 export function createSubscribingActivities(creators: Creators, target: ResourceTarget) {
   const { identityVerification, banking, documents, insights } = creators;

@@ -42,7 +42,7 @@ import { readBridgeConfig } from '../webhook-bridge/config';
 import { routeIncoming } from '../webhook-bridge/deliveryRecorder';
 import { startBridge } from '../webhook-bridge/startBridge';
 import { SIGNATURE_HEADER } from '../webhook-bridge/verifySignature';
-import { resourceStateQuery } from '../workflows/messages';
+import { resourceStateQuery } from '../client/resourceMessages';
 import { workflowsPath } from '../worker/createWorker';
 import { exitCodeOf, ratioAtLeast, ratioReported, reportResult, type BenchResult } from './benchResult';
 import { startBridgeProcess } from './bridgeProcess';

@@ -22,7 +22,7 @@ import { resolveTemporalCli } from '../cli/temporalCli';
 import { failureConverterPath } from '../codec/dataConverter';
 import { resourceWorkflowId } from '../provider/correlationKeys';
 import { workflowsPath } from '../worker/createWorker';
-import { deliverSignal, type ResourceDelivery } from '../workflows/messages';
+import { deliverSignal, type ResourceDelivery } from '../client/resourceMessages';
 import type { resourceWorkflow } from '../workflows/resourceWorkflow';
 
 interface Options {

@@ -1,6 +1,6 @@
 /** The case API's routes (v1): cases, their status, the operator actions, evidence. */
 import { z } from 'zod';
-import type { OnboardCaseInput } from '../workflows/journeyInput';
+import type { OnboardCaseInput } from '../client/journeyInput';
 import { caseView } from './caseView';
 import { HttpError } from './httpError';
 import type { RouteSpec } from './routeSpec';

@@ -1,6 +1,6 @@
 /** The journey's `status` as the case API shows it: each step with its picklist lifted out of `detail`. */
 import type { PicklistEntry } from '../provider';
-import type { JourneyStatus } from '../workflows/journeyMessages';
+import type { JourneyStatus } from '../client/journeyMessages';
 
 export function caseView(status: JourneyStatus & { runStatus: string; runId?: string }) {
   const steps = Object.fromEntries(

@@ -3,7 +3,7 @@
  * and the OpenAPI document.
  */
 import { z } from 'zod';
-import { onboardCaseInputSchema } from '../workflows/journeyInput';
+import { onboardCaseInputSchema } from '../client/journeyInput';
 
 export const journeyStates = ['running', 'needs_attention', 'completed', 'cancelled'] as const;
 const stepStates = ['pending', 'running', 'waiting', 'needs_attention', 'completed', 'waived', 'failed', 'expired', 'cancelled'] as const;

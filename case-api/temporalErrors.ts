@@ -4,11 +4,14 @@
  * answer an Update is 503.
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, isGrpcServiceError } from '@temporalio/client';
+import { JourneyClosedError, JourneyInputError } from '../client/journeyErrors';
 import { HttpError } from './httpError';
 
 export function toHttpError(error: unknown, caseId: string): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof WorkflowNotFoundError) return unknownCase(caseId);
+  if (error instanceof JourneyClosedError) return new HttpError(422, 'case_closed', error.message);
+  if (error instanceof JourneyInputError) return new HttpError(400, 'invalid_request', error.message);
   if (error instanceof WorkflowUpdateFailedError) {
     const cause = error.cause as { message?: string } | undefined;
     return new HttpError(422, 'action_refused', cause?.message ?? error.message);

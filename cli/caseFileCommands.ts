@@ -9,8 +9,9 @@ import type { CaseEvidence } from '../case-file/evidence';
 import type { StoredDocument } from '../case-file/documentRecords';
 import type { CaseFileStore } from '../case-file/store';
 import { documentKindSchema, type DocumentKind } from '../provider';
-import { journeyWorkflowId } from '../workflows/journeyMessages';
-import { JourneyCommandError, type CommandContext } from './journeyCommands';
+import { journeyWorkflowId } from '../client/journeyMessages';
+import type { JourneyClientContext } from '../client/journeyOperations';
+import { JourneyCommandError } from './journeyInputFile';
 
 /** Largest document accepted: the simulator's (and our assumed provider's) body limit, Base64 included. */
 export const MAX_DOCUMENT_BYTES = 7 * 1024 * 1024;
@@ -54,7 +55,7 @@ export async function exportDocument(store: CaseFileStore, caseId: string, docum
 }
 
 /** Deletes a case's data, unless its journey still runs (a running step would write again). */
-export async function purgeCaseFile(ctx: CommandContext, store: CaseFileStore, caseId: string): Promise<Record<string, number>> {
+export async function purgeCaseFile(ctx: JourneyClientContext, store: CaseFileStore, caseId: string): Promise<Record<string, number>> {
   const description = await ctx.client.workflow.getHandle(journeyWorkflowId(caseId)).describe().catch(() => undefined);
   if (description?.status.name === 'RUNNING') {
     throw new JourneyCommandError(`case/${caseId} is still running: cancel it (journey cancel ${caseId}) or let it finish, then purge`);

@@ -3,10 +3,11 @@
  * banking, a payslip, income-and-employer and affordability). The simulated applicant acts when a
  * step waits for them: completes the identity check and connects their bank.
  */
-import { cancelJourneySignal, journeyStatusQuery, onboardCase, type JourneyStatus } from '../workflows/onboardCaseWorkflow';
-import type { OnboardCaseInput } from '../workflows/journeyInput';
-import type { StepStatus } from '../workflows/stepStatus';
-import { journeySummary } from '../workflows/workflowMetadata';
+import type { WorkflowHandle } from '@temporalio/client';
+import { cancelJourneySignal, journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../client/journeyMessages';
+import { startJourney } from '../client/journeyOperations';
+import type { OnboardCaseInput } from '../client/journeyInput';
+import type { StepStatus } from '../client/stepMessages';
 import type { Stack } from './stack';
 import { watchStatus } from './watchStatus';
 
@@ -62,13 +63,10 @@ export function demoJourneyInput(demo: DemoCase, options: DemoOptions = {}): Onb
 }
 
 /** Starts the demo journey for a prepared case, as workflow `case/<caseId>`. */
-export function startDemoJourney(stack: Stack, demo: DemoCase, options: DemoOptions = {}) {
-  return stack.client.workflow.start(onboardCase, {
-    workflowId: `case/${demo.caseId}`,
-    taskQueue: stack.temporal.taskQueue,
-    staticSummary: journeySummary(demo.caseId),
-    args: [demoJourneyInput(demo, options)],
-  });
+export async function startDemoJourney(stack: Stack, demo: DemoCase, options: DemoOptions = {}): Promise<WorkflowHandle<OnboardCaseWorkflow> & { runId: string }> {
+  const started = await startJourney({ client: stack.client, taskQueue: stack.temporal.taskQueue }, demoJourneyInput(demo, options));
+  if (!started.runId) throw new Error(`${started.workflowId} exists already`);
+  return stack.client.workflow.getHandle<OnboardCaseWorkflow>(started.workflowId, started.runId) as WorkflowHandle<OnboardCaseWorkflow> & { runId: string };
 }
 
 export async function runDemoJourney(stack: Stack, print: (line: string) => void, options: DemoOptions = {}): Promise<DemoOutcome> {
@@ -94,7 +92,7 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
         }
       },
     });
-    return { caseId: demo.caseId, workflowId, runId: handle.firstExecutionRunId, status };
+    return { caseId: demo.caseId, workflowId, runId: handle.runId, status };
   } catch (error) {
     await handle.signal(cancelJourneySignal, { reason: 'demo stopped' }).catch(() => undefined);
     throw error;

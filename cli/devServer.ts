@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { searchAttributeRegistrations } from '../workflows/searchAttributes';
+import { searchAttributeRegistrations } from '../client/searchAttributes';
 import { freePort } from './freePort';
 
 export interface DevServerOptions {

@@ -5,7 +5,7 @@
  */
 import { CommanderError } from 'commander';
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
-import type { CommandContext } from './journeyCommands';
+import type { JourneyClientContext } from '../client/journeyOperations';
 import { JourneyCommandError } from './journeyInputFile';
 import { journeyProgram, type CaseFileAccess, type LocalRun, type Outcome, type Output, type Run } from './journeyProgram';
 
@@ -75,7 +75,7 @@ function caseFileAccess(): CaseFileAccess & { close(): Promise<void> } {
 }
 
 /** Connects with TEMPORAL_* (loading the SDK only now), or ends the process naming the address it could not reach. */
-async function withTemporal(work: (ctx: CommandContext) => Promise<Outcome>): Promise<Outcome> {
+async function withTemporal(work: (ctx: JourneyClientContext) => Promise<Outcome>): Promise<Outcome> {
   // require: the bin's tsx hook is CommonJS, and a usage error never pays for the SDK.
   const { Client, Connection } = require('@temporalio/client') as typeof import('@temporalio/client');
   const { dataConverterFor } = require('../codec/dataConverter') as typeof import('../codec/dataConverter');

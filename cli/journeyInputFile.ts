@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describeIssues } from '../provider';
-import { inlineDocumentsOf, onboardCaseInputSchema, type OnboardCaseInput } from '../workflows/journeyInput';
+import { inlineDocumentsOf, onboardCaseInputSchema, type OnboardCaseInput } from '../client/journeyInput';
 
 export class JourneyCommandError extends Error {
   override name = 'JourneyCommandError';

@@ -4,9 +4,9 @@
  */
 import { Command, Option } from 'commander';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { JourneyStatus } from '../workflows/journeyMessages';
+import type { JourneyStatus } from '../client/journeyMessages';
 import type { CaseFileStore } from '../case-file/store';
-import type { CommandContext } from './journeyCommands';
+import type { JourneyClientContext } from '../client/journeyOperations';
 import { JourneyCommandError, readJourneyInput } from './journeyInputFile';
 import { textTable } from './textTable';
 
@@ -14,10 +14,14 @@ import { textTable } from './textTable';
  * The commands and the SDK load only once the arguments are valid, so a usage error answers at once.
  * require(), not import(): the bin runs under tsx's CommonJS hook, which serves require() only.
  */
-const commands = async () => require('./journeyCommands') as typeof import('./journeyCommands');
 const later = {
+  operations: () => require('../client/journeyOperations') as typeof import('../client/journeyOperations'),
+  retry: () => require('../client/journeyRetry') as typeof import('../client/journeyRetry'),
+  replay: () => require('../client/journeyReplay') as typeof import('../client/journeyReplay'),
+  format: () => require('./journeyFormat') as typeof import('./journeyFormat'),
   watchStatus: () => require('./watchStatus') as typeof import('./watchStatus'),
-  journeyMessages: () => require('../workflows/journeyMessages') as typeof import('../workflows/journeyMessages'),
+  journeyMessages: () => require('../client/journeyMessages') as typeof import('../client/journeyMessages'),
+  workflowCode: () => ({ workflowsPath: (require('../worker/createWorker') as typeof import('../worker/createWorker')).workflowsPath }),
 };
 
 export interface Outcome {
@@ -39,7 +43,7 @@ export interface CaseFileAccess {
 }
 
 /** What a parsed command runs once connected. `stream` commands print as they go. */
-export type Run = (ctx: CommandContext & CaseFileAccess, out: Output) => Promise<Outcome>;
+export type Run = (ctx: JourneyClientContext & CaseFileAccess, out: Output) => Promise<Outcome>;
 
 /** A command that needs no Temporal (the case file, the provider): it runs without connecting. */
 export type LocalRun = (local: CaseFileAccess, out: Output) => Promise<Outcome>;
@@ -68,27 +72,26 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
   const command = (name: string, description: string) => program.command(name).description(description).option('--json', 'print JSON instead of text').addHelpText('after', `\n${exitCodes}`);
 
   command('start', 'start case/<caseId> from a journey input file (JSON, validated)')
-    .argument('<input.json>', 'the journey input (workflows/journeyInput.ts)')
+    .argument('<input.json>', 'the journey input (client/journeyInput.ts)')
     .action((file: string) => {
       const input = readJourneyInput(file);
       chosen(async (ctx) => {
-        const workflowId = await (await commands()).startJourney(ctx, input);
-        return done(`started ${workflowId}`, { workflowId });
+        const started = await later.operations().startJourney(ctx, input);
+        return done(started.created ? `started ${started.workflowId}` : `${started.workflowId} exists already: nothing started`, started);
       });
     });
 
   command('status', 'the journey and every step: attempts, reasons, provider errors, links, picklist')
     .argument('<caseId>')
     .action((caseId: string) => chosen(async (ctx) => {
-      const { journeyStatus, formatStatus } = await commands();
-      const status = await journeyStatus(ctx, caseId);
-      return done(formatStatus(status), status);
+      const status = await later.operations().journeyStatus(ctx, caseId);
+      return done(later.format().formatStatus(status), status);
     }));
 
   command('list', 'journeys, the latest run of each case, optionally by state')
     .addOption(new Option('--state <state>', 'only journeys in this state').choices(journeyStates))
     .action((options: { state?: string }) => chosen(async (ctx) => {
-      const rows = await (await commands()).listJourneys(ctx, options.state);
+      const rows = await later.operations().listAllJourneys(ctx, options.state);
       const text = rows.length ? textTable(['CASE', 'STATE', 'RUN'], rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase()])) : 'no journeys';
       return done(text, rows);
     }));
@@ -96,7 +99,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
   command('watch', 'follow a journey live until it ends (--json: one status per line)')
     .argument('<caseId>')
     .action((caseId: string) => chosen(async (ctx, out) => {
-      const [{ formatStatus }, { watchStatus }, { journeyStatusQuery, journeyWorkflowId }] = [await commands(), later.watchStatus(), later.journeyMessages()];
+      const [{ formatStatus }, { watchStatus }, { journeyStatusQuery, journeyWorkflowId }] = [later.format(), later.watchStatus(), later.journeyMessages()];
       const handle: WorkflowHandle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
       await handle.describe();
       const last = await watchStatus<JourneyStatus>(handle, { query: journeyStatusQuery, onChange: (s) => out.print(`${new Date().toISOString()}\n${formatStatus(s)}\n`, s), intervalMs: 500 });
@@ -110,7 +113,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     .argument('<step>', 'step key, e.g. credit-report or identity-verification/<personId>')
     .argument('[reason...]', 'why (recorded with the attempt)')
     .action((caseId: string, step: string, reason: string[]) => chosen(async (ctx) => {
-      const result = await (await commands()).retryStep(ctx, caseId, step, reason.join(' ') || undefined);
+      const result = await later.operations().retryStep(ctx, caseId, step, reason.join(' ') || undefined);
       return done(`${step}: attempt ${result.status.attempt} started (${result.status.workflowId})`, result);
     }));
 
@@ -118,13 +121,13 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     .argument('<caseId>')
     .argument('<step>')
     .argument('<reason...>')
-    .action((caseId: string, step: string, reason: string[]) => chosen(async (ctx) => done(`${step}: waived`, await (await commands()).waiveStep(ctx, caseId, step, reason.join(' ')))));
+    .action((caseId: string, step: string, reason: string[]) => chosen(async (ctx) => done(`${step}: waived`, await later.operations().waiveStep(ctx, caseId, step, reason.join(' ')))));
 
   command('resolve-picklist', 'resolve the credit report picklist with provider_id <id>')
     .argument('<caseId>')
     .argument('<id>', 'the provider_id of the chosen company (see status)')
     .action((caseId: string, providerId: string) => chosen(async (ctx) => {
-      const result = await (await commands()).resolvePicklist(ctx, caseId, providerId);
+      const result = await later.operations().resolvePicklist(ctx, caseId, providerId);
       const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)?.report;
       return done(`credit-report ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`, result);
     }));
@@ -133,7 +136,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     .argument('<caseId>')
     .argument('[reason...]')
     .action((caseId: string, reason: string[]) => chosen(async (ctx) => {
-      await (await commands()).cancelJourney(ctx, caseId, reason.join(' ') || undefined);
+      await later.operations().cancelJourney(ctx, caseId, reason.join(' ') || undefined);
       return done(`cancel requested for case/${caseId}`);
     }));
 
@@ -141,7 +144,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     .argument('<caseId>')
     .option('--dry-run', 'show the plan, start nothing')
     .action((caseId: string, options: { dryRun?: boolean }) => chosen(async (ctx) => {
-      const { planJourneyRetry, formatRetryPlan, retryJourney } = await commands();
+      const [{ planJourneyRetry, retryJourney }, { formatRetryPlan }] = [later.retry(), later.format()];
       const plan = await planJourneyRetry(ctx, caseId);
       const { input: _input, ...summary } = plan;
       if (options.dryRun) return done(`${formatRetryPlan(plan)}\n(dry run: nothing started)`, { ...summary, dryRun: true });
@@ -152,7 +155,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
   command('replay', "replay the journey's histories (children and resources too) against this checkout")
     .argument('<caseId>')
     .action((caseId: string) => chosen(async (ctx) => {
-      const results = await (await commands()).replayJourney(ctx, caseId);
+      const results = await later.replay().replayJourney(ctx, caseId, later.workflowCode());
       const diverged = results.find((r) => r.error);
       const text = diverged
         ? `${diverged.workflowId} does not replay: ${diverged.error}\n(${results.length} histories replayed)`

@@ -5,7 +5,8 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { StepState } from './stepState';
-import type { StepStatus } from './stepStatus';
+import type { ValidOnboardCaseInput } from './journeyInput';
+import type { StepStatus } from './stepMessages';
 
 export type JourneyState = 'running' | 'needs_attention' | 'completed' | 'cancelled';
 
@@ -67,6 +68,12 @@ export const cancelJourneySignal = defineSignal<[{ reason?: string }]>('cancel')
 export const retryStepUpdate = defineUpdate<OperatorActionResult, [RetryStepRequest]>('retryStep');
 export const waiveStepUpdate = defineUpdate<OperatorActionResult, [WaiveStepRequest]>('waiveStep');
 export const resolveJourneyPicklistUpdate = defineUpdate<OperatorActionResult, [ResolvePicklistRequest]>('resolvePicklist');
+
+/** The journey's workflow type; clients start it by name (they never import workflow code). */
+export const journeyWorkflowType = 'onboardCase';
+
+/** The journey's signature: it takes the input as the schema gave it (journeyInput.ts). */
+export type OnboardCaseWorkflow = (input: ValidOnboardCaseInput) => Promise<JourneyStatus>;
 
 export function journeyWorkflowId(caseId: string): string {
   return `case/${caseId}`;

@@ -25,6 +25,8 @@ export interface ResourceDelivery {
 export interface Subscription {
   /** The workflow that receives `resourceEventSignal` for each event of the resource. */
   workflowId: string;
+  /** The subscriber's case: the resource workflow carries it as its `CaseId` search attribute. */
+  caseId?: string;
   /** Ask the provider when no delivery arrived for this long (milliseconds); no polling when unset. */
   reconcileAfterMs?: number;
   /**

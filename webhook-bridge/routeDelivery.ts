@@ -4,7 +4,7 @@
  * in an id or in carried state is bounded: ids by boundedId, unrouted deliveries by a summary.
  */
 import { boundedId, correlationKeys, resourceWorkflowId, type EnvelopeParseResult, type ResourceKey } from '../provider';
-import type { ResourceDelivery } from '../workflows/messages';
+import type { ResourceDelivery } from '../client/resourceMessages';
 import { deliveryIdentity } from './deliveryIdentity';
 import { summariseUnrouted, trimProblems } from './unroutedSummary';
 

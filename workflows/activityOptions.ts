@@ -5,7 +5,7 @@
  * reaches them within a heartbeat and aborts the HTTP request.
  */
 import type { ActivityOptions, Duration, LocalActivityOptions } from '@temporalio/common';
-import { defaultDeadlines } from './deadlines';
+import { defaultDeadlines } from '../client/deadlines';
 
 const backoff = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' } as const;
 

@@ -4,12 +4,11 @@ import { path, routes } from '../activities/routes';
 import type { AffordabilityInsight } from '../provider';
 import { requestAndAwaitResult } from './awaitProviderResult';
 import { sentData } from './deliveryData';
-import { leanHistories } from './leanHistories';
-import { transactionCountOf } from './caseFileResults';
-import { defaultDeadlines } from './deadlines';
+import { defaultDeadlines } from '../client/deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
-import { trackStep, type StepStatus } from './stepStatus';
+import { trackStep } from './stepStatus';
+import { type StepStatus } from '../client/stepMessages';
 
 export interface AffordabilityInput {
   caseId: string;
@@ -38,8 +37,7 @@ async function requestAffordability(input: AffordabilityInput, { update, finish 
   const deadline = input.deadline ?? defaultDeadlines.affordability;
   const { found } = await requestAndAwaitResult<Links>({
     kind: 'affordability',
-    request: async (subscription) =>
-      (subscription ? await provider.requestAffordabilityInsightAndSubscribe({ caseId: input.caseId, subscription }) : await provider.requestAffordabilityInsight({ caseId: input.caseId })).request_id,
+    request: async (subscription) => (await provider.requestAffordabilityInsightAndSubscribe({ caseId: input.caseId, subscription })).request_id,
     locate: (delivery, requestId) => {
       // A polled record says Complete: the links are the spec's paths (§4.7).
       if (delivery.parse === 'polled') return { insight: path(routes.affordabilityInsight, { requestId }), transactions: path(routes.affordabilityInsightTransactions, { requestId }) };
@@ -53,16 +51,17 @@ async function requestAffordability(input: AffordabilityInput, { update, finish 
   if (!found) return finish('expired', `the affordability insight was not ready within ${String(deadline)}`);
 
   update({ state: 'running' });
-  // Both reads write to the case file and return summaries (older histories: the full data).
-  // Lean: side by side, so that both answers usually come back in one workflow task.
-  const [insight, transactions] = leanHistories()
-    ? await Promise.all([provider.getAffordabilityInsight({ link: found.insight, caseId: input.caseId }), provider.getAffordabilityInsightTransactions({ link: found.transactions, caseId: input.caseId })])
-    : [await provider.getAffordabilityInsight({ link: found.insight, caseId: input.caseId }), await provider.getAffordabilityInsightTransactions({ link: found.transactions, caseId: input.caseId })];
+  // Both reads write to the case file and return summaries; side by side, so that both answers
+  // usually come back in one workflow task.
+  const [insight, transactions] = await Promise.all([
+    provider.getAffordabilityInsight({ link: found.insight, caseId: input.caseId }),
+    provider.getAffordabilityInsightTransactions({ link: found.transactions, caseId: input.caseId }),
+  ]);
   return finish('completed', null, {
     currency: insight.currency,
     monthly_income: insight.monthly_income,
     monthly_expenditure: insight.monthly_expenditure,
     monthly_disposable_income: insight.monthly_disposable_income,
-    transactions: transactionCountOf(transactions),
+    transactions: transactions.transactions,
   });
 }

@@ -6,20 +6,19 @@
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
 import type { ResourceKind } from '../provider';
-import { defaultDeadlines } from './deadlines';
-import type { ResourceDelivery, Subscription } from './messages';
-import { leanHistories } from './leanHistories';
+import { defaultDeadlines } from '../client/deadlines';
+import type { ResourceDelivery, Subscription } from '../client/resourceMessages';
 import { createResourceInbox } from './resourceInbox';
-import type { StepStatus } from './stepStatus';
+import type { StepStatus } from '../client/stepMessages';
 import { lastEventOf } from './lastEvent';
 
 export interface AwaitResultOptions<Found> {
   kind: ResourceKind;
   /**
-   * Asks the provider; answers the request id. Given a subscription (lean histories), subscribes
-   * this workflow to the new request's resource in the same activity.
+   * Asks the provider; answers the request id, and subscribes this workflow to the new request's
+   * resource in the same activity.
    */
-  request: (subscription?: Subscription) => Promise<string>;
+  request: (subscription: Subscription) => Promise<string>;
   /** Where the result is, from an event or a polled record; undefined when the delivery does not say. */
   locate: (delivery: ResourceDelivery, requestId: string) => Found | undefined;
   deadline: Duration;
@@ -30,18 +29,16 @@ export interface AwaitResultOptions<Found> {
 export async function requestAndAwaitResult<Found>(options: AwaitResultOptions<Found>): Promise<{ requestId: string; found: Found | undefined }> {
   let requestId = '';
   let found: Found | undefined;
-  // An event can only come before the request id does on the lean path (subscribed by the
-  // creating activity); it is looked at once the id is known.
+  // An event can come before the request id does (the creating activity subscribes); it is
+  // looked at once the id is known.
   const inbox = createResourceInbox((_resource, delivery) => {
     options.update({ lastEvent: lastEventOf(delivery) });
     if (requestId !== '') found ??= options.locate(delivery, requestId);
   });
   const reconcileAfter = options.reconcileAfter ?? defaultDeadlines.reconcileAfter;
-  const lean = leanHistories();
-  requestId = await options.request(lean ? inbox.subscription(reconcileAfter) : undefined);
+  requestId = await options.request(inbox.subscription(reconcileAfter));
   for (const earlier of inbox.of({ kind: options.kind, id: requestId })) found ??= options.locate(earlier, requestId);
   options.update({ state: 'waiting', providerIds: { request_id: requestId } });
-  if (!lean) await inbox.subscribe({ kind: options.kind, id: requestId }, reconcileAfter);
   await condition(() => found !== undefined, options.deadline);
   return { requestId, found };
 }

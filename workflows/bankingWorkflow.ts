@@ -11,16 +11,15 @@ import { documentStatusOf } from '../provider/documentStatusWords';
 import type { SentEventData } from '../provider';
 import type { ConnectedAccountLinks } from '../activities/bankingActivities';
 import type { BankAccountSummary } from '../case-file/summaries';
-import { accountSummaryOf } from './caseFileResults';
-import { defaultDeadlines } from './deadlines';
+import { defaultDeadlines } from '../client/deadlines';
 import { sentData } from './deliveryData';
-import type { ResourceDelivery } from './messages';
+import type { ResourceDelivery } from '../client/resourceMessages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
-import { trackStep, type StepStatus } from './stepStatus';
+import { trackStep } from './stepStatus';
+import { type StepStatus } from '../client/stepMessages';
 import { lastEventOf } from './lastEvent';
-import { leanHistories } from './leanHistories';
 
 export interface BankingInput {
   caseId: string;
@@ -93,11 +92,10 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
   const { status, update, finish } = trackStep<BankingDetail>(input.stepKey);
   const provider = providerActivities(input.callBudget);
   const resource = { kind: 'case-banking' as const, id: input.caseId.toLowerCase() };
-  const lean = leanHistories();
   const attempt: { connectionId: string | null; outcome?: Outcome } = { connectionId: null };
-  // Lean open banking subscribes while it creates the connection: the case's log (earlier
-  // attempts' events included) may come back before the connection id does, and must wait for it.
-  const awaitingConnection = () => lean && input.method === 'open_banking' && attempt.connectionId === null;
+  // Open banking subscribes while it creates the connection: the case's log (earlier attempts'
+  // events included) may come back before the connection id does, and must wait for it.
+  const awaitingConnection = () => input.method === 'open_banking' && attempt.connectionId === null;
   const consider = (delivery: ResourceDelivery) => {
     if (belongsToAttempt(delivery, attempt.connectionId, input.ignoreEventsBefore)) attempt.outcome ??= outcomeOf(delivery);
   };
@@ -108,19 +106,13 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
   const waitingFor = input.method === 'open_banking' ? 'waiting for the applicant to connect their bank' : 'waiting for bank statements to be processed';
 
   return failingOnProviderError(finish, async () => {
-    if (lean && input.method === 'open_banking') {
+    if (input.method === 'open_banking') {
       const connection = await provider.createOpenBankingConnectionAndSubscribe({ caseId: input.caseId, subscription: inbox.subscription() });
       attempt.connectionId = connection.bank_connection_id;
       detail.connectionLink = connection.connection_link;
       for (const earlier of inbox.of(resource)) consider(earlier);
       update({ state: 'waiting', reason: waitingFor, providerIds: { bank_connection_id: connection.bank_connection_id }, links: { bank_connection_link: connection.connection_link }, detail });
     } else {
-      if (input.method === 'open_banking') {
-        const connection = await provider.createOpenBankingConnection({ caseId: input.caseId });
-        attempt.connectionId = connection.bank_connection_id;
-        detail.connectionLink = connection.connection_link;
-        update({ providerIds: { bank_connection_id: connection.bank_connection_id }, links: { bank_connection_link: connection.connection_link }, detail });
-      }
       await inbox.subscribe(resource);
       update({ state: 'waiting', reason: waitingFor });
     }
@@ -133,8 +125,8 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
     if (!settled.ok) return finish('needs_attention', settled.reason, detail);
 
     update({ state: 'running', reason: null, ...(settled.bankConnectionId ? { providerIds: { ...status.providerIds, bank_connection_id: settled.bankConnectionId } } : {}) });
-    // Each read writes the account to the case file and returns its summary (older histories: the data).
-    for (const links of settled.accounts) detail.accounts.push(accountSummaryOf(await provider.readConnectedAccount({ ...links, caseId: input.caseId })));
+    // Each read writes the account to the case file and returns its summary.
+    for (const links of settled.accounts) detail.accounts.push(await provider.readConnectedAccount({ ...links, caseId: input.caseId }));
     return finish('completed', null, detail);
   });
 }

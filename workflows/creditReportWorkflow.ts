@@ -1,20 +1,22 @@
 /**
  * The company credit report (spec §4.2, §4.3). A 422 (the company lacks number or country, rule 1)
  * needs attention with the reason. TooManyResults shows the picklist in `status` and waits, under
- * a deadline, for the `resolvePicklist` Update (its validator refuses a choice not on the list),
+ * a deadline, for the `resolveCreditReportPicklist` Update (the journey's `resolvePicklist` under a journey) (its validator refuses a choice not on the list),
  * or picks by the automatic rule when it is on: the one entry whose name (and country) match the
  * request exactly, else the one whose number and country do. Entries of a picklist usually share
  * a number (that is why it is ambiguous), so the name decides more often; the rule never guesses.
  */
 import type { Duration } from '@temporalio/common';
-import { condition, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
-import { reportHeadline, type CreditReportSummary, type ReportHeadline } from '../case-file/summaries';
+import { condition, setHandler } from '@temporalio/workflow';
+import { reportHeadline, type CreditReportSummary } from '../case-file/summaries';
+import { choosePicklistEntrySignal, picklistChoiceProblem, resolveCreditReportPicklistUpdate, type CreditReportDetail, type PicklistChoice } from '../client/creditReportMessages';
 import type { CreditReportRequest, PicklistEntry } from '../provider';
 import { TOO_MANY_RESULTS } from '../provider/creditReportConstants';
-import { defaultDeadlines } from './deadlines';
+import { defaultDeadlines } from '../client/deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError, failureType, providerErrorOf } from './providerFailure';
-import { terminalStates, trackStep, type StepStatus } from './stepStatus';
+import { terminalStates, trackStep } from './stepStatus';
+import { type StepStatus } from '../client/stepMessages';
 
 export interface CreditReportInput {
   request: CreditReportRequest;
@@ -27,30 +29,7 @@ export interface CreditReportInput {
   callBudget?: Duration;
 }
 
-export interface CreditReportDetail {
-  picklist: PicklistEntry[] | null;
-  /** The report's headline; the whole report is in the case file. */
-  report: ReportHeadline | null;
-  resolvedBy: 'provider' | 'operator' | 'automatic-rule' | null;
-}
-
 export type CreditReportStatus = StepStatus<CreditReportDetail>;
-
-export interface PicklistChoice {
-  provider_id: string;
-}
-
-export const resolvePicklistUpdate = defineUpdate<CreditReportDetail, [PicklistChoice]>('resolvePicklist');
-/** The journey's way to pass on an operator's choice (a workflow cannot send an Update); the journey validated it. */
-export const choosePicklistEntrySignal = defineSignal<[PicklistChoice]>('choosePicklistEntry');
-
-/** Why a choice cannot be taken, or undefined when it can. */
-export function picklistChoiceProblem(picklist: PicklistEntry[] | null | undefined, providerId: string): string | undefined {
-  if (!picklist?.length) return 'There is no picklist waiting to be resolved';
-  if (picklist.some((e) => e.provider_id === providerId)) return undefined;
-  const candidates = picklist.map((e) => `${e.provider_id} (${e.company_name}${e.company_number ? `, ${e.company_number}` : ''})`).join(', ');
-  return `${providerId} is not on the picklist; choose one of: ${candidates}`;
-}
 
 const normal = (s: string | null | undefined) => s?.trim().toLowerCase() ?? null;
 
@@ -73,7 +52,7 @@ export async function creditReportWorkflow(input: CreditReportInput): Promise<Cr
   const choice: { providerId?: string } = {};
 
   setHandler(
-    resolvePicklistUpdate,
+    resolveCreditReportPicklistUpdate,
     async ({ provider_id }) => {
       choice.providerId = provider_id;
       // Answer with the resolved report: wait until the step has finished with the choice.

@@ -10,7 +10,7 @@
  *   record's schema, and records what that schema returned.
  */
 import type { AffordabilityInsight, IdentityVerificationResult, IncomeEmployerResult, KnownEventType, ProviderDocument, SentEventData } from '../provider';
-import type { ResourceDelivery } from './messages';
+import type { ResourceDelivery } from '../client/resourceMessages';
 
 /** The data of a `known` delivery of `eventType` (as sent), or undefined for any other delivery. */
 export function sentData<K extends KnownEventType>(delivery: ResourceDelivery, eventType: K): SentEventData[K] | undefined {

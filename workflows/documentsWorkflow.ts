@@ -7,15 +7,15 @@
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
 import type { DocumentUploadInput } from '../activities/documentActivities';
-import { defaultDeadlines } from './deadlines';
+import { defaultDeadlines } from '../client/deadlines';
 import { polledRecord } from './deliveryData';
-import type { ResourceDelivery } from './messages';
+import type { ResourceDelivery } from '../client/resourceMessages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
-import { trackStep, type StepStatus } from './stepStatus';
+import { trackStep } from './stepStatus';
+import { type StepStatus } from '../client/stepMessages';
 import { lastEventOf } from './lastEvent';
-import { leanHistories } from './leanHistories';
 
 export interface DocumentsInput {
   caseId: string;
@@ -80,15 +80,13 @@ async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome
     if (settle(outcome, delivery)) update({ lastEvent: lastEventOf(delivery), detail: { documents: outcomes } });
   });
 
-  const lean = leanHistories();
   const reconcileAfter = input.reconcileAfter ?? defaultDeadlines.reconcileAfter;
   for (const file of input.documents) {
     const document = { ...file, entity_type: 'case' as const, entity_id: input.caseId };
-    // Lean: upload and subscribe in one activity.
-    const uploaded = lean ? await provider.uploadDocumentAndSubscribe({ document, subscription: inbox.subscription(reconcileAfter) }) : await provider.uploadDocument(document);
+    // Upload and subscribe in one activity.
+    const uploaded = await provider.uploadDocumentAndSubscribe({ document, subscription: inbox.subscription(reconcileAfter) });
     const outcome: DocumentOutcome = { document_id: uploaded.document_id.toLowerCase(), file_name: uploaded.file_name, status: 'Processing', document_type: uploaded.document_type, message: null, document_endpoint: null };
     outcomes.push(outcome);
-    if (!lean) await inbox.subscribe({ kind: 'document', id: outcome.document_id }, reconcileAfter);
     for (const earlier of inbox.of({ kind: 'document', id: outcome.document_id })) settle(outcome, earlier);
   }
   update({ state: 'waiting', providerIds: Object.fromEntries(outcomes.map((o, i) => [`document_id_${i + 1}`, o.document_id])), detail: { documents: outcomes } });

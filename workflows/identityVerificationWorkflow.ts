@@ -6,16 +6,16 @@
  */
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';
-import type { IdentityVerificationRequest, IdvVerificationStatus } from '../provider';
-import { defaultDeadlines } from './deadlines';
+import type { IdvVerificationStatus } from '../provider';
+import { defaultDeadlines } from '../client/deadlines';
 import { polledRecord, sentData } from './deliveryData';
-import type { ResourceDelivery } from './messages';
+import type { ResourceDelivery } from '../client/resourceMessages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
-import { stepStatusQuery, trackStep, type StepStatus } from './stepStatus';
+import { trackStep } from './stepStatus';
+import { stepStatusQuery, type StepStatus } from '../client/stepMessages';
 import { lastEventOf } from './lastEvent';
-import { leanHistories } from './leanHistories';
 
 export interface IdentityVerificationInput {
   personId: string;
@@ -74,20 +74,16 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
   const maxResubmissions = input.maxResubmissions ?? 2;
   const deadline = input.deadline ?? defaultDeadlines.identityVerification;
 
-  const lean = leanHistories();
   const reconcileAfter = input.reconcileAfter ?? defaultDeadlines.reconcileAfter;
 
   return failingOnProviderError(finish, async () => {
     for (let attempt = 0; ; attempt++) {
       const adopt = attempt === 0 && (input.adoptOpenRequest ?? true);
-      // Lean: find, create and subscribe in one activity.
-      const request = lean
-        ? await provider.openIdentityVerificationRequest({ personId: input.personId, adoptOpenRequest: adopt, subscription: inbox.subscription(reconcileAfter) })
-        : await openRequest(provider, input.personId, adopt);
+      // Find or create, and subscribe, in one activity.
+      const request = await provider.openIdentityVerificationRequest({ personId: input.personId, adoptOpenRequest: adopt, subscription: inbox.subscription(reconcileAfter) });
       Object.assign(current, { requestId: request.request_id, outcome: undefined });
       detail.requests.push(request.request_id);
       update({ state: 'waiting', providerIds: { ...status.providerIds, request_id: request.request_id }, links: { identity_link: request.identity_link }, detail });
-      if (!lean) await inbox.subscribe({ kind: 'idv', id: request.request_id }, reconcileAfter);
       // Events that arrived before we subscribed were replayed by the subscription.
       for (const earlier of inbox.of({ kind: 'idv', id: request.request_id })) current.outcome ??= outcomeOf(earlier);
 
@@ -119,18 +115,4 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
       }
     }
   });
-}
-
-/**
- * Find before create: adopts the person's open request when asked to (the applicant may hold its
- * link already), or creates one. The activity sends an idempotency key of its own, so a retried
- * creation whose answer was lost gets the same request.
- */
-async function openRequest(provider: ReturnType<typeof providerActivities>, personId: string, adopt: boolean): Promise<IdentityVerificationRequest> {
-  if (adopt) {
-    const existing = await provider.listIdentityVerificationRequests({ personId });
-    const open = existing.find((r) => r.status === 'Pending');
-    if (open) return open;
-  }
-  return provider.createIdentityVerificationRequest({ personId });
 }

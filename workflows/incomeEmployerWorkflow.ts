@@ -7,10 +7,11 @@ import { path, routes } from '../activities/routes';
 import type { IncomeEmployerResult } from '../provider';
 import { requestAndAwaitResult } from './awaitProviderResult';
 import { sentData } from './deliveryData';
-import { defaultDeadlines } from './deadlines';
+import { defaultDeadlines } from '../client/deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
-import { trackStep, type StepStatus } from './stepStatus';
+import { trackStep } from './stepStatus';
+import { type StepStatus } from '../client/stepMessages';
 
 export interface IncomeEmployerInput {
   caseId: string;
@@ -34,11 +35,7 @@ async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish
   const deadline = input.deadline ?? defaultDeadlines.incomeEmployer;
   const { found: verificationLink } = await requestAndAwaitResult<string>({
     kind: 'income-employer',
-    request: async (subscription) =>
-      (subscription
-        ? await provider.requestIncomeEmployerVerificationAndSubscribe({ caseId: input.caseId, subscription })
-        : await provider.requestIncomeEmployerVerification({ caseId: input.caseId })
-      ).request_id,
+    request: async (subscription) => (await provider.requestIncomeEmployerVerificationAndSubscribe({ caseId: input.caseId, subscription })).request_id,
     locate: (delivery, requestId) => {
       if (delivery.parse === 'polled') return path(routes.incomeEmployer, { requestId });
       const data = sentData(delivery, 'IncomeEmployerInsights.Completed');

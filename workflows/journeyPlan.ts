@@ -8,14 +8,15 @@ import { executeChild, workflowInfo } from '@temporalio/workflow';
 import { affordabilityWorkflow } from './affordabilityWorkflow';
 import { bankingWorkflow } from './bankingWorkflow';
 import { creditReportWorkflow } from './creditReportWorkflow';
-import { deadlinesWith, type Deadlines } from './deadlines';
+import { deadlinesWith, type Deadlines } from '../client/deadlines';
 import { documentsWorkflow } from './documentsWorkflow';
 import { identityVerificationWorkflow } from './identityVerificationWorkflow';
 import { incomeEmployerWorkflow } from './incomeEmployerWorkflow';
-import type { ValidOnboardCaseInput } from './journeyInput';
-import { attemptReportKey } from './journeyMessages';
-import type { StepStatus } from './stepStatus';
-import { stepSummary } from './workflowMetadata';
+import type { ValidOnboardCaseInput } from '../client/journeyInput';
+import { attemptReportKey } from '../client/journeyMessages';
+import type { StepStatus } from '../client/stepMessages';
+import { caseSearchAttributes } from '../client/searchAttributes';
+import { stepSummary } from '../client/workflowMetadata';
 
 export interface AttemptStart {
   stepKey: string;
@@ -39,7 +40,7 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
   const common = (key: string, attempt: AttemptStart) => ({ stepKey: attemptReportKey(key, attempt.attempt), callBudget: deadlines.providerCalls });
   /** The attempt's child workflow, with its one input. */
   const child = <Input, Result extends StepStatus>(workflow: (input: Input) => Promise<Result>, attempt: AttemptStart, input: Input): Promise<StepStatus> =>
-    executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input], staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt) });
+    executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input], staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt), typedSearchAttributes: caseSearchAttributes(caseId) });
   const add = (key: string, start: PlannedStep['start'], dependsOn: string | null = null) => plan.set(key, { key, dependsOn, start });
 
   if (steps.creditReport && input.company) {

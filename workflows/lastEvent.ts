@@ -3,8 +3,8 @@
  * (`invalid-data`) still reached the step's resource; its problems are shown with it so that an
  * operator sees why the step did not move, instead of a step that seems to wait for nothing.
  */
-import type { ResourceDelivery } from './messages';
-import type { LastEvent } from './stepState';
+import type { ResourceDelivery } from '../client/resourceMessages';
+import type { LastEvent } from '../client/stepState';
 
 export function lastEventOf(delivery: ResourceDelivery): LastEvent {
   const shown: LastEvent = { eventType: delivery.eventType, receivedAt: delivery.receivedAt };

@@ -13,15 +13,13 @@ import {
   condition,
   getExternalWorkflowHandle,
   isCancellation,
-  patched,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { choosePicklistEntrySignal, picklistChoiceProblem, type CreditReportDetail } from './creditReportWorkflow';
-import { defaultDeadlines, deadlinesWith } from './deadlines';
-import type { OnboardCaseInput, ValidOnboardCaseInput } from './journeyInput';
-import { journeyInputOrFail } from './journeyInputCheck';
+import { choosePicklistEntrySignal, picklistChoiceProblem, type CreditReportDetail } from '../client/creditReportMessages';
+import { defaultDeadlines, deadlinesWith } from '../client/deadlines';
+import type { ValidOnboardCaseInput } from '../client/journeyInput';
 import {
   attemptWorkflowId,
   cancelJourneySignal,
@@ -33,25 +31,24 @@ import {
   type JourneyState,
   type JourneyStatus,
   type JourneyStep,
-} from './journeyMessages';
+} from '../client/journeyMessages';
 import { JourneyNotifier } from './journeyNotifier';
-import { leanHistories, olderPatch } from './leanHistories';
 import { planSteps, type PlannedStep } from './journeyPlan';
-import { onboardCaseV2 } from './legacy/onboardCaseV2';
 import { providerErrorOf } from './providerFailure';
-import { caseIdSearchAttribute, journeyStateSearchAttribute } from './searchAttributes';
-import { attentionStates, settledStates, type StepState } from './stepState';
-import { stepReportSignal, type StepStatus } from './stepStatus';
-import { currentDetails } from './workflowMetadata';
-
-export * from './journeyMessages';
+import { caseIdSearchAttribute, journeyStateSearchAttribute } from '../client/searchAttributes';
+import { attentionStates, settledStates, type StepState } from '../client/stepState';
+import { stepReportSignal, type StepStatus } from '../client/stepMessages';
+import { currentDetails } from '../client/workflowMetadata';
 
 const activeStates: readonly StepState[] = ['running', 'waiting'];
 
-export async function onboardCase(rawInput: OnboardCaseInput): Promise<JourneyStatus> {
-  // Journeys started before operator recovery keep the code they started with.
-  if (!olderPatch('operator-recovery')) return (await onboardCaseV2(rawInput)) as JourneyStatus;
-  return new Journey(journeyInputOrFail(rawInput)).run();
+/**
+ * The input was checked at the boundary (client/journeyInput.ts: every client parses it with the
+ * schema before it starts a journey); the journey only reads it, so a rule tightened later never
+ * changes the replay of a journey that started under the old one.
+ */
+export async function onboardCase(input: ValidOnboardCaseInput): Promise<JourneyStatus> {
+  return new Journey(input).run();
 }
 
 class Journey {
@@ -64,7 +61,7 @@ class Journey {
   private version = 0;
   private cancelReason: string | null = null;
   private publishedState: JourneyState | null = null;
-  private notifier: JourneyNotifier = new JourneyNotifier('off', '');
+  private readonly notifier: JourneyNotifier;
   /** Step attempts whose completion the LOS has heard of (`<step>@<attempt>`). */
   private readonly announcedSteps = new Set<string>();
   private announcedState: JourneyState | null = null;
@@ -75,6 +72,7 @@ class Journey {
     this.plan = planSteps(input);
     this.operatorDecisionMs = msToNumber(deadlinesWith(input.deadlines as Record<string, Duration>).operatorDecision);
     this.status = { caseId: input.caseId, state: 'running', steps: {}, reasons: [], operatorDeadline: null };
+    this.notifier = new JourneyNotifier(input.caseId);
     for (const step of this.plan.values()) this.status.steps[step.key] = this.initialStep(step);
   }
 
@@ -90,21 +88,10 @@ class Journey {
   }
 
   async run(): Promise<JourneyStatus> {
-    // Journeys started before notifications add no activity commands on replay.
-    const lean = leanHistories();
-    this.notifier = new JourneyNotifier(lean ? 'local' : patched('notify-los') ? 'activity' : 'off', this.input.caseId);
     for (const [key, step] of Object.entries(this.status.steps)) if (step.state === 'completed') this.announcedSteps.add(`${key}@${step.attempt}`);
     this.registerHandlers();
-    if (lean) {
-      // One upsert for both: the first state is `running` (nothing has been announced yet).
-      upsertSearchAttributes([
-        { key: caseIdSearchAttribute, value: this.input.caseId },
-        { key: journeyStateSearchAttribute, value: 'running' },
-      ]);
-      this.publishedState = 'running';
-    } else {
-      upsertSearchAttributes([{ key: caseIdSearchAttribute, value: this.input.caseId }]);
-    }
+    // CaseId and the first JourneyState (`running`) are set by the client at start.
+    this.publishedState = 'running';
     try {
       await this.loop();
     } catch (error) {

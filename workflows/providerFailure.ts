@@ -5,8 +5,8 @@
  */
 import { ActivityFailure, ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { isCancellation } from '@temporalio/workflow';
-import type { StepState } from './stepState';
-import type { ProviderError, StepStatus } from './stepStatus';
+import type { StepState } from '../client/stepState';
+import type { ProviderError, StepStatus } from '../client/stepMessages';
 
 /** The innermost ApplicationFailure in the cause chain: the activity's own words. */
 export function applicationFailureOf(error: unknown): ApplicationFailure | undefined {

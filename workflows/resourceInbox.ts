@@ -6,8 +6,9 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { Duration } from '@temporalio/common';
 import { setHandler, workflowInfo } from '@temporalio/workflow';
+import { caseIdSearchAttribute } from '../client/searchAttributes';
 import type { ResourceKey } from '../provider';
-import { resourceEventSignal, type ResourceDelivery, type Subscription } from './messages';
+import { resourceEventSignal, type ResourceDelivery, type Subscription } from '../client/resourceMessages';
 import { resourceSubscriptions } from './providerActivities';
 
 export interface ResourceInbox {
@@ -32,8 +33,10 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
     byResource.set(keyOf(resource), list);
     onEvent(resource, delivery);
   });
+  const caseId = workflowInfo().typedSearchAttributes.get(caseIdSearchAttribute);
   const subscription = (reconcileAfter?: Duration): Subscription => ({
     workflowId: workflowInfo().workflowId,
+    ...(caseId ? { caseId } : {}),
     ...(reconcileAfter !== undefined ? { reconcileAfterMs: msToNumber(reconcileAfter) } : {}),
   });
   return {

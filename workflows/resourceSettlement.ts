@@ -5,7 +5,7 @@
  * unrouted resources are never polled: the provider has no record to read for them.
  */
 import type { ResourceKind } from '../provider';
-import type { ResourceDelivery } from './messages';
+import type { ResourceDelivery } from '../client/resourceMessages';
 
 const documentOutcome = /^(Document|BankStatement|Payslip|SA302|TaxOverview)Processing\.Completed$/;
 

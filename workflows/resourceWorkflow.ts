@@ -6,23 +6,21 @@
  * came in time (the provider never retries a lost delivery), continues as new before its history
  * grows large, and ends after a retention period of quiet.
  *
- * Lean histories (issue 13, workflows/leanHistories.ts): one forward per occurrence (not one for
- * the parent and one for the child delivery), and no more polling once the resource's terminal
- * event has come (resourceSettlement.ts), nor ever for resources the provider cannot be asked about.
- * Since `lean-histories-2`, a settled resource whose outcome has reached its subscribers ends after
- * an hour of quiet (`resourceQuietAfterOutcome`) instead of 30 days: it kept a workflow open per
- * settled resource for a month (five per completed journey, one per idle journey) for deliveries
- * the provider never sends twice. Whatever still comes late starts a new run, which keeps it.
- * Since `lean-histories-3`, a new subscriber is replayed the log one occurrence at a time too.
+ * One forward per occurrence (not one for the parent and one for the child delivery), to live
+ * subscribers and to a late one alike; no more polling once the resource's terminal event has come
+ * (resourceSettlement.ts), nor ever for resources the provider cannot be asked about. A settled
+ * resource whose outcome has reached its subscribers ends after an hour of quiet
+ * (`resourceQuietAfterOutcome`): the provider never sends a delivery twice, and whatever still
+ * comes late starts a new run, which keeps it.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
-import { condition, continueAsNew, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, getExternalWorkflowHandle, log, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { caseIdSearchAttribute } from '../client/searchAttributes';
 import type { Activities } from '../activities';
 import { activityOptions } from './activityOptions';
-import { defaultDeadlines, resourceQuietAfterOutcome } from './deadlines';
-import { leanHistories, leanHistories2, leanHistories3, olderPatch } from './leanHistories';
+import { defaultDeadlines, resourceQuietAfterOutcome } from '../client/deadlines';
 import { pollable, settlesResource } from './resourceSettlement';
-import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from './messages';
+import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from '../client/resourceMessages';
 
 export type { ResourceWorkflowInput };
 
@@ -37,9 +35,6 @@ const UNROUTED_LOG_LIMIT = 500;
 const reconciliation = proxyActivities<Activities>(activityOptions.reconcile);
 
 export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<ResourceState> {
-  const replaysOccurrences = leanHistories3();
-  const closesAfterOutcome = leanHistories2();
-  const lean = leanHistories();
   const state: ResourceState = {
     resource: input.resource,
     events: input.carried?.events ?? [],
@@ -70,31 +65,32 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     }
     seen.add(delivery.dedupeId);
     const sameOccurrence = delivery.batchId !== null && state.events.some((e) => e.batchId === delivery.batchId);
-    // Lean: one forward per occurrence. A parent and its child delivery tell a step the same
-    // thing (the first settles it), and each forward costs a signal and a workflow task on both
-    // sides. A later delivery still goes out when the first of its occurrence was not valid.
-    const told = lean && occurrenceTold(state.events, state.events.length, delivery);
+    // One forward per occurrence. A parent and its child delivery tell a step the same thing (the
+    // first settles it), and each forward costs a signal and a workflow task on both sides. A later
+    // delivery still goes out when the first of its occurrence was not valid.
+    const told = occurrenceTold(state.events, state.events.length, delivery);
     if (!sameOccurrence) state.occurrences++;
     state.events.push(delivery);
-    if (state.resource.kind === 'unrouted' && olderPatch('bounded-unrouted-log')) dropOldest(state, seen);
-    if (lean && settlesResource(state.resource.kind, delivery)) settled = true;
+    if (state.resource.kind === 'unrouted') dropOldest(state, seen);
+    if (settlesResource(state.resource.kind, delivery)) settled = true;
     lastActivity = Date.now();
-    if (olderPatch('wake-on-delivery')) wake = true;
+    wake = true;
     if (!told) for (const to of state.subscribers) outbox.push({ to, delivery });
   };
 
   setHandler(deliverSignal, record);
 
-  setHandler(subscribeSignal, ({ workflowId, reconcileAfterMs: after, quietAfterOutcomeMs: quiet }) => {
+  setHandler(subscribeSignal, ({ workflowId, caseId, reconcileAfterMs: after, quietAfterOutcomeMs: quiet }) => {
     if (!state.subscribers.includes(workflowId)) state.subscribers.push(workflowId);
+    if (caseId) carryCaseId(caseId);
     if (after !== undefined) reconcileAfterMs = Math.min(reconcileAfterMs ?? after, after);
     if (quiet !== undefined) quietAfterOutcomeMs = Math.min(quietAfterOutcomeMs ?? quiet, quiet);
     lastActivity = Date.now();
-    if (olderPatch('replan-on-subscribe')) wake = true;
-    // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing. Since
-    // lean-histories-3 one delivery per occurrence, as live ones are forwarded.
+    wake = true;
+    // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing; one
+    // delivery per occurrence, as live ones are forwarded.
     state.events.forEach((delivery, index) => {
-      if (!replaysOccurrences || !occurrenceTold(state.events, index, delivery)) outbox.push({ to: workflowId, delivery });
+      if (!occurrenceTold(state.events, index, delivery)) outbox.push({ to: workflowId, delivery });
     });
   });
 
@@ -103,9 +99,9 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   const retentionMs = msToNumber(input.retention ?? defaultDeadlines.resourceRetention);
   const inputQuietMs = msToNumber(input.quietAfterOutcome ?? resourceQuietAfterOutcome);
   for (;;) {
-    const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && (!lean || pollable(state.resource.kind));
+    const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && pollable(state.resource.kind);
     const nextPollAt = pollDue ? lastActivity + (reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
-    const quietMs = closesAfterOutcome && outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs;
+    const quietMs = outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs;
     const wakeAt = Math.min(nextPollAt, lastActivity + quietMs);
     const busy = await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now()));
     wake = false;
@@ -125,6 +121,16 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
       await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled, ...(outcomeTold ? { outcomeTold } : {}), ...(quietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs } : {}) } });
     }
   }
+}
+
+/**
+ * A resource started by a subscription carries its case from the start; one the bridge started (a
+ * delivery that came first) learns it from its first subscriber, so the case's workflows are listed
+ * together all the same.
+ */
+function carryCaseId(caseId: string): void {
+  if (workflowInfo().typedSearchAttributes.get(caseIdSearchAttribute) !== undefined) return;
+  upsertSearchAttributes([{ key: caseIdSearchAttribute, value: caseId }]);
 }
 
 /** Whether a valid delivery of the same occurrence (batch) comes before `index` in the log. */

@@ -6,8 +6,8 @@
  * but one whose event its resource workflow holds must have completed the step.
  */
 import type { SimulatorStore } from '../../simulator/store';
-import type { ResourceState } from '../../workflows/messages';
-import type { JourneyStatus } from '../../workflows/onboardCaseWorkflow';
+import type { ResourceState } from '../../client/resourceMessages';
+import type { JourneyStatus } from '../../client/journeyMessages';
 
 export interface AuditedJourney {
   caseId: string;

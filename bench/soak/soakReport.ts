@@ -1,7 +1,7 @@
 /** The soak's report, as docs/reliability.md: the figures, the command and the machine. */
 import os from 'node:os';
 import type { DeliveryLogEntry } from '../../simulator/store';
-import type { JourneyStatus } from '../../workflows/onboardCaseWorkflow';
+import type { JourneyStatus } from '../../client/journeyMessages';
 import type { LedgerReport } from '../../test/support/deliveryLedger';
 import type { JourneyPlan } from '../../test/support/faultJourneys';
 import type { AuditResult } from './journeyAudit';

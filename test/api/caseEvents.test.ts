@@ -7,11 +7,12 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import { journeyStatusQuery, onboardCase, retryStepUpdate } from '../../workflows/onboardCaseWorkflow';
+import { journeyStatusQuery, retryStepUpdate } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { eventually } from '../support/caseApiClient';
 import { simulatorControl } from '../support/rawProviderApi';
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../support/webhookReceiver';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 let stack: Stack;
@@ -52,7 +53,7 @@ test('each change of a journey reaches the LOS once, signed, with an id derived 
   const caseId = (await control('/cases', {})).case_id as string;
   const personId = (await control('/persons', {})).person_id as string;
   const idv = `identity-verification/${personId}`;
-  const handle = await stack.client.workflow.start(onboardCase, {
+  const handle = await startOnboardCase(stack.client, {
     workflowId: `case/${caseId}`,
     taskQueue: stack.temporal.taskQueue,
     args: [{ caseId, people: [{ personId }], steps: { identityVerification: true }, deadlines: fast }],
@@ -79,7 +80,7 @@ test('while the LOS is down, events are retried, and every one arrives once it i
   const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
   receiver.respondWith(503);
   try {
-    const handle = await stack.client.workflow.start(onboardCase, {
+    const handle = await startOnboardCase(stack.client, {
       workflowId: `case/${caseId}`,
       taskQueue: stack.temporal.taskQueue,
       args: [{ caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true }, deadlines: fast }],

@@ -10,9 +10,10 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
+import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
 if (!chromiumPath) console.warn('console test skipped: no chromium binary (apt-get install -y chromium, or set CHROMIUM_PATH); .ci/run installs it');
@@ -39,7 +40,7 @@ describeWithChromium('operator console', () => {
   });
 
   async function start(input: Record<string, unknown> & { caseId: string }) {
-    return stack.client.workflow.start(onboardCase, { workflowId: `case/${input.caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ ...input, deadlines: fast } as never] });
+    return startOnboardCase(stack.client, { workflowId: `case/${input.caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ ...input, deadlines: fast } as never] });
   }
 
   test('signing in needs an operator key; the session cookie is HttpOnly and SameSite=Strict', async () => {

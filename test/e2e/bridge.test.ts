@@ -9,7 +9,7 @@ import { readBridgeConfig } from '../../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
 import { startWorker, type RunningWorker } from '../../worker/createWorker';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { resourceStateQuery, type ResourceDelivery, type ResourceState } from '../../workflows/messages';
+import { resourceStateQuery, type ResourceDelivery, type ResourceState } from '../../client/resourceMessages';
 import { envelope, idvCompleted, payslipOccurrence, post, sign } from '../support/deliveries';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFile } from '../setup/testEnvironment';
 import type { CaseFileStore } from '../../case-file/store';

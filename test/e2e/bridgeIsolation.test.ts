@@ -14,7 +14,7 @@ import { readBridgeConfig } from '../../webhook-bridge/config';
 import { replayDeadLetter } from '../../webhook-bridge/deadLetterReplay';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
 import { temporalSignaller } from '../../webhook-bridge/temporalSignaller';
-import type { ResourceDelivery } from '../../workflows/messages';
+import type { ResourceDelivery } from '../../client/resourceMessages';
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
 import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
 

@@ -22,10 +22,11 @@ import { generateCodecServerToken } from '../../codec/codecServerConfig';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { formatPayloadKeys, generatePayloadKey } from '../../codec/payloadKeys';
 import { creditReportWorkflow } from '../../workflows/creditReportWorkflow';
-import type { OnboardCaseInput } from '../../workflows/journeyInput';
-import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
+import type { OnboardCaseInput } from '../../client/journeyInput';
+import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 type History = temporal.api.history.v1.IHistory;
 
@@ -131,7 +132,7 @@ describe('encrypted histories', () => {
       steps: { creditReport: true, identityVerification: true, documents: [{ file_name: fileName, content_base64: b64(documentText) }] },
       deadlines: fast,
     } as OnboardCaseInput;
-    const handle = await stack.client.workflow.start(onboardCase, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [input] });
+    const handle = await startOnboardCase(stack.client, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [input] });
     const idvKey = `identity-verification/${personId}`;
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idvKey]?.state === 'waiting');
     const requestId = waiting.steps[idvKey]!.providerIds.request_id!;

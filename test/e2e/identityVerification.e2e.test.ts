@@ -10,7 +10,7 @@ import { routes } from '../../activities/routes';
 import { startStack, type Stack } from '../../cli/stack';
 import { identityVerificationResultSchema } from '../../provider';
 import { waitForStatus } from '../../cli/watchStatus';
-import { resourceStateQuery } from '../../workflows/messages';
+import { resourceStateQuery } from '../../client/resourceMessages';
 import {
   identityVerificationStatusQuery,
   identityVerificationWorkflow,

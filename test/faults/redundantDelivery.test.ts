@@ -11,10 +11,11 @@ import { waitForStatus } from '../../cli/watchStatus';
 import { knownEventTypes, resourceWorkflowId } from '../../provider';
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
-import { resourceStateQuery } from '../../workflows/messages';
-import { journeyStatusQuery, onboardCase, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
+import { resourceStateQuery } from '../../client/resourceMessages';
+import { journeyStatusQuery, type JourneyStatus } from '../../client/journeyMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const JOURNEYS = 6;
 let stack: Stack;
@@ -37,7 +38,7 @@ const control = (path: string, body?: unknown) => simulatorControl(stack.simulat
 async function journey(): Promise<{ handle: ReturnType<Stack['client']['workflow']['getHandle']>; personId: string; waiting: JourneyStatus }> {
   const caseId = (await control('/cases', {})).case_id as string;
   const personId = (await control('/persons', {})).person_id as string;
-  const handle = await stack.client.workflow.start(onboardCase, {
+  const handle = await startOnboardCase(stack.client, {
     workflowId: `case/${caseId}`,
     taskQueue: stack.temporal.taskQueue,
     // No polling within the test: every event must come by webhook.

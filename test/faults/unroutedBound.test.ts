@@ -16,7 +16,7 @@ import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { readPayloadKeys } from '../../codec/payloadKeys';
 import { readProviderConfig } from '../../activities/providerConfig';
 import { startWorker, type RunningWorker } from '../../worker/createWorker';
-import { deliverSignal, resourceStateQuery, type ResourceDelivery, type ResourceWorkflowInput } from '../../workflows/messages';
+import { deliverSignal, resourceStateQuery, type ResourceDelivery, type ResourceWorkflowInput } from '../../client/resourceMessages';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { testCaseFile, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 

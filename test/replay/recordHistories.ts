@@ -18,16 +18,18 @@ import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { encodeHistory } from './historyFiles';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import { creditReportWorkflow, resolvePicklistUpdate } from '../../workflows/creditReportWorkflow';
+import { creditReportWorkflow } from '../../workflows/creditReportWorkflow';
+import { resolveCreditReportPicklistUpdate } from '../../client/creditReportMessages';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
-import { journeyStatusQuery, onboardCase, resolveJourneyPicklistUpdate, retryStepUpdate, waiveStepUpdate } from '../../workflows/onboardCaseWorkflow';
-import { journeyHistories } from '../../cli/journeyCommands';
+import { journeyStatusQuery, resolveJourneyPicklistUpdate, retryStepUpdate, waiveStepUpdate } from '../../client/journeyMessages';
+import { journeyHistories } from '../../client/journeyReplay';
 import type { temporal } from '@temporalio/proto';
-import { stepStatusQuery } from '../../workflows/stepStatus';
-import { deliverSignal, resourceStateQuery, subscribeSignal } from '../../workflows/messages';
+import { stepStatusQuery } from '../../client/stepMessages';
+import { deliverSignal, resourceStateQuery, subscribeSignal } from '../../client/resourceMessages';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const out = path.join(__dirname, 'histories');
 const tag = process.argv[2] ?? 'v3';
@@ -73,7 +75,7 @@ async function payslipReference(stack: Stack, caseId: string) {
 
 async function journeyScenario(stack: Stack, scenario: string, run: (caseId: string) => Promise<void>, input: (caseId: string) => Promise<Parameters<typeof onboardCase>[0]>): Promise<void> {
   const caseId = (await control(stack, '/cases', { income_employer_outcome: scenario.includes('waived') ? 'Failed' : 'Complete' })).case_id as string;
-  const handle = await stack.client.workflow.start(onboardCase, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [await input(caseId)] });
+  const handle = await startOnboardCase(stack.client, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [await input(caseId)] });
   await run(caseId);
   const outcome = await handle.result().catch((error: Error) => ({ state: `closed: ${error.message}` }));
   console.log(`${scenario}: ${outcome.state}`);
@@ -165,7 +167,7 @@ async function main(): Promise<void> {
     // A picklist resolved by the Update.
     const credit = await stack.client.workflow.start(creditReportWorkflow, { workflowId: `credit/record/${byName('Ambiguous Foods Ltd')}`, taskQueue: stack.temporal.taskQueue, args: [{ request: { company_id: byName('Ambiguous Foods Ltd') }, picklistDeadline: '30 seconds' }] });
     const picklist = (await waitForStatus(credit, stepStatusQuery, (s) => s.state === 'waiting')).detail as any;
-    await credit.executeUpdate(resolvePicklistUpdate, { args: [{ provider_id: picklist.picklist[0].provider_id }] });
+    await credit.executeUpdate(resolveCreditReportPicklistUpdate, { args: [{ provider_id: picklist.picklist[0].provider_id }] });
     console.log(`credit-picklist: ${(await credit.result()).state}`);
     await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'credit-picklist', [credit.workflowId]);
 

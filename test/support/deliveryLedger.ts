@@ -6,7 +6,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { DeliveryLogEntry } from '../../simulator/store';
-import { resourceStateQuery, type ResourceState } from '../../workflows/messages';
+import { resourceStateQuery, type ResourceState } from '../../client/resourceMessages';
 
 export interface LedgerReport {
   /** Deliveries in the simulator's log, by outcome (`delivered` = answered 2xx). */

@@ -5,8 +5,9 @@
  * one that needs attention ends soon after (no operator here), so a failing case fails fast.
  */
 import type { Client } from '@temporalio/client';
-import type { OnboardCaseInput } from '../../workflows/journeyInput';
-import { journeyStatusQuery, onboardCase, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
+import type { OnboardCaseInput } from '../../client/journeyInput';
+import { journeyStatusQuery, type JourneyStatus } from '../../client/journeyMessages';
+import { startOnboardCase } from './startOnboardCase';
 
 export type Control = (path: string, body?: unknown, method?: string) => Promise<any>;
 
@@ -40,7 +41,7 @@ export function journeyInput(a: Applicant, plan: JourneyPlan): OnboardCaseInput 
 }
 
 export async function startJourney(client: Client, taskQueue: string, a: Applicant, plan: JourneyPlan) {
-  return client.workflow.start(onboardCase, { workflowId: `case/${a.caseId}`, taskQueue, args: [journeyInput(a, plan)] });
+  return startOnboardCase(client, { workflowId: `case/${a.caseId}`, taskQueue, args: [journeyInput(a, plan)] });
 }
 
 /**

@@ -4,7 +4,7 @@
  * computes the identity the old code stored in the resource's log.
  */
 import { createHash } from 'node:crypto';
-import type { ResourceDelivery } from '../../workflows/messages';
+import type { ResourceDelivery } from '../../client/resourceMessages';
 import { deliveryIdentity } from '../../webhook-bridge/deliveryIdentity';
 import { readHistories } from '../replay/historyFiles';
 

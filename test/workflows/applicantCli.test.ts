@@ -4,9 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
+import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -35,7 +36,7 @@ test('the applicant completes an IDV with a verification status and connects a b
   const caseId = (await control('/cases', {})).case_id as string;
   const personId = (await control('/persons', {})).person_id as string;
   const idv = `identity-verification/${personId}`;
-  const handle = await stack.client.workflow.start(onboardCase, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ caseId, people: [{ personId }], steps: { identityVerification: true, banking: 'open_banking' } }] });
+  const handle = await startOnboardCase(stack.client, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ caseId, people: [{ personId }], steps: { identityVerification: true, banking: 'open_banking' } }] });
   const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idv]?.state === 'waiting' && s.steps.banking?.state === 'waiting');
   const requestId = waiting.steps[idv]!.providerIds.request_id!;
   const connectionId = waiting.steps.banking!.providerIds.bank_connection_id!;

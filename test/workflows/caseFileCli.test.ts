@@ -8,12 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readJourneyInput } from '../../cli/journeyCommands';
+import { readJourneyInput } from '../../cli/journeyInputFile';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
+import { journeyStatusQuery } from '../../client/journeyMessages';
 import { simulatorControl } from '../support/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const exec = promisify(execFile);
 const cwd = path.resolve(__dirname, '../..');
@@ -56,7 +57,7 @@ test('upload, a journey by reference, evidence by step, export, purge refused wh
   const reference = JSON.parse(uploaded.stdout) as { document_id: string; file_name: string };
   expect(reference).toMatchObject({ file_name: 'payslip.pdf', document_type: 'Payslip' });
 
-  const handle = await stack.client.workflow.start(onboardCase, {
+  const handle = await startOnboardCase(stack.client, {
     workflowId: `case/${caseId}`,
     taskQueue: stack.temporal.taskQueue,
     args: [{ caseId, people: [{ personId }], steps: { identityVerification: true, documents: [reference] }, deadlines: { identityVerification: '30 seconds', documents: '30 seconds' } }],

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
-import { stepStatusQuery } from '../../workflows/stepStatus';
+import { stepStatusQuery } from '../../client/stepMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
 import { simulatorControl } from '../support/rawProviderApi';

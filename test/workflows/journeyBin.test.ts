@@ -9,9 +9,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
+import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -107,7 +108,7 @@ describe('against a running stack', () => {
     const caseId = (await control('/cases', {})).case_id as string;
     const personId = (await control('/persons', {})).person_id as string;
     const idv = `identity-verification/${personId}`;
-    const handle = await stack.client.workflow.start(onboardCase, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ caseId, people: [{ personId }], steps: { identityVerification: true } }] });
+    const handle = await startOnboardCase(stack.client, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ caseId, people: [{ personId }], steps: { identityVerification: true } }] });
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idv]?.state === 'waiting');
 
     const status = await journey(['status', caseId, '--json'], env);

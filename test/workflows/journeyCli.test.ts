@@ -6,21 +6,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import {
-  cancelJourney,
-  formatStatus,
-  journeyStatus,
-  listJourneys,
-  readJourneyInput,
-  replayJourney,
-  formatRetryPlan,
-  planJourneyRetry,
-  resolvePicklist,
-  retryJourney,
-  startJourney,
-  type CommandContext,
-} from '../../cli/journeyCommands';
-import { journeyStatusQuery } from '../../workflows/onboardCaseWorkflow';
+import { formatRetryPlan, formatStatus } from '../../cli/journeyFormat';
+import { readJourneyInput } from '../../cli/journeyInputFile';
+import { cancelJourney, journeyStatus, listAllJourneys as listJourneys, resolvePicklist, startJourney, type JourneyClientContext as CommandContext } from '../../client/journeyOperations';
+import { replayJourney } from '../../client/journeyReplay';
+import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
+import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
@@ -50,7 +41,7 @@ function inputFile(input: unknown): string {
 test('start from a file, watch status, resolve the picklist, list by state, replay', async () => {
   const caseId = (await control('/cases', {})).case_id;
   const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
-  const workflowId = await startJourney(ctx, readJourneyInput(inputFile({ caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } })));
+  const { workflowId } = await startJourney(ctx, readJourneyInput(inputFile({ caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } })));
   expect(workflowId).toBe(`case/${caseId}`);
   const waiting = await waitForStatus(stack.client.workflow.getHandle(workflowId), journeyStatusQuery, (s) => s.steps['credit-report']?.state === 'waiting');
   const picklist = (waiting.steps['credit-report']!.detail as any).picklist;
@@ -71,7 +62,7 @@ test('start from a file, watch status, resolve the picklist, list by state, repl
   await stack.client.workflow.getHandle(workflowId).result();
   expect((await journeyStatus(ctx, caseId)).state).toBe('completed');
   await waitForList(caseId, 'completed');
-  const replayed = await replayJourney(ctx, caseId, testWorkflowBundle());
+  const replayed = await replayJourney(ctx, caseId, { workflowBundle: testWorkflowBundle() });
   expect(replayed.filter((r) => r.error)).toEqual([]);
   expect(replayed.map((r) => r.workflowId).sort()).toEqual([`case/${caseId}`, `case/${caseId}/credit-report`]);
 });
@@ -127,7 +118,7 @@ async function waitForList(caseId: string, state: string): Promise<void> {
   // Visibility is eventually consistent: wait until the listing shows the journey.
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    if ((await listJourneys(ctx, state)).some((r) => r.caseId === caseId)) return;
+    if ((await listJourneys(ctx, state)).some((r: { caseId: string }) => r.caseId === caseId)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`case ${caseId} never listed as ${state}`);

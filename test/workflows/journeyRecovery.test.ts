@@ -6,13 +6,16 @@
  */
 import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
-import { formatRetryPlan, planJourneyRetry, retryJourney, type CommandContext } from '../../cli/journeyCommands';
+import { formatRetryPlan } from '../../cli/journeyFormat';
+import type { JourneyClientContext as CommandContext } from '../../client/journeyOperations';
+import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import type { OnboardCaseInput } from '../../workflows/journeyInput';
-import { journeyStatusQuery, onboardCase, retryStepUpdate, waiveStepUpdate, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
+import type { OnboardCaseInput } from '../../client/journeyInput';
+import { journeyStatusQuery, retryStepUpdate, waiveStepUpdate, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 let stack: Stack;
 let ctx: CommandContext;
@@ -37,8 +40,8 @@ async function newCase(): Promise<{ caseId: string; companyId: string; personId:
   return { caseId, companyId, personId };
 }
 
-async function start(input: OnboardCaseInput): Promise<WorkflowHandle<typeof onboardCase>> {
-  return stack.client.workflow.start(onboardCase, { workflowId: `case/${input.caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ ...input, deadlines: { ...fast, ...input.deadlines } }] });
+async function start(input: OnboardCaseInput): Promise<WorkflowHandle<OnboardCaseWorkflow>> {
+  return startOnboardCase(stack.client, { workflowId: `case/${input.caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ ...input, deadlines: { ...fast, ...input.deadlines } }] });
 }
 
 const ledger = ({ caseId, companyId, personId }: { caseId: string; companyId: string; personId: string }) => ({

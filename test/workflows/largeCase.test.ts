@@ -6,12 +6,13 @@
  */
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import { journeyHistories } from '../../cli/journeyCommands';
+import { journeyHistories } from '../../client/journeyReplay';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
-import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
+import { journeyStatusQuery } from '../../client/journeyMessages';
 import { payloadSizes, type PayloadSizes } from '../support/historyPayloads';
 import { simulatorControl } from '../support/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const ACCOUNTS = 3;
 const MONTHS = 12;
@@ -40,7 +41,7 @@ test('a large case completes with every transaction and both documents in the ca
   const statement = await stack.caseFile.putDocument({ caseId, fileName: 'statement-2026.pdf', documentType: 'BankStatement', content: fakeFile('BANK STATEMENT', 5 * 1024 * 1024) });
   const payslip = await stack.caseFile.putDocument({ caseId, fileName: 'payslip-october.pdf', documentType: 'Payslip', content: fakeFile('PAYSLIP', 600 * 1024) });
 
-  const handle = await stack.client.workflow.start(onboardCase, {
+  const handle = await startOnboardCase(stack.client, {
     workflowId: `case/${caseId}`,
     taskQueue: stack.temporal.taskQueue,
     args: [{

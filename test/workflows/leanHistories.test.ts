@@ -8,15 +8,15 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { runDemoJourney, type DemoOutcome } from '../../cli/demoJourney';
-import { journeyHistories } from '../../cli/journeyCommands';
+import { journeyHistories } from '../../client/journeyReplay';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { subscribeToResourceWorkflow } from '../../activities/signalResource';
 import { resourceWorkflowId, type ResourceKey } from '../../provider';
-import { deliverSignal, resourceStateQuery, type ResourceDelivery, type ResourceWorkflowInput } from '../../workflows/messages';
+import { deliverSignal, resourceStateQuery, type ResourceDelivery, type ResourceWorkflowInput } from '../../client/resourceMessages';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
-import { stepStatusQuery } from '../../workflows/stepStatus';
+import { stepStatusQuery } from '../../client/stepMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 

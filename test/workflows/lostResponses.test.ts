@@ -5,9 +5,10 @@
  */
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import { journeyStatusQuery, onboardCase, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
+import { journeyStatusQuery, type JourneyStatus } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const JOURNEYS = 20;
 const creatingRoutes = [
@@ -47,7 +48,7 @@ async function newApplicant(n: number): Promise<Applicant> {
 }
 
 async function journey(a: Applicant, n: number): Promise<JourneyStatus> {
-  const handle = await stack.client.workflow.start(onboardCase, {
+  const handle = await startOnboardCase(stack.client, {
     workflowId: `case/${a.caseId}`,
     taskQueue: stack.temporal.taskQueue,
     args: [

@@ -8,12 +8,14 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { startWorker } from '../../worker/createWorker';
-import { creditReportWorkflow, resolvePicklistUpdate } from '../../workflows/creditReportWorkflow';
-import type { OnboardCaseInput } from '../../workflows/journeyInput';
-import { cancelJourneySignal, journeyStatusQuery, onboardCase, type JourneyStatus } from '../../workflows/onboardCaseWorkflow';
-import { stepStatusQuery, type StepStatus } from '../../workflows/stepStatus';
+import { creditReportWorkflow } from '../../workflows/creditReportWorkflow';
+import { resolveCreditReportPicklistUpdate } from '../../client/creditReportMessages';
+import type { OnboardCaseInput } from '../../client/journeyInput';
+import { cancelJourneySignal, journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
+import { stepStatusQuery, type StepStatus } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 let stack: Stack;
 const replacementWorkers: Awaited<ReturnType<typeof startWorker>>[] = [];
@@ -35,9 +37,9 @@ const company = async (name: string) => ((await control('/companies')) as any[])
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const fast = { identityVerification: '20 seconds', banking: '20 seconds', documents: '20 seconds', affordability: '20 seconds', incomeEmployer: '20 seconds', picklist: '20 seconds' };
 
-async function startJourney(input: Omit<OnboardCaseInput, 'caseId'> & { caseId?: string }): Promise<WorkflowHandle<typeof onboardCase>> {
+async function startJourney(input: Omit<OnboardCaseInput, 'caseId'> & { caseId?: string }): Promise<WorkflowHandle<OnboardCaseWorkflow>> {
   const caseId = input.caseId ?? (await newCase());
-  return stack.client.workflow.start(onboardCase, {
+  return startOnboardCase(stack.client, {
     workflowId: `case/${caseId}`,
     taskQueue: stack.temporal.taskQueue,
     args: [{ ...input, caseId, deadlines: { ...fast, ...input.deadlines } }],
@@ -149,7 +151,7 @@ describe('onboardCase', () => {
   });
 
   test('invalid input fails fast, naming the field', async () => {
-    const handle = await stack.client.workflow.start(onboardCase, {
+    const handle = await startOnboardCase(stack.client, {
       workflowId: `case/invalid-${randomUUID()}`,
       taskQueue: stack.temporal.taskQueue,
       args: [{ caseId: 'x', steps: { creditReport: true, affordability: true } }],
@@ -185,8 +187,8 @@ describe('credit report step', () => {
     const waiting = await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting');
     const picklist = (waiting.detail as any).picklist as { provider_id: string }[];
     expect(picklist.length).toBeGreaterThan(1);
-    await expect(handle.executeUpdate(resolvePicklistUpdate, { args: [{ provider_id: 'CR-NOT-LISTED' }] })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
-    const resolved = await handle.executeUpdate(resolvePicklistUpdate, { args: [{ provider_id: picklist[1]!.provider_id }] });
+    await expect(handle.executeUpdate(resolveCreditReportPicklistUpdate, { args: [{ provider_id: 'CR-NOT-LISTED' }] })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    const resolved = await handle.executeUpdate(resolveCreditReportPicklistUpdate, { args: [{ provider_id: picklist[1]!.provider_id }] });
     expect(resolved.report).toMatchObject({ provider_id: picklist[1]!.provider_id });
     expect(await handle.result()).toMatchObject({ state: 'completed', detail: { resolvedBy: 'operator' } });
   });

@@ -15,9 +15,10 @@ import { waitForStatus } from '../../cli/watchStatus';
 import { dataConverterFor } from '../../codec/dataConverter';
 import { readPayloadKeys } from '../../codec/payloadKeys';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
-import { journeyStatusQuery, onboardCase } from '../../workflows/onboardCaseWorkflow';
+import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testCaseFileUrl, testDirectory, testTemporalConfig } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -86,7 +87,7 @@ test('the compiled worker and bridge, with the prebuilt workflow bundle, complet
   const control = simulatorControl(simulator);
   const caseId = (await control('/cases', {})).case_id as string;
   const personId = (await control('/persons', {})).person_id as string;
-  const handle = await client.workflow.start(onboardCase, { workflowId: `case/${caseId}`, taskQueue: temporal.taskQueue, args: [{ caseId, people: [{ personId }], steps: { identityVerification: true } }] });
+  const handle = await startOnboardCase(client, { workflowId: `case/${caseId}`, taskQueue: temporal.taskQueue, args: [{ caseId, people: [{ personId }], steps: { identityVerification: true } }] });
   const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[`identity-verification/${personId}`]?.state === 'waiting');
   await control(`/identity-verifications/${waiting.steps[`identity-verification/${personId}`]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
   expect(await handle.result()).toMatchObject({ state: 'completed' });

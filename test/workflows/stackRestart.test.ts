@@ -7,9 +7,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack, type StackOptions } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
-import { journeyStatusQuery, onboardCase, resolveJourneyPicklistUpdate } from '../../workflows/onboardCaseWorkflow';
+import { journeyStatusQuery, resolveJourneyPicklistUpdate } from '../../client/journeyMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 const stateFile = path.join(testDirectory('simulator-state'), 'state.json');
 const stacks: Stack[] = [];
@@ -29,7 +30,7 @@ test('a journey waiting on a picklist before a restart completes after it', asyn
   const control = simulatorControl(first.simulator);
   const caseId = (await control('/cases', {})).case_id as string;
   const ambiguous = ((await control('/companies')) as { company_id: string; company_name: string }[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
-  const handle = await first.client.workflow.start(onboardCase, { workflowId: `case/${caseId}`, taskQueue: first.temporal.taskQueue, args: [{ caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } }] });
+  const handle = await startOnboardCase(first.client, { workflowId: `case/${caseId}`, taskQueue: first.temporal.taskQueue, args: [{ caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } }] });
   const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps['credit-report']?.state === 'waiting');
   const reportId = waiting.steps['credit-report']!.providerIds.report_id!;
   const choice = (waiting.steps['credit-report']!.detail as { picklist: { provider_id: string }[] }).picklist[1]!.provider_id;

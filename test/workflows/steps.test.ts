@@ -8,8 +8,8 @@ import { waitForStatus } from '../../cli/watchStatus';
 import { bankingWorkflow } from '../../workflows/bankingWorkflow';
 import { documentsWorkflow } from '../../workflows/documentsWorkflow';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
-import { resourceStateQuery } from '../../workflows/messages';
-import { stepStatusQuery } from '../../workflows/stepStatus';
+import { resourceStateQuery } from '../../client/resourceMessages';
+import { stepStatusQuery } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 
@@ -176,7 +176,7 @@ describe('resource workflow lifecycle', () => {
 
   test('continues as new before its history grows large, keeping the log and the dedupe identities', async () => {
     const { resourceWorkflow } = await import('../../workflows/resourceWorkflow');
-    const { deliverSignal } = await import('../../workflows/messages');
+    const { deliverSignal } = await import('../../client/resourceMessages');
     const workflowId = `resource/idv/can-${randomUUID()}`;
     const handle = await stack.client.workflow.start(resourceWorkflow, {
       workflowId,

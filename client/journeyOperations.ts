@@ -1,0 +1,162 @@
+/**
+ * The operations on journeys, in one place for every client (the case API, the console and the
+ * `journey` CLI call these; none of them talks to the workflows another way): start a journey once
+ * per case, read its status, list journeys a page at a time, and the operator actions on
+ * `case/<caseId>` (DESIGN.md §2, §4).
+ */
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
+import { describeIssues } from '../provider';
+import { JourneyClosedError, JourneyInputError } from './journeyErrors';
+import { onboardCaseInputSchema, type ValidOnboardCaseInput } from './journeyInput';
+import {
+  cancelJourneySignal,
+  journeyStatusQuery,
+  journeyWorkflowId,
+  journeyWorkflowType,
+  resolveJourneyPicklistUpdate,
+  retryStepUpdate,
+  waiveStepUpdate,
+  type JourneyStatus,
+  type OnboardCaseWorkflow,
+  type OperatorActionResult,
+} from './journeyMessages';
+import { caseSearchAttributes } from './searchAttributes';
+import { journeySummary } from './workflowMetadata';
+
+export interface JourneyClientContext {
+  client: Client;
+  taskQueue: string;
+}
+
+export interface StartedJourney {
+  caseId: string;
+  workflowId: string;
+  /** The run started now, or null when the case already had a journey. */
+  runId: string | null;
+  created: boolean;
+}
+
+export type JourneyStatusView = JourneyStatus & { runStatus: string; runId: string };
+
+export interface JourneySummary {
+  caseId: string;
+  workflowId: string;
+  runId: string;
+  state: string;
+  runStatus: string;
+  startedAt: string | null;
+}
+
+export interface JourneyPage {
+  cases: JourneySummary[];
+  nextPageToken: string | null;
+}
+
+/** The journey input checked with the one schema, its defaults applied; refused with every problem named. */
+export function parseJourneyInput(raw: unknown): ValidOnboardCaseInput {
+  const parsed = onboardCaseInputSchema.safeParse(raw);
+  if (!parsed.success) throw new JourneyInputError(describeIssues(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * Starts `case/<caseId>` once: a workflow id is never reused (REJECT_DUPLICATE), so a repeat finds
+ * the existing journey and starts nothing. The journey receives the parsed input, and carries its
+ * case id as a search attribute from the start.
+ */
+export async function startJourney(ctx: JourneyClientContext, raw: unknown): Promise<StartedJourney> {
+  const input = parseJourneyInput(raw);
+  const workflowId = journeyWorkflowId(input.caseId);
+  try {
+    const handle = await ctx.client.workflow.start<OnboardCaseWorkflow>(journeyWorkflowType, {
+      workflowId,
+      taskQueue: ctx.taskQueue,
+      args: [input],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      staticSummary: journeySummary(input.caseId),
+      typedSearchAttributes: caseSearchAttributes(input.caseId, 'running'),
+    });
+    return { caseId: input.caseId, workflowId, runId: handle.firstExecutionRunId, created: true };
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return { caseId: input.caseId, workflowId, runId: null, created: false };
+    throw error;
+  }
+}
+
+export async function journeyStatus(ctx: JourneyClientContext, caseId: string): Promise<JourneyStatusView> {
+  const handle = journeyHandle(ctx, caseId);
+  const description = await handle.describe();
+  return { ...(await handle.query(journeyStatusQuery)), runStatus: description.status.name, runId: description.runId };
+}
+
+/** One page of journeys on this task queue, newest first, the latest run of each case once. */
+export async function listJourneys(ctx: JourneyClientContext, options: { state?: string; pageSize?: number; pageToken?: string } = {}): Promise<JourneyPage> {
+  const filters = [`WorkflowType = "${journeyWorkflowType}"`, `TaskQueue = "${ctx.taskQueue}"`, ...(options.state ? [`JourneyState = "${options.state.replace(/"/g, '')}"`] : [])];
+  const answer = await ctx.client.workflowService.listWorkflowExecutions({
+    namespace: ctx.client.options.namespace,
+    query: filters.join(' AND '),
+    pageSize: options.pageSize ?? 100,
+    nextPageToken: options.pageToken ? Buffer.from(options.pageToken, 'base64url') : undefined,
+  });
+  const seen = new Set<string>();
+  const cases: JourneySummary[] = [];
+  for (const execution of answer.executions ?? []) {
+    const workflowId = execution.execution?.workflowId ?? '';
+    // Newest first: the first run seen of a workflow id is the case's latest (journey retry adds runs).
+    if (seen.has(workflowId)) continue;
+    seen.add(workflowId);
+    const attributes = decodeSearchAttributes(execution.searchAttributes?.indexedFields);
+    cases.push({
+      caseId: String(attributes.CaseId?.[0] ?? workflowId.replace(/^case\//, '')),
+      workflowId,
+      runId: execution.execution?.runId ?? '',
+      state: String(attributes.JourneyState?.[0] ?? 'unknown'),
+      runStatus: runStatusName(execution.status ?? 0),
+      startedAt: execution.startTime?.seconds != null ? new Date(Number(execution.startTime.seconds) * 1000).toISOString() : null,
+    });
+  }
+  const token = answer.nextPageToken?.length ? Buffer.from(answer.nextPageToken).toString('base64url') : null;
+  return { cases, nextPageToken: token };
+}
+
+/** Every page of `listJourneys`. */
+export async function listAllJourneys(ctx: JourneyClientContext, state?: string): Promise<JourneySummary[]> {
+  const all: JourneySummary[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await listJourneys(ctx, { ...(state ? { state } : {}), ...(pageToken ? { pageToken } : {}) });
+    all.push(...page.cases);
+    pageToken = page.nextPageToken ?? undefined;
+  } while (pageToken);
+  return all;
+}
+
+export function retryStep(ctx: JourneyClientContext, caseId: string, step: string, reason?: string): Promise<OperatorActionResult> {
+  return onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(retryStepUpdate, { args: [{ step, ...(reason ? { reason } : {}) }] }));
+}
+
+export function waiveStep(ctx: JourneyClientContext, caseId: string, step: string, reason: string): Promise<OperatorActionResult> {
+  return onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(waiveStepUpdate, { args: [{ step, reason }] }));
+}
+
+export function resolvePicklist(ctx: JourneyClientContext, caseId: string, providerId: string): Promise<OperatorActionResult> {
+  return onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId }] }));
+}
+
+export function cancelJourney(ctx: JourneyClientContext, caseId: string, reason?: string): Promise<void> {
+  return onRunningJourney(ctx, caseId, (handle) => handle.signal(cancelJourneySignal, { ...(reason ? { reason } : {}) }));
+}
+
+export const journeyHandle = (ctx: JourneyClientContext, caseId: string) => ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
+
+/** Actions need a running journey; a closed one is refused by name rather than as "not found". */
+async function onRunningJourney<T>(ctx: JourneyClientContext, caseId: string, action: (handle: ReturnType<typeof journeyHandle>) => Promise<T>): Promise<T> {
+  const handle = journeyHandle(ctx, caseId);
+  const description = await handle.describe();
+  if (description.status.name !== 'RUNNING') throw new JourneyClosedError(caseId, description.status.name);
+  return action(handle);
+}
+
+const runStatusNames = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT'];
+const runStatusName = (status: number) => runStatusNames[status] ?? 'UNKNOWN';

@@ -1,0 +1,67 @@
+/**
+ * `journey retry` of a closed journey: a new run on the same workflow id that carries every
+ * completed or waived step over (no provider call again) and runs the others as their next attempt.
+ */
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { JourneyRetryError } from './journeyErrors';
+import type { CarryOver, ValidOnboardCaseInput } from './journeyInput';
+import { journeyStatusQuery, journeyWorkflowId, journeyWorkflowType, type OnboardCaseWorkflow } from './journeyMessages';
+import { journeyHandle, type JourneyClientContext } from './journeyOperations';
+import { caseSearchAttributes } from './searchAttributes';
+import { journeySummary } from './workflowMetadata';
+
+export interface RetryPlan {
+  caseId: string;
+  /** Steps taken over unchanged: no provider call. */
+  carriedOver: string[];
+  /** Steps that run again, each as its next attempt. */
+  rerun: { step: string; attempt: number; was: string }[];
+  input: ValidOnboardCaseInput;
+}
+
+/** What `journey retry` would do with a closed journey (nothing is started). */
+export async function planJourneyRetry(ctx: JourneyClientContext, caseId: string): Promise<RetryPlan> {
+  const handle = journeyHandle(ctx, caseId);
+  const description = await handle.describe();
+  if (description.status.name === 'RUNNING') {
+    throw new JourneyRetryError(`case/${caseId} is still running: use retry-step for one step, or cancel it first`);
+  }
+  const input = await originalInput(ctx, caseId);
+  const status = await handle.query(journeyStatusQuery);
+  const carry: CarryOver = { steps: {}, attempts: {} };
+  const plan: RetryPlan = { caseId, carriedOver: [], rerun: [], input };
+  for (const [key, step] of Object.entries(status.steps)) {
+    const attempt = step.attempt ?? 1;
+    carry.attempts[key] = attempt;
+    if (step.state === 'completed' || step.state === 'waived') {
+      const { state, workflowId, providerIds, reason, detail, lastEvent } = step;
+      carry.steps[key] = { state, attempt, workflowId, providerIds, reason, detail, lastEvent };
+      plan.carriedOver.push(key);
+    } else {
+      plan.rerun.push({ step: key, attempt: attempt + 1, was: step.state });
+    }
+  }
+  plan.input = { ...input, carryOver: carry };
+  return plan;
+}
+
+/** Starts the new run of a closed journey (same workflow id); answers its run id. */
+export async function retryJourney(ctx: JourneyClientContext, plan: RetryPlan): Promise<string> {
+  const retried = await ctx.client.workflow.start<OnboardCaseWorkflow>(journeyWorkflowType, {
+    workflowId: journeyWorkflowId(plan.caseId),
+    taskQueue: ctx.taskQueue,
+    args: [plan.input],
+    workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+    staticSummary: journeySummary(plan.caseId),
+    typedSearchAttributes: caseSearchAttributes(plan.caseId, 'running'),
+  });
+  return retried.firstExecutionRunId;
+}
+
+/** The input the latest run started with, decoded with the client's data converter. */
+async function originalInput(ctx: JourneyClientContext, caseId: string): Promise<ValidOnboardCaseInput> {
+  const history = await journeyHandle(ctx, caseId).fetchHistory();
+  const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  if (!payloads?.length) throw new JourneyRetryError(`case/${caseId} has no recorded input to retry with`);
+  return decodeFromPayloadsAtIndex<ValidOnboardCaseInput>(ctx.client.options.loadedDataConverter, 0, payloads);
+}
