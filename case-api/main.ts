@@ -1,10 +1,9 @@
 /** `npm run api`: the case API alone, configured from the environment (DESIGN.md §9, README). */
-import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
-import { dataConverterFor } from '../codec/dataConverter';
+import { connectTemporalClient } from '../client/temporalClient';
 import { readPayloadKeys } from '../codec/payloadKeys';
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
-import { readTemporalConfig, temporalConnectionOptions } from '../config/temporalConfig';
+import { readTemporalConfig } from '../config/temporalConfig';
 import { readCaseFileConfig } from '../case-file/config';
 import { openCaseFile } from '../case-file/store';
 import { readCaseApiConfig } from './config';
@@ -15,8 +14,7 @@ async function main(): Promise<void> {
   const config = readCaseApiConfig();
   const temporal = readTemporalConfig();
   const payloadKeys = readPayloadKeys();
-  const connection = await Connection.connect(temporalConnectionOptions(temporal));
-  const client = new Client({ connection, namespace: temporal.namespace, dataConverter: dataConverterFor(payloadKeys) });
+  const { client, connection } = await connectTemporalClient(temporal, payloadKeys);
   const logger = pino();
   const caseFileConfig = readCaseFileConfig();
   const caseFile = await openCaseFile(caseFileConfig.url, caseFileConfig.poolSize);

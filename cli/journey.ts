@@ -77,20 +77,20 @@ function caseFileAccess(): CaseFileAccess & { close(): Promise<void> } {
 /** Connects with TEMPORAL_* (loading the SDK only now), or ends the process naming the address it could not reach. */
 async function withTemporal(work: (ctx: JourneyClientContext) => Promise<Outcome>): Promise<Outcome> {
   // require: the bin's tsx hook is CommonJS, and a usage error never pays for the SDK.
-  const { Client, Connection } = require('@temporalio/client') as typeof import('@temporalio/client');
-  const { dataConverterFor } = require('../codec/dataConverter') as typeof import('../codec/dataConverter');
+  const { connectTemporalClient } = require('../client/temporalClient') as typeof import('../client/temporalClient');
   const { readPayloadKeys } = require('../codec/payloadKeys') as typeof import('../codec/payloadKeys');
   const { installRuntimeLogging } = require('../worker/runtimeLogging') as typeof import('../worker/runtimeLogging');
-  const { readTemporalConfig, temporalConnectionOptions } = require('../config/temporalConfig') as typeof import('../config/temporalConfig');
+  const { readTemporalConfig } = require('../config/temporalConfig') as typeof import('../config/temporalConfig');
   const temporal = readTemporalConfig();
-  const dataConverter = dataConverterFor(readPayloadKeys());
+  // Read before connecting: a bad key list is a configuration error, not an unreachable Temporal.
+  const payloadKeys = readPayloadKeys();
   installRuntimeLogging();
-  const connection = await Connection.connect(temporalConnectionOptions(temporal)).catch((error: Error) => {
+  const { client, connection } = await connectTemporalClient(temporal, payloadKeys).catch((error: Error) => {
     console.error(`cannot reach Temporal at ${temporal.address}: ${error.message}\nstart the stack with \`npm start -- --keep\`, or set TEMPORAL_ADDRESS`);
     process.exit(1);
   });
   try {
-    return await work({ client: new Client({ connection, namespace: temporal.namespace, dataConverter }), taskQueue: temporal.taskQueue });
+    return await work({ client, taskQueue: temporal.taskQueue });
   } finally {
     await connection.close();
   }

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';
 import { startCaseApi, type RunningCaseApi } from '../case-api/startCaseApi';
@@ -22,7 +22,6 @@ import { openCaseFile, type CaseFileStore } from '../case-file/store';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
 import { generateCodecServerToken, uiOrigins, type CodecServerConfig } from '../codec/codecServerConfig';
-import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import { startCodecServer, type RunningCodecServer } from '../codec/startCodecServer';
 import { knownEventTypes } from '../provider';
@@ -31,7 +30,8 @@ import { startSimulator, type RunningSimulator } from '../simulator/startSimulat
 import type { BridgeConfig } from '../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../webhook-bridge/startBridge';
 import { startWorker, type RunningWorker } from '../worker/createWorker';
-import { temporalConnectionOptions, type TemporalConfig } from '../config/temporalConfig';
+import { connectTemporalClient } from '../client/temporalClient';
+import type { TemporalConfig } from '../config/temporalConfig';
 import { startDevServer, type DevServer } from './devServer';
 import { projectRoot, resolveTemporalCli } from './temporalCli';
 
@@ -100,7 +100,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   try {
     const payloadKeys = options.payloadKeys ?? readPayloadKeys();
-    const dataConverter = dataConverterFor(payloadKeys);
     // Started before the dev server, whose Web UI is pointed at it (--ui-codec-endpoint).
     const codecServer = await startCodecServer(codecServerConfig(options), payloadKeys);
     cleanups.push(() => codecServer.stop());
@@ -157,9 +156,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     cleanups.push(() => worker.stop());
     progress(`worker polling task queue ${temporal.taskQueue}`);
 
-    const connection = await Connection.connect(temporalConnectionOptions(temporal));
+    const { client, connection } = await connectTemporalClient(temporal, payloadKeys);
     cleanups.push(() => connection.close());
-    const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
 
     const settings = caseApiSettings(options);
     const caseApiKeys = settings.keys;

@@ -3,11 +3,11 @@
  * `npm run bridge:dead-letters -- replay <id>` signals one again once its cause is fixed, and
  * removes it when Temporal takes it. Reads BRIDGE_SPOOL_DIR and the TEMPORAL_* variables.
  */
-import { Client, Connection } from '@temporalio/client';
 import { z } from 'zod';
 import { ConfigurationError } from '../config/environment';
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
-import { readTemporalConfig, temporalConnectionOptions } from '../config/temporalConfig';
+import { connectTemporalClient } from '../client/temporalClient';
+import { readTemporalConfig } from '../config/temporalConfig';
 import { readBridgeConfig } from './config';
 import { DeadLetterStore } from './deadLetters';
 import { listDeadLetters, replayDeadLetter } from './deadLetterReplay';
@@ -17,9 +17,9 @@ const commandSchema = z.union([z.tuple([z.literal('list')]), z.tuple([z.literal(
 
 async function replay(store: DeadLetterStore, id: string): Promise<number> {
   const temporal = readTemporalConfig();
-  const connection = await Connection.connect(temporalConnectionOptions(temporal));
+  const { client, connection } = await connectTemporalClient(temporal);
   try {
-    const signal = temporalSignaller(new Client({ connection, namespace: temporal.namespace }), temporal.taskQueue);
+    const signal = temporalSignaller(client, temporal.taskQueue);
     const result = await replayDeadLetter(store, id, signal);
     console.log(JSON.stringify({ id, ...result }));
     return result.outcome === 'replayed' ? 0 : 1;

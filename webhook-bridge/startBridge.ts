@@ -5,14 +5,13 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
 import pino, { type Logger } from 'pino';
 import { ProviderClient } from '../activities/providerClient';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
-import { dataConverterFor } from '../codec/dataConverter';
-import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
-import { temporalConnectionOptions, type TemporalConfig } from '../config/temporalConfig';
+import { lazyTemporalClient } from '../client/temporalClient';
+import type { PayloadKeys } from '../codec/payloadKeys';
+import type { TemporalConfig } from '../config/temporalConfig';
 import { createBridgeApp } from './app';
 import type { BridgeConfig } from './config';
 import { DeadLetterStore } from './deadLetters';
@@ -49,9 +48,7 @@ export interface RunningBridge {
 export async function startBridge(config: BridgeConfig, temporal: TemporalConfig, options: BridgeOptions = {}): Promise<RunningBridge> {
   const host = config.host ?? '127.0.0.1';
   const logger = options.logger ?? pino({ name: 'bridge', level: config.logLevel ?? 'info' });
-  const connection = Connection.lazy(temporalConnectionOptions(temporal));
-  const dataConverter = dataConverterFor(options.payloadKeys ?? readPayloadKeys());
-  const client = new Client({ connection, namespace: temporal.namespace, dataConverter });
+  const { client, connection } = lazyTemporalClient(temporal, options.payloadKeys);
   const signal = temporalSignaller(client, temporal.taskQueue);
   const secrets = secretRing(config, options.provider);
   const deadLetters = new DeadLetterStore(config.spoolDir);

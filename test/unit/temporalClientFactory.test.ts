@@ -1,0 +1,52 @@
+/**
+ * Every Temporal client a process builds carries the project's data converter (issue 25 item 1:
+ * the dead-letter replay built its own without it and signalled plaintext). The factory's clients
+ * encrypt; and no process code builds a client any other way, so a new process cannot forget.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { temporalClientOn } from '../../client/temporalClient';
+import { EncryptionCodec } from '../../codec/encryptionCodec';
+import { generatePayloadKey } from '../../codec/payloadKeys';
+
+const root = path.join(__dirname, '..', '..');
+/** Where the processes' code lives (tests and benchmarks build plain clients on purpose). */
+const processDirectories = ['activities', 'case-api', 'case-events', 'case-file', 'cli', 'client', 'codec', 'config', 'provider', 'simulator', 'webhook-bridge', 'worker'];
+const FACTORY = 'client/temporalClient.ts';
+/**
+ * Files that still build their own client, with the converter, until they move to the factory
+ * (the worker's setup is being restructured). Each must still pass `dataConverter`.
+ */
+const notYetOnTheFactory = new Set(['worker/createWorker.ts']);
+const CLIENT_CONSTRUCTION = /new\s+(?:Workflow|Schedule|AsyncCompletion|TaskQueue)?Client\s*\(\s*\{[^)]*\}?/g;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(root, dir)).flatMap((name) => {
+    const relative = path.posix.join(dir, name);
+    if (statSync(path.join(root, relative)).isDirectory()) return sourceFiles(relative);
+    return /\.(ts|cjs|js)$/.test(name) ? [relative] : [];
+  });
+}
+
+function clientConstructions(): { file: string; call: string }[] {
+  return processDirectories.flatMap(sourceFiles).flatMap((file) => [...readFileSync(path.join(root, file), 'utf8').matchAll(CLIENT_CONSTRUCTION)].map((m) => ({ file, call: m[0] })));
+}
+
+test('a client from the factory encrypts with the project codec', () => {
+  const client = temporalClientOn(Connection.lazy({ address: '127.0.0.1:1' }), 'default', [generatePayloadKey('factory-test')]);
+  const codecs = client.options.loadedDataConverter.payloadCodecs;
+  expect(codecs.map((codec) => codec.constructor.name)).toEqual([EncryptionCodec.name]);
+});
+
+test('no process builds a Temporal client except through client/temporalClient.ts', () => {
+  const elsewhere = clientConstructions().filter(({ file }) => file !== FACTORY && !notYetOnTheFactory.has(file));
+  expect(elsewhere).toEqual([]);
+});
+
+test('the files not yet on the factory still give their client the data converter', () => {
+  const pending = clientConstructions().filter(({ file }) => notYetOnTheFactory.has(file));
+  // A file that moved to the factory leaves the list.
+  expect([...new Set(pending.map(({ file }) => file))]).toEqual([...notYetOnTheFactory]);
+  expect(pending.filter(({ call }) => !call.includes('dataConverter'))).toEqual([]);
+});
