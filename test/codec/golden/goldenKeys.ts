@@ -2,12 +2,12 @@
  * The golden vectors' fixed test keys and values. These keys protect nothing: they exist only so
  * that ciphertext written by one version of the codec can be decrypted by every later one.
  */
-import type { PayloadKeys } from '../../../codec/payloadKeySchema';
+import type { PayloadKey } from '../../../codec/payloadKeySchema';
 
 const fixedKey = (byte: number) => Buffer.alloc(32, byte);
 
-/** Two keys, the older one second, as PAYLOAD_ENCRYPTION_KEYS lists them during a rotation. */
-export const goldenKeys: PayloadKeys = [
+/** Two keys, the older one first (it encrypted the first half of the vectors). */
+export const goldenKeys: readonly [PayloadKey, PayloadKey] = [
   { id: 'golden-2026-01', key: fixedKey(0x11) },
   { id: 'golden-2026-06', key: fixedKey(0x5a) },
 ];
