@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { moveFileDurably, writeFileDurably } from './durableFile';
+import { moveFileDurably, writeFileDurably, type DurableFileSystem } from './durableFile';
 
 export const spooledDeliverySchema = z.object({
   seq: z.number().int(),
@@ -41,6 +41,8 @@ export interface SpoolOptions {
   resourcesOf: (record: SpooledDelivery) => string[];
   /** A file was unreadable and moved to `quarantine/`. */
   onQuarantine?: (name: string, problem: string) => void;
+  /** The file system deliveries are written through (tests make it fail); node:fs when unset. */
+  fileSystem?: DurableFileSystem;
 }
 
 const NAME = /^(\d{16})\.json$/;
@@ -103,7 +105,7 @@ export class Spool {
     const seq = this.nextSeq++;
     const record: SpooledDelivery = { seq, ...entry, sha256: bodySha256(Buffer.from(entry.body, 'base64')) };
     const name = `${String(seq).padStart(16, '0')}.json`;
-    writeFileDurably(this.dir, name, Buffer.from(JSON.stringify(record), 'utf8'));
+    writeFileDurably(this.dir, name, Buffer.from(JSON.stringify(record), 'utf8'), this.options.fileSystem);
     this.index(name, record);
     return record;
   }

@@ -11,6 +11,7 @@ import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
 import { lazyTemporalClient } from '../client/temporalClient';
 import type { PayloadKeys } from '../codec/payloadKeys';
+import type { DurableFileSystem } from './durableFile';
 import type { TemporalConfig } from '../config/temporalConfig';
 import { createBridgeApp } from './app';
 import type { BridgeConfig } from './config';
@@ -34,6 +35,8 @@ export interface BridgeOptions {
   payloadKeys?: PayloadKeys;
   /** Backoff of the first read of the secret from the provider (tests shorten it). */
   secretRetry?: { initialMs: number; maxMs: number };
+  /** The spool's file system (tests make a write or an fsync fail); node:fs when unset. */
+  spoolFileSystem?: DurableFileSystem;
 }
 
 export interface RunningBridge {
@@ -55,6 +58,7 @@ export async function startBridge(config: BridgeConfig, temporal: TemporalConfig
   const metrics = createBridgeMetrics({ deadLetterCount: () => deadLetters.count, secretKnown: () => secrets.known });
   const onRefreshError = (error: unknown) => logger.warn({ err: String(error) }, 'could not read the webhook secret from the provider');
   const spool = new Spool(config.spoolDir, {
+    fileSystem: options.spoolFileSystem,
     resourcesOf: (record) => workflowIdsOf(routeSpooled(record)),
     onQuarantine: (name, problem) => {
       metrics.spoolQuarantined.inc();
