@@ -3,6 +3,7 @@
  * and the task queue. Used by the worker process, the `npm start` launcher and the tests alike.
  */
 import { Client, Connection } from '@temporalio/client';
+import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { ProviderClient } from '../activities/providerClient';
@@ -13,6 +14,7 @@ import type { CaseFileStore } from '../case-file/store';
 import type { CaseEventsConfig } from '../case-events/caseEventsConfig';
 import { temporalConnectionOptions, type TemporalConfig } from '../config/temporalConfig';
 import type { WorkerTuning } from './workerConfig';
+import { workerDeploymentOptionsFor } from './workerVersioning';
 
 export interface WorkerSetup {
   temporal: TemporalConfig;
@@ -29,6 +31,8 @@ export interface WorkerSetup {
   caseEvents?: CaseEventsConfig;
   /** Sent with every subscription (readWorkerConfig); unset: the workflows' default. */
   resourceQuietAfterOutcomeMs?: number;
+  /** The Worker Deployment Version to poll as (readWorkerConfig); unset: an unversioned worker. */
+  deploymentVersion?: WorkerDeploymentVersion;
 }
 
 export interface RunningWorker {
@@ -56,6 +60,7 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     activities: createActivities({ provider, caseFile: setup.caseFile, resources: { client, taskQueue: setup.temporal.taskQueue, ...(setup.resourceQuietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs: setup.resourceQuietAfterOutcomeMs } : {}) }, caseEvents: setup.caseEvents }),
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
     ...setup.tuning,
+    ...workerDeploymentOptionsFor(setup.deploymentVersion),
   });
   const done = worker.run().finally(async () => {
     await clientConnection.close();

@@ -33,9 +33,10 @@ async function main(): Promise<void> {
     tuning: settings.tuning,
     workflowBundle: prebuiltWorkflowBundle(),
     ...(settings.resourceQuietAfterOutcomeMs !== undefined ? { resourceQuietAfterOutcomeMs: settings.resourceQuietAfterOutcomeMs } : {}),
+    ...(settings.deploymentVersion ? { deploymentVersion: settings.deploymentVersion } : {}),
   });
   console.log(
-    JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue, metrics: settings.metricsBindAddress ?? null, ...settings.tuning }),
+    JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue, metrics: settings.metricsBindAddress ?? null, deploymentVersion: settings.deploymentVersion ?? null, ...settings.tuning }),
   );
   const stop = () => void running.stop();
   process.once('SIGINT', stop);

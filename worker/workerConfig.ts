@@ -3,8 +3,9 @@
  * once, how long running activities get to finish at shutdown, and where the SDK's Prometheus
  * metrics are served (only when a port is set).
  */
+import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { z } from 'zod';
-import { booleanVariable, parseEnvironment, portVariable } from '../config/environment';
+import { booleanVariable, ConfigurationError, parseEnvironment, portVariable } from '../config/environment';
 
 const positiveWhole = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be 1 or more');
 
@@ -32,6 +33,9 @@ export const workerEnvironment = {
   // Unset: the workflows' default (workflows/deadlines.ts, `resourceQuietAfterOutcome`, an hour).
   RESOURCE_QUIET_AFTER_OUTCOME: durationVariable.optional(),
   WORKER_METRICS_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
+  // The Worker Deployment Version (docs/deployment.md, Upgrading workers): both or neither.
+  TEMPORAL_DEPLOYMENT_NAME: z.string().max(255, 'must be 255 characters or fewer').regex(/^[^\s.]+$/, 'must have no spaces and no dots (Temporal joins it to the build id with a dot)').optional(),
+  TEMPORAL_WORKER_BUILD_ID: z.string().max(255, 'must be 255 characters or fewer').regex(/^\S+$/, 'must have no spaces').optional(),
 };
 
 /** Passed to Worker.create as they are. */
@@ -55,10 +59,24 @@ export interface WorkerSettings {
   resourceQuietAfterOutcomeMs?: number;
   /** `host:port` of the Prometheus exporter; unset: no exporter. */
   metricsBindAddress?: string;
+  /** The Worker Deployment Version this worker runs (Worker Versioning); unset: unversioned. */
+  deploymentVersion?: WorkerDeploymentVersion;
+}
+
+/** Both variables or neither: a version is a deployment name and a build id. */
+function deploymentVersionOf(deploymentName: string | undefined, buildId: string | undefined): WorkerDeploymentVersion | undefined {
+  if (deploymentName === undefined && buildId === undefined) return undefined;
+  if (deploymentName === undefined || buildId === undefined) {
+    const missing = deploymentName === undefined ? 'TEMPORAL_DEPLOYMENT_NAME' : 'TEMPORAL_WORKER_BUILD_ID';
+    const other = deploymentName === undefined ? 'TEMPORAL_WORKER_BUILD_ID' : 'TEMPORAL_DEPLOYMENT_NAME';
+    throw new ConfigurationError(`Invalid configuration:\n  ${missing}: required when ${other} is set (a Worker Deployment Version is both)`);
+  }
+  return { deploymentName, buildId };
 }
 
 export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerSettings {
   const c = parseEnvironment(workerEnvironment, env);
+  const deploymentVersion = deploymentVersionOf(c.TEMPORAL_DEPLOYMENT_NAME, c.TEMPORAL_WORKER_BUILD_ID);
   const host = c.WORKER_METRICS_HOST.includes(':') ? `[${c.WORKER_METRICS_HOST}]` : c.WORKER_METRICS_HOST;
   return {
     tuning: {
@@ -70,5 +88,6 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerSe
     },
     ...(c.WORKER_METRICS_PORT !== undefined ? { metricsBindAddress: `${host}:${c.WORKER_METRICS_PORT}` } : {}),
     ...(c.RESOURCE_QUIET_AFTER_OUTCOME !== undefined ? { resourceQuietAfterOutcomeMs: c.RESOURCE_QUIET_AFTER_OUTCOME } : {}),
+    ...(deploymentVersion ? { deploymentVersion } : {}),
   };
 }

@@ -7,3 +7,4 @@ export { bankingWorkflow } from './bankingWorkflow';
 export { documentsWorkflow } from './documentsWorkflow';
 export { affordabilityWorkflow } from './affordabilityWorkflow';
 export { incomeEmployerWorkflow } from './incomeEmployerWorkflow';
+import './versioningBehaviors';

@@ -25,6 +25,11 @@ test('values are read, durations in s, ms or m, and the exporter bound where ask
   expect(readWorkerConfig({ WORKER_METRICS_PORT: '9464', WORKER_METRICS_HOST: '::' }).metricsBindAddress).toBe('[::]:9464');
 });
 
+test('a Worker Deployment Version is a deployment name and a build id; neither: an unversioned worker', () => {
+  expect(readWorkerConfig({ TEMPORAL_DEPLOYMENT_NAME: 'verification-journeys', TEMPORAL_WORKER_BUILD_ID: '2026-11-23.4f1c2e9' }).deploymentVersion).toEqual({ deploymentName: 'verification-journeys', buildId: '2026-11-23.4f1c2e9' });
+  expect(readWorkerConfig({})).not.toHaveProperty('deploymentVersion');
+});
+
 test('RESOURCE_QUIET_AFTER_OUTCOME is read in hours, minutes or seconds; unset leaves the workflows their default', () => {
   expect(readWorkerConfig({ RESOURCE_QUIET_AFTER_OUTCOME: '2h' }).resourceQuietAfterOutcomeMs).toBe(7_200_000);
   expect(readWorkerConfig({ RESOURCE_QUIET_AFTER_OUTCOME: '10s' }).resourceQuietAfterOutcomeMs).toBe(10_000);
@@ -40,6 +45,10 @@ test.each([
   ['WORKER_MAX_CACHED_WORKFLOWS', { WORKER_MAX_CACHED_WORKFLOWS: '1' }],
   ['WORKER_REUSE_V8_CONTEXT', { WORKER_REUSE_V8_CONTEXT: 'maybe' }],
   ['RESOURCE_QUIET_AFTER_OUTCOME', { RESOURCE_QUIET_AFTER_OUTCOME: '1 day' }],
+  ['TEMPORAL_DEPLOYMENT_NAME', { TEMPORAL_DEPLOYMENT_NAME: 'journeys.prod', TEMPORAL_WORKER_BUILD_ID: 'v1' }],
+  ['TEMPORAL_WORKER_BUILD_ID', { TEMPORAL_DEPLOYMENT_NAME: 'journeys', TEMPORAL_WORKER_BUILD_ID: 'v 1' }],
+  ['TEMPORAL_WORKER_BUILD_ID', { TEMPORAL_DEPLOYMENT_NAME: 'journeys' }],
+  ['TEMPORAL_DEPLOYMENT_NAME', { TEMPORAL_WORKER_BUILD_ID: 'v1' }],
 ])('a bad %s fails fast, naming the variable', (variable, env) => {
   let error: unknown;
   try {
