@@ -4,7 +4,7 @@
  * rename that makes the file visible, and the directory fsynced after it. The file system calls
  * come through `DurableFileSystem`, so that tests can make a write or an fsync fail.
  */
-import * as nodeFs from 'node:fs';
+import nodeFs from 'node:fs';
 import { mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
 

@@ -2,35 +2,35 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { DurableFileSystem } from '../../webhook-bridge/durableFile';
 import { Spool } from '../../webhook-bridge/spool';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spool-unit-'));
 const entry = (text: string) => ({ receivedAt: '2026-11-21T10:00:00.000Z', batchId: 'b-1', body: Buffer.from(text).toString('base64') });
 
-function spoolAt(dir: string, quarantined: string[] = []): Spool {
-  return new Spool(dir, { resourcesOf: (r) => [`resource/x/${Buffer.from(r.body, 'base64').toString()}`], onQuarantine: (name) => quarantined.push(name) });
+function spoolAt(dir: string, quarantined: string[] = [], fileSystem?: DurableFileSystem): Spool {
+  return new Spool(dir, { resourcesOf: (r) => [`resource/x/${Buffer.from(r.body, 'base64').toString()}`], onQuarantine: (name) => quarantined.push(name), fileSystem });
 }
 
-afterEach(() => jest.restoreAllMocks());
 
 test('a short write is completed, not renamed into place torn', () => {
   const dir = tempDir();
-  const realWrite = fs.writeSync;
   // A disk that takes at most 7 bytes per call, as writeSync may do.
-  jest.spyOn(fs, 'writeSync').mockImplementation(((fd: number, buffer: Buffer, offset?: number, length?: number) =>
-    realWrite(fd, buffer, offset ?? 0, Math.min(7, length ?? buffer.length - (offset ?? 0)))) as typeof fs.writeSync);
-  const spool = spoolAt(dir);
+  let calls = 0;
+  const writeSync = ((fd: number, buffer: Buffer, offset?: number, length?: number) => {
+    calls++;
+    return fs.writeSync(fd, buffer, offset ?? 0, Math.min(7, length ?? buffer.length - (offset ?? 0)));
+  }) as typeof fs.writeSync;
+  const spool = spoolAt(dir, [], { ...fs, writeSync });
   const record = spool.append(entry('a'.repeat(100)));
-  jest.restoreAllMocks();
+  expect(calls).toBeGreaterThan(10);
   expect(spoolAt(dir).read(`${String(record.seq).padStart(16, '0')}.json`)).toMatchObject({ body: entry('a'.repeat(100)).body });
 });
 
 test('a disk that writes nothing makes append throw and leaves no file', () => {
   const dir = tempDir();
-  const spool = spoolAt(dir);
-  jest.spyOn(fs, 'writeSync').mockImplementation((() => 0) as typeof fs.writeSync);
+  const spool = spoolAt(dir, [], { ...fs, writeSync: (() => 0) as typeof fs.writeSync });
   expect(() => spool.append(entry('lost'))).toThrow(/wrote 0 of/);
-  jest.restoreAllMocks();
   expect(fs.readdirSync(dir).filter((n) => n.endsWith('.json'))).toEqual([]);
   expect(spool.depth).toBe(0);
 });
