@@ -35,8 +35,10 @@ export class ProviderClient {
   constructor(
     readonly config: ProviderConfig,
     private readonly fetchImpl: typeof fetch = fetch,
+    /** The clock token expiry is judged by (tests move it on instead of waiting); Date.now by default. */
+    now?: () => number,
   ) {
-    this.tokens = new AccessTokenSource({ ...config, fetch: fetchImpl });
+    this.tokens = new AccessTokenSource({ ...config, fetch: fetchImpl, now });
   }
 
   /** Calls a route of the routes table. */

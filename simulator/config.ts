@@ -47,6 +47,8 @@ export interface SimulatorConfig {
   stateFile?: string;
   /** The base URL clients reach the simulator at; `http://127.0.0.1:<port>` when unset. */
   publicUrl?: string;
+  /** The clock tokens are issued and checked by (tests move it on instead of waiting); Date.now when unset. */
+  now?: () => number;
 }
 
 export function readSimulatorConfig(env: NodeJS.ProcessEnv = process.env): SimulatorConfig {

@@ -75,7 +75,7 @@ function parseKey(raw: string): string {
 const keepsAnswer = (status: number) => status < 500 && status !== 400;
 
 /** `records` is the store's, so a simulator restarted from its saved state keeps its keys' answers. */
-export function idempotency(records: Map<string, KeyRecord>): RequestHandler {
+export function idempotency(records: Map<string, KeyRecord>, onAbandoned: () => void = () => {}): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
     const raw = req.get(IDEMPOTENCY_KEY_HEADER);
     const creating = creatingRoutes.find(({ route }) => route.method === req.method && matchesPattern(route.pattern, req.path));
@@ -89,7 +89,7 @@ export function idempotency(records: Map<string, KeyRecord>): RequestHandler {
       // The client went away before its body was read (a worker killed while the call waited):
       // nothing was received, so nothing is run or remembered. Recording it would hold an empty
       // body against the key, and the client's retry would be refused as a different request.
-      if (req.destroyed) return;
+      if (req.destroyed) return onAbandoned();
       const scope = JSON.stringify([res.locals.clientId, routeName(creating.route), key]);
       const record = records.get(scope);
       if (record) return answerRepeat(req, res, key, record);

@@ -52,6 +52,7 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
     application,
     baseUrl: () => baseUrl,
     tokenLifetimeSeconds: config.tokenLifetimeSeconds,
+    now: config.now,
   });
 
   const app = express();
@@ -68,7 +69,7 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   app.use(scriptedFaults(store));
   app.use(apiFaultRates(store, faults));
   // After the faults: a retry with a key can meet a 503 too, and a lost answer is still kept.
-  app.use(idempotency(store.idempotencyRecords));
+  app.use(idempotency(store.idempotencyRecords, () => store.abandonedCalls++));
   app.use(createIdentityVerificationApi(store, now));
   app.use(createCreditReportApi(store));
   app.use(createDocumentsApi(store, { baseUrl: () => baseUrl, jobs, dispatcher }));

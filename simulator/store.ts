@@ -140,6 +140,8 @@ export interface SimulatorStore {
   picklistResolutions: PicklistResolutionRecord[];
   /** First answers by idempotency scope (client, route, key); see idempotency.ts. */
   idempotencyRecords: Map<string, KeyRecord>;
+  /** Creating calls whose client went away before their body was read (not saved: tests wait on it). */
+  abandonedCalls: number;
 }
 
 export function createStore(random: SeededRandom): SimulatorStore {
@@ -165,6 +167,7 @@ export function createStore(random: SeededRandom): SimulatorStore {
     createdWithKey: new Map(),
     picklistResolutions: [],
     idempotencyRecords: new Map(),
+    abandonedCalls: 0,
   };
 }
 

@@ -6,6 +6,7 @@ import type { RunningSimulator } from '../../simulator/startSimulator';
 import { CONFORMANCE_SECRET as SECRET, useConformanceSimulator } from '../support/conformanceSimulator';
 import { control, fetchToken, networkFailureOf, rawApi } from '../support/rawProviderApi';
 import type { WebhookReceiver } from '../support/webhookReceiver';
+import { waitUntil } from '../support/waitUntil';
 
 let sim: RunningSimulator;
 let receiver: WebhookReceiver;
@@ -98,9 +99,8 @@ describe('Idempotency-Key on creating calls', () => {
     const gone = fetch(`${sim.baseUrl}${path}`, { method: 'POST', signal: aborted.signal, headers: { 'content-type': 'application/json', 'idempotency-key': 'k-gone', authorization: `Bearer ${bearer}` }, body: '{}' });
     setTimeout(() => aborted.abort(), 100);
     await expect(gone).rejects.toThrow();
-    // A bounded window: the aborted call leaves its 600 ms latency and meets the idempotency check
-    // within it (there is no answer to wait on: its client is gone).
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    // No answer to wait on (its client is gone): the simulator counts the call it dropped.
+    await waitUntil('the aborted call reaching the idempotency check after its 600 ms latency', () => sim.store.abandonedCalls === 1);
     await control(sim, 'PUT', '/fault-rates', {});
     const retry = await api('POST', path, {}, key('k-gone'));
     expect(retry.status).toBe(201);

@@ -28,8 +28,8 @@ afterAll(async () => {
   await caseFile?.close();
 });
 
-async function simulator(tokenLifetimeSeconds = 3600): Promise<RunningSimulator> {
-  sim = await startSimulator({ port: 0, clientId: 'client', clientSecret: 'primary', seed: 11, tokenLifetimeSeconds, allowInsecureLoopbackCallbacks: false, processingDelayMs: 0 });
+async function simulator(tokenLifetimeSeconds = 3600, now?: () => number): Promise<RunningSimulator> {
+  sim = await startSimulator({ port: 0, clientId: 'client', clientSecret: 'primary', seed: 11, tokenLifetimeSeconds, allowInsecureLoopbackCallbacks: false, processingDelayMs: 0, now });
   return sim;
 }
 
@@ -37,8 +37,8 @@ afterEach(async () => {
   await sim?.stop();
 });
 
-function clientFor(s: RunningSimulator, clientSecrets = ['primary']): ProviderClient {
-  return new ProviderClient({ baseUrl: s.baseUrl, authUrl: s.authUrl, clientId: 'client', clientSecrets, requestTimeoutMs: 5_000 });
+function clientFor(s: RunningSimulator, clientSecrets = ['primary'], now?: () => number): ProviderClient {
+  return new ProviderClient({ baseUrl: s.baseUrl, authUrl: s.authUrl, clientId: 'client', clientSecrets, requestTimeoutMs: 5_000 }, fetch, now);
 }
 
 const control = (path: string, body: unknown) => simulatorControl(sim)(path, body);
@@ -68,14 +68,19 @@ describe('OAuth token handling', () => {
   });
 
   test('a token is replaced when its lifetime runs out, before the API refuses it', async () => {
-    const client = clientFor(await simulator(1));
+    // One clock for the simulator and the client, moved on by the test instead of waited out.
+    let now = Date.now();
+    const clock = () => now;
+    const client = clientFor(await simulator(1, clock), ['primary'], clock);
     const idv = createIdentityVerificationActivities(client, caseFile);
     await idv.listIdentityVerificationRequests({ personId: firstPerson() });
-    // Waiting out the one-second lifetime is the behaviour under test, not a race.
-    await new Promise((r) => setTimeout(r, 1_100));
+    now += 500;
+    await idv.listIdentityVerificationRequests({ personId: firstPerson() });
+    expect(sim.store.stats.tokenRequests).toBe(1);
+    now += 500;
     await idv.listIdentityVerificationRequests({ personId: firstPerson() });
     expect(sim.store.stats.tokenRequests).toBe(2);
-    expect(sim.store.requests.map((r) => r.status)).toEqual([200, 200]);
+    expect(sim.store.requests.map((r) => r.status)).toEqual([200, 200, 200]);
   });
 
   test('a 401 leads to one refresh and one retry', async () => {

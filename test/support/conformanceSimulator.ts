@@ -9,6 +9,7 @@ export interface ConformanceOptions {
   seed?: number;
   tokenLifetimeSeconds?: number;
   faults?: Record<string, unknown>;
+  now?: () => number;
 }
 
 export function startConformanceSimulator(options: ConformanceOptions = {}): Promise<RunningSimulator> {
@@ -21,6 +22,7 @@ export function startConformanceSimulator(options: ConformanceOptions = {}): Pro
     allowInsecureLoopbackCallbacks: true,
     processingDelayMs: 0,
     faults: options.faults,
+    now: options.now,
   });
 }
 
