@@ -21,7 +21,20 @@ import { incomeEmployerWorkflow } from './incomeEmployerWorkflow';
 import { onboardCase } from './onboardCaseWorkflow';
 import { resourceWorkflow } from './resourceWorkflow';
 
-export const pinnedWorkflows: Workflow[] = [
+/** By workflow type: the journey upgrades, its steps and the resources pin. */
+export const versioningBehaviors = {
+  onboardCase: 'AUTO_UPGRADE',
+  creditReportWorkflow: 'PINNED',
+  identityVerificationWorkflow: 'PINNED',
+  bankingWorkflow: 'PINNED',
+  documentsWorkflow: 'PINNED',
+  affordabilityWorkflow: 'PINNED',
+  incomeEmployerWorkflow: 'PINNED',
+  resourceWorkflow: 'PINNED',
+} as const satisfies Record<string, VersioningBehavior>;
+
+const workflowsByType: Record<keyof typeof versioningBehaviors, Workflow> = {
+  onboardCase,
   creditReportWorkflow,
   identityVerificationWorkflow,
   bankingWorkflow,
@@ -29,12 +42,13 @@ export const pinnedWorkflows: Workflow[] = [
   affordabilityWorkflow,
   incomeEmployerWorkflow,
   resourceWorkflow,
-];
+};
 
 /** `behavior` under a Worker Deployment Version; nothing on an unversioned worker. */
 export function whenVersioned(behavior: VersioningBehavior): () => { versioningBehavior?: VersioningBehavior } {
   return () => (workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior: behavior } : {});
 }
 
-for (const workflow of pinnedWorkflows) setWorkflowOptions(whenVersioned('PINNED'), workflow);
-setWorkflowOptions(whenVersioned('AUTO_UPGRADE'), onboardCase);
+for (const [type, workflow] of Object.entries(workflowsByType)) {
+  setWorkflowOptions(whenVersioned(versioningBehaviors[type as keyof typeof versioningBehaviors]), workflow);
+}
