@@ -23,17 +23,15 @@ interface Ran {
   code: number;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
 async function journey(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  const started = Date.now();
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env } });
-    return { code: 0, stdout, stderr, ms: Date.now() - started };
+    return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr, ms: Date.now() - started };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
 
@@ -75,10 +73,9 @@ test('a bad argument fails with exit 2 at once, without connecting to Temporal',
       expect({ args, code: ran.code }).toEqual({ args, code: 2 });
       expect(ran.stderr).toMatch(message);
       expect(ran.stderr).not.toMatch(/^\s+at /m);
-      // About 0.3 s of CPU and well under 1 s on an idle machine; the bound leaves room for a
-      // machine busy with other builds, and stays far below the connection deadline (about 10 s).
-      expect(ran.ms).toBeLessThan(5_000);
     }
+    // Checked before anything connects: the listener at TEMPORAL_ADDRESS saw no connection (no
+    // wall-clock bound: a busy machine is slow, not wrong).
     expect(connections).toBe(0);
   } finally {
     server.close();

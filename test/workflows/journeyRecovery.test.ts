@@ -16,6 +16,7 @@ import { journeyStatusQuery, retryStepUpdate, waiveStepUpdate, type JourneyStatu
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
+import { waitUntil } from '../support/waitUntil';
 
 let stack: Stack;
 let ctx: CommandContext;
@@ -171,17 +172,20 @@ test('a native Temporal cancel ends the journey cancelled, and no provider call 
   const handle = await start({ caseId: ids.caseId, people: [{ personId: ids.personId }], steps: { identityVerification: true } });
   const creates = () => stack.simulator.store.requests.filter((r) => r.method === 'POST' && r.path === createPath);
   // The step's creation is being retried against a provider answering 503.
-  const deadline = Date.now() + 20_000;
-  while (creates().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  expect(creates().length).toBeGreaterThanOrEqual(2);
+  await waitUntil('a second create attempt against the provider answering 503', () => creates().length >= 2);
 
   await handle.cancel();
   const failure = await handle.result().catch((e: unknown) => e);
   expect(failure).toBeInstanceOf(WorkflowFailedError);
   expect((failure as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-  expect(await handle.query(journeyStatusQuery)).toMatchObject({ state: 'cancelled', steps: { [idv(ids.personId)]: { state: 'cancelled' } } });
-  const settledAt = creates().length;
-  // Longer than the retry interval by far: a retry that was still scheduled would have come.
-  await new Promise((r) => setTimeout(r, 4_000));
-  expect(creates().length).toBe(settledAt);
+  const status = await handle.query(journeyStatusQuery);
+  expect(status).toMatchObject({ state: 'cancelled', steps: { [idv(ids.personId)]: { state: 'cancelled' } } });
+  // No window to wait out: a retry comes only from a workflow still open or an attempt still
+  // running. The step's workflow is closed (Temporal dispatches nothing for it any more) and the
+  // worker runs no activity, so the count of create calls is final.
+  const step = stack.client.workflow.getHandle(status.steps[idv(ids.personId)]?.workflowId ?? '');
+  await waitUntil("the IDV step's workflow closing after the cancel", async () => (await step.describe()).status.name !== 'RUNNING');
+  await waitUntil('the worker finishing every activity in flight', () => stack.worker.worker.getStatus().numInFlightActivities === 0);
+  const closedAt = (await step.describe()).closeTime?.getTime() ?? 0;
+  expect(creates().filter((r) => r.at > closedAt)).toEqual([]);
 });
