@@ -3,6 +3,7 @@
  * and the OpenAPI document.
  */
 import { z } from 'zod';
+import { caseIdSchema } from '../client/caseId';
 import { onboardCaseInputSchema } from '../client/journeyInput';
 
 export const journeyStates = ['running', 'needs_attention', 'completed', 'cancelled'] as const;
@@ -13,7 +14,12 @@ export const errorBodySchema = z
   .meta({ id: 'Error' });
 
 /** The journey input, without `carryOver` (that belongs to `journey retry` of a closed journey). */
-export const startCaseRequestSchema = onboardCaseInputSchema.meta({ id: 'StartCaseRequest', description: 'The input of the onboardCase journey' });
+export const startCaseRequestSchema = onboardCaseInputSchema
+  .superRefine((input, ctx) => {
+    const caseId = caseIdSchema.safeParse(input.caseId);
+    if (!caseId.success) for (const issue of caseId.error.issues) ctx.addIssue({ code: 'custom', path: ['caseId'], message: issue.message });
+  })
+  .meta({ id: 'StartCaseRequest', description: 'The input of the onboardCase journey' });
 
 export const startCaseResponseSchema = z
   .object({
@@ -103,5 +109,5 @@ export const cancelRequestSchema = z.object({ reason: z.string().trim().min(1).m
 export const actionResultSchema = z.object({ step: z.string(), status: stepSchema }).meta({ id: 'ActionResult' });
 export const cancelResultSchema = z.object({ caseId: z.string(), cancelRequested: z.literal(true) }).meta({ id: 'CancelResult' });
 
-export const caseIdParam = z.string().min(1).max(200).regex(/^[A-Za-z0-9._:-]+$/, 'must be letters, digits, . _ : -');
+export const caseIdParam = caseIdSchema;
 export const stepParam = z.string().min(1).max(300).meta({ description: 'A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId>' });

@@ -120,6 +120,16 @@ test('keys: none or unknown is 401, the wrong role 403, with JSON bodies; an unk
   expect(tooBig.headers.get('x-content-type-options')).toBe('nosniff');
 });
 
+test('a case id is checked by one schema on every route: none can name another workflow, none is too long', async () => {
+  // The id of case V's next IDV attempt: started as a case, it would take that workflow id.
+  const naming = await api('POST', '/v1/cases', { key: origination, body: { caseId: 'V/identity-verification/nobody/2', steps: {} } });
+  expect(naming).toMatchObject({ status: 400, body: { message: expect.stringContaining('caseId') } });
+  const long = 'c'.repeat(60_000);
+  expect(await api('POST', '/v1/cases', { key: origination, body: { caseId: long, steps: {} } })).toMatchObject({ status: 400, body: { message: expect.stringContaining('caseId') } });
+  expect((await api('GET', `/v1/cases/${'c'.repeat(201)}`, { key: origination })).status).toBe(400);
+  expect((await api('GET', `/v1/cases/${encodeURIComponent('V/identity-verification/nobody/2')}`, { key: origination })).status).toBe(400);
+});
+
 test('cases are listed by state a page at a time; a cancelled case ends cancelled', async () => {
   const started: string[] = [];
   for (let i = 0; i < 3; i++) {
