@@ -19,6 +19,7 @@ import { identityVerificationWorkflow } from '../../workflows/identityVerificati
 import { stepStatusQuery } from '../../client/stepMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
+import { waitUntil } from '../support/waitUntil';
 
 const T = temporal.api.enums.v1.EventType;
 let stack: Stack;
@@ -88,15 +89,13 @@ test('a resource settled by its webhook does not ask the provider again: its nex
 
   const resourceId = `resource/idv/${requestId}`;
   // The resource's last command, once it has forwarded the event: the timer it waits on next.
-  const lastTimer = async () => {
-    for (;;) {
+  const lastTimer = () =>
+    waitUntil(`${resourceId} starting a timer after forwarding the event`, async () => {
       const events = await eventsOf(stack.client, resourceId);
       const forwarded = events.findIndex((e) => e.eventType === T.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED);
       const timer = events.slice(forwarded + 1).find((e) => e.eventType === T.EVENT_TYPE_TIMER_STARTED);
-      if (forwarded >= 0 && timer) return timer.timerStartedEventAttributes!;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+      return forwarded >= 0 && timer ? timer.timerStartedEventAttributes! : undefined;
+    });
   const timer = await lastTimer();
   // Its outcome has reached the step: it stays an hour for late deliveries, then ends (below).
   // (Counted from the delivery, so a little under the hour by the time the timer starts.)
@@ -129,13 +128,11 @@ describe('a resource whose outcome reached its subscribers', () => {
   const timersOf = async (workflowId: string, runId?: string) =>
     (await stack.client.workflow.getHandle(workflowId, runId).fetchHistory()).events!.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0));
   /** The timers of a run, once it has started one (in seconds). */
-  const timersOnceWaiting = async (workflowId: string, runId?: string) => {
-    for (;;) {
+  const timersOnceWaiting = (workflowId: string, runId?: string) =>
+    waitUntil(`${workflowId} (run ${runId ?? 'latest'}) starting a timer`, async () => {
       const timers = await timersOf(workflowId, runId);
-      if (timers.length > 0) return timers;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+      return timers.length > 0 ? timers : undefined;
+    });
 
   test('ends after its quiet time instead of the 30-day retention; a late delivery starts a new run that keeps it', async () => {
     // Any running workflow can be a subscriber: here another mailbox, which just buffers the events.
@@ -179,15 +176,14 @@ describe('a resource whose outcome reached its subscribers', () => {
     await subscribeToResourceWorkflow({ client: stack.client, taskQueue: stack.temporal.taskQueue }, resource, { workflowId: subscriber.workflowId });
     // The signals the resource sent, once it has sent them all (it forwards one at a time): it
     // waits on a timer again after the last of them reached the subscriber.
-    const sent = async () => {
-      for (;;) {
+    const sent = () =>
+      waitUntil(`${handle.workflowId} forwarding its deliveries and waiting on a timer again`, async () => {
         const types = (await eventsOf(stack.client, handle.workflowId)).map((e) => e.eventType);
         const initiated = types.filter((t) => t === T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED).length;
         const lastSignalled = types.lastIndexOf(T.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED);
-        if (initiated > 0 && lastSignalled > types.lastIndexOf(T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED) && types.lastIndexOf(T.EVENT_TYPE_TIMER_STARTED) > lastSignalled) return initiated;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
+        const done = initiated > 0 && lastSignalled > types.lastIndexOf(T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED) && types.lastIndexOf(T.EVENT_TYPE_TIMER_STARTED) > lastSignalled;
+        return done ? initiated : undefined;
+      });
     expect(await sent()).toBe(1);
     expect(signalsNamed(await eventsOf(stack.client, subscriber.workflowId), 'resourceEvent')).toBe(1);
     await Promise.all([handle.terminate('test done'), subscriber.terminate('test done')]);
