@@ -16,6 +16,7 @@ import { stepStatusQuery, type StepStatus } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
+import { waitUntil } from '../support/waitUntil';
 
 let stack: Stack;
 const replacementWorkers: Awaited<ReturnType<typeof startWorker>>[] = [];
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const worker of replacementWorkers) await worker.stop();
+  for (const worker of replacementWorkers) await worker.stop().catch(() => undefined);
   await stack?.stop();
 });
 
@@ -47,14 +48,12 @@ async function startJourney(input: Omit<OnboardCaseInput, 'caseId'> & { caseId?:
 }
 
 /** The workflow ids a visibility query lists, once it lists `count` (visibility lags a little). */
-async function listedUntil(query: string, count: number, timeoutMs = 10_000): Promise<string[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+function listedUntil(query: string, count: number, timeoutMs = 10_000): Promise<string[]> {
+  return waitUntil(`${count} workflows listed for ${query}`, async () => {
     const ids: string[] = [];
     for await (const w of stack.client.workflow.list({ query })) ids.push(w.workflowId);
-    if (ids.length >= count || Date.now() > deadline) return ids;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return ids.length >= count ? ids : undefined;
+  }, { timeoutMs, intervalMs: 100 });
 }
 
 const step = (key: string, predicate: (s: StepStatus) => boolean) => (s: JourneyStatus) => Boolean(s.steps[key] && predicate(s.steps[key]!));
@@ -160,10 +159,21 @@ describe('onboardCase', () => {
   });
 
   test('a journey survives a worker restart in the middle of a step, with the same outcome', async () => {
-    const handle = await startJourney({ people: [{ personId: await newPerson() }], steps: { identityVerification: true } });
+    // A worker of its own on a task queue of its own: the suite's worker keeps serving the other
+    // tests, whatever order they run in.
+    const temporal = { ...stack.temporal, taskQueue: `worker-restart-${randomUUID()}` };
+    const setup = { temporal, provider: stack.provider.config, caseFile: stack.caseFile, workflowBundle: testWorkflowBundle() };
+    const first = await startWorker(setup);
+    replacementWorkers.push(first);
+    const caseId = await newCase();
+    const handle = await startOnboardCase(stack.client, {
+      workflowId: `case/${caseId}`,
+      taskQueue: temporal.taskQueue,
+      args: [{ caseId, people: [{ personId: await newPerson() }], steps: { identityVerification: true }, deadlines: fast }],
+    });
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => Object.values(s.steps)[0]?.state === 'waiting');
-    await stack.worker.stop();
-    const replacement = await startWorker({ temporal: stack.temporal, provider: stack.provider.config, caseFile: stack.caseFile, workflowBundle: testWorkflowBundle() });
+    await first.stop();
+    const replacement = await startWorker(setup);
     replacementWorkers.push(replacement);
     await control(`/identity-verifications/${Object.values(waiting.steps)[0]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
     const outcome = await handle.result();
