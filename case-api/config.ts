@@ -3,10 +3,10 @@
  * `CASE_API_KEYS` the embedded default generates keys into `.data/case-api-keys.json`.
  */
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { z } from 'zod';
 import { readOrCreateSecretFile } from '../codec/secretFile';
 import { httpUrlVariable, parseEnvironment, portVariable } from '../config/environment';
+import { dataPath } from '../config/projectRoot';
 import { apiKeyListSchema, type ApiKeyEntry } from './apiKeys';
 import { defaultApiKeyFile, embeddedKeyEntries, readOrCreateEmbeddedKeys } from './embeddedApiKeys';
 
@@ -33,7 +33,7 @@ export interface CaseApiConfig {
   temporalUiUrl?: string;
 }
 
-export const defaultSessionSecretFile = path.resolve(__dirname, '..', '.data', 'case-api-session-secret');
+export const defaultSessionSecretFile = dataPath('case-api-session-secret');
 
 export function readCaseApiConfig(env: NodeJS.ProcessEnv = process.env, keyFile = defaultApiKeyFile): CaseApiConfig {
   const c = parseEnvironment(caseApiEnvironment, env);

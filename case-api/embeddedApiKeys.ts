@@ -3,12 +3,12 @@
  * `.data/case-api-keys.json` (mode 0600) for the person running the stack to read. The server
  * only ever holds their hashes.
  */
-import path from 'node:path';
+import { dataPath } from '../config/projectRoot';
 import { z } from 'zod';
 import { readOrCreateSecretFile } from '../codec/secretFile';
 import { generateApiKey, hashApiKey, type ApiKeyEntry } from './apiKeys';
 
-export const defaultApiKeyFile = path.resolve(__dirname, '..', '.data', 'case-api-keys.json');
+export const defaultApiKeyFile = dataPath('case-api-keys.json');
 
 const keyFileSchema = z.object({ origination: z.string().min(16), operator: z.string().min(16) });
 export type EmbeddedApiKeys = z.output<typeof keyFileSchema>;

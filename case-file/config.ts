@@ -3,12 +3,10 @@
  * embedded PGlite that `npm start` serves on `CASE_FILE_PORT` (data in `CASE_FILE_DATA_DIR`).
  * Read once, validated with zod; the URL is never echoed (it may hold a password).
  */
-import path from 'node:path';
 import { z } from 'zod';
 import { parseEnvironment, portVariable } from '../config/environment';
+import { dataPath } from '../config/projectRoot';
 import { EMBEDDED_POOL_SIZE } from './pool';
-
-const projectRoot = path.resolve(__dirname, '..');
 
 export const DEFAULT_CASE_FILE_PORT = 5433;
 
@@ -35,7 +33,7 @@ export function readCaseFileConfig(env: NodeJS.ProcessEnv = process.env): CaseFi
       DATABASE_URL: postgresUrl.optional(),
       DATABASE_POOL_SIZE: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).default(5),
       CASE_FILE_PORT: portVariable.default(DEFAULT_CASE_FILE_PORT),
-      CASE_FILE_DATA_DIR: z.string().min(1).default(path.join(projectRoot, '.data', 'case-file')),
+      CASE_FILE_DATA_DIR: z.string().min(1).default(dataPath('case-file')),
     },
     env,
   );

@@ -33,7 +33,8 @@ import { startWorker, type RunningWorker } from '../worker/createWorker';
 import { connectTemporalClient } from '../client/temporalClient';
 import type { TemporalConfig } from '../config/temporalConfig';
 import { startDevServer, type DevServer } from './devServer';
-import { projectRoot, resolveTemporalCli } from './temporalCli';
+import { dataPath } from '../config/projectRoot';
+import { resolveTemporalCli } from './temporalCli';
 
 /** The application the local simulator issues tokens for, and the worker uses. */
 const LOCAL_CLIENT = { id: 'demo-client', secret: 'demo-secret' };
@@ -136,7 +137,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const bridgeConfig: BridgeConfig = {
       port: options.bridgePort ?? 0,
       path: '/webhooks',
-      spoolDir: options.spoolDir ?? path.join(projectRoot, '.data', 'spool'),
+      spoolDir: options.spoolDir ?? dataPath('spool'),
       maxBodyBytes: 1024 * 1024,
       secrets: [],
       secretSource: 'config',
@@ -193,7 +194,7 @@ async function startTemporal(options: StackOptions, codecEndpoint: string, clean
     uiPort: options.embedded?.uiPort,
     dbFile: options.embedded?.dbFile,
     codecEndpoint,
-    logFile: options.embedded?.logFile ?? path.join(projectRoot, '.data', 'temporal-dev-server.log'),
+    logFile: options.embedded?.logFile ?? dataPath('temporal-dev-server.log'),
   });
   cleanups.push(() => devServer.stop());
   progress(`Temporal dev server at ${devServer.address}${devServer.uiUrl ? ` (Web UI ${devServer.uiUrl})` : ''}`);

@@ -21,12 +21,12 @@ import { readCaseApiConfig } from '../case-api/config';
 import { readCaseEventsConfig } from '../case-events/caseEventsConfig';
 import { runDemoJourney } from './demoJourney';
 import { startStack, type Stack } from './stack';
-import { projectRoot } from './temporalCli';
+import { dataPath } from '../config/projectRoot';
 
 const embeddedEnvironment = {
   TEMPORAL_DEV_PORT: portVariable.default(7233),
   TEMPORAL_UI_PORT: portVariable.default(8233),
-  TEMPORAL_DB_FILE: z.string().min(1).default(path.join(projectRoot, '.data', 'temporal.sqlite')),
+  TEMPORAL_DB_FILE: z.string().min(1).default(dataPath('temporal.sqlite')),
 };
 
 const started = Date.now();
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
       simulatorPort: simulatorConfig.port,
       simulatorSeed: simulatorConfig.seed,
       // Temporal keeps its state in .data/: the provider must keep its own, or resumed journeys wait on requests it never heard of.
-      simulatorStateFile: simulatorConfig.stateFile ?? path.join(projectRoot, '.data', 'simulator-state.json'),
+      simulatorStateFile: simulatorConfig.stateFile ?? dataPath('simulator-state.json'),
       bridgePort: bridgeConfig.port,
       codecServer,
       caseApi,
