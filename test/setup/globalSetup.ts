@@ -2,7 +2,9 @@
  * Starts one throwaway (in-memory, headless) Temporal dev server and one in-memory case file
  * (PGlite served over the wire protocol), and bundles the workflows once for every suite; suites read both from the environment (see testEnvironment.ts). Every run
  * encrypts payloads under a key of its own (PAYLOAD_ENCRYPTION_KEYS, inherited by the suites and
- * by the processes they spawn), so no test touches the checkout's .data key.
+ * by the processes they spawn), so no test touches the checkout's .data key. With
+ * TEST_CASE_FILE_DATABASE_URL set (CI: .ci/store-tests-on-postgres), the suites use that PostgreSQL
+ * as their case file instead of the embedded PGlite.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -19,16 +21,17 @@ export default async function globalSetup(): Promise<void> {
   process.env.PAYLOAD_ENCRYPTION_KEYS ??= formatPayloadKeys([generatePayloadKey('test-run')]);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'journeys-test-'));
   const cliPath = await resolveTemporalCli({ log: (line) => console.log(line) });
+  const postgresUrl = process.env.TEST_CASE_FILE_DATABASE_URL;
   const [server, bundle, caseFile] = await Promise.all([
     startDevServer({ cliPath, logFile: path.join(dir, 'temporal-dev-server.log') }),
     bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') }),
-    startEmbeddedCaseFile(),
+    postgresUrl ? undefined : startEmbeddedCaseFile(),
   ]);
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);
   process.env.TEST_TEMPORAL_ADDRESS = server.address;
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
   process.env.TEST_TEMP_DIR = dir;
-  process.env.TEST_CASE_FILE_URL = caseFile.url;
+  process.env.TEST_CASE_FILE_URL = postgresUrl ?? caseFile?.url;
   Object.assign(globalThis, { __devServer: server, __caseFile: caseFile });
 }

@@ -26,9 +26,13 @@ export function testDirectory(name: string): string {
   return path.join(root, `${name}-${randomUUID()}`);
 }
 
-/** The run's embedded case file (global setup), migrated, on a pool of its own; close it after the suite. */
+/** PostgreSQL (TEST_CASE_FILE_DATABASE_URL) takes several connections; the embedded PGlite serves one. */
+const POSTGRES_POOL_SIZE = 4;
+const testPoolSize = () => (process.env.TEST_CASE_FILE_DATABASE_URL ? POSTGRES_POOL_SIZE : EMBEDDED_POOL_SIZE);
+
+/** The run's case file (global setup), migrated, on a pool of its own; close it after the suite. */
 export async function testCaseFile(): Promise<CaseFileStore> {
-  return openCaseFile(testCaseFileUrl(), EMBEDDED_POOL_SIZE);
+  return openCaseFile(testCaseFileUrl(), testPoolSize());
 }
 
 export function testCaseFileUrl(): string {
@@ -39,5 +43,5 @@ export function testCaseFileUrl(): string {
 
 /** The stack option that points a stack at the run's case file instead of starting one. */
 export function testCaseFileOption(): { url: string; poolSize: number } {
-  return { url: testCaseFileUrl(), poolSize: EMBEDDED_POOL_SIZE };
+  return { url: testCaseFileUrl(), poolSize: testPoolSize() };
 }
