@@ -153,6 +153,19 @@ test('a provider that fails every call of one step ends that step failed with it
   await handle.signal('cancel', {});
 });
 
+test('when the operator deadline runs out, the journey closes as needs_attention, saying so', async () => {
+  const ids = await newCase();
+  // The applicant never completes the check: the step expires, and nobody acts within the operator's 2 seconds.
+  const handle = await start({ caseId: ids.caseId, people: [{ personId: ids.personId }], steps: { identityVerification: true }, deadlines: { identityVerification: '1 second', operatorDecision: '2 seconds' } });
+  const attention = await waitForStatus(handle, journeyStatusQuery, (s) => s.operatorDeadline != null);
+  expect(attention.state).toBe('needs_attention');
+  const outcome = await handle.result();
+  expect(outcome.state).toBe('needs_attention');
+  expect(outcome.reasons).toContain('no operator decision within 2 seconds');
+  expect(outcome.operatorDeadline).toBeNull();
+  expect((await handle.describe()).status.name).toBe('COMPLETED');
+});
+
 test('a 404 on a result read right after its webhook is retried briefly, and the step completes', async () => {
   const ids = await newCase();
   const handle = await start({ caseId: ids.caseId, people: [{ personId: ids.personId }], steps: { identityVerification: true } });
