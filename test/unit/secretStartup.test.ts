@@ -37,14 +37,22 @@ test('stop ends the retries', async () => {
       throw new Error('down');
     },
   });
-  let failures = 0;
-  const firstFailure = new Promise<void>((resolve) => ring.startLoading({ initialMs: 5, maxMs: 5 }, () => (++failures === 1 ? resolve() : undefined)));
-  await firstFailure;
-  ring.stop();
-  const after = calls;
-  await new Promise((r) => setTimeout(r, 30));
-  expect(calls).toBe(after);
-  expect(ring.known).toBe(false);
+  // Jest's clock: the retry timer's whole future is run at once instead of waited out.
+  jest.useFakeTimers();
+  try {
+    let failures = 0;
+    const firstFailure = new Promise<void>((resolve) => ring.startLoading({ initialMs: 5, maxMs: 5 }, () => (++failures === 1 ? resolve() : undefined)));
+    await firstFailure;
+    expect(jest.getTimerCount()).toBe(1);
+    ring.stop();
+    const after = calls;
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(calls).toBe(after);
+    expect(jest.getTimerCount()).toBe(0);
+    expect(ring.known).toBe(false);
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 test('configured secrets are known from the start', () => {
