@@ -1,10 +1,10 @@
 /**
- * The case API's HTTP surface: security headers (helmet), a rate limit per client address, bounded
+ * The case API's HTTP surface: security headers (helmet), rate limits per API key and per client
+ * address (requestLimits.ts), bounded
  * JSON bodies, the OpenAPI document and its reference page (public), the v1 routes behind bearer
  * API keys, and the operator console (its own session login).
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { bearerAuthentication } from './authenticate';
@@ -14,6 +14,7 @@ import type { CaseApiConfig } from './config';
 import { jsonBody, mountRoutes } from './mountRoutes';
 import { openApiDocument } from './openApiDocument';
 import { referencePage } from './referencePage';
+import { requestRateLimit } from './requestLimits';
 
 export const API_VERSION = '1.0.0';
 
@@ -22,15 +23,9 @@ export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, lo
   app.disable('x-powered-by');
   // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, and the console checks Origin.
   app.use(helmet({ referrerPolicy: { policy: 'same-origin' } }));
-  app.use(
-    rateLimit({
-      windowMs: 60_000,
-      limit: config.rateLimitPerMinute,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      handler: (_req, res) => void res.status(429).json({ error: 'rate_limited', message: 'Too many requests; slow down and retry after the RateLimit-Reset seconds' }),
-    }),
-  );
+  // Behind a proxy, the client's address and scheme are the ones the trusted proxy reports.
+  app.set('trust proxy', config.trustProxy ?? false);
+  app.use(requestRateLimit(config.keys, config.rateLimitPerMinute));
   const document = openApiDocument(caseRoutes, API_VERSION);
   const page = referencePage(document as unknown as Parameters<typeof referencePage>[0]);
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));

@@ -10,12 +10,27 @@ import { dataPath } from '../config/projectRoot';
 import { apiKeyListSchema, type ApiKeyEntry } from './apiKeys';
 import { defaultApiKeyFile, embeddedKeyEntries, readOrCreateEmbeddedKeys } from './embeddedApiKeys';
 
+/**
+ * `CASE_API_TRUST_PROXY`: a number of proxy hops, or comma-separated proxy addresses, subnets
+ * (CIDR) or the names loopback, linklocal, uniquelocal (express's `trust proxy`). `true` (trust
+ * any sender's X-Forwarded-For) is refused: any client could then pick its own rate-limit bucket.
+ */
+const trustProxyVariable = z.union([
+  z.string().regex(/^\d{1,2}$/).transform(Number),
+  z.string().regex(/^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?))*$/, 'must be a number of hops, or proxy addresses, subnets or loopback/linklocal/uniquelocal, comma-separated'),
+]);
+
 export const caseApiEnvironment = {
   CASE_API_PORT: portVariable.default(8490),
   CASE_API_KEYS: apiKeyListSchema.optional(),
   CASE_API_MAX_BODY: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024, 'must be at least 1024 bytes').default(64 * 1024),
-  /** Requests per minute and client address. */
+  CASE_API_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
+  /** Requests per minute per API key, and per client address for requests without a known key. */
   CASE_API_RATE_LIMIT: z.coerce.number({ error: 'must be a number of requests' }).int().positive('must be a positive number').default(300),
+  /** Failed console sign-ins per 15 minutes and client address. */
+  CASE_API_SIGN_IN_FAILURE_LIMIT: z.coerce.number({ error: 'must be a number of attempts' }).int().positive('must be a positive number').default(10),
+  /** Express `trust proxy`: the proxies in front of the API whose X-Forwarded-For/-Proto count. */
+  CASE_API_TRUST_PROXY: trustProxyVariable.optional(),
   /** Signs console session cookies (32+ characters); generated into `.data/` when unset. */
   CASE_API_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** The Temporal Web UI, for links from the console; unset: no links. */
@@ -29,6 +44,11 @@ export interface CaseApiConfig {
   keyFile?: string;
   maxBodyBytes: number;
   rateLimitPerMinute: number;
+  /** Failed console sign-ins per 15 minutes and client address. */
+  signInFailureLimit?: number;
+  /** Express `trust proxy` (hops, or addresses and subnets of the proxies); unset: none trusted. */
+  trustProxy?: number | string;
+  host?: string;
   sessionSecret: string;
   temporalUiUrl?: string;
 }
@@ -44,6 +64,9 @@ export function readCaseApiConfig(env: NodeJS.ProcessEnv = process.env, keyFile 
     keyFile: embedded ? keyFile : undefined,
     maxBodyBytes: c.CASE_API_MAX_BODY,
     rateLimitPerMinute: c.CASE_API_RATE_LIMIT,
+    signInFailureLimit: c.CASE_API_SIGN_IN_FAILURE_LIMIT,
+    trustProxy: c.CASE_API_TRUST_PROXY,
+    host: c.CASE_API_HOST,
     sessionSecret: c.CASE_API_SESSION_SECRET ?? readOrCreateSecretFile(defaultSessionSecretFile, () => randomBytes(32).toString('base64url')).trim(),
     temporalUiUrl: c.TEMPORAL_UI_URL,
   };

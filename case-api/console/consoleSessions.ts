@@ -1,14 +1,19 @@
 /**
  * Sign-in for the console. Browsers cannot send a bearer header when navigating, so an operator key
  * is exchanged once for a signed session cookie (HttpOnly, SameSite=Strict, Path=/console); every
- * other /console request needs a genuine session whose key is still configured as an operator key.
+ * other /console request needs a genuine session whose key (name and hash) is still configured as
+ * an operator key and that was not signed out. Sign-in checks the form's Origin (no login CSRF) and
+ * refused sign-ins count against a strict bucket per client address (requestLimits.ts). The cookie
+ * is `Secure` when the request came over TLS, the proxy's word for it when it is trusted.
  */
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import { findApiKey } from '../apiKeys';
 import type { CaseApiConfig } from '../config';
 import { page } from './layout';
 import { loginBody } from './loginPage';
-import { SESSION_COOKIE, SESSION_LIFETIME_MS, cookieValue, createSession, csrfToken, csrfTokenMatches, readSession, type Session } from './session';
+import { signInFailureLimit } from '../requestLimits';
+import { RevokedSessions } from './revokedSessions';
+import { SESSION_COOKIE, SESSION_LIFETIME_MS, cookieValue, createSession, csrfToken, csrfTokenMatches, keyHashDigest, readSession, type Session } from './session';
 
 type Html = (res: Response, status: number, body: string) => void;
 
@@ -16,20 +21,23 @@ export function mountConsoleSessions(router: Router, config: CaseApiConfig, form
   const secret = config.sessionSecret;
   router.get('/console/login', (_req, res) => html(res, 200, page('Sign in', loginBody())));
 
-  router.post('/console/login', form, (req, res) => {
+  const revoked = new RevokedSessions();
+  router.post('/console/login', signInFailureLimit(config.signInFailureLimit ?? 10), form, (req, res) => {
+    if (!sameOrigin(req)) return html(res, 403, page('Sign in', loginBody('Refused: the sign-in form did not come from this console.')));
     const key = typeof req.body?.key === 'string' ? req.body.key.trim() : '';
     const entry = key ? findApiKey(config.keys, key) : null;
     if (!entry) return html(res, 401, page('Sign in', loginBody('That key is not known.')));
     if (entry.role !== 'operator') return html(res, 403, page('Sign in', loginBody(`That key has the ${entry.role} role; the console needs an operator key.`)));
-    const { cookieValue: value } = createSession(secret, entry.name);
+    const { cookieValue: value } = createSession(secret, entry);
     res.cookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/console', maxAge: SESSION_LIFETIME_MS });
     res.redirect(303, '/console');
   });
 
-  /** The session, if its cookie is genuine and its key is still an operator key (removing a key ends its sessions). */
+  /** The session, if its cookie is genuine, not signed out, and its key (name and hash) is still an operator key. */
   const sessionOf = (req: Request): Session | null => {
     const session = readSession(secret, cookieValue(req.headers.cookie, SESSION_COOKIE));
-    return session && config.keys.some((k) => k.name === session.key && k.role === 'operator') ? session : null;
+    if (!session || revoked.has(session)) return null;
+    return config.keys.some((k) => k.name === session.key && k.role === 'operator' && keyHashDigest(secret, k.hash) === session.kh) ? session : null;
   };
 
   router.use('/console', (req: Request, res: Response, next: NextFunction) => {
@@ -45,6 +53,7 @@ export function mountConsoleSessions(router: Router, config: CaseApiConfig, form
 
   router.post('/console/logout', form, (req, res) => {
     if (!sameOrigin(req) || !csrfTokenMatches(secret, res.locals.session, req.body?.csrf)) return html(res, 403, page('Refused', '<p>Refused: the form did not come from this console.</p>'));
+    revoked.add(res.locals.session);
     res.clearCookie(SESSION_COOKIE, { path: '/console' });
     res.redirect(303, '/console/login');
   });

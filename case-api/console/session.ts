@@ -1,7 +1,8 @@
 /**
  * The operator console's session: a cookie holding `<payload>.<HMAC-SHA256>` (base64url), signed
  * with the session secret, so the server keeps no session state (N API processes share the
- * secret). The payload names the API key that logged in (by its configured name) and when the
+ * secret). The payload names the API key that logged in (by its configured name and a digest of
+ * its hash, so a key rotated under the same name ends the sessions of the old one) and when the
  * session ends; each session has a random id from which its CSRF token is derived.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -10,13 +11,16 @@ import { z } from 'zod';
 export const SESSION_COOKIE = 'vj_console';
 export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
 
-const sessionSchema = z.object({ sid: z.string().min(16), key: z.string().min(1), exp: z.number().int() });
+const sessionSchema = z.object({ sid: z.string().min(16), key: z.string().min(1), kh: z.string().min(16), exp: z.number().int() });
 export type Session = z.output<typeof sessionSchema>;
 
 const mac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64url');
 
-export function createSession(secret: string, keyName: string, now = Date.now()): { session: Session; cookieValue: string } {
-  const session: Session = { sid: randomBytes(18).toString('base64url'), key: keyName, exp: now + SESSION_LIFETIME_MS };
+/** Names one key's hash without revealing it (the cookie is only signed, not encrypted). */
+export const keyHashDigest = (secret: string, keyHash: Buffer) => mac(secret, `key:${keyHash.toString('hex')}`).slice(0, 22);
+
+export function createSession(secret: string, key: { name: string; hash: Buffer }, now = Date.now()): { session: Session; cookieValue: string } {
+  const session: Session = { sid: randomBytes(18).toString('base64url'), key: key.name, kh: keyHashDigest(secret, key.hash), exp: now + SESSION_LIFETIME_MS };
   const payload = Buffer.from(JSON.stringify(session)).toString('base64url');
   return { session, cookieValue: `${payload}.${mac(secret, payload)}` };
 }

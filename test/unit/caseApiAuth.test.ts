@@ -44,7 +44,8 @@ test('without CASE_API_KEYS, one key per role is generated once into a 0600 file
 
 test('a console session is refused when forged, altered or expired; its CSRF token is its own', () => {
   const secret = 'a'.repeat(40);
-  const { session, cookieValue } = createSession(secret, 'ops', 1_000);
+  const ops = { name: 'ops', hash: Buffer.alloc(32, 1) };
+  const { session, cookieValue } = createSession(secret, ops, 1_000);
   expect(readSession(secret, cookieValue, 2_000)).toEqual(session);
   expect(readSession('b'.repeat(40), cookieValue, 2_000)).toBeNull();
   const [payload, signature] = cookieValue.split('.');
@@ -53,7 +54,7 @@ test('a console session is refused when forged, altered or expired; its CSRF tok
   expect(readSession(secret, `${payload}.${signature}`, session.exp + 1)).toBeNull();
   expect(readSession(secret, undefined)).toBeNull();
   expect(csrfTokenMatches(secret, session, csrfToken(secret, session))).toBe(true);
-  const other = createSession(secret, 'ops').session;
+  const other = createSession(secret, ops).session;
   expect(csrfTokenMatches(secret, session, csrfToken(secret, other))).toBe(false);
   expect(csrfTokenMatches(secret, session, undefined)).toBe(false);
 });
