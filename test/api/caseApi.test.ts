@@ -7,7 +7,7 @@ import { validate } from '@readme/openapi-parser';
 import { startStack, type Stack } from '../../cli/stack';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 
 let stack: Stack;
 let api: ReturnType<typeof caseApiClient>;

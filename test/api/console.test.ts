@@ -12,7 +12,7 @@ import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 
 const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));

@@ -4,7 +4,7 @@
  */
 import type { RunningSimulator } from '../../simulator/startSimulator';
 import { CONFORMANCE_SECRET as SECRET, useConformanceSimulator } from '../support/conformanceSimulator';
-import { control, fetchToken, networkFailureOf, rawApi } from '../support/rawProviderApi';
+import { control, fetchToken, networkFailureOf, rawApi } from '../../bench/faultHarness/rawProviderApi';
 import type { WebhookReceiver } from '../support/webhookReceiver';
 import { waitUntil } from '../support/waitUntil';
 

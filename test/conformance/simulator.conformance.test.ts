@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import net from 'node:net';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
 import { CONFORMANCE_SECRET as SECRET, useConformanceSimulator } from '../support/conformanceSimulator';
-import { control, fetchToken, rawApi } from '../support/rawProviderApi';
+import { control, fetchToken, rawApi } from '../../bench/faultHarness/rawProviderApi';
 import type { WebhookReceiver } from '../support/webhookReceiver';
 
 let sim: RunningSimulator;

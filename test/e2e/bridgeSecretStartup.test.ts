@@ -13,7 +13,7 @@ import { startSimulator, type RunningSimulator } from '../../simulator/startSimu
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
 
 const temporal = testTemporalConfig();

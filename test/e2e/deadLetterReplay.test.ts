@@ -38,7 +38,8 @@ function runDeadLetters(spoolDir: string, ...args: string[]) {
     TEMPORAL_TASK_QUEUE: temporalConfig.taskQueue,
     WEBHOOK_ALLOW_UNSIGNED: 'true',
   };
-  return promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(root, 'webhook-bridge', 'deadLettersMain.ts'), ...args], { cwd: root, env });
+  // The command an operator runs (--silent: npm's banner would precede the JSON line).
+  return promisify(execFile)('npm', ['run', '--silent', 'bridge:dead-letters', '--', ...args], { cwd: root, env });
 }
 
 test('a replayed dead letter reaches Temporal encrypted, and leaves the store', async () => {

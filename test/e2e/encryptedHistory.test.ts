@@ -25,7 +25,7 @@ import { creditReportWorkflow } from '../../workflows/creditReportWorkflow';
 import type { OnboardCaseInput } from '../../client/journeyInput';
 import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 
 type History = temporal.api.history.v1.IHistory;

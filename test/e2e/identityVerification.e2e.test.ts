@@ -17,7 +17,7 @@ import {
   type IdentityVerificationStatus,
 } from '../../workflows/identityVerificationWorkflow';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 
 let stack: Stack;
 

@@ -8,10 +8,10 @@ import { startStack, type Stack } from '../../cli/stack';
 import { workerEnvOf } from '../../cli/stackProcessEnv';
 import type { DeliveryLogEntry } from '../../simulator/store';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { killChildren, startChild, type Child } from '../support/childProcess';
-import { settledLedger } from '../support/deliveryLedger';
-import { applicantActs, newApplicant, startJourney } from '../support/faultJourneys';
-import { simulatorControl } from '../support/rawProviderApi';
+import { killChildren, startChild, type Child } from '../../bench/faultHarness/childProcess';
+import { settledLedger } from '../../bench/faultHarness/deliveryLedger';
+import { applicantActs, newApplicant, startJourney } from '../../bench/faultHarness/faultJourneys';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 
 const JOURNEYS = 6;
 let stack: Stack;

@@ -1,6 +1,7 @@
 /**
- * Recorded histories on disk: `{ workflowId, history }` with the history as its protobuf bytes in
- * Base64 (exact, and independent of JSON mapping differences between SDK versions).
+ * Recorded histories on disk: `{ generation, scenario, workflowId, history }` with the history as
+ * its protobuf bytes in Base64 (exact, and independent of JSON mapping differences between SDK
+ * versions). A generation is the release whose workflow code recorded it (docs/versioning.md).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,17 @@ export function encodeHistory(history: History): string {
 
 export interface RecordedHistory extends HistoryAndWorkflowId {
   file: string;
+  generation: string;
+  scenario: string;
   history: temporal.api.history.v1.History;
+}
+
+export interface HistoryFile {
+  generation: string;
+  scenario: string;
+  workflowId: string;
+  /** The protobuf bytes, Base64. */
+  history: string;
 }
 
 export function readHistories(dir = historiesDir): RecordedHistory[] {
@@ -25,7 +36,7 @@ export function readHistories(dir = historiesDir): RecordedHistory[] {
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((file) => {
-      const { workflowId, history } = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { workflowId: string; history: string };
-      return { file, workflowId, history: temporal.api.history.v1.History.decode(Buffer.from(history, 'base64')) };
+      const { generation, scenario, workflowId, history } = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as HistoryFile;
+      return { file, generation, scenario, workflowId, history: temporal.api.history.v1.History.decode(Buffer.from(history, 'base64')) };
     });
 }

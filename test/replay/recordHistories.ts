@@ -1,9 +1,8 @@
 /**
- * `npm run record-histories`: runs each scenario on an embedded stack and writes the history of
- * every workflow involved to test/replay/histories/, for the replay test to guard determinism.
- * Record a new generation after a change of workflow code that goes through `patched()`, with a
- * tag of its own (`npm run record-histories -- v3`); keep the old files, since running workflows
- * still have those histories.
+ * `npm run record-histories -- <generation>`: runs each scenario on an embedded stack and writes
+ * the history of every workflow involved to test/replay/histories/, for the replay test to guard
+ * determinism. A generation is named for the release whose workflow code records it (`1.0`, the
+ * baseline); when and how a new one is recorded and an old one retired is in docs/versioning.md.
  *
  * The stack encrypts payloads; the files keep them decoded (json/plain), so the fixtures replay
  * under any key. `journey replay` in the CLI test covers the replay of encrypted histories.
@@ -15,25 +14,27 @@ import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { METADATA_ENCODING_KEY, type Duration, type Payload, type PayloadCodec } from '@temporalio/common';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
-import { encodeHistory } from './historyFiles';
+import { encodeHistory, type HistoryFile } from './historyFiles';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { creditReportWorkflow } from '../../workflows/creditReportWorkflow';
 import { resolveCreditReportPicklistUpdate } from '../../client/creditReportMessages';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
-import { journeyStatusQuery, resolveJourneyPicklistUpdate, retryStepUpdate, waiveStepUpdate } from '../../client/journeyMessages';
+import { cancelJourneySignal, journeyStatusQuery, resolveJourneyPicklistUpdate, retryStepUpdate, waiveStepUpdate } from '../../client/journeyMessages';
+import type { OnboardCaseInput } from '../../client/journeyInput';
 import { journeyHistories } from '../../client/journeyReplay';
+import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
 import type { temporal } from '@temporalio/proto';
 import { stepStatusQuery } from '../../client/stepMessages';
 import { deliverSignal, resourceStateQuery, subscribeSignal } from '../../client/resourceMessages';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 
 const out = path.join(__dirname, 'histories');
-const tag = process.argv[2] ?? 'v3';
-if (!/^[a-z0-9-]+$/.test(tag)) throw new Error(`the tag must be lower-case letters, digits and dashes, got ${tag}`);
+const tag = process.argv[2] ?? '';
+if (!/^\d+\.\d+$/.test(tag)) throw new Error(`name the generation by its release, such as 1.0 (npm run record-histories -- 1.0); got ${JSON.stringify(tag)}`);
 
 const control = (stack: Stack, path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
 
@@ -48,8 +49,9 @@ async function write(codec: PayloadCodec, scenario: string, histories: Map<strin
     await decodeInPlace(history, codec);
     // The hash keeps the names of attempts (`…/identity-verification/<person>/2`) apart once cut short.
     const digest = createHash('sha256').update(workflowId).digest('hex').slice(0, 8);
-    const name = `${tag}-${scenario}__${workflowId.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 70)}_${digest}.json`;
-    writeFileSync(path.join(out, name), JSON.stringify({ workflowId, history: encodeHistory(history) }, null, 1));
+    const name = `${tag}__${scenario}__${workflowId.replace(/[^A-Za-z0-9-]+/g, '_').slice(0, 70)}_${digest}.json`;
+    const file: HistoryFile = { generation: tag, scenario, workflowId, history: encodeHistory(history) };
+    writeFileSync(path.join(out, name), JSON.stringify(file, null, 1));
     console.log(`  ${name}`);
   }
 }
@@ -66,18 +68,19 @@ async function decodeInPlace(node: unknown, codec: PayloadCodec): Promise<void> 
   }
 }
 
-/** Runs a journey to its end and saves its history with every child and resource history it touched. */
-/** Documents go to the case file first; journeys name them (since v4; earlier generations carried the bytes). */
+/** Documents go to the case file first; journeys name them. */
 async function payslipReference(stack: Stack, caseId: string) {
   const stored = await stack.caseFile.putDocument({ caseId, fileName: 'p.pdf', content: Buffer.from('PAYSLIP') });
   return { document_id: stored.document_id, file_name: stored.file_name };
 }
 
-async function journeyScenario(stack: Stack, scenario: string, run: (caseId: string) => Promise<void>, input: (caseId: string) => Promise<Parameters<typeof onboardCase>[0]>): Promise<void> {
+/** Runs a journey to its end and saves its history with every step and resource history of its case. */
+async function journeyScenario(stack: Stack, scenario: string, run: (caseId: string) => Promise<void>, input: (caseId: string) => Promise<OnboardCaseInput>): Promise<void> {
   const caseId = (await control(stack, '/cases', { income_employer_outcome: scenario.includes('waived') ? 'Failed' : 'Complete' })).case_id as string;
-  const handle = await startOnboardCase(stack.client, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [await input(caseId)] });
+  await startOnboardCase(stack.client, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [await input(caseId)] });
   await run(caseId);
-  const outcome = await handle.result().catch((error: Error) => ({ state: `closed: ${error.message}` }));
+  // The latest run (a retried journey has two).
+  const outcome = await stack.client.workflow.getHandle(`case/${caseId}`).result().catch((error: Error) => ({ state: `closed: ${error.message}` }));
   console.log(`${scenario}: ${outcome.state}`);
   await write(new EncryptionCodec(stack.payloadKeys), scenario, await journeyHistories({ client: stack.client, taskQueue: stack.temporal.taskQueue }, caseId));
 }
@@ -153,6 +156,33 @@ async function main(): Promise<void> {
       async (caseId) => ({ caseId, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { identityVerification: true }, deadlines: fast }),
     );
 
+    // No operator decision within the operator deadline: the journey closes needing attention.
+    await journeyScenario(
+      stack,
+      'journey-operator-deadline',
+      async () => undefined,
+      async (caseId) => ({ caseId, company: { company_id: byName('Nonumber Trading Ltd') }, steps: { creditReport: true }, deadlines: { ...fast, operatorDecision: '2 seconds' } }),
+    );
+
+    // A cancelled journey retried (`journey retry`): the completed credit report carried over, a
+    // new IDV attempt that the applicant completes.
+    await journeyScenario(
+      stack,
+      'journey-retried',
+      async (caseId) => {
+        const ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue };
+        const h = stack.client.workflow.getHandle(`case/${caseId}`);
+        const idv = (s: { steps: Record<string, { state: string; attempt: number; providerIds: Record<string, string> }> }) => Object.entries(s.steps).find(([key]) => key.startsWith('identity-verification/'))![1];
+        await waitForStatus(h, journeyStatusQuery, (s) => s.steps['credit-report']?.state === 'completed' && idv(s).state === 'waiting');
+        await h.signal(cancelJourneySignal, { reason: 'applicant asked to start again' });
+        await h.result();
+        await retryJourney(ctx, await planJourneyRetry(ctx, caseId));
+        const again = await waitForStatus(stack.client.workflow.getHandle(`case/${caseId}`), journeyStatusQuery, (s) => idv(s).attempt === 2 && idv(s).state === 'waiting');
+        await control(stack, `/identity-verifications/${idv(again).providerIds.request_id}/complete`, { verification_status: 'Approved' });
+      },
+      async (caseId) => ({ caseId, company: { company_id: byName('Acme Widgets Ltd') }, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { creditReport: true, identityVerification: true }, deadlines: fast }),
+    );
+
     // A standalone IDV with a resubmission, then approval.
     const idvPerson = (await control(stack, '/persons', {})).person_id as string;
     const idv = await stack.client.workflow.start(identityVerificationWorkflow, { workflowId: `idv/record/${idvPerson}`, taskQueue: stack.temporal.taskQueue, args: [{ personId: idvPerson, deadline: '30 seconds' }] });
@@ -185,7 +215,7 @@ async function main(): Promise<void> {
     console.log(`unrouted: ${(await stack.client.workflow.getHandle(unrouted).result()).events.length} events`);
     await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'unrouted', [unrouted]);
 
-    // A resource that ends soon after its outcome reached its subscriber (since lean-histories-2).
+    // A resource that ends soon after its outcome reached its subscriber.
     // The subscriber is another mailbox, which just buffers what it is sent.
     const startSink = async (retention: Duration): Promise<string> => {
       const id = `Recorded.Sink/${randomUUID()}`;
@@ -202,8 +232,8 @@ async function main(): Promise<void> {
     console.log(`resource-closed-after-outcome: ${(await stack.client.workflow.getHandle(settledResource).result()).events.length} events`);
     await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'resource-closed-after-outcome', [settledResource]);
 
-    // A subscriber that comes after both deliveries of an occurrence (since lean-histories-3, it is
-    // replayed one), the subscriber again a mailbox that buffers what it is sent.
+    // A subscriber that comes after both deliveries of an occurrence is replayed one of them, the
+    // subscriber again a mailbox that buffers what it is sent.
     const documentId = randomUUID();
     const documentResource = `resource/document/${documentId}`;
     const ofOccurrence = (eventType: string) => ({ dedupeId: `d|${eventType}|h`, eventType, batchId: 'd', webhookId: 'w', datetimeSent: new Date().toISOString(), receivedAt: new Date().toISOString(), parse: 'known' as const, data: { status: 'Complete', document: { document_id: documentId } } });

@@ -18,8 +18,8 @@ test('batch id, event type and the SHA-256 of the data as JSON, Base64url', () =
 
 test('every identity the bridge stored in the recorded journeys is computed again from its delivery', () => {
   const delivered: ResourceDelivery[] = [];
-  for (const { file, history } of readHistories()) {
-    if (!/^v\d+n?-journey-/.test(file)) continue;
+  for (const { scenario, history } of readHistories()) {
+    if (!scenario.startsWith('journey-')) continue;
     for (const event of history.events ?? []) {
       const signal = event.workflowExecutionSignaledEventAttributes;
       if (signal?.signalName !== 'deliver') continue;

@@ -13,7 +13,7 @@ import { replayJourney } from '../../client/journeyReplay';
 import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
 import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 
 const run = promisify(execFile);
 let stack: Stack;

@@ -14,7 +14,7 @@ import { waitForStatus } from '../../cli/watchStatus';
 import type { OnboardCaseInput } from '../../client/journeyInput';
 import { journeyStatusQuery, retryStepUpdate, waiveStepUpdate, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { waitUntil } from '../support/waitUntil';
 

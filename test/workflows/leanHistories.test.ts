@@ -18,7 +18,7 @@ import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
 import { stepStatusQuery } from '../../client/stepMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { waitUntil } from '../support/waitUntil';
 
 const T = temporal.api.enums.v1.EventType;

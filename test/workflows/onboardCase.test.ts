@@ -14,7 +14,7 @@ import type { OnboardCaseInput } from '../../client/journeyInput';
 import { cancelJourneySignal, journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
 import { stepStatusQuery, type StepStatus } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { waitUntil } from '../support/waitUntil';
 

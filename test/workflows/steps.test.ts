@@ -11,7 +11,7 @@ import { identityVerificationWorkflow } from '../../workflows/identityVerificati
 import { resourceStateQuery } from '../../client/resourceMessages';
 import { stepStatusQuery } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../support/rawProviderApi';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 
 let stack: Stack;
 

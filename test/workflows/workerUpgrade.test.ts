@@ -20,9 +20,9 @@ import { waitForStatus } from '../../cli/watchStatus';
 import { dataConverterFor, failureConverterPath } from '../../codec/dataConverter';
 import { resourceWorkflowId } from '../../provider';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { killChildren, startChild, type Child } from '../support/childProcess';
-import { newApplicant, type Applicant } from '../support/faultJourneys';
-import { simulatorControl } from '../support/rawProviderApi';
+import { killChildren, startChild, type Child } from '../../bench/faultHarness/childProcess';
+import { newApplicant, type Applicant } from '../../bench/faultHarness/faultJourneys';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { drainageOf, makeCurrent, runningOn, versionOf } from '../support/workerDeployments';
 

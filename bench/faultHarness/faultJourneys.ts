@@ -1,0 +1,78 @@
+/**
+ * Journeys for the fault suite and the soak: an applicant at the simulator, a journey for their
+ * case, and the applicant acting (IDV approved, bank connected) once the journey asks. Deadlines are
+ * short and reconciliation early, so a journey whose webhook is lost settles by polling in seconds;
+ * one that needs attention ends soon after (no operator here), so a failing case fails fast.
+ */
+import type { Client } from '@temporalio/client';
+import type { OnboardCaseInput } from '../../client/journeyInput';
+import { journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
+import { startJourney as startCaseJourney } from '../../client/journeyOperations';
+
+export type Control = (path: string, body?: unknown, method?: string) => Promise<any>;
+
+export interface Applicant {
+  caseId: string;
+  personId: string;
+}
+
+export interface JourneyPlan {
+  /** Open banking (cannot be polled: its webhook must not be lost) and an affordability insight after it. */
+  banking: boolean;
+  /** Time for a step before it expires; also bounds how long a test can wait. */
+  deadline?: string;
+  reconcileAfter?: string;
+}
+
+export async function newApplicant(control: Control): Promise<Applicant> {
+  const caseId = (await control('/cases', { income_employer_outcome: 'Complete' })).case_id as string;
+  const personId = (await control('/persons', {})).person_id as string;
+  return { caseId, personId };
+}
+
+export function journeyInput(a: Applicant, plan: JourneyPlan): OnboardCaseInput {
+  const deadline = plan.deadline ?? '2 minutes';
+  return {
+    caseId: a.caseId,
+    people: [{ personId: a.personId }],
+    steps: { identityVerification: true, incomeEmployer: true, ...(plan.banking ? { banking: 'open_banking' as const, affordability: true } : {}) },
+    deadlines: { identityVerification: deadline, banking: deadline, affordability: deadline, incomeEmployer: deadline, reconcileAfter: plan.reconcileAfter ?? '3 seconds', providerCalls: '5 minutes', operatorDecision: '5 seconds' },
+  };
+}
+
+export async function startJourney(client: Client, taskQueue: string, a: Applicant, plan: JourneyPlan) {
+  const started = await startCaseJourney({ client, taskQueue }, journeyInput(a, plan));
+  return client.workflow.getHandle<OnboardCaseWorkflow>(started.workflowId, started.runId ?? undefined);
+}
+
+/**
+ * Waits until the journey has asked the applicant (IDV request, and bank connection when planned);
+ * answers their ids. `pollMs` spaces the status queries (a soak with hundreds of journeys waiting
+ * must not flood the worker with queries).
+ */
+export async function askedOf(client: Client, a: Applicant, plan: JourneyPlan, timeoutMs = 120_000, pollMs = 100): Promise<{ requestId: string; connectionId?: string }> {
+  const handle = client.workflow.getHandle(`case/${a.caseId}`);
+  const idv = `identity-verification/${a.personId}`;
+  const deadline = Date.now() + timeoutMs;
+  let last: JourneyStatus | undefined;
+  for (;;) {
+    // Not started yet, or a transient error: asked again at the next round.
+    last = await handle.query(journeyStatusQuery).catch(() => last);
+    const requestId = last?.steps[idv]?.providerIds.request_id;
+    const connectionId = last?.steps.banking?.providerIds.bank_connection_id;
+    if (requestId !== undefined && (!plan.banking || connectionId !== undefined)) return { requestId, connectionId };
+    if (Date.now() > deadline) throw new Error(`case ${a.caseId} did not ask the applicant within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** The applicant's part at the provider: IDV approved, the bank connected. */
+export async function act(control: Control, ids: { requestId: string; connectionId?: string }): Promise<void> {
+  await control(`/identity-verifications/${ids.requestId}/complete`, { verification_status: 'Approved' });
+  if (ids.connectionId) await control(`/open-banking-connections/${ids.connectionId}/complete`, { status: 'Connected', accounts: 1 });
+}
+
+/** The applicant acts once asked. */
+export async function applicantActs(client: Client, control: Control, a: Applicant, plan: JourneyPlan, timeoutMs = 120_000): Promise<void> {
+  await act(control, await askedOf(client, a, plan, timeoutMs));
+}
