@@ -23,9 +23,7 @@ export function caseBody(view: CaseView, ctx: CasePageContext, flash?: { kind: '
   const action = (path: string) => `/console/cases/${encodeURIComponent(view.caseId)}/${path}`;
   const hidden = `<input type="hidden" name="csrf" value="${escapeHtml(ctx.csrf)}">`;
   const steps = Object.entries(view.steps).map(([key, step]) => stepRow(key, step, open, action, hidden)).join('');
-  const history = ctx.webUi && view.runId
-    ? `<a href="${escapeHtml(`${ctx.webUi.url}/namespaces/${encodeURIComponent(ctx.webUi.namespace)}/workflows/${encodeURIComponent(`case/${view.caseId}`)}/${encodeURIComponent(view.runId)}/history`)}">history in the Temporal Web UI</a>`
-    : '';
+  const history = ctx.webUi && view.runId ? webUiLinks(ctx.webUi, view.caseId, view.runId) : '';
   const cancel = open
     ? `<form class="inline" method="post" action="${action('cancel')}">${hidden}<input type="text" name="reason" placeholder="why cancel" aria-label="cancel reason"><button class="danger">Cancel journey</button></form>`
     : '';
@@ -35,6 +33,14 @@ export function caseBody(view: CaseView, ctx: CasePageContext, flash?: { kind: '
 ${view.reasons.length ? `<div class="box"><strong>Why it is not done</strong><ul>${view.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul></div>` : ''}
 <table><thead><tr><th>Step</th><th>State</th><th>Attempts</th><th>Details</th><th>Actions</th></tr></thead><tbody>${steps}</tbody></table>
 ${cancel}</div>`;
+}
+
+/** The journey's history, and every workflow of the case (journey, step attempts, resources) by its CaseId. */
+function webUiLinks(webUi: { url: string; namespace: string }, caseId: string, runId: string): string {
+  const namespace = `${webUi.url}/namespaces/${encodeURIComponent(webUi.namespace)}`;
+  const journey = `${namespace}/workflows/${encodeURIComponent(`case/${caseId}`)}/${encodeURIComponent(runId)}/history`;
+  const all = `${namespace}/workflows?query=${encodeURIComponent(`CaseId="${caseId}"`)}`;
+  return `<a href="${escapeHtml(journey)}">history in the Temporal Web UI</a> · <a href="${escapeHtml(all)}">every workflow of this case</a>`;
 }
 
 function stepRow(key: string, step: StepView, open: boolean, action: (p: string) => string, hidden: string): string {
