@@ -27,6 +27,9 @@ export const bridgeEnvironment = {
   WEBHOOK_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0, 'must be 0 or more seconds').default(3600),
   /** Beyond this many spooled deliveries the bridge answers 503 and /readyz fails. */
   BRIDGE_SPOOL_LIMIT: z.coerce.number().int().positive('must be a positive number').default(100_000),
+  /** Deliveries held unverified while the provider's secret is not known yet (WEBHOOK_SECRET_SOURCE=provider). */
+  BRIDGE_HELD_LIMIT: z.coerce.number({ error: 'must be a number of deliveries' }).int().positive('must be a positive number').default(1000),
+  BRIDGE_HELD_MAX_BYTES: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024, 'must be at least 1024 bytes').default(64 * 1024 * 1024),
   /** How long Temporal gets to accept a delivery's signals before it is spooled. */
   BRIDGE_SIGNAL_TIMEOUT_MS: z.coerce.number().int().positive('must be a positive number of milliseconds').default(3_000),
   /** `info` logs one line per accepted delivery; `warn` only what went wrong (refusals, spooling, dead letters). */
@@ -48,6 +51,8 @@ export interface BridgeConfig {
   /** False only with WEBHOOK_ALLOW_UNSIGNED=true. */
   requireSignature: boolean;
   spoolLimit: number;
+  /** Held deliveries (no secret known yet): at most this many, and this many bytes. */
+  heldLimit?: { count: number; bytes: number };
   signalTimeoutMs: number;
   /** The bridge's own log (pino); `info` when unset. */
   logLevel?: BridgeLogLevel;
@@ -81,6 +86,7 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     rotationGraceMs: c.WEBHOOK_ROTATION_GRACE_SECONDS * 1000,
     requireSignature: !c.WEBHOOK_ALLOW_UNSIGNED,
     spoolLimit: c.BRIDGE_SPOOL_LIMIT,
+    heldLimit: { count: c.BRIDGE_HELD_LIMIT, bytes: c.BRIDGE_HELD_MAX_BYTES },
     signalTimeoutMs: c.BRIDGE_SIGNAL_TIMEOUT_MS,
     logLevel: c.BRIDGE_LOG_LEVEL,
   };

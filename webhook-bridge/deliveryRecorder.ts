@@ -31,6 +31,11 @@ export interface DeliveryRecorderOptions {
   verifyHeld: (raw: Buffer, signature: string) => Promise<'verified' | 'tampered' | 'pending'>;
   /** Beyond this many spooled deliveries the bridge answers 503 rather than grow without bound. */
   spoolLimit: number;
+  /**
+   * Deliveries held while no secret is known (anyone can send one with any signature): beyond
+   * this many, or this many bytes of them, the bridge answers 503 instead of filling its disk.
+   */
+  heldLimit?: { count: number; bytes: number };
   metrics: BridgeMetrics;
   logger: Logger;
   backoff?: { initialMs: number; maxMs: number };
@@ -67,7 +72,10 @@ export class DeliveryRecorder {
 
   async record(delivery: IncomingDelivery): Promise<{ outcome: RecordOutcome; routed: RoutedDelivery }> {
     const routed = routeIncoming(delivery);
-    if (delivery.pendingSignature !== undefined) return { outcome: this.spoolIt(delivery, routed) === 'spooled' ? 'held' : 'unavailable', routed };
+    if (delivery.pendingSignature !== undefined) {
+      if (this.heldFull(delivery.raw.length)) return { outcome: 'unavailable', routed };
+      return { outcome: this.spoolIt(delivery, routed) === 'spooled' ? 'held' : 'unavailable', routed };
+    }
     if (!this.temporal.down && !this.options.spool.holds(workflowIdsOf(routed))) {
       const direct = await this.signalDirectly(delivery, routed);
       if (direct) return { outcome: direct, routed };
@@ -95,6 +103,13 @@ export class DeliveryRecorder {
       this.options.logger.warn({ batchId: delivery.batchId, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode }, 'Temporal did not take the delivery; spooling it');
       return undefined;
     }
+  }
+
+  private heldFull(incomingBytes: number): boolean {
+    const limit = this.options.heldLimit;
+    if (!limit) return false;
+    const held = this.options.spool.held;
+    return held.count >= limit.count || held.bytes + incomingBytes > limit.bytes;
   }
 
   private spoolIt(delivery: IncomingDelivery, routed: RoutedDelivery): 'spooled' | 'unavailable' {

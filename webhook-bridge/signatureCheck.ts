@@ -5,7 +5,7 @@
  * `pending`: it is kept and checked later, never refused only because the provider was slow.
  */
 import type { SecretRing } from './secretRing';
-import { verifySignature, type SignatureVerdict } from './verifySignature';
+import { signatureWellFormed, verifySignature, type SignatureVerdict } from './verifySignature';
 
 export type SignatureCheck = SignatureVerdict | { ok: false; reason: 'pending' };
 
@@ -16,7 +16,8 @@ export async function checkSignature(
   required: boolean,
   onRefreshError: (error: unknown) => void,
 ): Promise<SignatureCheck> {
-  if (!ring.known && header) return { ok: false, reason: 'pending' };
+  // Held only when the header could be a signature at all: anything else is refused at once.
+  if (!ring.known && header) return signatureWellFormed(header) ? { ok: false, reason: 'pending' } : { ok: false, reason: 'malformed' };
   const first = verifySignature(raw, header ?? undefined, ring.secrets(), required);
   if (!ring.fromProvider || (first.ok && first.signed) || !header) return first;
   // A signature we cannot match: the provider may have created or rotated its secret since.

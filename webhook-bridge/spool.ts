@@ -69,6 +69,8 @@ export class Spool {
   private nextSeq = 1;
   private entryList: SpoolEntry[] = [];
   private readonly resourceCounts = new Map<string, number>();
+  private readonly heldNames = new Map<string, number>();
+  private heldBytesTotal = 0;
 
   constructor(
     readonly dir: string,
@@ -88,6 +90,11 @@ export class Spool {
 
   get depth(): number {
     return this.entryList.length;
+  }
+
+  /** Deliveries kept before a secret was known (not verified yet), and their bytes. */
+  get held(): { count: number; bytes: number } {
+    return { count: this.heldNames.size, bytes: this.heldBytesTotal };
   }
 
   /** A snapshot, oldest first. */
@@ -151,6 +158,11 @@ export class Spool {
       resources = [];
     }
     this.entryList.push({ name, resources });
+    if (record.pendingSignature !== undefined) {
+      const bytes = Buffer.byteLength(record.body, 'base64');
+      this.heldNames.set(name, bytes);
+      this.heldBytesTotal += bytes;
+    }
     for (const r of resources) this.resourceCounts.set(r, (this.resourceCounts.get(r) ?? 0) + 1);
   }
 
@@ -158,6 +170,8 @@ export class Spool {
     const at = this.entryList.findIndex((e) => e.name === name);
     if (at < 0) return;
     const [entry] = this.entryList.splice(at, 1);
+    this.heldBytesTotal -= this.heldNames.get(name) ?? 0;
+    this.heldNames.delete(name);
     for (const r of entry?.resources ?? []) {
       const left = (this.resourceCounts.get(r) ?? 1) - 1;
       if (left > 0) this.resourceCounts.set(r, left);

@@ -71,6 +71,7 @@ export async function startBridge(config: BridgeConfig, temporal: TemporalConfig
     deadLetters,
     verifyHeld: (raw, signature) => checkHeldSignature(secrets, raw, signature, onRefreshError),
     spoolLimit: config.spoolLimit,
+    heldLimit: config.heldLimit,
     metrics,
     logger,
     backoff: options.backoff,

@@ -29,6 +29,12 @@ function hmacKey(secret: string): KeyObject {
   return key;
 }
 
+/** Whether a header could be a signature: Base64 of exactly 32 bytes (no secret needed to tell). */
+export function signatureWellFormed(header: string): boolean {
+  const value = header.trim();
+  return value.length % 4 === 0 && BASE64.test(value) && Buffer.from(value, 'base64').length === SHA256_BYTES;
+}
+
 export function signBody(body: Buffer | string, secret: string): string {
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('base64');
 }
