@@ -12,7 +12,6 @@ function spoolAt(dir: string, quarantined: string[] = [], fileSystem?: DurableFi
   return new Spool(dir, { resourcesOf: (r) => [`resource/x/${Buffer.from(r.body, 'base64').toString()}`], onQuarantine: (name) => quarantined.push(name), fileSystem });
 }
 
-
 test('a short write is completed, not renamed into place torn', () => {
   const dir = tempDir();
   // A disk that takes at most 7 bytes per call, as writeSync may do.
