@@ -9,7 +9,7 @@
  * runs every statement inside BEGIN … COMMIT (`case-file/transaction.ts`), and each process keeps
  * one connection (`EMBEDDED_POOL_SIZE`): a bigger pool buys nothing against one backend.
  */
-import { mkdirSync } from 'node:fs';
+import { privateDirectory } from '../config/privateFiles';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { embeddedCaseFileUrl } from './config';
@@ -25,7 +25,7 @@ const MAX_CONNECTIONS = 16;
 
 /** Starts PGlite on `dataDir` (in memory when unset) and listens on 127.0.0.1:`port` (0: any free port). */
 export async function startEmbeddedCaseFile(options: { dataDir?: string; port?: number } = {}): Promise<EmbeddedCaseFile> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) privateDirectory(options.dataDir);
   const db = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: options.port ?? 0, maxConnections: MAX_CONNECTIONS });
   try {

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { privateDirectory, privateFile } from '../config/privateFiles';
 import { Connection } from '@temporalio/client';
 import { searchAttributeRegistrations } from '../client/searchAttributes';
 import { freePort } from './freePort';
@@ -44,7 +45,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   else args.push('--headless');
   if (options.uiPort && options.codecEndpoint) args.push('--ui-codec-endpoint', options.codecEndpoint);
   if (options.dbFile) {
-    mkdirSync(path.dirname(options.dbFile), { recursive: true });
+    privateDirectory(path.dirname(options.dbFile));
+    // SQLite keeps the database file's mode and gives it to its -wal and -shm files.
+    privateFile(options.dbFile);
     args.push('--db-filename', options.dbFile);
   }
   for (const [name, type] of Object.entries(searchAttributeRegistrations)) {

@@ -6,8 +6,9 @@
  * it is recorded on disk, and it no longer holds up any other delivery.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { privateDirectory } from '../config/privateFiles';
 import { z } from 'zod';
 import { fsyncDirectory, writeFileDurably } from './durableFile';
 import { bodySha256 } from './spool';
@@ -44,7 +45,7 @@ export class DeadLetterStore {
 
   constructor(spoolDir: string) {
     this.dir = path.join(spoolDir, DEAD_LETTER_DIR);
-    mkdirSync(this.dir, { recursive: true });
+    privateDirectory(this.dir);
   }
 
   put(delivery: DeadLetterInput, refusal: Refusal, now: Date = new Date()): DeadLetter {

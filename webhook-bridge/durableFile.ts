@@ -5,8 +5,9 @@
  * come through `DurableFileSystem`, so that tests can make a write or an fsync fail.
  */
 import nodeFs from 'node:fs';
-import { mkdirSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE, privateDirectory } from '../config/privateFiles';
 
 /** The calls a durable write makes; node:fs by default. */
 export type DurableFileSystem = Pick<typeof nodeFs, 'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'readFileSync' | 'renameSync' | 'rmSync'>;
@@ -39,7 +40,7 @@ export function writeFileDurably(dir: string, name: string, bytes: Buffer, fs: D
   const target = path.join(dir, name);
   const tmp = `${target}.tmp`;
   try {
-    const fd = fs.openSync(tmp, 'w');
+    const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       writeFully(fs, fd, bytes);
       fs.fsyncSync(fd);
@@ -58,7 +59,7 @@ export function writeFileDurably(dir: string, name: string, bytes: Buffer, fs: D
 
 /** Moves a file to another directory (created when missing), durably in both. */
 export function moveFileDurably(from: string, toDir: string): string {
-  mkdirSync(toDir, { recursive: true });
+  privateDirectory(toDir);
   const to = path.join(toDir, path.basename(from));
   renameSync(from, to);
   fsyncDirectory(toDir);

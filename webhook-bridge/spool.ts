@@ -8,8 +8,9 @@
  * reported, never thrown at the drain: one bad file must not stop the others or the process.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { privateDirectory } from '../config/privateFiles';
 import { z } from 'zod';
 import { moveFileDurably, writeFileDurably, type DurableFileSystem } from './durableFile';
 
@@ -76,7 +77,7 @@ export class Spool {
     readonly dir: string,
     private readonly options: SpoolOptions,
   ) {
-    mkdirSync(dir, { recursive: true });
+    privateDirectory(dir);
     // Leftovers of a write that crashed before its rename are not deliveries: nobody was answered 2xx.
     for (const name of readdirSync(dir)) if (name.endsWith('.tmp')) rmSync(path.join(dir, name), { force: true });
     const names = readdirSync(dir).filter((n) => NAME.test(n)).sort();

@@ -1,0 +1,56 @@
+/**
+ * Where deliveries, dead letters, the case file and Temporal's SQLite live, the files are 0600 and
+ * the directories 0700 wherever they are configured (a spool outside `.data/` included), whatever
+ * the umask, and a directory left world-readable by an earlier release is tightened.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { privateFile } from '../../config/privateFiles';
+import { projectRoot } from '../../config/projectRoot';
+import { DeadLetterStore } from '../../webhook-bridge/deadLetters';
+import { Spool } from '../../webhook-bridge/spool';
+
+const mode = (file: string) => statSync(file).mode & 0o777;
+let root: string;
+let umask: number;
+
+beforeAll(() => {
+  umask = process.umask(0o022);
+  root = mkdtempSync(path.join(os.tmpdir(), 'private-files-'));
+});
+afterAll(() => void process.umask(umask));
+
+test('the spool and its deliveries, configured anywhere: directory 0700, files 0600; an old 0755 directory is tightened', () => {
+  const dir = path.join(root, 'spool');
+  mkdirSync(dir, { mode: 0o755 });
+  const spool = new Spool(dir, { resourcesOf: () => ['resource/x'] });
+  spool.append({ receivedAt: new Date().toISOString(), batchId: null, body: Buffer.from('{}').toString('base64') });
+  expect(mode(dir)).toBe(0o700);
+  const files = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  expect(files).toHaveLength(1);
+  expect(mode(path.join(dir, files[0]!))).toBe(0o600);
+});
+
+test('dead letters: directory 0700, files 0600', () => {
+  const store = new DeadLetterStore(path.join(root, 'spool-dl'));
+  store.put({ receivedAt: new Date().toISOString(), batchId: null, body: Buffer.from('{}'), workflowIds: ['resource/x'] }, { kind: 'permanent', grpcCode: 3, reason: 'test' });
+  expect(readdirSync(store.dir).length).toBeGreaterThan(0);
+  expect(mode(store.dir)).toBe(0o700);
+  for (const name of readdirSync(store.dir)) expect(mode(path.join(store.dir, name))).toBe(0o600);
+});
+
+test('the embedded case file\'s data directory is 0700', () => {
+  // PGlite cannot start inside jest's VM: a node process of its own starts and stops it.
+  const dataDir = path.join(root, 'case-file');
+  const script = `require('./case-file/embeddedServer').startEmbeddedCaseFile({ dataDir: ${JSON.stringify(dataDir)} }).then((c) => c.stop())`;
+  execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: projectRoot, stdio: 'pipe', timeout: 60_000 });
+  expect(mode(dataDir)).toBe(0o700);
+}, 70_000);
+
+test('a private file (Temporal\'s SQLite database, before the dev server opens it) is created 0600, and an existing one made 0600', () => {
+  const file = path.join(root, 'temporal.sqlite');
+  privateFile(file);
+  expect(mode(file)).toBe(0o600);
+});
