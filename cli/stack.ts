@@ -225,7 +225,9 @@ function caseApiSettings(options: StackOptions): { config: CaseApiConfig; keys?:
 function codecServerConfig(options: StackOptions): CodecServerConfig {
   const config = options.codecServer ?? { port: 0, token: generateCodecServerToken(), allowedOrigins: [], maxBodyBytes: 16 * 1024 * 1024 };
   const ui = options.temporal ? [] : uiOrigins(options.embedded?.uiPort ?? 8233);
-  return { ...config, allowedOrigins: [...new Set([...config.allowedOrigins, ...ui])] };
+  // The dev server's command line carries the UI's endpoint: a token of this run's, never the kept one.
+  const uiToken = config.uiToken ?? generateCodecServerToken();
+  return { ...config, uiToken, allowedOrigins: [...new Set([...config.allowedOrigins, ...ui])] };
 }
 
 /** Subscribes the bridge to every known event type and returns the signing secret. */

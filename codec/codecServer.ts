@@ -19,7 +19,7 @@ export function createCodecServerApp(codec: PayloadCodec, config: Omit<CodecServ
   const app = express();
   app.disable('x-powered-by');
   app.use(cors(config.allowedOrigins));
-  const authorize = requireToken(config.token);
+  const authorize = requireToken(config.token, config.uiToken);
   const body = express.json({ limit: config.maxBodyBytes, type: () => true });
   app.post(['/:action', '/:token/:action'], authorize, body, (req, res, next) => {
     void runCodec(codec, req, res).catch(next);
@@ -44,10 +44,14 @@ function cors(allowedOrigins: readonly string[]) {
   };
 }
 
-function requireToken(expected: string) {
+/** The token as a bearer header or in the path; the Web UI's own token (when there is one) only in the path. */
+function requireToken(expected: string, uiToken: string | undefined) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const presented = bearerToken(req.get('authorization')) ?? req.params.token;
-    if (tokenMatches(typeof presented === 'string' ? presented : undefined, expected)) return next();
+    const bearer = bearerToken(req.get('authorization'));
+    const inPath = typeof req.params.token === 'string' ? req.params.token : undefined;
+    const presented = bearer ?? inPath;
+    if (tokenMatches(presented, expected)) return next();
+    if (uiToken && bearer === undefined && tokenMatches(inPath, uiToken)) return next();
     res.set('www-authenticate', 'Bearer realm="codec"').status(401).json({ error: 'a valid bearer token is required' });
   };
 }

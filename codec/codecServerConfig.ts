@@ -14,6 +14,12 @@ export interface CodecServerConfig {
   port: number;
   /** Bearer token; URL-safe, because the Web UI of the dev server carries it in the endpoint path. */
   token: string;
+  /**
+   * A token for the dev server's Web UI only, generated for each `npm start` and accepted only in
+   * the path: the UI endpoint is on the dev server's command line, so it must not carry the
+   * long-lived token (CODEC_SERVER_TOKEN or `.data/codec-server-token`), which stays in files.
+   */
+  uiToken?: string;
   /** Browser origins (the Web UI's) allowed to call the server. */
   allowedOrigins: string[];
   maxBodyBytes: number;

@@ -23,7 +23,7 @@ export async function startCodecServer(config: CodecServerConfig, keys: PayloadK
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    uiEndpoint: `${url}/${config.token}`,
+    uiEndpoint: `${url}/${config.uiToken ?? config.token}`,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -3,6 +3,7 @@
  * POST with Content-Type and X-Namespace from the UI's origin) and as the CLI calls it (bearer
  * token in Authorization).
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { startDevServer } from '../../cli/devServer';
@@ -140,9 +141,18 @@ test('bodies are validated and bounded', async () => {
 
 test('the dev server\'s Web UI is pointed at the codec server, and its call as configured there is accepted', async () => {
   const uiPort = await freePort();
-  const forUi = await startCodecServer({ port: 0, token, allowedOrigins: uiOrigins(uiPort), maxBodyBytes: 64 * 1024 }, [key]);
+  const uiToken = generateCodecServerToken();
+  const forUi = await startCodecServer({ port: 0, token, uiToken, allowedOrigins: uiOrigins(uiPort), maxBodyBytes: 64 * 1024 }, [key]);
   const devServer = await startDevServer({ cliPath: await resolveTemporalCli(), uiPort, codecEndpoint: forUi.uiEndpoint, logFile: path.join(testDirectory('codec-ui'), 'server.log') });
   try {
+    // The dev server's command line (readable by every local user in ps) never holds the kept token.
+    const commandLine = readFileSync(`/proc/${devServer.pid}/cmdline`, 'utf8');
+    expect(commandLine).toContain('--ui-codec-endpoint');
+    expect(commandLine).not.toContain(token);
+    // The UI's token is good in the path only, never as a bearer token.
+    const asBearer = await fetch(`${forUi.url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${uiToken}` }, body: '{}' });
+    expect(asBearer.status).toBe(401);
+    expect(forUi.uiEndpoint).toBe(`${forUi.url}/${uiToken}`);
     const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as { Auth: { Enabled: boolean }; Codec: { Endpoint: string; PassAccessToken: boolean } };
     // No login in the dev server's UI, so no access token it could pass: the token rides in the endpoint.
     expect(settings.Auth.Enabled).toBe(false);
