@@ -7,7 +7,7 @@
  * restarts are real and their memory and CPU are their own. Bounded: SOAK_JOURNEYS journeys (500),
  * short deadlines, and SOAK_MAX_MINUTES (12) after which the journeys still open are reported open.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
@@ -26,6 +26,7 @@ import { act, askedOf, newApplicant, startJourney, type Applicant, type JourneyP
 import { simulatorControl } from './faultHarness/rawProviderApi';
 import { auditJourneys } from './soak/journeyAudit';
 import { ProcessSampler } from './soak/processSampler';
+import { withFaultSuiteSection } from './soak/faultSuiteSection';
 import { renderReport } from './soak/soakReport';
 import { exitWhenDone } from './exitWhenDone';
 
@@ -176,7 +177,8 @@ async function main(): Promise<void> {
       processes: sampler.stop(),
       unreadableResources: unreadable.length,
     });
-    writeFileSync(path.join(projectRoot, 'docs', 'reliability.md'), report);
+    const reportFile = path.join(projectRoot, 'docs', 'reliability.md');
+    writeFileSync(reportFile, withFaultSuiteSection(report, existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : undefined));
     console.log(report);
     if (ledger.notApplied.length > 0 || audit.contradictions.length > 0) process.exitCode = 1;
   } catch (error) {
