@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { privateDirectory, privateFile } from '../config/privateFiles';
+import { privateDirectory, tightenFile, underPrivateUmask } from '../config/privateFiles';
 import { Connection } from '@temporalio/client';
 import { searchAttributeRegistrations } from '../client/searchAttributes';
 import { freePort } from './freePort';
@@ -46,8 +46,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   if (options.uiPort && options.codecEndpoint) args.push('--ui-codec-endpoint', options.codecEndpoint);
   if (options.dbFile) {
     privateDirectory(path.dirname(options.dbFile));
-    // SQLite keeps the database file's mode and gives it to its -wal and -shm files.
-    privateFile(options.dbFile);
+    // A database an earlier release left 0644; a new one is created under umask 077 (spawnServer).
+    tightenFile(options.dbFile);
     args.push('--db-filename', options.dbFile);
   }
   for (const [name, type] of Object.entries(searchAttributeRegistrations)) {
@@ -83,7 +83,7 @@ class ExitedAtStart extends Error {}
 
 function spawnServer(cliPath: string, args: string[], logFile: string): { process: ChildProcess; exited: Promise<number | null> } {
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(cliPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...underPrivateUmask(cliPath, args), { stdio: ['ignore', 'pipe', 'pipe'] });
   // Two sources, one file: neither may end it (the first to finish would, and the other's last
   // lines would then be written after its end); it ends once both are closed.
   child.stdout.pipe(log, { end: false });

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { privateFile } from '../../config/privateFiles';
+import { startDevServer } from '../../cli/devServer';
+import { resolveTemporalCli } from '../../cli/temporalCli';
 import { projectRoot } from '../../config/projectRoot';
 import { DeadLetterStore } from '../../webhook-bridge/deadLetters';
 import { Spool } from '../../webhook-bridge/spool';
@@ -49,8 +50,15 @@ test('the embedded case file\'s data directory is 0700', () => {
   expect(mode(dataDir)).toBe(0o700);
 }, 70_000);
 
-test('a private file (Temporal\'s SQLite database, before the dev server opens it) is created 0600, and an existing one made 0600', () => {
-  const file = path.join(root, 'temporal.sqlite');
-  privateFile(file);
-  expect(mode(file)).toBe(0o600);
-});
+test('the dev server creates its SQLite database and the files beside it 0600', async () => {
+  const dbFile = path.join(root, 'temporal', 'temporal.sqlite');
+  const server = await startDevServer({ cliPath: await resolveTemporalCli(), dbFile, logFile: path.join(root, 'temporal.log') });
+  try {
+    expect(mode(path.dirname(dbFile))).toBe(0o700);
+    const files = readdirSync(path.dirname(dbFile));
+    expect(files).toContain('temporal.sqlite');
+    for (const name of files) expect([name, mode(path.join(path.dirname(dbFile), name))]).toEqual([name, 0o600]);
+  } finally {
+    await server.stop();
+  }
+}, 90_000);
