@@ -28,7 +28,7 @@ test('every identity the bridge stored in the recorded journeys is computed agai
   }
   // Deliveries routed by the bridge (polled events carry an identity of their own making).
   const bridged = delivered.filter((d) => d.parse === 'known' && d.webhookId !== '');
-  expect(bridged.length).toBeGreaterThan(20);
+  expect(bridged.length).toBeGreaterThan(10);
   for (const d of bridged) expect(deliveryIdentity(d.batchId, d.eventType, d.data)).toBe(d.dedupeId);
 });
 

@@ -128,7 +128,7 @@ describe('against a running stack', () => {
 
     // The listing shows the latest run per case, with a header row in text.
     const listed = await waitForListing(caseId);
-    expect(listed.filter((r: { caseId: string }) => r.caseId === caseId)).toEqual([{ caseId, state: 'completed', runStatus: 'COMPLETED' }]);
+    expect(listed.filter((r: { caseId: string }) => r.caseId === caseId)).toEqual([{ caseId, state: 'completed', runStatus: 'COMPLETED', workflowId: `case/${caseId}`, runId: expect.any(String), startedAt: expect.any(String) }]);
     expect((await journey(['list'], env)).stdout).toMatch(/^CASE\s+STATE\s+RUN/);
   }, 60_000);
 

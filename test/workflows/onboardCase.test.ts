@@ -4,7 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { JourneyInputError } from '../../client/journeyErrors';
+import { startJourney as startCaseJourney } from '../../client/journeyOperations';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { startWorker } from '../../worker/createWorker';
@@ -149,13 +151,12 @@ describe('onboardCase', () => {
     expect(Object.values(outcome.steps).map((s) => s.state)).toEqual(['cancelled', 'cancelled']);
   });
 
-  test('invalid input fails fast, naming the field', async () => {
-    const handle = await startOnboardCase(stack.client, {
-      workflowId: `case/invalid-${randomUUID()}`,
-      taskQueue: stack.temporal.taskQueue,
-      args: [{ caseId: 'x', steps: { creditReport: true, affordability: true } }],
-    });
-    await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'InvalidJourneyInput', message: expect.stringMatching(/company.*steps\.banking/s) } });
+  test('invalid input is refused at the boundary, naming the fields, and starts nothing', async () => {
+    const caseId = `invalid-${randomUUID()}`;
+    const refused = startCaseJourney({ client: stack.client, taskQueue: stack.temporal.taskQueue }, { caseId, steps: { creditReport: true, affordability: true } });
+    await expect(refused).rejects.toBeInstanceOf(JourneyInputError);
+    await expect(refused).rejects.toMatchObject({ problems: [expect.stringMatching(/^company: /), expect.stringMatching(/^steps\.banking: /)] });
+    await expect(stack.client.workflow.getHandle(`case/${caseId}`).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   });
 
   test('a journey survives a worker restart in the middle of a step, with the same outcome', async () => {
