@@ -2,11 +2,12 @@
  * Builds a worker from its dependencies: a Temporal connection, the provider client, the case file
  * and the task queue. Used by the worker process, the `npm start` launcher and the tests alike.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { ProviderClient } from '../activities/providerClient';
+import { temporalClientOn } from '../client/temporalClient';
 import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import type { ProviderConfig } from '../activities/providerConfig';
@@ -46,11 +47,12 @@ export interface RunningWorker {
 export const workflowsPath = require.resolve('../workflows');
 
 export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
-  const dataConverter = dataConverterFor(setup.payloadKeys ?? readPayloadKeys());
+  const payloadKeys = setup.payloadKeys ?? readPayloadKeys();
+  const dataConverter = dataConverterFor(payloadKeys);
   const connectionOptions = temporalConnectionOptions(setup.temporal);
   const nativeConnection = await NativeConnection.connect(connectionOptions);
   const clientConnection = await Connection.connect(connectionOptions);
-  const client = new Client({ connection: clientConnection, namespace: setup.temporal.namespace, dataConverter });
+  const client = temporalClientOn(clientConnection, setup.temporal.namespace, payloadKeys);
   const provider = new ProviderClient(setup.provider);
   const worker = await Worker.create({
     connection: nativeConnection,

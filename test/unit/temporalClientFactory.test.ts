@@ -14,11 +14,6 @@ const root = path.join(__dirname, '..', '..');
 /** Where the processes' code lives (tests and benchmarks build plain clients on purpose). */
 const processDirectories = ['activities', 'case-api', 'case-events', 'case-file', 'cli', 'client', 'codec', 'config', 'provider', 'simulator', 'webhook-bridge', 'worker'];
 const FACTORY = 'client/temporalClient.ts';
-/**
- * Files that still build their own client, with the converter, until they move to the factory
- * (the worker's setup is being restructured). Each must still pass `dataConverter`.
- */
-const notYetOnTheFactory = new Set(['worker/createWorker.ts']);
 const CLIENT_CONSTRUCTION = /new\s+(?:Workflow|Schedule|AsyncCompletion|TaskQueue)?Client\s*\(\s*\{[^)]*\}?/g;
 
 function sourceFiles(dir: string): string[] {
@@ -40,13 +35,6 @@ test('a client from the factory encrypts with the project codec', () => {
 });
 
 test('no process builds a Temporal client except through client/temporalClient.ts', () => {
-  const elsewhere = clientConstructions().filter(({ file }) => file !== FACTORY && !notYetOnTheFactory.has(file));
+  const elsewhere = clientConstructions().filter(({ file }) => file !== FACTORY);
   expect(elsewhere).toEqual([]);
-});
-
-test('the files not yet on the factory still give their client the data converter', () => {
-  const pending = clientConstructions().filter(({ file }) => notYetOnTheFactory.has(file));
-  // A file that moved to the factory leaves the list.
-  expect([...new Set(pending.map(({ file }) => file))]).toEqual([...notYetOnTheFactory]);
-  expect(pending.filter(({ call }) => !call.includes('dataConverter'))).toEqual([]);
 });
