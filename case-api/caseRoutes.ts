@@ -43,7 +43,7 @@ const common = {
   401: error('No or unknown API key'),
   403: error('The key\'s role may not do this'),
   429: error('Too many requests'),
-  503: error('Temporal did not answer in time; try again'),
+  503: error('Temporal did not answer in time, or could not hand the action to the journey just now; try again'),
 };
 const onCase = { ...common, 404: error('No such case') };
 const action = { ...onCase, 200: { description: 'Accepted: the step as it stands now', schema: actionResultSchema }, 422: error('Refused by the journey; the message names the allowed states') };

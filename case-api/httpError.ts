@@ -5,6 +5,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** What the log may say of an unexpected cause (never sent to the caller). */
+    readonly logDetail?: string,
   ) {
     super(message);
   }

@@ -30,9 +30,10 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
         logger.info({ operation: route.operationId, caller: caller.name, status: answer.status }, 'case api request');
         res.status(answer.status).json(answer.body);
       } catch (error) {
-        const http = error instanceof HttpError ? error : new HttpError(500, 'internal', 'The request failed unexpectedly');
+        const http = error instanceof HttpError ? error : new HttpError(500, 'internal', 'The request failed unexpectedly', error instanceof Error ? error.name : typeof error);
         // Only the operation, the caller's key name and the outcome: never bodies, ids of people or keys.
-        logger[http.status >= 500 ? 'error' : 'info']({ operation: route.operationId, caller: caller.name, status: http.status, code: http.code }, 'case api request');
+        const cause = http.logDetail ? { cause: http.logDetail } : {};
+        logger[http.status >= 500 ? 'error' : 'info']({ operation: route.operationId, caller: caller.name, status: http.status, code: http.code, ...cause }, 'case api request');
         res.status(http.status).json({ error: http.code, message: http.message });
       }
     });

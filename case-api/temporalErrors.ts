@@ -16,12 +16,30 @@ export function toHttpError(error: unknown, caseId: string): HttpError {
     const cause = error.cause as { message?: string } | undefined;
     return new HttpError(422, 'action_refused', cause?.message ?? error.message);
   }
-  if (isGrpcServiceError(error) && error.code === 5) return unknownCase(caseId);
+  // The client wraps some RPC failures (an Update's, a start's) in a ServiceError: the code is its cause's.
+  const code = grpcCodeOf(error);
+  if (code === 5) return unknownCase(caseId);
   // The Update was accepted or is still queued, but its answer did not come within the RPC's
   // deadline (a busy worker): the operator may try again, which the Update's own checks make safe.
   if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return new HttpError(503, 'temporal_unavailable', 'Temporal did not answer in time; try again');
-  if (isGrpcServiceError(error) && (error.code === 14 || error.code === 4)) return new HttpError(503, 'temporal_unavailable', 'Temporal did not answer; try again');
-  return new HttpError(500, 'internal', 'The request failed unexpectedly');
+  // FAILED_PRECONDITION on an Update: Temporal would not hand it to the journey just now (seen on a
+  // busy server for an action sent the moment a case started); nothing was done, so try again.
+  if (code === 9) return new HttpError(503, 'journey_not_ready', 'Temporal could not hand the action to the journey just now; nothing was done, try again in a moment');
+  // Unavailable, deadline exceeded, resource exhausted (a server under load): try again.
+  if (code === 14 || code === 4 || code === 8) return new HttpError(503, 'temporal_unavailable', 'Temporal did not answer; try again');
+  return new HttpError(500, 'internal', 'The request failed unexpectedly', describeUnexpected(error, code));
 }
 
 export const unknownCase = (caseId: string) => new HttpError(404, 'case_not_found', `No case ${caseId}`);
+
+function grpcCodeOf(error: unknown): number | undefined {
+  if (isGrpcServiceError(error)) return error.code;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return isGrpcServiceError(cause) ? cause.code : undefined;
+}
+
+/** For the log, never for the caller: the error's class and gRPC code, no message (it may quote input). */
+function describeUnexpected(error: unknown, code: number | undefined): string {
+  const name = error instanceof Error ? error.name : typeof error;
+  return code === undefined ? name : `${name} (gRPC ${code})`;
+}

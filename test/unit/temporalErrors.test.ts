@@ -1,5 +1,6 @@
 /** The case API's answers for what Temporal throws: each a documented status, never a bare 500 for a busy server. */
-import { WorkflowNotFoundError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { Metadata } from '@grpc/grpc-js';
+import { ServiceError, WorkflowNotFoundError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { toHttpError } from '../../case-api/temporalErrors';
 
 test('an Update whose answer did not come in time is 503, to be tried again', () => {
@@ -10,4 +11,18 @@ test('an Update whose answer did not come in time is 503, to be tried again', ()
 test('an unknown journey is 404 naming the case; anything unexpected is 500', () => {
   expect(toHttpError(new WorkflowNotFoundError('gone', 'case/c1', undefined), 'c1')).toMatchObject({ status: 404, message: 'No case c1' });
   expect(toHttpError(new Error('boom'), 'c1')).toMatchObject({ status: 500, code: 'internal' });
+});
+
+/** What the client throws for a failed Update RPC: a ServiceError whose cause is the gRPC error. */
+const wrapped = (code: number) => Object.assign(new ServiceError('Workflow Update failed', { cause: Object.assign(new Error('rpc'), { code, details: '', metadata: new Metadata() }) }));
+
+test('an Update Temporal could not hand over just now (FAILED_PRECONDITION, wrapped by the client) is 503, not 500', () => {
+  expect(toHttpError(wrapped(9), 'c1')).toMatchObject({ status: 503, code: 'journey_not_ready' });
+  expect(toHttpError(wrapped(8), 'c1')).toMatchObject({ status: 503, code: 'temporal_unavailable' });
+  expect(toHttpError(wrapped(5), 'c1')).toMatchObject({ status: 404 });
+});
+
+test('an unexpected error is 500 with its class and gRPC code for the log, none of its words for the caller', () => {
+  const error = toHttpError(wrapped(13), 'c1');
+  expect(error).toMatchObject({ status: 500, message: 'The request failed unexpectedly', logDetail: 'ServiceError (gRPC 13)' });
 });
