@@ -18,7 +18,7 @@ import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
 import { trackStep } from './stepStatus';
-import { type StepStatus } from '../client/stepMessages';
+import type { StepStatus } from '../client/stepMessages';
 import { lastEventOf } from './lastEvent';
 
 export interface BankingInput {

@@ -1,9 +1,10 @@
 /**
  * The company credit report (spec §4.2, §4.3). A 422 (the company lacks number or country, rule 1)
  * needs attention with the reason. TooManyResults shows the picklist in `status` and waits, under
- * a deadline, for the `resolveCreditReportPicklist` Update (the journey's `resolvePicklist` under a journey) (its validator refuses a choice not on the list),
- * or picks by the automatic rule when it is on: the one entry whose name (and country) match the
- * request exactly, else the one whose number and country do. Entries of a picklist usually share
+ * a deadline, for an operator's choice (the journey's `resolvePicklist` Update, passed on as a
+ * signal; run alone, the step's own `resolveCreditReportPicklist`), whose validator refuses a choice
+ * not on the list, or picks by the automatic rule when it is on: the one entry whose name (and
+ * country) match the request exactly, else the one whose number and country do. Entries of a picklist usually share
  * a number (that is why it is ambiguous), so the name decides more often; the rule never guesses.
  */
 import type { Duration } from '@temporalio/common';
@@ -16,7 +17,7 @@ import { defaultDeadlines } from '../client/deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError, failureType, providerErrorOf } from './providerFailure';
 import { terminalStates, trackStep } from './stepStatus';
-import { type StepStatus } from '../client/stepMessages';
+import type { StepStatus } from '../client/stepMessages';
 
 export interface CreditReportInput {
   request: CreditReportRequest;

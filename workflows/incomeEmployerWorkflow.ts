@@ -11,7 +11,7 @@ import { defaultDeadlines } from '../client/deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { trackStep } from './stepStatus';
-import { type StepStatus } from '../client/stepMessages';
+import type { StepStatus } from '../client/stepMessages';
 
 export interface IncomeEmployerInput {
   caseId: string;

@@ -35,7 +35,7 @@ import {
 import { JourneyNotifier } from './journeyNotifier';
 import { planSteps, type PlannedStep } from './journeyPlan';
 import { providerErrorOf } from './providerFailure';
-import { caseIdSearchAttribute, journeyStateSearchAttribute } from '../client/searchAttributes';
+import { journeyStateSearchAttribute } from '../client/searchAttributes';
 import { attentionStates, settledStates, type StepState } from '../client/stepState';
 import { stepReportSignal, type StepStatus } from '../client/stepMessages';
 import { currentDetails } from '../client/workflowMetadata';
