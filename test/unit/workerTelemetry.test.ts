@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { freePort } from '../../cli/freePort';
+import { waitUntil } from '../support/waitUntil';
 
 test('the worker exports SDK metrics on WORKER_METRICS_PORT, with the configured slots, and stops on SIGTERM', async () => {
   const port = await freePort();
@@ -29,14 +30,13 @@ test('the worker exports SDK metrics on WORKER_METRICS_PORT, with the configured
       child.stdout.on('data', (chunk: Buffer) => (chunk.toString().includes('ready') ? resolve() : undefined));
       void exited.then((code) => reject(new Error(`worker exited (${code}) before it was ready: ${errors.slice(0, 500)}`)));
     });
-    // The slot gauges appear once the pollers have reported; wait for them, not for a fixed time.
-    const slotGauge = /temporal_worker_task_slots_available\{[^}]*worker_type="ActivityWorker"/;
-    const deadline = Date.now() + 20_000;
-    let text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    while (!slotGauge.test(text) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    }
+    // The slot gauges appear once each worker's pollers have reported (the activity worker's and the
+    // workflow worker's at different moments): wait for both, not for a fixed time.
+    const gauge = (type: string) => new RegExp(`temporal_worker_task_slots_available\\{[^}]*worker_type="${type}"`);
+    const text = await waitUntil('both slot gauges exported', async () => {
+      const scraped = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      return gauge('ActivityWorker').test(scraped) && gauge('WorkflowWorker').test(scraped) && scraped;
+    });
     expect(text).toMatch(/temporal_worker_task_slots_available\{[^}]*worker_type="ActivityWorker"[^}]*\} 7/);
     expect(text).toMatch(/temporal_worker_task_slots_available\{[^}]*worker_type="WorkflowWorker"[^}]*\} 3/);
   } finally {
