@@ -85,11 +85,11 @@ export function idempotency(records: Map<string, KeyRecord>, onAbandoned: () => 
       return sendError(res, 400, 'validation_error', `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_KEY_LENGTH} characters`);
     }
     express.json({ limit: creating.bodyLimit })(req, res, (error?: unknown) => {
-      if (error) return next(error);
-      // The client went away before its body was read (a worker killed while the call waited):
-      // nothing was received, so nothing is run or remembered. Recording it would hold an empty
-      // body against the key, and the client's retry would be refused as a different request.
+      // The client went away before its body was read in full (a worker killed while it sent the
+      // call): nothing was received, so nothing is run or remembered. Recording it would hold an
+      // empty body against the key, and the client's retry would be refused as a different request.
       if (req.destroyed) return onAbandoned();
+      if (error) return next(error);
       const scope = JSON.stringify([res.locals.clientId, routeName(creating.route), key]);
       const record = records.get(scope);
       if (record) return answerRepeat(req, res, key, record);

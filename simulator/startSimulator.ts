@@ -112,10 +112,13 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   };
 }
 
-/** Every call but a read may change the state: save it (coalesced) once answered. */
+/**
+ * Every call but a read may change the state: save it (coalesced) once answered, or once its
+ * client has gone (a call under latency was carried out before its answer was due).
+ */
 function savesAfterChanges(saver: StateSaver): express.RequestHandler {
   return (req, res, next) => {
-    if (req.method !== 'GET') res.on('finish', () => saver.changed());
+    if (req.method !== 'GET') res.on('close', () => saver.changed());
     next();
   };
 }

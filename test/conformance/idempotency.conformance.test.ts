@@ -2,6 +2,7 @@
  * The simulator's `Idempotency-Key` contract (docs/provider-assumptions.md A37), the response-lost
  * fault, the ledger and the control catalogue, over raw HTTP (not the project's own client).
  */
+import { request as httpRequest } from 'node:http';
 import type { RunningSimulator } from '../../simulator/startSimulator';
 import { CONFORMANCE_SECRET as SECRET, useConformanceSimulator } from '../support/conformanceSimulator';
 import { control, fetchToken, networkFailureOf, rawApi } from '../../bench/faultHarness/rawProviderApi';
@@ -90,21 +91,66 @@ describe('Idempotency-Key on creating calls', () => {
 
   test('a call whose client went away before its body was read is not remembered: the retry with the key creates once', async () => {
     // Found by the fault suite: a worker killed while its call waited recorded an empty body, and
-    // the new worker's retry was refused as idempotency_key_reuse.
-    const caseId = await firstCase();
-    const path = `/v2/cases/${caseId}/open-banking-connections`;
-    await control(sim, 'PUT', '/fault-rates', { api_latency_ms: [600, 600] });
+    // the new worker's retry was refused as idempotency_key_reuse. Here the client sends its
+    // headers and half of its body, then goes away.
+    const acme = await companyNamed('Acme Widgets Ltd');
+    const body = JSON.stringify({ company_id: acme.company_id });
+    const bearer = (await fetchToken(sim, SECRET)).body.access_token as string;
+    const { hostname, port } = new URL(sim.baseUrl);
+    const partial = httpRequest({
+      hostname,
+      port,
+      method: 'POST',
+      path: '/v2/company-credit-reports',
+      headers: { 'content-type': 'application/json', 'content-length': String(body.length), 'idempotency-key': 'k-gone', authorization: `Bearer ${bearer}` },
+    });
+    const failed = new Promise<void>((resolve) => partial.on('error', () => resolve()));
+    partial.write(body.slice(0, 5), () => partial.destroy());
+    await failed;
+    // No answer to wait on (its client is gone): the simulator counts the call it dropped.
+    await waitUntil('the aborted call counted as abandoned', () => sim.store.abandonedCalls === 1);
+    const retry = await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-gone'));
+    expect(retry.status).toBe(201);
+    expect((await ledger()).creditReports).toHaveLength(1);
+  });
+
+  test('a call under latency is carried out as it arrives: a client that gives up during the delay has bought the report, and its retry with the key is answered that report', async () => {
+    // Issue 20: the simulator read a body only after its injected latency, so an abandoned request
+    // created nothing, where a real provider would have created the report.
+    const acme = await companyNamed('Acme Widgets Ltd');
+    await control(sim, 'PUT', '/fault-rates', { api_latency_ms: [3_000, 3_000] });
     const bearer = (await fetchToken(sim, SECRET)).body.access_token as string;
     const aborted = new AbortController();
-    const gone = fetch(`${sim.baseUrl}${path}`, { method: 'POST', signal: aborted.signal, headers: { 'content-type': 'application/json', 'idempotency-key': 'k-gone', authorization: `Bearer ${bearer}` }, body: '{}' });
-    setTimeout(() => aborted.abort(), 100);
-    await expect(gone).rejects.toThrow();
-    // No answer to wait on (its client is gone): the simulator counts the call it dropped.
-    await waitUntil('the aborted call reaching the idempotency check after its 600 ms latency', () => sim.store.abandonedCalls === 1);
+    const gone = fetch(`${sim.baseUrl}/v2/company-credit-reports`, {
+      method: 'POST',
+      signal: aborted.signal,
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'k-abandoned', authorization: `Bearer ${bearer}` },
+      body: JSON.stringify({ company_id: acme.company_id }),
+    });
+    const bought = await waitUntil('the report created while its answer is held back', async () => (await ledger()).creditReports[0]);
+    aborted.abort();
+    await expect(gone).rejects.toThrow(/abort/i);
     await control(sim, 'PUT', '/fault-rates', {});
-    const retry = await api('POST', path, {}, key('k-gone'));
-    expect(retry.status).toBe(201);
-    expect((await ledger(`?case_id=${caseId}`)).openBankingConnections).toHaveLength(1);
+    const retry = await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-abandoned'));
+    expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.report_id]).toEqual([201, 'true', bought.report_id]);
+    const l = await ledger();
+    expect(l.creditReports).toHaveLength(1);
+    expect(l.creditReports[0]).toMatchObject({ report_id: bought.report_id, idempotency_key: 'k-abandoned' });
+  });
+
+  test('latency holds back the answer, not the work: the answer comes after the delay, a lost one is cut after it', async () => {
+    const acme = await companyNamed('Acme Widgets Ltd');
+    await control(sim, 'PUT', '/fault-rates', { api_latency_ms: [400, 400] });
+    const started = Date.now();
+    const answered = await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-slow'));
+    expect(answered.status).toBe(201);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+    await control(sim, 'PUT', '/fault-rates', { api_latency_ms: [400, 400], response_lost_rate: 1, response_lost_routes: ['POST /v2/company-credit-reports'] });
+    const cutAt = Date.now();
+    expect((await networkFailureOf(api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-slow-lost')))).message).toBe('fetch failed');
+    expect(Date.now() - cutAt).toBeGreaterThanOrEqual(390);
+    await control(sim, 'PUT', '/fault-rates', {});
+    expect((await ledger()).creditReports.map((r: any) => r.idempotency_key)).toEqual(['k-slow', 'k-slow-lost']);
   });
 
   test('a key is scoped to its route: the same key on another route creates there', async () => {
