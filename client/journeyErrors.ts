@@ -28,3 +28,26 @@ export class JourneyClosedError extends Error {
 export class JourneyRetryError extends Error {
   override name = 'JourneyRetryError';
 }
+
+/** A request id (an Update id) already used on this journey for an action on another step. */
+export class RequestIdReusedError extends Error {
+  override name = 'RequestIdReusedError';
+
+  constructor(
+    readonly updateId: string,
+    readonly firstStep: string,
+    readonly step: string,
+  ) {
+    super(`request id ${JSON.stringify(updateId)} was already used on this journey for ${firstStep}, not ${step}: send a new request id for a new request`);
+  }
+}
+
+/** A visibility query Temporal would not run (its own message says why). */
+export class VisibilityQueryError extends Error {
+  override name = 'VisibilityQueryError';
+}
+
+/** A bulk retry whose query matches more journeys than one invocation takes. */
+export class BulkRetryTooManyError extends Error {
+  override name = 'BulkRetryTooManyError';
+}

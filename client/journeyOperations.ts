@@ -7,7 +7,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { describeIssues } from '../provider';
-import { JourneyClosedError, JourneyInputError } from './journeyErrors';
+import { JourneyClosedError, JourneyInputError, RequestIdReusedError } from './journeyErrors';
 import { onboardCaseInputSchema, type ValidOnboardCaseInput } from './journeyInput';
 import {
   cancelJourneySignal,
@@ -132,16 +132,40 @@ export async function listAllJourneys(ctx: JourneyClientContext, state?: string)
   return all;
 }
 
-export function retryStep(ctx: JourneyClientContext, caseId: string, step: string, reason?: string): Promise<OperatorActionResult> {
-  return onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(retryStepUpdate, { args: [{ step, ...(reason ? { reason } : {}) }] }));
+/** What every operator action may carry besides its request. */
+export interface OperatorActionOptions {
+  /**
+   * The Update's id. Temporal answers an Update whose id it already took on the run with the first
+   * one's result, so a repeated request (a client retrying a timed-out call) acts once. Callers
+   * with an operator's request id build it with `operatorUpdateId` (operatorRequestId.ts).
+   */
+  updateId?: string;
 }
 
-export function waiveStep(ctx: JourneyClientContext, caseId: string, step: string, reason: string): Promise<OperatorActionResult> {
-  return onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(waiveStepUpdate, { args: [{ step, reason }] }));
+export interface RetryStepOptions extends OperatorActionOptions {
+  /** Ask the provider for a new purchase instead of continuing what it still holds for the step. */
+  fresh?: boolean;
 }
 
-export function resolvePicklist(ctx: JourneyClientContext, caseId: string, providerId: string): Promise<OperatorActionResult> {
-  return onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId }] }));
+export function retryStep(ctx: JourneyClientContext, caseId: string, step: string, reason?: string, options: RetryStepOptions = {}): Promise<OperatorActionResult> {
+  const request = { step, ...(reason ? { reason } : {}), ...(options.fresh ? { fresh: true } : {}) };
+  return onRunningJourney(ctx, caseId, async (handle) => sameStep(await handle.executeUpdate(retryStepUpdate, { args: [request], ...updateIdOf(options) }), step, options));
+}
+
+export function waiveStep(ctx: JourneyClientContext, caseId: string, step: string, reason: string, options: OperatorActionOptions = {}): Promise<OperatorActionResult> {
+  return onRunningJourney(ctx, caseId, async (handle) => sameStep(await handle.executeUpdate(waiveStepUpdate, { args: [{ step, reason }], ...updateIdOf(options) }), step, options));
+}
+
+export function resolvePicklist(ctx: JourneyClientContext, caseId: string, providerId: string, options: OperatorActionOptions = {}): Promise<OperatorActionResult> {
+  return onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId }], ...updateIdOf(options) }));
+}
+
+const updateIdOf = (options: OperatorActionOptions) => (options.updateId ? { updateId: options.updateId } : {});
+
+/** A repeated Update id answers the first Update's result: one about another step means the id was reused for another request. */
+function sameStep(result: OperatorActionResult, step: string, options: OperatorActionOptions): OperatorActionResult {
+  if (options.updateId && result.step !== step) throw new RequestIdReusedError(options.updateId, result.step, step);
+  return result;
 }
 
 export function cancelJourney(ctx: JourneyClientContext, caseId: string, reason?: string): Promise<void> {

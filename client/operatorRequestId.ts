@@ -1,0 +1,24 @@
+/**
+ * An operator's request id (the case API's `Idempotency-Key` header, the CLI's `--request-id`)
+ * becomes the id of the Update it sends. Temporal answers a second Update with the id of one it
+ * already took on the same run with the first one's result, so a client that repeats a request
+ * (a timed-out HTTP call, a re-run command) never acts twice.
+ */
+import { z } from 'zod';
+
+/** The operator actions that take a request id; each has its own namespace of Update ids. */
+export type OperatorAction = 'retry-step' | 'waive-step' | 'resolve-picklist';
+
+/** 1 to 200 printable ASCII characters (space to tilde), what an HTTP header carries unchanged. */
+export const operatorRequestIdSchema = z
+  .string()
+  .regex(/^[\x20-\x7e]{1,200}$/, 'must be 1 to 200 printable ASCII characters')
+  .meta({ description: 'Repeating a request with the same id answers the first result instead of acting again (1 to 200 printable ASCII characters)' });
+
+/**
+ * The Update id of an action with a request id: `<action>/<requestId>`, so the same id used for a
+ * retry and for a waiver of one case cannot answer one with the other's result.
+ */
+export function operatorUpdateId(action: OperatorAction, requestId: string): string {
+  return `${action}/${requestId}`;
+}
