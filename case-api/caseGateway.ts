@@ -7,6 +7,8 @@ import type { CaseEvidence } from '../case-file/evidence';
 import type { CaseFileStore } from '../case-file/store';
 import type { Client } from '@temporalio/client';
 import type { OperatorActionResult } from '../client/journeyMessages';
+import { planBulkStepRetry, runBulkStepRetry, type BulkRetryPlan, type BulkRetrySummary, type BulkStepRetryRequest } from '../client/bulkStepRetry';
+import { operatorUpdateId, type OperatorAction } from '../client/operatorRequestId';
 import {
   cancelJourney,
   journeyStatus,
@@ -26,6 +28,12 @@ import { toHttpError } from './temporalErrors';
 
 export type StartedCase = StartedJourney;
 export type CaseSummary = JourneySummary;
+export type BulkRetryAnswer = (BulkRetryPlan & { dryRun: true }) | (BulkRetrySummary & { dryRun: false; query: string });
+
+/** What an operator action may carry besides its body: the request's `Idempotency-Key`. */
+export interface ActionOptions {
+  idempotencyKey?: string | undefined;
+}
 
 export class CaseGateway {
   private readonly ctx: JourneyClientContext;
@@ -61,16 +69,26 @@ export class CaseGateway {
     });
   }
 
-  retryStep(caseId: string, step: string, reason?: string): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason));
+  retryStep(caseId: string, step: string, reason?: string, options: ActionOptions & { fresh?: boolean | undefined } = {}): Promise<OperatorActionResult> {
+    const fresh = options.fresh ? { fresh: true } : {};
+    return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason, { ...fresh, ...updateId('retry-step', options) }));
   }
 
-  waiveStep(caseId: string, step: string, reason: string): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => waiveStep(this.ctx, caseId, step, reason));
+  waiveStep(caseId: string, step: string, reason: string, options: ActionOptions = {}): Promise<OperatorActionResult> {
+    return this.answer(caseId, () => waiveStep(this.ctx, caseId, step, reason, updateId('waive-step', options)));
   }
 
-  resolvePicklist(caseId: string, providerId: string): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId));
+  resolvePicklist(caseId: string, providerId: string, options: ActionOptions = {}): Promise<OperatorActionResult> {
+    return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId, updateId('resolve-picklist', options)));
+  }
+
+  /** The plan of a bulk retry (dryRun), or the retry itself and its summary. */
+  bulkRetryStep(request: BulkStepRetryRequest & { dryRun: boolean }): Promise<BulkRetryAnswer> {
+    return this.answer('', async () => {
+      const plan = await planBulkStepRetry(this.ctx, request, { readStepStates: request.dryRun });
+      if (request.dryRun) return { dryRun: true, ...plan };
+      return { dryRun: false, query: plan.query, ...(await runBulkStepRetry(this.ctx, plan, request)) };
+    });
   }
 
   cancel(caseId: string, reason?: string): Promise<void> {
@@ -85,5 +103,8 @@ export class CaseGateway {
     }
   }
 }
+
+/** The key becomes the Update id, namespaced by the action so one key cannot answer two actions. */
+const updateId = (action: OperatorAction, options: ActionOptions) => (options.idempotencyKey ? { updateId: operatorUpdateId(action, options.idempotencyKey) } : {});
 
 const isBadToken = (error: unknown) => (error as { code?: number }).code === 3;

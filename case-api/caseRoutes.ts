@@ -1,17 +1,21 @@
 /** The case API's routes (v1): cases, their status, the operator actions, evidence. */
 import { z } from 'zod';
+import { bulkRetryMaxCases } from '../client/bulkStepRetryRequest';
 import type { OnboardCaseInput } from '../client/journeyInput';
 import { caseView } from './caseView';
 import { HttpError } from './httpError';
 import type { RouteSpec } from './routeSpec';
 import {
   actionResultSchema,
+  bulkRetryStepAnswerSchema,
+  bulkRetryStepRequestSchema,
   cancelRequestSchema,
   cancelResultSchema,
   caseIdParam,
   caseListSchema,
   caseStatusSchema,
   errorBodySchema,
+  idempotencyKeyHeaders,
   listCasesQuerySchema,
   resolvePicklistRequestSchema,
   retryStepRequestSchema,
@@ -46,7 +50,13 @@ const common = {
   503: error('Temporal did not answer in time, or could not hand the action to the journey just now; try again'),
 };
 const onCase = { ...common, 404: error('No such case') };
-const action = { ...onCase, 200: { description: 'Accepted: the step as it stands now', schema: actionResultSchema }, 422: error('Refused by the journey; the message names the allowed states') };
+const action = {
+  ...onCase,
+  200: { description: 'Accepted: the step as it stands now (a repeated Idempotency-Key: the first request\'s answer)', schema: actionResultSchema },
+  422: error('Refused by the journey (the message names the allowed states), or the Idempotency-Key was used on this case for another step'),
+};
+const idempotent = ' Send an `Idempotency-Key` header to make the request safe to repeat: a repeat with the same key answers the first result and acts once.';
+const keyOf = (headers: Record<string, unknown>) => ({ idempotencyKey: headers['Idempotency-Key'] as string | undefined });
 
 export const caseRoutes: RouteSpec[] = [
   {
@@ -80,6 +90,25 @@ export const caseRoutes: RouteSpec[] = [
     },
   },
   {
+    method: 'post',
+    path: '/v1/cases/retry-step',
+    operationId: 'bulkRetryStep',
+    summary: 'Retry one step on every running journey a visibility query matches (after a provider outage)',
+    description:
+      `A dry run by default: answers the matching running journeys (at most ${bulkRetryMaxCases}) with the step's state on each, and a requestId. With \`dryRun: false\` it sends Update retryStep to each, a few at a time, and answers a summary: accepted, refused (with the journey's message), failed. Each case's Update id is \`retry-step/<requestId>/<caseId>\`: sending the same requestId again retries only what was not accepted (accepted cases answer their first result). \`where\` is a Temporal visibility query (e.g. \`JourneyState = 'needs_attention' AND StartTime > '2025-01-01T00:00:00Z'\`); it is combined with the journeys of this deployment that are running.`,
+    role: 'operator',
+    body: bulkRetryStepRequestSchema,
+    responses: {
+      ...common,
+      400: error('The request is not valid, or Temporal refused the visibility query (its message says why)'),
+      200: { description: 'The plan (dryRun: true) or the summary of the retries (dryRun: false)', schema: bulkRetryStepAnswerSchema },
+      422: error('More journeys match than one request takes: narrow the query'),
+    },
+    async handle({ body }, gateway) {
+      return { status: 200, body: await gateway.bulkRetryStep(body as z.output<typeof bulkRetryStepRequestSchema>) };
+    },
+  },
+  {
     method: 'get',
     path: '/v1/cases/:caseId',
     operationId: 'getCase',
@@ -96,14 +125,15 @@ export const caseRoutes: RouteSpec[] = [
     path: '/v1/cases/:caseId/steps/:step/retry',
     operationId: 'retryStep',
     summary: 'Run a new attempt of a step (Update retryStep)',
-    description: 'The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>).',
+    description: `The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>). \`fresh: true\` asks the provider for a new purchase instead of continuing what it still holds for the step.${idempotent}`,
     role: 'operator',
     params: stepParams,
+    headers: idempotencyKeyHeaders,
     body: retryStepRequestSchema,
     responses: action,
-    async handle({ params, body }, gateway) {
-      const { reason } = body as z.output<typeof retryStepRequestSchema>;
-      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason) };
+    async handle({ params, body, headers }, gateway) {
+      const { reason, fresh } = body as z.output<typeof retryStepRequestSchema>;
+      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason, { fresh, ...keyOf(headers) }) };
     },
   },
   {
@@ -111,14 +141,15 @@ export const caseRoutes: RouteSpec[] = [
     path: '/v1/cases/:caseId/steps/:step/waive',
     operationId: 'waiveStep',
     summary: 'Waive a step with a reason (Update waiveStep)',
-    description: 'The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>).',
+    description: `The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>).${idempotent}`,
     role: 'operator',
     params: stepParams,
+    headers: idempotencyKeyHeaders,
     body: waiveStepRequestSchema,
     responses: action,
-    async handle({ params, body }, gateway) {
+    async handle({ params, body, headers }, gateway) {
       const { reason } = body as z.output<typeof waiveStepRequestSchema>;
-      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason) };
+      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason, keyOf(headers)) };
     },
   },
   {
@@ -126,13 +157,15 @@ export const caseRoutes: RouteSpec[] = [
     path: '/v1/cases/:caseId/picklist',
     operationId: 'resolvePicklist',
     summary: 'Choose the company of the credit report\'s picklist (Update resolvePicklist)',
+    description: idempotent.trim(),
     role: 'operator',
     params: caseParams,
+    headers: idempotencyKeyHeaders,
     body: resolvePicklistRequestSchema,
     responses: action,
-    async handle({ params, body }, gateway) {
+    async handle({ params, body, headers }, gateway) {
       const { providerId } = body as z.output<typeof resolvePicklistRequestSchema>;
-      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId) };
+      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId, keyOf(headers)) };
     },
   },
   {

@@ -1,6 +1,6 @@
 /**
- * Mounts the route table on an express router: role check, then zod validation of path, query and
- * body (400 naming each problem), then the handler; errors become JSON answers.
+ * Mounts the route table on an express router: role check, then zod validation of path, query,
+ * declared headers and body (400 naming each problem), then the handler; errors become JSON answers.
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
@@ -24,6 +24,7 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
         const input = {
           params: parse(route.params, req.params, 'path') as Record<string, string>,
           query: parse(route.query, req.query, 'query'),
+          headers: parse(route.headers, declaredHeaders(route.headers, req), 'header') as Record<string, unknown>,
           body: parse(route.body, req.body ?? {}, 'body'),
         };
         const answer = await route.handle(input, gateway);
@@ -45,6 +46,11 @@ function parse(schema: z.ZodType | undefined, value: unknown, where: string): un
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new HttpError(400, 'invalid_request', `Invalid ${where}: ${describeIssues(result.error).join('; ')}`);
+}
+
+/** The declared headers' values by their declared names (express matches names case-insensitively). */
+function declaredHeaders(schema: z.ZodObject | undefined, req: Request): Record<string, string | undefined> {
+  return Object.fromEntries(Object.keys(schema?.shape ?? {}).map((name) => [name, req.get(name)]));
 }
 
 export const jsonBody = (limit: number) => express.json({ limit, type: () => true });

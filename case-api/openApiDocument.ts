@@ -34,7 +34,7 @@ function operation(route: RouteSpec, schemaOf: (s: z.ZodType, io: 'input' | 'out
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     'x-required-role': route.role,
-    parameters: [...parameters(route.params, 'path', schemaOf), ...parameters(route.query, 'query', schemaOf)],
+    parameters: [...parameters(route.params, 'path', schemaOf), ...parameters(route.query, 'query', schemaOf), ...parameters(route.headers, 'header', schemaOf)],
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
     responses: Object.fromEntries(
       Object.entries(route.responses).map(([status, r]) => [status, { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : {}) }]),
@@ -42,7 +42,7 @@ function operation(route: RouteSpec, schemaOf: (s: z.ZodType, io: 'input' | 'out
   };
 }
 
-function parameters(shape: z.ZodObject | undefined, where: 'path' | 'query', schemaOf: (s: z.ZodType, io: 'input' | 'output') => JsonSchema) {
+function parameters(shape: z.ZodObject | undefined, where: 'path' | 'query' | 'header', schemaOf: (s: z.ZodType, io: 'input' | 'output') => JsonSchema) {
   if (!shape) return [];
   return Object.entries(shape.shape).map(([name, schema]) => {
     const json = schemaOf(schema as z.ZodType, 'input');

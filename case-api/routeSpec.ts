@@ -10,6 +10,8 @@ export interface RouteInput {
   params: Record<string, string>;
   query: unknown;
   body: unknown;
+  /** The headers the route declares, parsed (absent when it declares none). */
+  headers: Record<string, unknown>;
 }
 
 export interface RouteAnswer {
@@ -28,6 +30,8 @@ export interface RouteSpec {
   role: ApiRole;
   params?: z.ZodObject;
   query?: z.ZodObject;
+  /** Request headers the route reads, by their canonical name (matched case-insensitively). */
+  headers?: z.ZodObject;
   body?: z.ZodType;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   handle(input: RouteInput, gateway: CaseGateway): Promise<RouteAnswer>;

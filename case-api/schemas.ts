@@ -4,7 +4,9 @@
  */
 import { z } from 'zod';
 import { caseIdSchema } from '../client/caseId';
+import { bulkRetryMaxCases, bulkStepRetryRequestSchema } from '../client/bulkStepRetryRequest';
 import { onboardCaseInputSchema } from '../client/journeyInput';
+import { operatorRequestIdSchema } from '../client/operatorRequestId';
 
 export const journeyStates = ['running', 'needs_attention', 'completed', 'cancelled'] as const;
 const stepStates = ['pending', 'running', 'waiting', 'needs_attention', 'completed', 'waived', 'failed', 'expired', 'cancelled'] as const;
@@ -101,10 +103,68 @@ export const caseListSchema = z
   })
   .meta({ id: 'CaseList' });
 
-export const retryStepRequestSchema = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict().meta({ id: 'RetryStepRequest' });
+export const retryStepRequestSchema = z
+  .object({
+    reason: z.string().trim().min(1).max(500).optional(),
+    fresh: z.boolean().optional().meta({ description: 'Ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step' }),
+  })
+  .strict()
+  .meta({ id: 'RetryStepRequest' });
 export const waiveStepRequestSchema = z.object({ reason: z.string().trim().min(1, 'reason is required').max(500) }).strict().meta({ id: 'WaiveStepRequest' });
 export const resolvePicklistRequestSchema = z.object({ providerId: z.string().trim().min(1).max(200) }).strict().meta({ id: 'ResolvePicklistRequest' });
 export const cancelRequestSchema = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict().meta({ id: 'CancelRequest' });
+
+/**
+ * The operator actions' optional `Idempotency-Key` header: it becomes the Update's id (namespaced
+ * by the action), so a repeated request answers the first result and acts once.
+ */
+export const idempotencyKeyHeaders = z.object({
+  'Idempotency-Key': operatorRequestIdSchema.optional().meta({
+    description: 'Makes the request safe to repeat: a repeat with the same key on the same case and action answers the first result and acts once (1 to 200 printable ASCII characters)',
+  }),
+});
+
+export const bulkRetryStepRequestSchema = bulkStepRetryRequestSchema
+  .extend({ dryRun: z.boolean().default(true).meta({ description: 'true (the default): answer the plan and retry nothing; false: retry the step on each case' }) })
+  .strict()
+  .meta({ id: 'BulkRetryStepRequest', description: `Retry one step on every running journey a visibility query matches (at most ${bulkRetryMaxCases})` });
+
+const bulkRetryCaseSchema = z.object({
+  caseId: z.string(),
+  workflowId: z.string(),
+  runId: z.string(),
+  state: z.string().meta({ description: 'The journey state (JourneyState search attribute)' }),
+  stepState: z.string().nullable().optional().meta({ description: 'The step\'s state on this case (null: no such step, or the journey did not answer)' }),
+});
+
+const bulkRetryPlanSchema = z
+  .object({
+    dryRun: z.literal(true),
+    query: z.string().meta({ description: 'The visibility query as run: running journeys of this deployment and the request\'s where' }),
+    step: z.string(),
+    requestId: z.string().meta({ description: 'Send it back with dryRun: false so that the run (and any re-run) uses it' }),
+    cases: z.array(bulkRetryCaseSchema),
+    more: z.boolean().meta({ description: `More than ${bulkRetryMaxCases} journeys match: narrow the query` }),
+  })
+  .meta({ id: 'BulkRetryStepPlan' });
+
+const refusalSchema = z.object({ caseId: z.string(), outcome: z.string(), message: z.string() });
+
+const bulkRetrySummarySchema = z
+  .object({
+    dryRun: z.literal(false),
+    query: z.string(),
+    requestId: z.string().meta({ description: 'Re-run with it to retry only what was not accepted: accepted cases answer their first result' }),
+    step: z.string(),
+    fresh: z.boolean(),
+    cases: z.number().int(),
+    accepted: z.array(z.object({ caseId: z.string(), outcome: z.string(), attempt: z.number().int(), workflowId: z.string() })),
+    refused: z.array(refusalSchema).meta({ description: 'Refused by the journey (its validator\'s message), or closed since it was listed' }),
+    failed: z.array(refusalSchema).meta({ description: 'Not answered (Temporal unavailable): re-run with the same requestId' }),
+  })
+  .meta({ id: 'BulkRetryStepSummary' });
+
+export const bulkRetryStepAnswerSchema = z.discriminatedUnion('dryRun', [bulkRetryPlanSchema, bulkRetrySummarySchema]).meta({ id: 'BulkRetryStepAnswer' });
 
 export const actionResultSchema = z.object({ step: z.string(), status: stepSchema }).meta({ id: 'ActionResult' });
 export const cancelResultSchema = z.object({ caseId: z.string(), cancelRequested: z.literal(true) }).meta({ id: 'CancelResult' });

@@ -1,10 +1,10 @@
 /**
  * Turns what Temporal answers into the case API's answers: an unknown workflow is 404, an Update
- * its validator refused is 422 with the validator's message, Temporal unreachable or too slow to
- * answer an Update is 503.
+ * its validator refused is 422 with the validator's message, a visibility query Temporal refused
+ * is 400 with its message, Temporal unreachable or too slow to answer an Update is 503.
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, isGrpcServiceError } from '@temporalio/client';
-import { JourneyClosedError, JourneyInputError } from '../client/journeyErrors';
+import { BulkRetryTooManyError, JourneyClosedError, JourneyInputError, RequestIdReusedError, VisibilityQueryError } from '../client/journeyErrors';
 import { HttpError } from './httpError';
 
 export function toHttpError(error: unknown, caseId: string): HttpError {
@@ -12,6 +12,9 @@ export function toHttpError(error: unknown, caseId: string): HttpError {
   if (error instanceof WorkflowNotFoundError) return unknownCase(caseId);
   if (error instanceof JourneyClosedError) return new HttpError(422, 'case_closed', error.message);
   if (error instanceof JourneyInputError) return new HttpError(400, 'invalid_request', error.message);
+  if (error instanceof VisibilityQueryError) return new HttpError(400, 'invalid_query', `${error.message}; see https://docs.temporal.io/list-filter for the query syntax`);
+  if (error instanceof BulkRetryTooManyError) return new HttpError(422, 'too_many_cases', error.message);
+  if (error instanceof RequestIdReusedError) return new HttpError(422, 'idempotency_key_reused', `The Idempotency-Key was already used on this case for ${error.firstStep}, not ${error.step}: send a new key for a new request`);
   if (error instanceof WorkflowUpdateFailedError) {
     const cause = error.cause as { message?: string } | undefined;
     return new HttpError(422, 'action_refused', cause?.message ?? error.message);

@@ -106,6 +106,65 @@ test('an operator retries an expired IDV (step key URL-encoded) and waives banki
   expect(done.body).toMatchObject({ state: 'completed', steps: { [idv]: { state: 'completed' }, banking: { state: 'waived' } } });
 });
 
+/** A running journey whose income-employer step failed: the provider answers 500 to every call for it. */
+async function failedIncomeEmployer(): Promise<string> {
+  const caseId = (await control('/cases', {})).case_id as string;
+  await control('/faults', { method: 'POST', path: `/v2/cases/${caseId}/income-employer`, status: 500, times: 500 });
+  expect((await api('POST', '/v1/cases', { key: origination, body: { caseId, steps: { incomeEmployer: true }, deadlines: { providerCalls: '3 seconds' } } })).status).toBe(201);
+  await eventually(() => readCase(caseId), (r) => r.body?.steps?.['income-employer']?.state === 'failed');
+  return caseId;
+}
+const attemptsOf = async (caseId: string) => (await readCase(caseId)).body.steps['income-employer'].attempts.length;
+
+test('an Idempotency-Key makes an operator action safe to repeat: the same key answers the first result, one new attempt; a bad key is 400', async () => {
+  const caseId = await failedIncomeEmployer();
+  const retry = (key: string, step = 'income-employer', body: unknown = { reason: 'provider back' }) => api('POST', `/v1/cases/${caseId}/steps/${step}/retry`, { key: operator, body, headers: { 'Idempotency-Key': key } });
+
+  const tooLong = await retry('k'.repeat(201));
+  expect(tooLong).toMatchObject({ status: 400, body: { error: 'invalid_request', message: expect.stringContaining('Idempotency-Key') } });
+  expect((await retry('caf\u00e9')).status).toBe(400);
+  expect((await retry('k1', 'income-employer', { fresh: 'yes' })).body.message).toContain('fresh');
+  expect(await attemptsOf(caseId)).toBe(1);
+
+  const first = await retry('k1');
+  expect(first).toMatchObject({ status: 200, body: { step: 'income-employer', status: { attempt: 2 } } });
+  // A client that lost the answer sends the request again: the first answer, nothing new.
+  const repeated = await retry('k1');
+  expect(repeated.status).toBe(200);
+  expect(repeated.body).toEqual(first.body);
+  expect(await attemptsOf(caseId)).toBe(2);
+  // The same key for another step is another request: refused, not answered with the first's result.
+  expect(await retry('k1', 'banking')).toMatchObject({ status: 422, body: { error: 'idempotency_key_reused', message: expect.stringContaining('income-employer') } });
+  await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: {} });
+});
+
+test('POST /v1/cases/retry-step: a dry run answers the plan; the run retries each case once; the same requestId again adds no attempt; a bad query is 400', async () => {
+  const failed = await Promise.all([0, 1].map(() => failedIncomeEmployer()));
+  const where = `CaseId IN (${failed.map((id) => `'${id}'`).join(', ')})`;
+  const bulk = (body: Record<string, unknown>, key = operator) => api('POST', '/v1/cases/retry-step', { key, body: { where, step: 'income-employer', reason: 'provider outage', ...body } });
+
+  expect((await bulk({}, origination)).status).toBe(403);
+  expect(await bulk({ where: undefined })).toMatchObject({ status: 400, body: { message: expect.stringContaining('where') } });
+  expect(await bulk({ concurrency: 17 })).toMatchObject({ status: 400, body: { message: expect.stringContaining('concurrency') } });
+  const badQuery = await bulk({ where: 'NoSuchAttribute = 1' });
+  expect(badQuery).toMatchObject({ status: 400, body: { error: 'invalid_query', message: expect.stringContaining('NoSuchAttribute') } });
+
+  // Visibility lags a start by a moment.
+  const plan = await eventually(() => bulk({}), (r) => r.status !== 200 || r.body.cases.length === failed.length);
+  expect(plan).toMatchObject({ status: 200, body: { dryRun: true, step: 'income-employer', more: false, requestId: expect.any(String) } });
+  expect(plan.body.cases.map((c: { caseId: string; stepState: string }) => [c.caseId, c.stepState]).sort()).toEqual(failed.map((id) => [id, 'failed']).sort());
+  for (const id of failed) expect(await attemptsOf(id)).toBe(1);
+
+  const run = await bulk({ dryRun: false, requestId: plan.body.requestId });
+  expect(run).toMatchObject({ status: 200, body: { dryRun: false, requestId: plan.body.requestId, cases: 2, refused: [], failed: [] } });
+  expect(run.body.accepted.map((a: { caseId: string; attempt: number }) => [a.caseId, a.attempt]).sort()).toEqual(failed.map((id) => [id, 2]).sort());
+  const again = await bulk({ dryRun: false, requestId: plan.body.requestId });
+  expect(again.body).toMatchObject({ cases: 2, refused: [], failed: [] });
+  expect(again.body.accepted).toHaveLength(2);
+  for (const id of failed) expect(await attemptsOf(id)).toBe(2);
+  for (const id of failed) await api('POST', `/v1/cases/${id}/cancel`, { key: operator, body: {} });
+});
+
 test('keys: none or unknown is 401, the wrong role 403, with JSON bodies; an unknown case is 404', async () => {
   const none = await api('GET', '/v1/cases');
   expect(none).toMatchObject({ status: 401, body: { error: 'unauthenticated' } });
@@ -188,5 +247,5 @@ test('the OpenAPI document validates, and every operation in it answers with a d
       operations++;
     }
   }
-  expect(operations).toBe(8);
+  expect(operations).toBe(9);
 });

@@ -6,10 +6,10 @@ export interface ApiAnswer<T = any> {
 }
 
 export function caseApiClient(baseUrl: string) {
-  return async <T = any>(method: string, path: string, options: { key?: string; body?: unknown } = {}): Promise<ApiAnswer<T>> => {
+  return async <T = any>(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiAnswer<T>> => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
       body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
     });
     const text = await response.text();
