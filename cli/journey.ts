@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const choice = parse(argv);
   const json = argv.includes('--json');
   // watch prints as it goes: text blocks, or one JSON document per line.
-  const out: Output = { json, print: (text, value) => console.log(json ? JSON.stringify(value) : text) };
+  const out: Output = { json, print: (text, value) => console.log(json ? JSON.stringify(value) : text), progress: (line) => console.error(line) };
   const access = caseFileAccess();
   try {
     const result = 'local' in choice ? await choice.local(access, out) : await withTemporal((ctx) => choice.temporal({ ...ctx, ...access }, out));

@@ -1,5 +1,8 @@
-/** How the `journey` CLI shows a journey's status and a retry plan as text. */
+/** How the `journey` CLI shows a journey's status, a retry plan and a bulk step retry as text. */
 import type { PicklistEntry } from '../provider';
+import type { BulkRetryPlan, BulkRetrySummary } from '../client/bulkStepRetry';
+import type { BulkStepRetryRequest } from '../client/bulkStepRetryRequest';
+import { textTable } from './textTable';
 import type { JourneyStatus, JourneyStep } from '../client/journeyMessages';
 import type { RetryPlan } from '../client/journeyRetry';
 
@@ -33,4 +36,44 @@ function formatStep(key: string, step: JourneyStep): string[] {
   const earlier = (step.attempts ?? []).filter((a) => a.attempt !== step.attempt);
   for (const a of earlier) lines.push(`${pad}attempt ${a.attempt}: ${a.state}${a.carriedOver ? ' (carried over)' : ''}${a.reason ? ` — ${a.reason}` : ''} [${a.workflowId}]`);
   return lines;
+}
+
+/** A bulk retry's dry run: the cases, and the command that retries them (with the plan's request id). */
+export function formatBulkPlan(plan: BulkRetryPlan, request: BulkStepRetryRequest): string {
+  if (!plan.cases.length) return `no running journey matches\n  ${plan.query}`;
+  const lines = [`${plan.cases.length}${plan.more ? '+' : ''} running journeys match\n  ${plan.query}`, ''];
+  lines.push(textTable(['CASE', 'JOURNEY', plan.step.toUpperCase()], plan.cases.map((c) => [c.caseId, c.state, c.stepState ?? '(no such step)'])));
+  lines.push('');
+  if (plan.more) {
+    lines.push(`dry run: nothing was retried. More than ${plan.cases.length} journeys match, more than one run takes: narrow --where (by CaseId, StartTime…) and run each part.`);
+    return lines.join('\n');
+  }
+  const command = [
+    'journey retry-step',
+    `--where ${shellQuote(request.where)}`,
+    `--step ${shellQuote(plan.step)}`,
+    `--reason ${shellQuote(request.reason)}`,
+    ...(request.fresh ? ['--fresh'] : []),
+    ...(request.concurrency !== 4 ? [`--concurrency ${request.concurrency}`] : []),
+    `--request-id ${shellQuote(plan.requestId)}`,
+    '--yes',
+  ].join(' ');
+  lines.push(`dry run: nothing was retried. To retry ${plan.step} on these ${plan.cases.length} cases (a case whose step cannot be retried is refused, and left as it is):`, `  ${command}`);
+  return lines.join('\n');
+}
+
+export function formatBulkSummary(summary: BulkRetrySummary): string {
+  const lines = [`${summary.step}${summary.fresh ? ' (fresh)' : ''} on ${summary.cases} cases: ${summary.accepted.length} accepted, ${summary.refused.length} refused, ${summary.failed.length} failed`];
+  if (summary.refused.length) lines.push('refused:', ...summary.refused.map((r) => `  ${r.caseId}: ${r.message}`));
+  if (summary.failed.length) lines.push('failed:', ...summary.failed.map((r) => `  ${r.caseId}: ${r.message}`));
+  if (summary.failed.length || summary.refused.length) lines.push(`request id ${summary.requestId}: run the same command with --request-id ${shellQuote(summary.requestId)} again once fixed; accepted cases answer their first result`);
+  return lines.join('\n');
+}
+
+/** A word the shell reads back as it is: bare, in single quotes, or (holding one) in double quotes. */
+function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_./:=@%+-]+$/.test(word)) return word;
+  if (!word.includes("'")) return `'${word}'`;
+  if (!/["$`\\!]/.test(word)) return `"${word}"`;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -7,6 +7,9 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { JourneyStatus } from '../client/journeyMessages';
 import type { CaseFileStore } from '../case-file/store';
 import type { JourneyClientContext } from '../client/journeyOperations';
+import { describeIssues } from '../provider';
+import { bulkRetryDefaultConcurrency, bulkRetryMaxCases, bulkRetryMaxConcurrency, bulkStepRetryRequestSchema, type BulkStepRetryRequest } from '../client/bulkStepRetryRequest';
+import { operatorRequestIdSchema, operatorUpdateId, type OperatorAction } from '../client/operatorRequestId';
 import { JourneyCommandError, readJourneyInput } from './journeyInputFile';
 import { textTable } from './textTable';
 
@@ -17,6 +20,7 @@ import { textTable } from './textTable';
 const later = {
   operations: () => require('../client/journeyOperations') as typeof import('../client/journeyOperations'),
   retry: () => require('../client/journeyRetry') as typeof import('../client/journeyRetry'),
+  bulkRetry: () => require('../client/bulkStepRetry') as typeof import('../client/bulkStepRetry'),
   replay: () => require('../client/journeyReplay') as typeof import('../client/journeyReplay'),
   format: () => require('./journeyFormat') as typeof import('./journeyFormat'),
   watchStatus: () => require('./watchStatus') as typeof import('./watchStatus'),
@@ -35,6 +39,8 @@ export interface Outcome {
 export interface Output {
   json: boolean;
   print: (text: string, json: unknown) => void;
+  /** A progress line, on stderr (it never mixes with --json's output). */
+  progress?: (line: string) => void;
 }
 
 /** The case file, opened only by the commands that use it. */
@@ -51,7 +57,7 @@ export type LocalRun = (local: CaseFileAccess, out: Output) => Promise<Outcome>;
 export const exitCodes = `Exit codes:
   0  done (watch: the journey completed)
   1  the command failed: the journey refused an action, a replay diverged, Temporal could not be reached,
-     or (watch) the journey ended other than completed
+     (watch) the journey ended other than completed, or (retry-step --where --yes) a case was not accepted
   2  usage error: nothing was sent`;
 
 const journeyStates = ['running', 'completed', 'needs_attention', 'cancelled'];
@@ -108,29 +114,70 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
       return { text: '', json: null, failed: last.state !== 'completed', printed: true };
     }));
 
-  command('retry-step', 'run a step of an open journey again, as a new attempt')
-    .argument('<caseId>')
-    .argument('<step>', 'step key, e.g. credit-report or identity-verification/<personId>')
+  command('retry-step', 'run a step of an open journey again, as a new attempt; with --where, on every running journey a visibility query matches')
+    .argument('[caseId]', 'the case (not with --where)')
+    .argument('[step]', 'step key, e.g. credit-report or identity-verification/<personId>')
     .argument('[reason...]', 'why (recorded with the attempt)')
-    .action((caseId: string, step: string, reason: string[]) => chosen(async (ctx) => {
-      const result = await later.operations().retryStep(ctx, caseId, step, reason.join(' ') || undefined);
-      return done(`${step}: attempt ${result.status.attempt} started (${result.status.workflowId})`, result);
-    }));
+    .option('--fresh', 'ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step')
+    .option('--request-id <id>', requestIdHelp('retry-step', ' (with --where: retry-step/<id>/<caseId> on each case, so a re-run with the printed id resumes)'))
+    .option('--where <query>', "bulk: a Temporal visibility query, e.g. \"JourneyState = 'needs_attention'\"; only running journeys of this task queue are considered")
+    .option('--step <step>', 'bulk: the step to retry on each case')
+    .option('--reason <text>', 'bulk: why (required; recorded with each new attempt)')
+    .option('--yes', 'bulk: retry the step on each case; without it, a dry run that lists the cases and retries nothing')
+    .option('--concurrency <n>', `bulk: cases retried at once (default ${bulkRetryDefaultConcurrency}, at most ${bulkRetryMaxConcurrency})`)
+    .addHelpText(
+      'after',
+      `
+Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invocation:
+  journey retry-step --where "JourneyState = 'needs_attention'" --step credit-report --reason 'provider outage'
+      lists the matching cases with the step's state on each, and the command that retries them
+  journey retry-step --where … --step credit-report --reason 'provider outage' --request-id <id> --yes
+      retries each (progress on stderr) and prints a summary: accepted, refused (the journey's
+      message), failed; exit 1 when any case was not accepted. Run it again with the same
+      --request-id to retry only the rest: accepted cases answer their first result.`,
+    )
+    .action((caseId: string | undefined, step: string | undefined, reason: string[], options: RetryStepOptions) => {
+      if (options.where !== undefined) {
+        const request = bulkRequest(caseId, options);
+        chosen((ctx, out) => bulkRetryStep(ctx, out, request, Boolean(options.yes)));
+        return;
+      }
+      for (const flag of ['yes', 'concurrency'] as const) if (options[flag] !== undefined) throw new JourneyCommandError(`retry-step --${flag} belongs to a bulk retry (--where)`);
+      if (step !== undefined && options.step !== undefined) throw new JourneyCommandError('retry-step: give the step once, as <step> or as --step');
+      const stepKey = step ?? options.step;
+      if (caseId === undefined || stepKey === undefined) throw new JourneyCommandError("retry-step needs <caseId> <step> [reason…], or --where <query> --step <step> --reason <text> (see 'journey retry-step --help')");
+      if (reason.length && options.reason !== undefined) throw new JourneyCommandError('retry-step: give the reason once, as words or as --reason');
+      const why = reason.join(' ') || options.reason || undefined;
+      const actionOptions = { ...(options.fresh ? { fresh: true } : {}), ...requestUpdateId('retry-step', options.requestId) };
+      chosen(async (ctx) => {
+        const result = await later.operations().retryStep(ctx, caseId, stepKey, why, actionOptions);
+        return done(`${stepKey}: attempt ${result.status.attempt} started (${result.status.workflowId})`, result);
+      });
+    });
 
   command('waive', 'accept a step as it stands (the reason is recorded)')
+    .alias('waive-step')
     .argument('<caseId>')
     .argument('<step>')
     .argument('<reason...>')
-    .action((caseId: string, step: string, reason: string[]) => chosen(async (ctx) => done(`${step}: waived`, await later.operations().waiveStep(ctx, caseId, step, reason.join(' ')))));
+    .option('--request-id <id>', requestIdHelp('waive-step'))
+    .action((caseId: string, step: string, reason: string[], options: { requestId?: string }) => {
+      const actionOptions = requestUpdateId('waive-step', options.requestId);
+      chosen(async (ctx) => done(`${step}: waived`, await later.operations().waiveStep(ctx, caseId, step, reason.join(' '), actionOptions)));
+    });
 
   command('resolve-picklist', 'resolve the credit report picklist with provider_id <id>')
     .argument('<caseId>')
     .argument('<id>', 'the provider_id of the chosen company (see status)')
-    .action((caseId: string, providerId: string) => chosen(async (ctx) => {
-      const result = await later.operations().resolvePicklist(ctx, caseId, providerId);
-      const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)?.report;
-      return done(`credit-report ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`, result);
-    }));
+    .option('--request-id <id>', requestIdHelp('resolve-picklist'))
+    .action((caseId: string, providerId: string, options: { requestId?: string }) => {
+      const actionOptions = requestUpdateId('resolve-picklist', options.requestId);
+      chosen(async (ctx) => {
+        const result = await later.operations().resolvePicklist(ctx, caseId, providerId, actionOptions);
+        const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)?.report;
+        return done(`credit-report ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`, result);
+      });
+    });
 
   command('cancel', 'cancel a running journey')
     .argument('<caseId>')
@@ -222,6 +269,57 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     });
 
   return program;
+}
+
+interface RetryStepOptions {
+  fresh?: boolean;
+  requestId?: string;
+  where?: string;
+  step?: string;
+  reason?: string;
+  yes?: boolean;
+  concurrency?: string;
+}
+
+const requestIdHelp = (action: OperatorAction, more = '') =>
+  `makes the command safe to repeat: the Update id is ${action}/<id>${more}; a repeat with the same id answers the first result and acts once (1 to 200 printable ASCII characters)`;
+
+/** `--request-id` checked now, as the Update id of the action. */
+function requestUpdateId(action: OperatorAction, requestId: string | undefined): { updateId?: string } {
+  if (requestId === undefined) return {};
+  const parsed = operatorRequestIdSchema.safeParse(requestId);
+  if (!parsed.success) throw new JourneyCommandError(`--request-id ${parsed.error.issues[0]!.message}`);
+  return { updateId: operatorUpdateId(action, parsed.data) };
+}
+
+/** The bulk form's flags, checked with the schema the case API uses too; problems named by their flags. */
+function bulkRequest(caseId: string | undefined, options: RetryStepOptions): BulkStepRetryRequest {
+  if (caseId !== undefined) throw new JourneyCommandError('retry-step takes either <caseId> <step> or --where (with --step and --reason), not both');
+  const concurrency = options.concurrency === undefined ? undefined : Number(options.concurrency);
+  const parsed = bulkStepRetryRequestSchema.safeParse({
+    where: options.where,
+    step: options.step,
+    reason: options.reason,
+    ...(options.fresh ? { fresh: true } : {}),
+    ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+  });
+  if (!parsed.success) {
+    const flags: Record<string, string> = { requestId: 'request-id' };
+    throw new JourneyCommandError(`retry-step --where: ${describeIssues(parsed.error).map((p) => `--${p.replace(/^(\w+):/, (_m, name: string) => `${flags[name] ?? name}:`)}`).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/** The bulk retry: a dry run listing the cases, or (--yes) the retries with progress on stderr and a summary. */
+async function bulkRetryStep(ctx: JourneyClientContext, out: Output, request: BulkStepRetryRequest, yes: boolean): Promise<Outcome> {
+  const [{ planBulkStepRetry, runBulkStepRetry }, { formatBulkPlan, formatBulkSummary }] = [later.bulkRetry(), later.format()];
+  const progress = out.progress ?? ((line: string) => console.error(line));
+  const plan = await planBulkStepRetry(ctx, request, { readStepStates: !yes });
+  if (!yes) return done(formatBulkPlan(plan, request), { dryRun: true, ...plan });
+  progress(`request id ${plan.requestId}: re-run with --request-id ${plan.requestId} to resume (accepted cases answer their first result)`);
+  const summary = await runBulkStepRetry(ctx, plan, request, (n, total, o) => progress(`${n}/${total} case ${o.caseId} ${o.outcome}${o.outcome === 'accepted' ? ` (attempt ${o.attempt})` : `: ${o.message}`}`));
+  return { text: formatBulkSummary(summary), json: { dryRun: false, query: plan.query, ...summary }, failed: summary.refused.length + summary.failed.length > 0 };
 }
 
 const caseFileCommands = () => require('./caseFileCommands') as typeof import('./caseFileCommands');
