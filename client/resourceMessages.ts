@@ -3,6 +3,9 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
 import type { ResourceKey } from '../provider';
 
+/** `resource/<kind>/<id>`: pure, so workflows signal a resource by it as the activities and the bridge reach it. */
+export { resourceWorkflowId } from '../provider/resourceWorkflowId';
+
 /** One verified delivery, as the bridge hands it to a resource workflow. */
 export interface ResourceDelivery {
   /** Batch id + event type + hash of `data`: the same occurrence received twice has one identity. */
@@ -37,6 +40,11 @@ export interface Subscription {
   quietAfterOutcomeMs?: number;
 }
 
+export interface Unsubscription {
+  /** The workflow that subscribed. */
+  workflowId: string;
+}
+
 /** What reconciliation found at the provider: settled with the record, or still pending. */
 export type PollResult = { settled: false } | { settled: true; eventType: string; data: Record<string, unknown> };
 
@@ -64,6 +72,11 @@ export interface ResourceState {
 
 export const deliverSignal = defineSignal<[ResourceDelivery]>('deliver');
 export const subscribeSignal = defineSignal<[Subscription]>('subscribe');
+/**
+ * A subscriber that needs nothing more from the resource (its step ended): the resource stops
+ * forwarding to it, and stops polling once no subscriber is left.
+ */
+export const unsubscribeSignal = defineSignal<[Unsubscription]>('unsubscribe');
 export const resourceEventSignal = defineSignal<[ResourceEvent]>('resourceEvent');
 export const resourceStateQuery = defineQuery<ResourceState>('resourceState');
 
@@ -75,5 +88,14 @@ export interface ResourceWorkflowInput {
   /** Continue as new once the history has this many events (the server's suggestion applies too). */
   continueAsNewAtHistoryLength?: number;
   /** State carried across continue-as-new. */
-  carried?: Omit<ResourceState, 'resource'> & { reconcileAfterMs?: number; settled?: boolean; outcomeTold?: boolean; quietAfterOutcomeMs?: number };
+  carried?: Omit<ResourceState, 'resource'> & {
+    reconcileAfterMs?: number;
+    settled?: boolean;
+    outcomeTold?: boolean;
+    quietAfterOutcomeMs?: number;
+    /** The last delivery or subscription (epoch ms): a continue-as-new does not restart the quiet period. */
+    lastActivityAt?: number;
+    /** The last poll (epoch ms): the next one is due from it. */
+    lastPollAt?: number;
+  };
 }

@@ -3,7 +3,6 @@
  * Each key names a resource workflow `resource/<kind>/<id>` that receives the delivery.
  */
 import { z } from 'zod';
-import { boundedId } from './boundedId';
 import type { KnownEventType } from './eventCatalogue';
 import type { ParsedDelivery } from './webhookEnvelope';
 
@@ -15,10 +14,7 @@ export interface ResourceKey {
   id: string;
 }
 
-/** The id part is bounded: ids come from payloads, and the server refuses over-long workflow ids. */
-export function resourceWorkflowId(key: ResourceKey): string {
-  return `resource/${key.kind}/${boundedId(key.id)}`;
-}
+export { resourceWorkflowId } from './resourceWorkflowId';
 
 /** Lower-cased so that `Case`/`case` and GUID spellings land on one workflow. */
 const caseBanking = (entityId: string): ResourceKey => ({ kind: 'case-banking', id: entityId.toLowerCase() });

@@ -21,5 +21,10 @@ test('the workflow bundle holds no zod, and no provider module that builds schem
   expect(modules).toContain('./workflows/index.ts');
   expect(modules.filter((m) => m.includes('node_modules/zod/'))).toEqual([]);
   // Only the provider's schema-free modules: the others (and the index, which loads them all) build zod schemas.
-  expect(modules.filter((m) => m.startsWith('./provider/')).sort()).toEqual(['./provider/creditReportConstants.ts', './provider/documentStatusWords.ts']);
+  expect(modules.filter((m) => m.startsWith('./provider/')).sort()).toEqual([
+    './provider/boundedId.ts',
+    './provider/creditReportConstants.ts',
+    './provider/documentStatusWords.ts',
+    './provider/resourceWorkflowId.ts',
+  ]);
 });
