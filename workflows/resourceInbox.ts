@@ -1,14 +1,15 @@
 /**
  * The subscriber's side of resource workflows: subscribe (through an activity: a workflow cannot
  * signalWithStart; lean steps subscribe in the activity that creates the resource), then receive
- * each event once, whatever the order or repetition.
+ * each event once, whatever the order or repetition, and unsubscribe when the need has ended, so
+ * that the resource stops polling for it (DESIGN.md §3).
  */
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { Duration } from '@temporalio/common';
-import { setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { caseIdSearchAttribute } from '../client/searchAttributes';
 import type { ResourceKey } from '../provider';
-import { resourceEventSignal, type ResourceDelivery, type Subscription } from '../client/resourceMessages';
+import { resourceEventSignal, resourceWorkflowId, unsubscribeSignal, type ResourceDelivery, type Subscription } from '../client/resourceMessages';
 import { resourceSubscriptions } from './providerActivities';
 
 export interface ResourceInbox {
@@ -17,6 +18,25 @@ export interface ResourceInbox {
   subscribe(resource: ResourceKey, reconcileAfter?: Duration): Promise<void>;
   /** This workflow as a subscriber, for an activity that creates a resource and subscribes in one go. */
   subscription(reconcileAfter?: Duration): Subscription;
+  /**
+   * Remembers a resource that an activity subscribed this workflow to (with `subscription()`), so
+   * that `unsubscribeAll` reaches it. Resources passed to `subscribe`, and those an event came
+   * from, are remembered already.
+   */
+  track(resource: ResourceKey): void;
+  /** The resources this workflow is subscribed to, as far as it knows, in the order first seen. */
+  subscribed(): ResourceKey[];
+  /**
+   * Tells `resource` that this workflow needs nothing more from it (it stops forwarding to it,
+   * and polling when no subscriber is left). Best effort: a resource that has ended is ignored.
+   * Not cancellable: it runs to its end in a cancelled scope too.
+   */
+  unsubscribe(resource: ResourceKey): Promise<void>;
+  /**
+   * `unsubscribe` from every resource remembered, in the order first seen; runs to its end in a
+   * cancelled scope too (a step being cancelled calls it on its way out).
+   */
+  unsubscribeAll(): Promise<void>;
 }
 
 const keyOf = (r: ResourceKey) => `${r.kind}/${r.id}`;
@@ -24,7 +44,16 @@ const keyOf = (r: ResourceKey) => `${r.kind}/${r.id}`;
 export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: ResourceDelivery) => void = () => {}): ResourceInbox {
   const byResource = new Map<string, ResourceDelivery[]>();
   const seen = new Set<string>();
+  // Insertion-ordered, so unsubscribeAll signals in one order on every replay.
+  const subscribedTo = new Map<string, ResourceKey>();
+  // Unsubscribed explicitly: an event still on its way from it does not subscribe it again.
+  const left = new Set<string>();
+  const remember = (resource: ResourceKey) => {
+    left.delete(keyOf(resource));
+    if (!subscribedTo.has(keyOf(resource))) subscribedTo.set(keyOf(resource), { kind: resource.kind, id: resource.id });
+  };
   setHandler(resourceEventSignal, ({ resource, delivery }) => {
+    if (!left.has(keyOf(resource)) && !subscribedTo.has(keyOf(resource))) subscribedTo.set(keyOf(resource), { kind: resource.kind, id: resource.id });
     const id = `${keyOf(resource)}|${delivery.dedupeId}`;
     if (seen.has(id)) return;
     seen.add(id);
@@ -39,11 +68,33 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
     ...(caseId ? { caseId } : {}),
     ...(reconcileAfter !== undefined ? { reconcileAfterMs: msToNumber(reconcileAfter) } : {}),
   });
+  // Not cancellable: a step that is being cancelled still lets its resources go.
+  const unsubscribe = (resource: ResourceKey): Promise<void> =>
+    CancellationScope.nonCancellable(async () => {
+      subscribedTo.delete(keyOf(resource));
+      left.add(keyOf(resource));
+      try {
+        await getExternalWorkflowHandle(resourceWorkflowId(resource)).signal(unsubscribeSignal, { workflowId: workflowInfo().workflowId });
+      } catch (error) {
+        // The resource workflow has ended (its retention ran out): it polls for nobody.
+        log.info('resource already closed; nothing to unsubscribe from', { resource, error: String(error) });
+      }
+    });
   return {
     of: (resource) => byResource.get(keyOf(resource)) ?? [],
     async subscribe(resource, reconcileAfter) {
+      remember(resource);
       await resourceSubscriptions.subscribeToResource({ resource, subscription: subscription(reconcileAfter) });
     },
     subscription,
+    track: remember,
+    subscribed: () => [...subscribedTo.values()],
+    unsubscribe,
+    async unsubscribeAll() {
+      const all = [...subscribedTo.values()];
+      await CancellationScope.nonCancellable(async () => {
+        await Promise.all(all.map(unsubscribe));
+      });
+    },
   };
 }

@@ -6,6 +6,10 @@
  * came in time (the provider never retries a lost delivery), continues as new before its history
  * grows large, and ends after a retention period of quiet.
  *
+ * Polling ends with its need: only while a subscriber waits. A step unsubscribes when it ends
+ * (`unsubscribe`), and a subscriber found closed while forwarding is dropped. Quiet is measured
+ * from the last delivery or subscription, never from a poll: a resource that polls still ends.
+ *
  * One forward per occurrence (not one for the parent and one for the child delivery), to live
  * subscribers and to a late one alike; no more polling once the resource's terminal event has come
  * (resourceSettlement.ts), nor ever for resources the provider cannot be asked about. A settled
@@ -20,7 +24,7 @@ import type { Activities } from '../activities';
 import { activityOptions } from './activityOptions';
 import { defaultDeadlines, resourceQuietAfterOutcome } from '../client/deadlines';
 import { pollable, settlesResource } from './resourceSettlement';
-import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from '../client/resourceMessages';
+import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, unsubscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from '../client/resourceMessages';
 
 export type { ResourceWorkflowInput };
 
@@ -52,7 +56,11 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   // subscribers list: a step that has closed with its outcome is dropped from it).
   let outcomeTold = input.carried?.outcomeTold ?? false;
   let quietAfterOutcomeMs = input.carried?.quietAfterOutcomeMs;
-  let lastActivity = Date.now();
+  // The last delivery or subscription: quiet (retention, quiet after outcome) counts from it.
+  let lastActivity = input.carried?.lastActivityAt ?? Date.now();
+  // The last poll: the next one is due `reconcileAfterMs` after it or after the last activity,
+  // whichever came later. Apart from lastActivity, so that polling never keeps the resource alive.
+  let lastPoll = input.carried?.lastPollAt;
   // Wake the loop even with nothing to send: a subscription changes when to poll, and a delivery
   // grows the history (a workflow nobody subscribes to, such as unrouted deliveries, must still
   // reach the continue-as-new check).
@@ -94,31 +102,42 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     });
   });
 
+  // No wake: the loop reads the subscribers again when its timer fires, and then neither polls
+  // for a resource nobody waits on nor counts the unsubscription as activity.
+  setHandler(unsubscribeSignal, ({ workflowId }) => {
+    state.subscribers = state.subscribers.filter((s) => s !== workflowId);
+  });
+
   setHandler(resourceStateQuery, () => state);
 
   const retentionMs = msToNumber(input.retention ?? defaultDeadlines.resourceRetention);
   const inputQuietMs = msToNumber(input.quietAfterOutcome ?? resourceQuietAfterOutcome);
-  for (;;) {
+  // Read from the state each time: a subscriber can leave while the loop waits.
+  const nextPollAt = (): number => {
     const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && pollable(state.resource.kind);
-    const nextPollAt = pollDue ? lastActivity + (reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
-    const quietMs = outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs;
-    const wakeAt = Math.min(nextPollAt, lastActivity + quietMs);
+    return pollDue ? Math.max(lastActivity, lastPoll ?? lastActivity) + (reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
+  };
+  const quietUntil = (): number => lastActivity + (outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs);
+  for (;;) {
+    const wakeAt = Math.min(nextPollAt(), quietUntil());
     const busy = await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now()));
     wake = false;
     if (busy) {
       const told = await flush(outbox, state);
       if (settled && told > 0) outcomeTold = true;
-    } else if (Date.now() >= nextPollAt) {
+    } else if (Date.now() >= nextPollAt()) {
+      // A poll that is due comes before the end of quiet. Where the rule before (quiet from the
+      // last poll) polled, this one polls too, so executions that polled under it replay unchanged.
       settled = await reconcile(state, record);
-      lastActivity = Date.now();
-    } else if (Date.now() >= lastActivity + quietMs) {
+      lastPoll = Date.now();
+    } else if (Date.now() >= quietUntil()) {
       return state;
     }
     const info = workflowInfo();
     const longHistory = input.continueAsNewAtHistoryLength !== undefined && info.historyLength >= input.continueAsNewAtHistoryLength;
     if ((info.continueAsNewSuggested || longHistory) && outbox.length === 0) {
       const { resource, ...carried } = state;
-      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled, ...(outcomeTold ? { outcomeTold } : {}), ...(quietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs } : {}) } });
+      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled, ...(outcomeTold ? { outcomeTold } : {}), ...(quietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs } : {}), lastActivityAt: lastActivity, ...(lastPoll !== undefined ? { lastPollAt: lastPoll } : {}) } });
     }
   }
 }
