@@ -1,10 +1,10 @@
 /**
- * What a provider call takes from the activity it runs in (DESIGN.md §4, "once per attempt"):
- * an `Idempotency-Key` derived from the workflow, its run and the activity (stable across the
- * activity's retries, new for every step attempt and every journey run), the activity's
- * cancellation signal (a cancelled journey aborts its HTTP calls), and heartbeats while the call
- * lasts (cancellation reaches an activity only through a heartbeat). Outside an activity (tests,
- * set-up commands) there is none of this.
+ * What a provider call takes from the activity it runs in (DESIGN.md §4, "once per purchase"):
+ * the `Idempotency-Key` the workflow built from business identity (client/purchaseKey.ts), or,
+ * for a caller that names none, one derived from the workflow, its run and the activity; the
+ * activity's cancellation signal (a cancelled read aborts its HTTP call), and heartbeats while the
+ * call lasts (cancellation reaches an activity only through a heartbeat). Outside an activity
+ * (tests, set-up commands) there is none of this.
  */
 import { Context } from '@temporalio/activity';
 
@@ -16,6 +16,11 @@ export function currentActivity(): Context | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The workflow's key when it gave one; else `<workflowId>/<runId>/<activityId>` (every retry of this activity, and only it). */
+export function idempotencyKeyFor(given: string | undefined): string | undefined {
+  return given ?? activityIdempotencyKey();
 }
 
 /** `<workflowId>/<runId>/<activityId>`: the same for every retry of this activity, and only for it. */

@@ -11,7 +11,7 @@ import {
 } from '../provider';
 import type { CaseFileStore } from '../case-file/store';
 import { summariseBankAccount, type BankAccountSummary } from '../case-file/summaries';
-import { activityIdempotencyKey } from './activityCall';
+import { idempotencyKeyFor } from './activityCall';
 import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
 import { readAfterEvent } from './readAfterEvent';
@@ -34,8 +34,8 @@ export type ReadConnectedAccountInput = ConnectedAccountLinks & { caseId?: strin
 
 export function createBankingActivities(client: ProviderClient, caseFile: CaseFileStore) {
   return {
-    async createOpenBankingConnection(input: { caseId: string }): Promise<OpenBankingConnectionRequest> {
-      return client.call({ route: routes.createOpenBankingConnection, params: { caseId: input.caseId }, body: {}, schema: openBankingConnectionRequestSchema, idempotencyKey: activityIdempotencyKey() });
+    async createOpenBankingConnection(input: { caseId: string; idempotencyKey?: string }): Promise<OpenBankingConnectionRequest> {
+      return client.call({ route: routes.createOpenBankingConnection, params: { caseId: input.caseId }, body: {}, schema: openBankingConnectionRequestSchema, idempotencyKey: idempotencyKeyFor(input.idempotencyKey) });
     },
 
     /**

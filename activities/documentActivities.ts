@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { CaseFileStore } from '../case-file/store';
 import type { ProviderDocumentSummary } from '../case-file/summaries';
 import { documentKindSchema, documentSchema, documentUploadSchema, entityTypeSchema, type ProviderDocument } from '../provider';
-import { activityIdempotencyKey } from './activityCall';
+import { idempotencyKeyFor } from './activityCall';
 import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
 import { readAfterEvent } from './readAfterEvent';
@@ -45,11 +45,11 @@ export function createDocumentActivities(client: ProviderClient, caseFile: CaseF
   };
 
   return {
-    async uploadDocument(input: DocumentUploadInput): Promise<ProviderDocumentSummary> {
+    async uploadDocument(input: DocumentUploadInput, idempotencyKey?: string): Promise<ProviderDocumentSummary> {
       const valid = validateInput(documentUploadInputSchema, input, 'document upload');
       const { documentId, content } = await contentOf(valid);
       const body = { entity_type: valid.entity_type, entity_id: valid.entity_id, file_name: valid.file_name, document_type: valid.document_type, content_base64: content.toString('base64') };
-      const uploaded = await client.call({ route: routes.uploadDocument, body, schema: documentSchema, idempotencyKey: activityIdempotencyKey() });
+      const uploaded = await client.call({ route: routes.uploadDocument, body, schema: documentSchema, idempotencyKey: idempotencyKeyFor(idempotencyKey) });
       const at = caseFileAttempt(valid.entity_id);
       await caseFile.writeProviderDocument(at, documentId, uploaded);
       const { document_id, file_name, document_type, status, message } = uploaded;

@@ -9,7 +9,7 @@ import {
 } from '../provider';
 import type { CaseFileStore } from '../case-file/store';
 import type { IdentityVerificationSummary } from '../case-file/summaries';
-import { activityIdempotencyKey } from './activityCall';
+import { idempotencyKeyFor } from './activityCall';
 import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
 import { readAfterEvent } from './readAfterEvent';
@@ -17,6 +17,8 @@ import { identityVerificationListQuery, routes } from './routes';
 
 export interface CreateIdentityVerificationInput {
   personId: string;
+  /** The purchase's key (client/purchaseKey.ts), when the workflow gives one. */
+  idempotencyKey?: string;
 }
 
 export interface ListIdentityVerificationsInput {
@@ -41,8 +43,8 @@ export function createIdentityVerificationActivities(client: ProviderClient, cas
         params: { personId: input.personId },
         body: {},
         schema: identityVerificationRequestSchema,
-        // Same key, same request: a retried activity gets the request its first attempt created.
-        idempotencyKey: activityIdempotencyKey(),
+        // Same key, same request: a retry (of the activity, the attempt or the journey) gets the request the first created.
+        idempotencyKey: idempotencyKeyFor(input.idempotencyKey),
       });
     },
 

@@ -8,7 +8,7 @@ import {
 } from '../provider';
 import type { CaseFileStore } from '../case-file/store';
 import { spanOf, type AffordabilityInsightSummary, type IncomeEmployerSummary, type TransactionsSummary } from '../case-file/summaries';
-import { activityIdempotencyKey } from './activityCall';
+import { idempotencyKeyFor } from './activityCall';
 import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
 import { readAfterEvent } from './readAfterEvent';
@@ -22,8 +22,8 @@ export interface InsightReadInput {
 
 export function createInsightActivities(client: ProviderClient, caseFile: CaseFileStore) {
   return {
-    async requestAffordabilityInsight(input: { caseId: string }): Promise<InsightRequestAccepted> {
-      return client.call({ route: routes.requestAffordabilityInsight, params: { caseId: input.caseId }, body: {}, schema: insightRequestAcceptedSchema, idempotencyKey: activityIdempotencyKey() });
+    async requestAffordabilityInsight(input: { caseId: string; idempotencyKey?: string }): Promise<InsightRequestAccepted> {
+      return client.call({ route: routes.requestAffordabilityInsight, params: { caseId: input.caseId }, body: {}, schema: insightRequestAcceptedSchema, idempotencyKey: idempotencyKeyFor(input.idempotencyKey) });
     },
 
     async getAffordabilityInsight(input: InsightReadInput): Promise<AffordabilityInsightSummary> {
@@ -42,8 +42,8 @@ export function createInsightActivities(client: ProviderClient, caseFile: CaseFi
       return { case_file: caseFileRef(at, 'affordability_transactions', read.request_id), request_id: read.request_id, ...spanOf(read.transactions) };
     },
 
-    async requestIncomeEmployerVerification(input: { caseId: string }): Promise<InsightRequestAccepted> {
-      return client.call({ route: routes.requestIncomeEmployer, params: { caseId: input.caseId }, body: {}, schema: insightRequestAcceptedSchema, idempotencyKey: activityIdempotencyKey() });
+    async requestIncomeEmployerVerification(input: { caseId: string; idempotencyKey?: string }): Promise<InsightRequestAccepted> {
+      return client.call({ route: routes.requestIncomeEmployer, params: { caseId: input.caseId }, body: {}, schema: insightRequestAcceptedSchema, idempotencyKey: idempotencyKeyFor(input.idempotencyKey) });
     },
 
     /** `link` is the `verification_endpoint`: present even on failure, with the detail (§6.6 rule 5). */

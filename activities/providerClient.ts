@@ -55,18 +55,30 @@ export class ProviderClient {
     return this.send({ method: 'GET', url: resolveProviderLink(this.config.baseUrl, call.link) }, call.schema);
   }
 
+  /**
+   * A read is aborted when its activity is cancelled. A creating call (one with an idempotency key)
+   * is not: the provider may already be making the thing, so the request runs to its answer, which
+   * the activity returns even when cancelled meanwhile (the step records what was bought); only a
+   * creating call that failed ends as cancelled, so Temporal does not try it again.
+   */
   private send<Schema extends z.ZodType>(request: OutgoingRequest, schema: Schema): Promise<z.output<Schema>> {
     return whileHeartbeating(async (cancelled) => {
-      const req = { ...request, cancelled };
-      let response = await this.attempt(req);
-      if (response.status === 401) {
-        // The token may have been revoked or expired early: refresh once, retry once.
-        this.tokens.invalidate(response.token);
-        response = await this.attempt(req);
+      const creating = request.idempotencyKey !== undefined;
+      const req = { ...request, cancelled: creating ? undefined : cancelled };
+      try {
+        let response = await this.attempt(req);
+        if (response.status === 401) {
+          // The token may have been revoked or expired early: refresh once, retry once.
+          this.tokens.invalidate(response.token);
+          response = await this.attempt(req);
+        }
+        const text = await response.res.text();
+        if (!response.res.ok) throw classifyHttpFailure(response.res, text, req.method, req.url.toString());
+        return parseResponse(schema, text, req.method, req.url);
+      } catch (error) {
+        if (creating && cancelled?.aborted) throw new CancelledFailure(`${req.method} ${req.url.pathname} answered after the activity was cancelled: ${(error as Error).message}`);
+        throw error;
       }
-      const text = await response.res.text();
-      if (!response.res.ok) throw classifyHttpFailure(response.res, text, req.method, req.url.toString());
-      return parseResponse(schema, text, req.method, req.url);
     });
   }
 

@@ -3,11 +3,11 @@
  * the new id and is subscribed to its resource workflow in one workflow task instead of two (issue
  * 13: each activity costs its workflow three history events and a workflow task of three more).
  *
- * Still once per attempt: the creating call inside sends the idempotency key of this activity, so a
- * retry after a lost answer or a failed subscription gets the resource its first attempt created,
+ * Still once per purchase: the creating call inside sends the purchase's idempotency key, so a
+ * retry after a lost answer or a failed subscription gets the resource its first try created,
  * and subscribing twice is harmless (the resource workflow keeps a subscriber once).
  */
-import type { ResourceKey } from '../provider';
+import type { IdentityVerificationRequest, ResourceKey } from '../provider';
 import type { Subscription } from '../client/resourceMessages';
 import type { createBankingActivities } from './bankingActivities';
 import type { createDocumentActivities, DocumentUploadInput } from './documentActivities';
@@ -19,6 +19,22 @@ export interface Subscribed {
   /** Who receives the resource's events, and when to ask the provider. */
   subscription: Subscription;
 }
+
+/** The purchase's key for the creating call (client/purchaseKey.ts), when the workflow gives one. */
+interface Keyed {
+  idempotencyKey?: string;
+}
+
+export interface OpenIdentityVerificationInput extends Subscribed, Keyed {
+  personId: string;
+  /** Take a Pending request of the person instead of creating one (false: the operator asked for a fresh one). */
+  adoptOpenRequest: boolean;
+  /** Requests the journey already sent this person (earlier attempts). */
+  knownRequests?: string[];
+}
+
+/** The request the step waits on; `also_pending`: other links the journey sent that the applicant may still complete. */
+export type OpenedIdentityVerification = IdentityVerificationRequest & { also_pending?: string[] };
 
 interface Creators {
   identityVerification: IdentityVerificationActivities;
@@ -50,19 +66,35 @@ export function createSubscribingActivities(creators: Creators, target: Resource
     await subscribeToResourceWorkflow(target, subscribedResource[activityType](input as never, created as Created), input.subscription);
     return created;
   };
+  /**
+   * Find before create. A request the journey sent this person that the applicant completed since
+   * is taken as it stands; else, with `adoptOpenRequest`, the one still Pending (one the journey
+   * sent first); else a new one under the purchase's key. Requests the journey sent that are still
+   * Pending beside a new one are named in `also_pending` and subscribed to as well: the applicant
+   * may still use any link they were sent.
+   */
+  const openIdentityVerification = async (input: OpenIdentityVerificationInput): Promise<OpenedIdentityVerification> => {
+    const known = new Set(input.knownRequests ?? []);
+    const listed = input.adoptOpenRequest || known.size > 0 ? await identityVerification.listIdentityVerificationRequests({ personId: input.personId }) : [];
+    const ours = listed.filter((r) => known.has(r.request_id));
+    const completed = ours.find((r) => r.status === 'Completed');
+    if (completed) return completed;
+    const pending = [...ours, ...listed].filter((r) => r.status === 'Pending');
+    if (input.adoptOpenRequest && pending[0]) return pending[0];
+    const created = await identityVerification.createIdentityVerificationRequest({ personId: input.personId, idempotencyKey: input.idempotencyKey });
+    const alsoPending = ours.filter((r) => r.status === 'Pending' && r.request_id !== created.request_id).map((r) => r.request_id);
+    for (const id of alsoPending) await subscribeToResourceWorkflow(target, { kind: 'idv', id }, input.subscription);
+    return alsoPending.length > 0 ? { ...created, also_pending: alsoPending } : created;
+  };
   return {
-    /** Find before create: the person's open (Pending) request when `adoptOpenRequest`, else a new one. */
-    openIdentityVerificationRequest: (input: Subscribed & { personId: string; adoptOpenRequest: boolean }) =>
-      subscribed('openIdentityVerificationRequest', input, async () => {
-        const open = input.adoptOpenRequest ? (await identityVerification.listIdentityVerificationRequests({ personId: input.personId })).find((r) => r.status === 'Pending') : undefined;
-        return open ?? (await identityVerification.createIdentityVerificationRequest({ personId: input.personId }));
-      }),
-    createOpenBankingConnectionAndSubscribe: (input: Subscribed & { caseId: string }) =>
-      subscribed('createOpenBankingConnectionAndSubscribe', input, () => banking.createOpenBankingConnection({ caseId: input.caseId })),
-    uploadDocumentAndSubscribe: (input: Subscribed & { document: DocumentUploadInput }) => subscribed('uploadDocumentAndSubscribe', input, () => documents.uploadDocument(input.document)),
-    requestAffordabilityInsightAndSubscribe: (input: Subscribed & { caseId: string }) =>
-      subscribed('requestAffordabilityInsightAndSubscribe', input, () => insights.requestAffordabilityInsight({ caseId: input.caseId })),
-    requestIncomeEmployerVerificationAndSubscribe: (input: Subscribed & { caseId: string }) =>
-      subscribed('requestIncomeEmployerVerificationAndSubscribe', input, () => insights.requestIncomeEmployerVerification({ caseId: input.caseId })),
+    openIdentityVerificationRequest: (input: OpenIdentityVerificationInput) => subscribed('openIdentityVerificationRequest', input, () => openIdentityVerification(input)),
+    createOpenBankingConnectionAndSubscribe: (input: Subscribed & Keyed & { caseId: string }) =>
+      subscribed('createOpenBankingConnectionAndSubscribe', input, () => banking.createOpenBankingConnection({ caseId: input.caseId, idempotencyKey: input.idempotencyKey })),
+    uploadDocumentAndSubscribe: (input: Subscribed & Keyed & { document: DocumentUploadInput }) =>
+      subscribed('uploadDocumentAndSubscribe', input, () => documents.uploadDocument(input.document, input.idempotencyKey)),
+    requestAffordabilityInsightAndSubscribe: (input: Subscribed & Keyed & { caseId: string }) =>
+      subscribed('requestAffordabilityInsightAndSubscribe', input, () => insights.requestAffordabilityInsight({ caseId: input.caseId, idempotencyKey: input.idempotencyKey })),
+    requestIncomeEmployerVerificationAndSubscribe: (input: Subscribed & Keyed & { caseId: string }) =>
+      subscribed('requestIncomeEmployerVerificationAndSubscribe', input, () => insights.requestIncomeEmployerVerification({ caseId: input.caseId, idempotencyKey: input.idempotencyKey })),
   };
 }

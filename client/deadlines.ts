@@ -20,8 +20,12 @@ export const defaultDeadlines = {
   resourceRetention: '30 days',
   /** A journey that needs attention waits this long for an operator's retry, waiver or cancel. */
   operatorDecision: '30 days',
-  /** A provider call is retried this long (with backoff) before its step fails with the provider's answer. */
-  providerCalls: '10 minutes',
+  /**
+   * A provider call is retried this long (capped exponential backoff, `Retry-After` honoured) before
+   * its step fails with the provider's answer: long enough that an outage of a few hours needs no
+   * operator (the step shows `waiting`, "provider unavailable since …", meanwhile).
+   */
+  providerCalls: '6 hours',
 } as const satisfies Record<string, Duration>;
 
 /**

@@ -36,11 +36,28 @@ export const documentReferenceSchema = z.object({
  */
 export const inlineDocumentSchema = z.object({ file_name: z.string().min(1), content_base64: z.string().min(1), document_type: documentKindSchema.nullable().optional() });
 
+export const purchaseContinuationSchema = z.object({
+  need: z.number().int().min(1),
+  /** The need's purchase is finished and unusable: the next attempt starts need + 1. */
+  needSpent: z.boolean().optional(),
+  /** The ids the need holds at the provider (a report_id, a request_id). */
+  providerIds: z.record(z.string(), z.string()).default({}),
+  /** IDV: requests sent to the person that the applicant may still complete. */
+  openRequests: z.array(z.string()).default([]),
+});
+export type PurchaseContinuation = z.output<typeof purchaseContinuationSchema>;
+
 export const carryOverSchema = z.object({
   /** Completed and waived steps of the earlier run, by step key. */
   steps: z.record(z.string(), carriedStepSchema).default({}),
-  /** Attempts each step has had so far: new attempts continue the count (new ids, new idempotency keys). */
+  /** Attempts each step has had so far: new attempts continue the count (new child workflow ids). */
   attempts: z.record(z.string(), z.number().int().min(0)).default({}),
+  /**
+   * What each step that runs again continues (client/purchaseKey.ts): its need, and what the
+   * provider holds for it, so the new run's attempt reuses the keys of a purchase whose answer is
+   * unknown and continues a report or a request instead of buying again.
+   */
+  purchases: z.record(z.string(), purchaseContinuationSchema).default({}),
 });
 export type CarryOver = z.output<typeof carryOverSchema>;
 

@@ -21,6 +21,12 @@ export interface StepAttempt {
   requestedBecause?: string | null;
   /** Taken over from an earlier run of the journey, without any provider call. */
   carriedOver?: boolean;
+  /** The need this attempt worked for (client/purchaseKey.ts): attempts of one need share their keys. */
+  need?: number;
+  /** An operator asked for a new purchase (`retryStep { fresh: true }`). */
+  fresh?: boolean;
+  /** What this attempt bought is finished and unusable: the next attempt buys anew. */
+  needSpent?: boolean;
 }
 
 export interface JourneyStep extends StepStatus {
@@ -31,6 +37,13 @@ export interface JourneyStep extends StepStatus {
   attempts: StepAttempt[];
   /** The step whose completion this one waits for (affordability waits for banking). */
   dependsOn: string | null;
+  /** The need the current attempt works for (0 before the first attempt). */
+  need?: number;
+  /**
+   * What an operator can do about the step now, as the journey accepts it (`retryStep banking`,
+   * `waiveStep affordability`, `resolvePicklist`); empty while the step moves on its own.
+   */
+  actions?: string[];
 }
 
 export interface JourneyStatus {
@@ -46,6 +59,11 @@ export interface JourneyStatus {
 export interface RetryStepRequest {
   step: string;
   reason?: string;
+  /**
+   * Ask the provider for a new purchase (a new report, a new IDV request) instead of continuing
+   * what it still holds for the step; recorded with the attempt.
+   */
+  fresh?: boolean;
 }
 
 export interface WaiveStepRequest {

@@ -1,11 +1,12 @@
 /**
  * `journey retry` of a closed journey: a new run on the same workflow id that carries every
- * completed or waived step over (no provider call again) and runs the others as their next attempt.
+ * completed or waived step over (no provider call again) and runs the others as their next attempt,
+ * each continuing its need: the same idempotency keys, the report or request the provider holds.
  */
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { JourneyRetryError } from './journeyErrors';
-import type { CarryOver, ValidOnboardCaseInput } from './journeyInput';
-import { journeyStatusQuery, journeyWorkflowId, journeyWorkflowType, type OnboardCaseWorkflow } from './journeyMessages';
+import type { CarryOver, PurchaseContinuation, ValidOnboardCaseInput } from './journeyInput';
+import { journeyStatusQuery, journeyWorkflowId, journeyWorkflowType, type JourneyStep, type OnboardCaseWorkflow } from './journeyMessages';
 import { journeyHandle, type JourneyClientContext } from './journeyOperations';
 import { caseSearchAttributes } from './searchAttributes';
 import { journeySummary } from './workflowMetadata';
@@ -28,21 +29,44 @@ export async function planJourneyRetry(ctx: JourneyClientContext, caseId: string
   }
   const input = await originalInput(ctx, caseId);
   const status = await handle.query(journeyStatusQuery);
-  const carry: CarryOver = { steps: {}, attempts: {} };
+  const carry: CarryOver = { steps: {}, attempts: {}, purchases: {} };
   const plan: RetryPlan = { caseId, carriedOver: [], rerun: [], input };
   for (const [key, step] of Object.entries(status.steps)) {
     const attempt = step.attempt ?? 1;
     carry.attempts[key] = attempt;
-    if (step.state === 'completed' || step.state === 'waived') {
+    if (carriesOver(key, step, status.steps)) {
       const { state, workflowId, providerIds, reason, detail, lastEvent } = step;
-      carry.steps[key] = { state, attempt, workflowId, providerIds, reason, detail, lastEvent };
+      carry.steps[key] = { state: state as 'completed' | 'waived', attempt, workflowId, providerIds, reason, detail, lastEvent };
       plan.carriedOver.push(key);
-    } else {
-      plan.rerun.push({ step: key, attempt: attempt + 1, was: step.state });
+      continue;
     }
+    plan.rerun.push({ step: key, attempt: attempt + 1, was: step.state });
+    const continued = continuationOf(step);
+    if (continued) carry.purchases[key] = continued;
   }
   plan.input = { ...input, carryOver: carry };
   return plan;
+}
+
+/**
+ * Completed steps carry over; a waived one too, unless a step that depends on it has not settled:
+ * that step could never move (affordability waits for banking), so the waived one runs again.
+ */
+function carriesOver(key: string, step: JourneyStep, steps: Record<string, JourneyStep>): boolean {
+  if (step.state === 'completed') return true;
+  if (step.state !== 'waived') return false;
+  return !Object.values(steps).some((s) => s.dependsOn === key && s.state !== 'completed' && s.state !== 'waived');
+}
+
+/** What the step's next attempt continues (client/purchaseKey.ts): its need and what the provider holds for it. */
+function continuationOf(step: JourneyStep): PurchaseContinuation | undefined {
+  const need = step.need ?? 0;
+  if (need === 0) return undefined;
+  const attempts = step.attempts ?? [];
+  const sameNeed = attempts.filter((a) => a.need === need);
+  const providerIds = Object.assign({}, ...sameNeed.map((a) => a.providerIds)) as Record<string, string>;
+  const openRequests = attempts.filter((a) => !a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string);
+  return { need, needSpent: attempts.at(-1)?.needSpent === true, providerIds, openRequests: [...new Set(openRequests)] };
 }
 
 /** Starts the new run of a closed journey (same workflow id); answers its run id. */

@@ -21,8 +21,14 @@ export interface StepStatus<Detail = unknown> {
   detail: Detail | null;
   /** Links the applicant must open (an IDV link, a bank connection link). */
   links?: Record<string, string>;
-  /** Set when the step failed because of a provider call. */
+  /** Set when the step failed because of a provider call (or, while it waits, the provider's last answer in an outage). */
   error?: ProviderError | null;
+  /**
+   * Set on an attempt's result when what it bought is finished and cannot be continued (the
+   * provider refused it, it expired, the applicant was declined): the next attempt buys anew. Unset,
+   * the next attempt continues the same need with the same keys (client/purchaseKey.ts).
+   */
+  needSpent?: boolean;
 }
 
 export interface StepReport {
@@ -32,5 +38,20 @@ export interface StepReport {
   status: StepStatus;
 }
 
+/**
+ * Sent by a provider call that keeps failing with an answer worth retrying (5xx, 429, timeouts,
+ * the provider unreachable), on its first failure and then at growing intervals: the step shows
+ * `waiting` with the provider's last answer until a call succeeds, instead of `running` for hours.
+ */
+export interface ProviderUnavailable {
+  /** When the call first failed (ISO 8601). */
+  since: string;
+  /** The provider's last answer. */
+  answer: ProviderError;
+  /** Which try of the call this was. */
+  attempt: number;
+}
+
 export const stepStatusQuery = defineQuery<StepStatus>('status');
 export const stepReportSignal = defineSignal<[StepReport]>('stepReport');
+export const providerUnavailableSignal = defineSignal<[ProviderUnavailable]>('providerUnavailable');

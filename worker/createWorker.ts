@@ -6,6 +6,7 @@ import { Connection } from '@temporalio/client';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { NativeConnection, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { createActivities } from '../activities';
+import { providerOutageReporter } from '../activities/providerOutageReport';
 import { ProviderClient } from '../activities/providerClient';
 import { temporalClientOn } from '../client/temporalClient';
 import { dataConverterFor } from '../codec/dataConverter';
@@ -60,6 +61,8 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     taskQueue: setup.temporal.taskQueue,
     dataConverter,
     activities: createActivities({ provider, caseFile: setup.caseFile, resources: { client, taskQueue: setup.temporal.taskQueue, ...(setup.resourceQuietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs: setup.resourceQuietAfterOutcomeMs } : {}) }, caseEvents: setup.caseEvents }),
+    // A step whose provider call keeps failing hears of it, and shows `waiting` until the provider is back.
+    interceptors: { activity: [providerOutageReporter(client)] },
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
     ...setup.tuning,
     ...workerDeploymentOptionsFor(setup.deploymentVersion),

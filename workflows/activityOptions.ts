@@ -1,13 +1,29 @@
 /**
  * Every activity's timeouts and retry policy, in one table. Retries end: a provider call is
- * retried with backoff within a budget (`deadlines.providerCalls`), then its step fails with the
- * provider's answer in `reason`. Provider calls heartbeat while they last, so a cancelled journey
- * reaches them within a heartbeat and aborts the HTTP request.
+ * retried with capped exponential backoff within a budget (`deadlines.providerCalls`, hours: an
+ * outage rides through), then its step fails with the provider's answer in `reason`. Provider calls
+ * heartbeat while they last, so a cancellation reaches them within a heartbeat: a read is aborted,
+ * a creating call runs to its answer (activities/providerClient.ts), and the workflow waits for the
+ * activity to say which (WAIT_CANCELLATION_COMPLETED), so what a creating call bought reaches the
+ * step even when an operator waived or cancelled it meanwhile.
  */
-import type { ActivityOptions, Duration, LocalActivityOptions } from '@temporalio/common';
+import { ActivityCancellationType, type ActivityOptions, type Duration, type LocalActivityOptions } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { defaultDeadlines } from '../client/deadlines';
 
 const backoff = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' } as const;
+
+/** The longest pause between two tries of a provider call (a `Retry-After` may ask for longer). */
+const PROVIDER_RETRY_CAP_MS = 5 * 60_000;
+
+/**
+ * Five minutes, or a twelfth of a shorter budget (a test's scaled-down clock), and never under the
+ * first interval: a provider back after an outage is tried again soon, and an outage of hours costs
+ * about a dozen tries an hour.
+ */
+function providerRetryCap(budget: Duration): number {
+  return Math.max(1_000, Math.min(PROVIDER_RETRY_CAP_MS, Math.floor(msToNumber(budget) / 12)));
+}
 
 export const activityOptions = {
   /** A call to the provider (create or read); `budget` bounds all its attempts together. */
@@ -15,7 +31,8 @@ export const activityOptions = {
     startToCloseTimeout: '1 minute',
     heartbeatTimeout: '10 seconds',
     scheduleToCloseTimeout: budget,
-    retry: backoff,
+    retry: { ...backoff, maximumInterval: providerRetryCap(budget) },
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   }),
   /** Subscribing to a resource workflow: a Temporal call, retried while Temporal is away. */
   subscribe: {

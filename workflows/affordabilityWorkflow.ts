@@ -7,6 +7,7 @@ import { sentData } from './deliveryData';
 import { defaultDeadlines } from '../client/deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
+import { keyed } from './purchase';
 import { trackStep } from './stepStatus';
 import type { StepStatus } from '../client/stepMessages';
 
@@ -15,6 +16,8 @@ export interface AffordabilityInput {
   deadline?: Duration;
   reconcileAfter?: Duration;
   stepKey?: string;
+  /** The need's key (purchase.ts). */
+  purchase?: string;
   /** How long each provider call is retried before the step fails. */
   callBudget?: Duration;
 }
@@ -29,15 +32,15 @@ interface Links {
 
 export async function affordabilityWorkflow(input: AffordabilityInput): Promise<AffordabilityStatus> {
   const tracker = trackStep<AffordabilityDetail>(input.stepKey);
-  return failingOnProviderError(tracker.finish, () => requestAffordability(input, tracker));
+  return failingOnProviderError(tracker, () => requestAffordability(input, tracker));
 }
 
-async function requestAffordability(input: AffordabilityInput, { update, finish }: ReturnType<typeof trackStep<AffordabilityDetail>>): Promise<AffordabilityStatus> {
-  const provider = providerActivities(input.callBudget);
+async function requestAffordability(input: AffordabilityInput, { update, finish, providerAnswered }: ReturnType<typeof trackStep<AffordabilityDetail>>): Promise<AffordabilityStatus> {
+  const provider = providerActivities(input.callBudget, providerAnswered);
   const deadline = input.deadline ?? defaultDeadlines.affordability;
   const { found } = await requestAndAwaitResult<Links>({
     kind: 'affordability',
-    request: async (subscription) => (await provider.requestAffordabilityInsightAndSubscribe({ caseId: input.caseId, subscription })).request_id,
+    request: async (subscription) => (await provider.requestAffordabilityInsightAndSubscribe({ caseId: input.caseId, subscription, ...keyed(input, 'request') })).request_id,
     locate: (delivery, requestId) => {
       // A polled record says Complete: the links are the spec's paths (§4.7).
       if (delivery.parse === 'polled') return { insight: path(routes.affordabilityInsight, { requestId }), transactions: path(routes.affordabilityInsightTransactions, { requestId }) };

@@ -36,6 +36,7 @@ export async function requestAndAwaitResult<Found>(options: AwaitResultOptions<F
     if (requestId !== '') found ??= options.locate(delivery, requestId);
   });
   const reconcileAfter = options.reconcileAfter ?? defaultDeadlines.reconcileAfter;
+  // The creating call runs to its answer (activityOptions.ts): a cancel or waive meanwhile never loses the request.
   requestId = await options.request(inbox.subscription(reconcileAfter));
   for (const earlier of inbox.of({ kind: options.kind, id: requestId })) found ??= options.locate(earlier, requestId);
   options.update({ state: 'waiting', providerIds: { request_id: requestId } });

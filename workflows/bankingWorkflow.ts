@@ -17,6 +17,7 @@ import type { ResourceDelivery } from '../client/resourceMessages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
+import { keyed } from './purchase';
 import { trackStep } from './stepStatus';
 import type { StepStatus } from '../client/stepMessages';
 import { lastEventOf } from './lastEvent';
@@ -29,6 +30,8 @@ export interface BankingInput {
   stepKey?: string;
   /** How long each provider call is retried before the step fails. */
   callBudget?: Duration;
+  /** The need's key (purchase.ts). */
+  purchase?: string;
   /**
    * A new attempt's events are the ones received after it began (ISO 8601): the case's banking
    * log still holds the events that settled earlier attempts. Open banking needs no such bound:
@@ -89,8 +92,9 @@ function connected({ connected_accounts, bank_connection_id }: ConnectionData): 
 
 export async function bankingWorkflow(input: BankingInput): Promise<BankingStatus> {
   const detail: BankingDetail = { accounts: [], connectionLink: null };
-  const { status, update, finish } = trackStep<BankingDetail>(input.stepKey);
-  const provider = providerActivities(input.callBudget);
+  const tracker = trackStep<BankingDetail>(input.stepKey);
+  const { status, update, finish, spend } = tracker;
+  const provider = providerActivities(input.callBudget, tracker.providerAnswered);
   const resource = { kind: 'case-banking' as const, id: input.caseId.toLowerCase() };
   const attempt: { connectionId: string | null; outcome?: Outcome } = { connectionId: null };
   // Open banking subscribes while it creates the connection: the case's log (earlier attempts'
@@ -105,9 +109,9 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
   });
   const waitingFor = input.method === 'open_banking' ? 'waiting for the applicant to connect their bank' : 'waiting for bank statements to be processed';
 
-  return failingOnProviderError(finish, async () => {
+  return failingOnProviderError(tracker, async () => {
     if (input.method === 'open_banking') {
-      const connection = await provider.createOpenBankingConnectionAndSubscribe({ caseId: input.caseId, subscription: inbox.subscription() });
+      const connection = await provider.createOpenBankingConnectionAndSubscribe({ caseId: input.caseId, subscription: inbox.subscription(), ...keyed(input, 'connection') });
       attempt.connectionId = connection.bank_connection_id;
       detail.connectionLink = connection.connection_link;
       for (const earlier of inbox.of(resource)) consider(earlier);
@@ -119,10 +123,15 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
 
     const deadline = input.deadline ?? defaultDeadlines.banking;
     if (!(await condition(() => attempt.outcome !== undefined, deadline))) {
+      // The applicant did not connect in time: the next attempt sends a new connection link.
+      spend();
       return finish('expired', `no banking outcome within ${String(deadline)}`, detail);
     }
     const settled = attempt.outcome as Outcome;
-    if (!settled.ok) return finish('needs_attention', settled.reason, detail);
+    if (!settled.ok) {
+      spend();
+      return finish('needs_attention', settled.reason, detail);
+    }
 
     update({ state: 'running', reason: null, ...(settled.bankConnectionId ? { providerIds: { ...status.providerIds, bank_connection_id: settled.bankConnectionId } } : {}) });
     // Each read writes the account to the case file and returns its summary.

@@ -16,11 +16,20 @@ import { TOO_MANY_RESULTS } from '../provider/creditReportConstants';
 import { defaultDeadlines } from '../client/deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError, failureType, providerErrorOf } from './providerFailure';
+import { keyed, type Purchasing } from './purchase';
 import { terminalStates, trackStep } from './stepStatus';
 import type { StepStatus } from '../client/stepMessages';
 
-export interface CreditReportInput {
+export interface CreditReportInput extends Purchasing {
   request: CreditReportRequest;
+  /**
+   * The report this need already bought (an earlier attempt's): read and continued (its picklist
+   * resolved), never bought again. Without it the request is sent under the need's key, which
+   * answers a report an attempt with a lost answer bought.
+   */
+  reportId?: string;
+  /** The case, for the case file. */
+  caseId?: string;
   /** Resolve a picklist without an operator when exactly one entry matches number and country. */
   automaticPicklistRule?: boolean;
   /** How long to wait for an operator to resolve a picklist. */
@@ -73,17 +82,22 @@ export async function creditReportWorkflow(input: CreditReportInput): Promise<Cr
     if (status.state === 'waiting' && choice.providerId === undefined && !picklistChoiceProblem(detail.picklist, provider_id)) choice.providerId = provider_id;
   });
 
-  return failingOnProviderError(finish, () => requestReport(input, detail, choice, tracker));
+  return failingOnProviderError(tracker, () => requestReport(input, detail, choice, tracker));
 }
 
-async function requestReport(input: CreditReportInput, detail: CreditReportDetail, choice: { providerId?: string }, { status, update, finish }: Tracker): Promise<CreditReportStatus> {
-  const provider = providerActivities(input.callBudget);
+async function requestReport(input: CreditReportInput, detail: CreditReportDetail, choice: { providerId?: string }, { status, update, finish, spend, providerAnswered }: Tracker): Promise<CreditReportStatus> {
+  const provider = providerActivities(input.callBudget, providerAnswered);
+  const caseFile = input.caseId ? { caseId: input.caseId } : {};
   let report: CreditReportSummary;
   try {
-    report = await provider.requestCreditReport(input.request);
+    report = input.reportId
+      ? await provider.readCreditReport({ reportId: input.reportId, ...caseFile })
+      : await provider.requestCreditReport({ ...input.request, ...caseFile, ...keyed(input, 'request') });
   } catch (error) {
     if (failureType(error) !== 'HTTP_422') throw error;
     const providerError = providerErrorOf(error);
+    // Nothing was bought, and the same request would be refused again: the next attempt asks anew.
+    spend();
     return finish('needs_attention', `the provider cannot identify the company: ${providerError.message}`, detail, providerError);
   }
   update({ providerIds: { ...status.providerIds, report_id: report.report_id } });
@@ -103,6 +117,6 @@ async function requestReport(input: CreditReportInput, detail: CreditReportDetai
     detail.resolvedBy = 'operator';
   }
   update({ state: 'running', reason: null, detail });
-  const resolved = await provider.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: choice.providerId as string });
+  const resolved = await provider.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: choice.providerId as string, ...caseFile, ...keyed(input, 'resolve') });
   return finish('completed', null, { ...detail, report: reportHeadline(resolved.report) });
 }

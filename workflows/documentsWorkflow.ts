@@ -13,6 +13,7 @@ import type { ResourceDelivery } from '../client/resourceMessages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
+import { keyed } from './purchase';
 import { trackStep } from './stepStatus';
 import type { StepStatus } from '../client/stepMessages';
 import { lastEventOf } from './lastEvent';
@@ -26,6 +27,8 @@ export interface DocumentsInput {
   stepKey?: string;
   /** How long each provider call is retried before the step fails. */
   callBudget?: Duration;
+  /** The need's key (purchase.ts). */
+  purchase?: string;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -68,11 +71,11 @@ type Tracker = ReturnType<typeof trackStep<{ documents: DocumentOutcome[] }>>;
 export async function documentsWorkflow(input: DocumentsInput): Promise<DocumentsStatus> {
   const outcomes: DocumentOutcome[] = [];
   const tracker: Tracker = trackStep<{ documents: DocumentOutcome[] }>(input.stepKey);
-  return failingOnProviderError(tracker.finish, () => processDocuments(input, outcomes, tracker));
+  return failingOnProviderError(tracker, () => processDocuments(input, outcomes, tracker));
 }
 
-async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome[], { update, finish }: Tracker): Promise<DocumentsStatus> {
-  const provider = providerActivities(input.callBudget);
+async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome[], { update, finish, spend, providerAnswered }: Tracker): Promise<DocumentsStatus> {
+  const provider = providerActivities(input.callBudget, providerAnswered);
   update({ detail: { documents: outcomes } });
   const inbox = createResourceInbox((resource, delivery) => {
     const outcome = outcomes.find((o) => o.document_id === resource.id);
@@ -81,10 +84,10 @@ async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome
   });
 
   const reconcileAfter = input.reconcileAfter ?? defaultDeadlines.reconcileAfter;
-  for (const file of input.documents) {
+  for (const [index, file] of input.documents.entries()) {
     const document = { ...file, entity_type: 'case' as const, entity_id: input.caseId };
     // Upload and subscribe in one activity.
-    const uploaded = await provider.uploadDocumentAndSubscribe({ document, subscription: inbox.subscription(reconcileAfter) });
+    const uploaded = await provider.uploadDocumentAndSubscribe({ document, subscription: inbox.subscription(reconcileAfter), ...keyed(input, `document-${index + 1}`) });
     const outcome: DocumentOutcome = { document_id: uploaded.document_id.toLowerCase(), file_name: uploaded.file_name, status: 'Processing', document_type: uploaded.document_type, message: null, document_endpoint: null };
     outcomes.push(outcome);
     for (const earlier of inbox.of({ kind: 'document', id: outcome.document_id })) settle(outcome, earlier);
@@ -99,6 +102,8 @@ async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome
     return finish('expired', `not processed within ${String(deadline)}: ${pending.join(', ')}`, { documents: outcomes });
   }
   if (failed.length > 0) {
+    // The provider refused these documents: another try uploads them anew.
+    spend();
     return finish('needs_attention', failed.map((o) => `${o.file_name}: ${o.message ?? 'failed'}`).join('; '), { documents: outcomes });
   }
   return finish('completed', null, { documents: outcomes });

@@ -13,18 +13,25 @@ import type { ResourceDelivery } from '../client/resourceMessages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
 import { createResourceInbox } from './resourceInbox';
+import { keyed, type Purchasing } from './purchase';
 import { trackStep } from './stepStatus';
 import { stepStatusQuery, type StepStatus } from '../client/stepMessages';
 import { lastEventOf } from './lastEvent';
 
-export interface IdentityVerificationInput {
+export interface IdentityVerificationInput extends Purchasing {
   personId: string;
+  /**
+   * Requests the journey already sent this person whose need is not spent: one the applicant
+   * completed meanwhile settles the step, one still Pending is adopted, and with a fresh request
+   * the applicant may still complete any of them.
+   */
+  knownRequests?: string[];
   caseId?: string;
   /** How long the applicant has for each request. */
   deadline?: Duration;
   /** New requests after ResubmissionRequested, at most (default 2). */
   maxResubmissions?: number;
-  /** Adopt an open (Pending) request of this person instead of creating one (default true). */
+  /** Adopt an open (Pending) request of this person instead of creating one (default true; false when an operator asked for a fresh one). */
   adoptOpenRequest?: boolean;
   reconcileAfter?: Duration;
   /** Set by the journey: the key under which this step reports to it. */
@@ -61,56 +68,77 @@ function outcomeOf(delivery: ResourceDelivery): Outcome | undefined {
 
 export async function identityVerificationWorkflow(input: IdentityVerificationInput): Promise<IdentityVerificationStatus> {
   const detail: IdentityVerificationDetail = { personId: input.personId, verificationStatus: null, requests: [] };
-  const { status, update, finish } = trackStep<IdentityVerificationDetail>(input.stepKey);
+  const tracker = trackStep<IdentityVerificationDetail>(input.stepKey);
+  const { status, update, finish, spend, providerAnswered } = tracker;
   update({ detail });
-  // Only events of the request this attempt waits for settle it: an earlier request's never do.
-  const current: { requestId: string | null; outcome?: Outcome } = { requestId: null };
+  // Only events of the requests this attempt waits for settle it: the current one, and links sent
+  // earlier that are still open (the applicant may complete any); a superseded request's never do.
+  const current: { requestId: string | null; open: string[]; outcome?: Outcome & { requestId: string } } = { requestId: null, open: [] };
+  const consider = (requestId: string, delivery: ResourceDelivery) => {
+    const outcome = outcomeOf(delivery);
+    // An earlier link that expired does not end the wait for the current one.
+    if (outcome && (requestId === current.requestId || outcome.kind === 'completed')) current.outcome ??= { ...outcome, requestId };
+  };
   const inbox = createResourceInbox((resource, delivery) => {
-    if (resource.kind !== 'idv' || resource.id !== current.requestId) return;
+    if (resource.kind !== 'idv' || !current.open.includes(resource.id)) return;
     update({ lastEvent: lastEventOf(delivery) });
-    current.outcome ??= outcomeOf(delivery);
+    consider(resource.id, delivery);
   });
-  const provider = providerActivities(input.callBudget);
+  const provider = providerActivities(input.callBudget, providerAnswered);
   const maxResubmissions = input.maxResubmissions ?? 2;
   const deadline = input.deadline ?? defaultDeadlines.identityVerification;
 
   const reconcileAfter = input.reconcileAfter ?? defaultDeadlines.reconcileAfter;
 
-  return failingOnProviderError(finish, async () => {
+  return failingOnProviderError(tracker, async () => {
     for (let attempt = 0; ; attempt++) {
-      const adopt = attempt === 0 && (input.adoptOpenRequest ?? true);
+      const first = attempt === 0;
+      const adopt = first && (input.adoptOpenRequest ?? true);
       // Find or create, and subscribe, in one activity.
-      const request = await provider.openIdentityVerificationRequest({ personId: input.personId, adoptOpenRequest: adopt, subscription: inbox.subscription(reconcileAfter) });
-      Object.assign(current, { requestId: request.request_id, outcome: undefined });
+      const request = await provider.openIdentityVerificationRequest({
+          personId: input.personId,
+          adoptOpenRequest: adopt,
+          ...(first && input.knownRequests?.length ? { knownRequests: input.knownRequests } : {}),
+          ...keyed(input, first ? 'request' : `resubmission-${attempt}`),
+          subscription: inbox.subscription(reconcileAfter),
+        });
+      Object.assign(current, { requestId: request.request_id, open: [request.request_id, ...(request.also_pending ?? [])], outcome: undefined });
       detail.requests.push(request.request_id);
       update({ state: 'waiting', providerIds: { ...status.providerIds, request_id: request.request_id }, links: { identity_link: request.identity_link }, detail });
       // Events that arrived before we subscribed were replayed by the subscription.
-      for (const earlier of inbox.of({ kind: 'idv', id: request.request_id })) current.outcome ??= outcomeOf(earlier);
+      for (const id of current.open) for (const earlier of inbox.of({ kind: 'idv', id })) consider(id, earlier);
+      // A link the applicant completed after an earlier attempt ended: its result settles this one.
+      if (request.status === 'Completed') current.outcome ??= { kind: 'completed', requestId: request.request_id };
 
       if (!(await condition(() => current.outcome !== undefined, deadline))) {
+        // The request may still be Pending: the next attempt adopts it (the need is not spent).
         return finish('expired', `no outcome for request ${request.request_id} within ${String(deadline)}, nor from the provider when asked`);
       }
-      const settled = current.outcome as Outcome;
+      const settled = current.outcome as Outcome & { requestId: string };
       if (settled.kind === 'expired') {
         detail.verificationStatus = 'NotCompleted';
+        spend();
         return finish('expired', 'the applicant did not complete the check before the link expired', detail);
       }
       update({ state: 'running' });
-      const read = settled.resultLink ? { link: settled.resultLink } : { requestId: request.request_id };
+      const read = settled.resultLink ? { link: settled.resultLink } : { requestId: settled.requestId };
       const result = await provider.getIdentityVerificationResult({ ...read, caseId: input.caseId });
       detail.verificationStatus = result.verification_status;
       switch (result.verification_status) {
         case 'Approved':
           return finish('completed', null, detail);
         case 'Declined':
+          spend();
           return finish('needs_attention', 'the provider declined the identity verification', detail);
         case 'ResubmissionRequested':
           if (attempt >= maxResubmissions) {
+            spend();
             return finish('needs_attention', `the provider asked for resubmission again after ${maxResubmissions} new requests (the limit)`, detail);
           }
           update({ reason: `resubmission requested; new request ${attempt + 1} of ${maxResubmissions}`, detail });
           continue;
         default:
+          spend();
           return finish('failed', `the result endpoint reported verification_status ${String(result.verification_status)}`, detail);
       }
     }

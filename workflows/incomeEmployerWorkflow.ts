@@ -10,6 +10,7 @@ import { sentData } from './deliveryData';
 import { defaultDeadlines } from '../client/deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
+import { keyed } from './purchase';
 import { trackStep } from './stepStatus';
 import type { StepStatus } from '../client/stepMessages';
 
@@ -18,6 +19,8 @@ export interface IncomeEmployerInput {
   deadline?: Duration;
   reconcileAfter?: Duration;
   stepKey?: string;
+  /** The need's key (purchase.ts). */
+  purchase?: string;
   /** How long each provider call is retried before the step fails. */
   callBudget?: Duration;
 }
@@ -27,15 +30,15 @@ export type IncomeEmployerStatus = StepStatus<IncomeEmployerDetail>;
 
 export async function incomeEmployerWorkflow(input: IncomeEmployerInput): Promise<IncomeEmployerStatus> {
   const tracker = trackStep<IncomeEmployerDetail>(input.stepKey);
-  return failingOnProviderError(tracker.finish, () => verifyIncomeEmployer(input, tracker));
+  return failingOnProviderError(tracker, () => verifyIncomeEmployer(input, tracker));
 }
 
-async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish }: ReturnType<typeof trackStep<IncomeEmployerDetail>>): Promise<IncomeEmployerStatus> {
-  const provider = providerActivities(input.callBudget);
+async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish, spend, providerAnswered }: ReturnType<typeof trackStep<IncomeEmployerDetail>>): Promise<IncomeEmployerStatus> {
+  const provider = providerActivities(input.callBudget, providerAnswered);
   const deadline = input.deadline ?? defaultDeadlines.incomeEmployer;
   const { found: verificationLink } = await requestAndAwaitResult<string>({
     kind: 'income-employer',
-    request: async (subscription) => (await provider.requestIncomeEmployerVerificationAndSubscribe({ caseId: input.caseId, subscription })).request_id,
+    request: async (subscription) => (await provider.requestIncomeEmployerVerificationAndSubscribe({ caseId: input.caseId, subscription, ...keyed(input, 'request') })).request_id,
     locate: (delivery, requestId) => {
       if (delivery.parse === 'polled') return path(routes.incomeEmployer, { requestId });
       const data = sentData(delivery, 'IncomeEmployerInsights.Completed');
@@ -57,5 +60,7 @@ async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish
     failure_detail: result.failure_detail,
   };
   if (result.status === 'Complete') return finish('completed', null, detail);
+  // The provider has answered this request for good: another try asks anew.
+  spend();
   return finish('needs_attention', `income and employer could not be verified: ${result.failure_detail ?? result.message ?? 'no detail given'}`, detail);
 }

@@ -1,7 +1,8 @@
 /**
  * Which steps a journey runs and how each attempt of a step starts its child workflow. Every
- * attempt is a new child (`case/<caseId>/<step>/<n>` after the first), so its provider calls carry
- * new idempotency keys and its events are its own.
+ * attempt is a new child (`case/<caseId>/<step>/<n>` after the first), so its events are its own;
+ * its provider calls carry the keys of the need it works for (client/purchaseKey.ts), and it
+ * continues what the provider holds for that need (a report, a request sent to the person).
  */
 import type { Duration } from '@temporalio/common';
 import { executeChild, workflowInfo } from '@temporalio/workflow';
@@ -18,12 +19,26 @@ import type { StepStatus } from '../client/stepMessages';
 import { caseSearchAttributes } from '../client/searchAttributes';
 import { stepSummary } from '../client/workflowMetadata';
 
+/** What an attempt works for, decided by the journey (onboardCaseWorkflow.ts, `continuation`). */
+export interface Continuation {
+  need: number;
+  /** `case/<caseId>/<step>/<need>`: the need's idempotency keys extend it. */
+  purchase: string;
+  /** An operator asked for a new purchase. */
+  fresh: boolean;
+  /** What earlier attempts of this need hold at the provider (`report_id`, `request_id`, …). */
+  providerIds: Record<string, string>;
+  /** IDV: requests sent to the person that they may still complete. */
+  openRequests: string[];
+}
+
 export interface AttemptStart {
   stepKey: string;
   attempt: number;
   workflowId: string;
   /** When the attempt began (ISO 8601, workflow time). */
   startedAt: string;
+  continuation: Continuation;
 }
 
 export interface PlannedStep {
@@ -37,7 +52,7 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
   const plan = new Map<string, PlannedStep>();
   const taskQueue = workflowInfo().taskQueue;
   const { steps, caseId } = input;
-  const common = (key: string, attempt: AttemptStart) => ({ stepKey: attemptReportKey(key, attempt.attempt), callBudget: deadlines.providerCalls });
+  const common = (key: string, attempt: AttemptStart) => ({ stepKey: attemptReportKey(key, attempt.attempt), callBudget: deadlines.providerCalls, purchase: attempt.continuation.purchase });
   /** The attempt's child workflow, with its one input. */
   const child = <Input, Result extends StepStatus>(workflow: (input: Input) => Promise<Result>, attempt: AttemptStart, input: Input): Promise<StepStatus> =>
     executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input], staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt), typedSearchAttributes: caseSearchAttributes(caseId) });
@@ -46,7 +61,15 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
   if (steps.creditReport && input.company) {
     const request = input.company;
     add('credit-report', (a) =>
-      child(creditReportWorkflow, a, { ...common('credit-report', a), request, automaticPicklistRule: input.automaticPicklistRule, picklistDeadline: deadlines.picklist }),
+      child(creditReportWorkflow, a, {
+        ...common('credit-report', a),
+        caseId,
+        request,
+        automaticPicklistRule: input.automaticPicklistRule,
+        picklistDeadline: deadlines.picklist,
+        // The need's report, when an earlier attempt bought one: continued (its picklist resolved), not bought again.
+        ...(a.continuation.providerIds.report_id ? { reportId: a.continuation.providerIds.report_id } : {}),
+      }),
     );
   }
   if (steps.identityVerification) {
@@ -60,8 +83,9 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
           deadline: deadlines.identityVerification,
           maxResubmissions: input.maxResubmissions,
           reconcileAfter: deadlines.reconcileAfter,
-          // A later attempt is an operator asking for a new request, not for the open one again.
-          adoptOpenRequest: a.attempt === 1,
+          // The person's open request is continued, unless an operator asked for a fresh one.
+          adoptOpenRequest: !a.continuation.fresh,
+          ...(a.continuation.openRequests.length > 0 ? { knownRequests: a.continuation.openRequests } : {}),
         }),
       );
     }

@@ -5,14 +5,22 @@
  * for the operator Updates `retryStep`, `waiveStep` and `resolvePicklist`, and completes when every
  * step is completed or waived. Every attempt of a step is a child of its own and stays visible in
  * `status`. `cancel` (signal) and a native Temporal cancel both end it `cancelled`.
+ *
+ * Operator actions never buy twice and never dead-end (issue 20): attempts of one need share their
+ * idempotency keys (client/purchaseKey.ts) and continue what the provider holds; a waive, retry or
+ * cancel stops a running attempt only after its creating calls answered, and records what they
+ * bought; every state a step can be in names the actions the journey accepts (`actions`); an action
+ * that conflicts with one in flight is refused by its validator.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { Duration } from '@temporalio/common';
 import {
+  allHandlersFinished,
   CancellationScope,
   condition,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -33,14 +41,23 @@ import {
   type JourneyStep,
 } from '../client/journeyMessages';
 import { JourneyNotifier } from './journeyNotifier';
-import { planSteps, type PlannedStep } from './journeyPlan';
+import { planSteps, type Continuation, type PlannedStep } from './journeyPlan';
 import { providerErrorOf } from './providerFailure';
 import { journeyStateSearchAttribute } from '../client/searchAttributes';
 import { attentionStates, settledStates, type StepState } from '../client/stepState';
+import { purchaseKey } from '../client/purchaseKey';
 import { stepReportSignal, type StepStatus } from '../client/stepMessages';
 import { currentDetails } from '../client/workflowMetadata';
 
 const activeStates: readonly StepState[] = ['running', 'waiting'];
+
+/** States from which `retryStep` starts a new attempt: an operator's way forward from each. */
+const retryableStates: readonly StepState[] = [...attentionStates, 'waiting', 'waived'];
+
+/** docs/versioning.md: journeys started before it closed without waiting for stopped attempts and Update handlers. */
+const WAITS_FOR_STOPPED_ATTEMPTS = 'journey-waits-for-stopped-attempts';
+
+type OperatorAction = 'retryStep' | 'waiveStep' | 'resolvePicklist';
 
 /**
  * The input was checked at the boundary (client/journeyInput.ts: every client parses it with the
@@ -67,6 +84,12 @@ class Journey {
   private announcedState: JourneyState | null = null;
   /** While closing, intermediate states are not announced; the final one is. */
   private closing = false;
+  /** Operator actions under way, by step: another action on the step waits until it answered. */
+  private readonly inFlight = new Map<string, OperatorAction>();
+  /** Steps whose next attempt buys anew: an operator asked (`fresh`), or the step they depend on ran again. */
+  private readonly freshNext = new Set<string>();
+  /** The journey's root scope: once a native cancel reached it, operator actions are refused. */
+  private cancelledScope: CancellationScope | null = null;
 
   constructor(private readonly input: ValidOnboardCaseInput) {
     this.plan = planSteps(input);
@@ -80,38 +103,46 @@ class Journey {
     const carried = this.input.carryOver?.steps[planned.key];
     const priorAttempts = this.input.carryOver?.attempts[planned.key] ?? 0;
     const base = { dependsOn: planned.dependsOn, lastEvent: null, links: {}, error: null };
+    const continued = this.input.carryOver?.purchases?.[planned.key];
     if (carried) {
       const { state, attempt, workflowId, providerIds, reason, detail, lastEvent } = carried;
-      return { ...base, state, attempt, workflowId, providerIds, reason, detail: detail ?? null, lastEvent, attempts: [{ attempt, workflowId, state, providerIds, reason, carriedOver: true }] };
+      return { ...base, need: continued?.need ?? 0, state, attempt, workflowId, providerIds, reason, detail: detail ?? null, lastEvent, attempts: [{ attempt, workflowId, state, providerIds, reason, carriedOver: true }] };
     }
-    return { ...base, state: 'pending', attempt: priorAttempts, workflowId: attemptWorkflowId(this.input.caseId, planned.key, priorAttempts + 1), providerIds: {}, reason: null, detail: null, attempts: [] };
+    return { ...base, need: continued?.need ?? 0, state: 'pending', attempt: priorAttempts, workflowId: attemptWorkflowId(this.input.caseId, planned.key, priorAttempts + 1), providerIds: {}, reason: null, detail: null, attempts: [] };
   }
 
   async run(): Promise<JourneyStatus> {
     for (const [key, step] of Object.entries(this.status.steps)) if (step.state === 'completed') this.announcedSteps.add(`${key}@${step.attempt}`);
+    this.cancelledScope = CancellationScope.current();
     this.registerHandlers();
     // CaseId and the first JourneyState (`running`) are set by the client at start.
     this.publishedState = 'running';
+    const drains = patched(WAITS_FOR_STOPPED_ATTEMPTS);
     try {
-      await this.loop();
+      await this.loop(drains);
     } catch (error) {
       if (!isCancellation(error)) throw error;
       // A native cancel (the Web UI's, `handle.cancel()`): children are cancelled with this scope.
+      this.cancelReason ??= 'cancelled through Temporal';
       await CancellationScope.nonCancellable(async () => {
-        await this.close('cancelled', 'cancelled through Temporal');
+        await this.close('cancelled', this.cancelReason as string);
         await this.notifier.drain();
+        if (drains) await condition(allHandlersFinished);
       });
       throw error;
     }
     await this.notifier.drain();
+    // An operator's Update still running answers before the journey closes.
+    if (drains) await condition(allHandlersFinished);
     return this.status;
   }
 
-  private async loop(): Promise<void> {
+  private async loop(drains: boolean): Promise<void> {
     for (;;) {
       for (const key of this.runnable()) this.launch(key);
       this.refresh();
-      if (this.status.state === 'completed') return;
+      // A waived step's attempt may still be finishing a purchase: completed once it has.
+      if (this.status.state === 'completed' && (!drains || this.scopes.size === 0)) return;
       if (this.cancelReason) return this.close('cancelled', this.cancelReason);
       const seen = this.version;
       if (this.scopes.size > 0) {
@@ -149,13 +180,15 @@ class Journey {
     const attempt = step.attempt + 1;
     const workflowId = attemptWorkflowId(this.input.caseId, key, attempt);
     const requestedBecause = step.attempts.length > 0 ? (step.reason ?? null) : null;
-    Object.assign(step, { attempt, workflowId, state: 'running', providerIds: {}, lastEvent: null, reason: null, detail: null, links: {}, error: null });
-    step.attempts.push({ attempt, workflowId, state: 'running', providerIds: {}, reason: null, requestedBecause });
+    const fresh = this.freshNext.delete(key);
+    const continuation = this.continuation(key, step, fresh);
+    Object.assign(step, { attempt, workflowId, need: continuation.need, state: 'running', providerIds: {}, lastEvent: null, reason: null, detail: null, links: {}, error: null, actions: [] });
+    step.attempts.push({ attempt, workflowId, state: 'running', providerIds: {}, reason: null, requestedBecause, need: continuation.need, ...(fresh ? { fresh } : {}) });
     const scope = new CancellationScope();
     this.scopes.set(key, scope);
     const planned = this.plan.get(key) as PlannedStep;
     scope
-      .run(() => planned.start({ stepKey: key, attempt, workflowId, startedAt: new Date(Date.now()).toISOString() }))
+      .run(() => planned.start({ stepKey: key, attempt, workflowId, startedAt: new Date(Date.now()).toISOString(), continuation }))
       .then(
         (result) => this.settle(key, attempt, result),
         (error) => this.settle(key, attempt, failedAttempt(error)),
@@ -166,12 +199,44 @@ class Journey {
       });
   }
 
-  /** An attempt's final status replaces the step's, unless an operator has moved on since (retried, waived). */
+  /**
+   * What the next attempt of a step works for: the same need as the last attempt (same keys, and
+   * what the provider holds for it), or the next one when the last is known spent or an operator
+   * asked for a fresh purchase. The first attempt of a run continues what `journey retry` carried.
+   */
+  private continuation(key: string, step: JourneyStep, fresh: boolean): Continuation {
+    const carried = this.input.carryOver?.purchases?.[key];
+    const ownAttempts = step.attempts.filter((a) => !a.carriedOver);
+    const last = ownAttempts.at(-1);
+    const current = step.need ?? 0;
+    const spent = last ? last.needSpent === true : carried?.needSpent === true;
+    const need = current === 0 ? 1 : fresh || spent ? current + 1 : current;
+    const sameNeed = ownAttempts.filter((a) => a.need === need);
+    const providerIds = Object.assign({}, need === carried?.need ? carried.providerIds : {}, ...sameNeed.map((a) => a.providerIds)) as Record<string, string>;
+    // Links the person was sent that they may still complete: any attempt's request not known spent.
+    const openRequests = [...(carried?.openRequests ?? []), ...ownAttempts.filter((a) => !a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string)];
+    return { need, purchase: purchaseKey(this.input.caseId, key, need), fresh, providerIds, openRequests: [...new Set(openRequests)] };
+  }
+
+  /**
+   * An attempt's final status replaces the step's, unless an operator has moved on since (retried,
+   * waived). What it bought is recorded whatever happened: a waived attempt keeps its ids.
+   */
   private settle(key: string, attempt: number, result: Partial<StepStatus>): void {
     const step = this.status.steps[key] as JourneyStep;
     const record = step.attempts.find((a) => a.attempt === attempt);
-    if (record && record.state !== 'waived') Object.assign(record, { state: result.state, providerIds: result.providerIds ?? record.providerIds, reason: result.reason ?? null });
-    if (step.attempt !== attempt || !activeStates.includes(step.state)) return;
+    if (record) {
+      record.providerIds = { ...record.providerIds, ...result.providerIds };
+      if (result.needSpent) record.needSpent = true;
+      if (record.state !== 'waived') Object.assign(record, { state: result.state, reason: result.reason ?? null });
+    }
+    if (step.attempt !== attempt) return;
+    if (step.state === 'waived') {
+      step.providerIds = { ...step.providerIds, ...result.providerIds };
+      if (result.detail) step.detail = result.detail;
+      return;
+    }
+    if (!activeStates.includes(step.state)) return;
     Object.assign(step, result);
   }
 
@@ -191,40 +256,58 @@ class Journey {
       this.cancelReason ??= reason ?? 'cancelled by an operator';
       this.version++;
     });
-    setHandler(retryStepUpdate, ({ step: key, reason }) => this.retry(key, reason ?? null), { validator: ({ step }) => this.validateRetry(step) });
+    setHandler(retryStepUpdate, ({ step: key, reason, fresh }) => this.retry(key, reason ?? null, fresh === true), { validator: ({ step }) => this.validateRetry(step) });
     setHandler(waiveStepUpdate, ({ step: key, reason }) => this.waive(key, reason), { validator: ({ step, reason }) => this.validateWaive(step, reason) });
     setHandler(resolveJourneyPicklistUpdate, ({ providerId }) => this.resolvePicklist(providerId), { validator: ({ providerId }) => this.validatePicklist(providerId) });
   }
 
+  /** The step an action names, unless the journey is closing or another action on it is under way. */
   private knownStep(key: unknown): JourneyStep {
-    if (this.cancelReason) throw new Error(`the journey is being cancelled (${this.cancelReason}); no further operator actions`);
+    if (this.cancelReason || this.cancelledScope?.consideredCancelled) {
+      throw new Error(`the journey is being cancelled (${this.cancelReason ?? 'cancelled through Temporal'}); no further operator actions`);
+    }
     const step = typeof key === 'string' ? this.status.steps[key] : undefined;
     if (!step) throw new Error(`unknown step ${JSON.stringify(key)}; the steps of this journey are: ${Object.keys(this.status.steps).join(', ')}`);
+    const inFlight = this.inFlight.get(key as string);
+    if (inFlight) throw new Error(`a ${inFlight} of ${String(key)} is under way; send yours once it has answered, against the step as it then stands`);
     return step;
   }
 
   private validateRetry(key: string): void {
     const step = this.knownStep(key);
-    if (step.dependsOn && !this.dependencyMet(step)) throw new Error(`${key} waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn]?.state}; retry ${step.dependsOn} instead`);
-    if (attentionStates.includes(step.state)) return;
-    throw new Error(`${key} is ${step.state}; a step can be retried only when it is ${attentionStates.join(', ')}`);
+    if (step.dependsOn && !this.dependencyMet(step)) throw new Error(`${key} waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn]?.state}; retry ${step.dependsOn} first`);
+    if (retryableStates.includes(step.state)) return;
+    throw new Error(`${key} is ${step.state}; a step can be retried when it is ${retryableStates.join(', ')}`);
   }
 
-  private async retry(key: string, reason: string | null): Promise<{ step: string; status: JourneyStep }> {
+  /**
+   * A new attempt of the step. One still running (waiting for the applicant, say) is stopped first:
+   * its creating calls finish and what they bought is recorded, and the new attempt continues it
+   * (the same need) unless `fresh` asks for a new purchase.
+   */
+  private async retry(key: string, reason: string | null, fresh: boolean): Promise<{ step: string; status: JourneyStep }> {
     const step = this.status.steps[key] as JourneyStep;
     const before = step.attempt;
-    Object.assign(step, { state: 'pending', reason: reason ?? 'retried by an operator' });
+    this.inFlight.set(key, 'retryStep');
+    if (fresh) this.freshNext.add(key);
+    this.scopes.get(key)?.cancel();
+    Object.assign(step, { state: 'pending', reason: reason ?? (fresh ? 'retried by an operator, with a fresh purchase' : 'retried by an operator') });
     this.resetDependents(key);
     this.version++;
-    await condition(() => step.attempt > before || this.cancelReason !== null);
+    try {
+      await condition(() => step.attempt > before || this.cancelReason !== null);
+    } finally {
+      this.inFlight.delete(key);
+    }
     return { step: key, status: step };
   }
 
-  /** Steps that depend on `key` run again after it, as new attempts. */
+  /** Steps that depend on `key` run again after it, as new attempts that buy anew (their input changed). */
   private resetDependents(key: string): void {
     for (const [dependentKey, dependent] of Object.entries(this.status.steps)) {
       if (dependent.dependsOn !== key || dependent.state === 'waived') continue;
       this.scopes.get(dependentKey)?.cancel();
+      if (dependent.attempts.length > 0) this.freshNext.add(dependentKey);
       if (dependent.state !== 'pending') Object.assign(dependent, { state: 'pending', reason: `runs again after ${key}` });
     }
   }
@@ -235,14 +318,26 @@ class Journey {
     if (settledStates.includes(step.state)) throw new Error(`${key} is ${step.state} already; only a step that is not completed or waived can be waived`);
   }
 
+  /**
+   * The operator accepts the step as it stands. An attempt still running is stopped; the answer
+   * comes once it has ended, with whatever its creating calls bought in the step's ids.
+   */
   private async waive(key: string, reason: string): Promise<{ step: string; status: JourneyStep }> {
     const step = this.status.steps[key] as JourneyStep;
-    // The operator accepts the step as it stands: an attempt still running is stopped.
-    this.scopes.get(key)?.cancel();
-    Object.assign(step, { state: 'waived', reason: `waived: ${reason}` });
+    const running = this.scopes.get(key);
+    this.inFlight.set(key, 'waiveStep');
+    Object.assign(step, { state: 'waived', reason: `waived: ${reason}`, actions: [] });
     const record = step.attempts[step.attempts.length - 1];
     if (record) Object.assign(record, { state: 'waived', reason: `waived: ${reason}` });
     this.version++;
+    try {
+      if (running) {
+        running.cancel();
+        await condition(() => this.scopes.get(key) !== running);
+      }
+    } finally {
+      this.inFlight.delete(key);
+    }
     return { step: key, status: step };
   }
 
@@ -259,26 +354,46 @@ class Journey {
     if (problem) throw new Error(problem);
   }
 
+  /** One choice at a time: a second operator's choice is refused while the first is under way. */
   private async resolvePicklist(providerId: string): Promise<{ step: string; status: JourneyStep }> {
     const step = this.status.steps['credit-report'] as JourneyStep;
     const attempt = step.attempt;
-    await getExternalWorkflowHandle(step.workflowId).signal(choosePicklistEntrySignal, { provider_id: providerId });
-    // Answer once the step has the resolved report (or has ended otherwise).
-    await condition(() => step.attempt !== attempt || (step.state !== 'waiting' && step.state !== 'running'));
+    this.inFlight.set('credit-report', 'resolvePicklist');
+    try {
+      await getExternalWorkflowHandle(step.workflowId).signal(choosePicklistEntrySignal, { provider_id: providerId });
+      // Answer once the step has the resolved report (or has ended otherwise).
+      await condition(() => step.attempt !== attempt || (step.state !== 'waiting' && step.state !== 'running'));
+    } finally {
+      this.inFlight.delete('credit-report');
+    }
     return { step: 'credit-report', status: step };
   }
 
   /** Recomputes the journey's state and reasons; publishes a changed state as a search attribute. */
   private refresh(): void {
     const steps = Object.entries(this.status.steps);
-    for (const [, step] of steps) {
-      if (this.blocked(step)) step.reason = `waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn as string]?.state}: retry ${step.dependsOn}, or waive both`;
+    for (const [key, step] of steps) {
+      if (this.blocked(step)) step.reason = `waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn as string]?.state}`;
+      step.actions = this.actionsFor(key, step);
     }
-    this.status.reasons = steps.filter(([, s]) => !settledStates.includes(s.state)).map(([key, s]) => `${key}: ${s.state}${s.reason ? ` (${s.reason})` : ''}`);
+    this.status.reasons = steps.filter(([, s]) => !settledStates.includes(s.state)).map(([key, s]) => `${key}: ${s.state}${s.reason ? ` (${s.reason})` : ''}${nextActions(s)}`);
     const waitsForOperator = steps.some(([, s]) => attentionStates.includes(s.state) || isPicklistWaiting(s) || this.blocked(s));
     const state: JourneyState = steps.every(([, s]) => settledStates.includes(s.state)) ? 'completed' : waitsForOperator ? 'needs_attention' : 'running';
     this.announceCompletedSteps();
     this.publish(state);
+  }
+
+  /** What an operator can do about a step now: the actions its validators accept (a test walks them). */
+  private actionsFor(key: string, step: JourneyStep): string[] {
+    if (this.blocked(step)) return [`retryStep ${step.dependsOn}`, `waiveStep ${key}`];
+    if (isPicklistWaiting(step)) return ['resolvePicklist', `retryStep ${key}`, `waiveStep ${key}`];
+    if (step.state === 'waived') return this.hasUnsettledDependant(key) ? [`retryStep ${key}`] : [];
+    if (attentionStates.includes(step.state) || step.state === 'waiting') return [`retryStep ${key}`, `waiveStep ${key}`];
+    return [];
+  }
+
+  private hasUnsettledDependant(key: string): boolean {
+    return Object.values(this.status.steps).some((s) => s.dependsOn === key && !settledStates.includes(s.state));
   }
 
   private publish(state: JourneyState): void {
@@ -323,6 +438,13 @@ class Journey {
     if (state !== 'completed') this.status.reasons.unshift(reason);
     this.announceState(state);
   }
+}
+
+/** The reasons line's tail: what an operator can do, when the step waits for one. */
+function nextActions(step: JourneyStep): string {
+  const actions = step.actions ?? [];
+  if (actions.length === 0 || (step.state === 'waiting' && !isPicklistWaiting(step))) return '';
+  return `: ${actions.join(' or ')}`;
 }
 
 function isPicklistWaiting(step: JourneyStep): boolean {

@@ -4,9 +4,24 @@ import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { activityOptions } from './activityOptions';
 
-/** Provider calls retried within `budget` (default `deadlines.providerCalls`). */
-export function providerActivities(budget?: Duration) {
-  return proxyActivities<Activities>(activityOptions.provider(budget));
+/**
+ * Provider calls retried within `budget` (default `deadlines.providerCalls`). `onAnswer` runs
+ * after each call that succeeded: a step that showed the provider unavailable goes back to what
+ * it was doing.
+ */
+export function providerActivities(budget?: Duration, onAnswer?: () => void) {
+  const activities = proxyActivities<Activities>(activityOptions.provider(budget));
+  if (!onAnswer) return activities;
+  return new Proxy(activities, {
+    get(target, name) {
+      const call = Reflect.get(target, name) as (...args: unknown[]) => Promise<unknown>;
+      return async (...args: unknown[]) => {
+        const result = await call(...args);
+        onAnswer();
+        return result;
+      };
+    },
+  });
 }
 
 export const provider = providerActivities();

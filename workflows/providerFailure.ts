@@ -4,7 +4,7 @@
  * retries ran out of time it wraps a TimeoutFailure whose cause is the last attempt's failure.
  */
 import { ActivityFailure, ApplicationFailure, TemporalFailure } from '@temporalio/common';
-import { isCancellation } from '@temporalio/workflow';
+import { isCancellation, patched } from '@temporalio/workflow';
 import type { StepState } from '../client/stepState';
 import type { ProviderError, StepStatus } from '../client/stepMessages';
 
@@ -34,16 +34,39 @@ export function providerErrorOf(error: unknown): ProviderError {
 
 type Finish<Detail> = (state: StepState, reason: string | null, detail?: Detail, error?: ProviderError) => StepStatus<Detail>;
 
+interface Ending<Detail> {
+  finish: Finish<Detail>;
+  /** Marks the need as bought and unusable (stepStatus.ts). */
+  spend: () => void;
+}
+
 /**
- * Runs a step's body; a provider call that failed for good (non-retryable, or out of retry
- * budget) ends the step `failed` with the provider's status and message, never stuck `running`.
+ * Runs a step's body. A provider call that failed for good ends the step `failed` with the
+ * provider's status and message, never stuck `running`; a 4xx that refused it (nothing was made,
+ * and the same key would be refused again) spends the need. A cancelled attempt (an operator
+ * waived or retried the step, or the journey closed) answers `cancelled` with the ids it holds, its
+ * creating calls finished (purchase.ts), so the journey records whatever was bought.
  */
-export async function failingOnProviderError<Detail>(finish: Finish<Detail>, body: () => Promise<StepStatus<Detail>>): Promise<StepStatus<Detail>> {
+export async function failingOnProviderError<Detail>(ending: Ending<Detail>, body: () => Promise<StepStatus<Detail>>): Promise<StepStatus<Detail>> {
   try {
     return await body();
   } catch (error) {
-    if (isCancellation(error) || !(error instanceof ActivityFailure)) throw error;
+    if (isCancellation(error)) {
+      if (!patched(CANCELLED_ATTEMPT_ANSWERS)) throw error;
+      return ending.finish('cancelled', 'the attempt was cancelled');
+    }
+    if (!(error instanceof ActivityFailure)) throw error;
     const providerError = providerErrorOf(error);
-    return finish('failed', `a provider call failed: ${providerError.message}`, undefined, providerError);
+    if (refused(error, providerError)) ending.spend();
+    return ending.finish('failed', `a provider call failed: ${providerError.message}`, undefined, providerError);
   }
+}
+
+/** docs/versioning.md: attempts cancelled before this change failed as cancelled workflows. */
+const CANCELLED_ATTEMPT_ANSWERS = 'cancelled-attempt-answers-its-ids';
+
+/** A 4xx the provider will not take back (408 and 429 are retried, so they never end up here refused). */
+function refused(error: unknown, providerError: ProviderError): boolean {
+  const status = providerError.status;
+  return applicationFailureOf(error)?.nonRetryable === true && status !== null && status >= 400 && status < 500;
 }

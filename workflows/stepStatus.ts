@@ -5,7 +5,7 @@
  * so the journey's `status` shows every step's wait and outcome.
  */
 import { getExternalWorkflowHandle, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import { stepReportSignal, stepStatusQuery, type ProviderError, type StepStatus } from '../client/stepMessages';
+import { providerUnavailableSignal, stepReportSignal, stepStatusQuery, type ProviderError, type StepStatus } from '../client/stepMessages';
 import type { StepState } from '../client/stepState';
 import { currentDetails } from '../client/workflowMetadata';
 
@@ -46,10 +46,30 @@ export function trackStep<Detail>(stepKey: string | undefined) {
     return status;
   };
   const finish = (state: StepState, reason: string | null, detail?: Detail, error?: ProviderError): StepStatus<Detail> => {
+    outage = undefined;
     Object.assign(status, { state, reason, ...(detail !== undefined ? { detail } : {}), ...(error ? { error } : {}) });
     setCurrentDetails(currentDetails(state, reason));
     // No report: the journey takes the child's result as the final word.
     return copy(status);
   };
-  return { status, update, finish };
+  /** What this attempt bought is finished and unusable: the journey's next attempt buys anew (a new need). */
+  const spend = (): void => {
+    status.needSpent = true;
+  };
+
+  // A provider call that keeps failing (activities/providerOutageReport.ts): the step waits for the
+  // provider, and says so, until a call answers (`providerAnswered`, called by providerActivities).
+  let outage: { state: StepState; reason: string | null; error: ProviderError | null } | undefined;
+  setHandler(providerUnavailableSignal, ({ since, answer }) => {
+    if (status.state !== 'running' && status.state !== 'waiting') return;
+    outage ??= { state: status.state, reason: status.reason, error: status.error ?? null };
+    update({ state: 'waiting', reason: `provider unavailable since ${since}; its last answer: ${answer.message}`, error: answer });
+  });
+  const providerAnswered = (): void => {
+    if (!outage) return;
+    const before = outage;
+    outage = undefined;
+    update(before);
+  };
+  return { status, update, finish, spend, providerAnswered };
 }

@@ -126,9 +126,15 @@ describe('against a running stack', () => {
     const text = await journey(['status', caseId], env);
     expect(text.stdout).toMatch(/STEP\s+STATE\s+ATTEMPT\s+PROVIDER IDS/);
 
-    const refused = await journey(['--json', 'retry-step', caseId, idv], env);
+    const refused = await journey(['--json', 'retry-step', caseId, 'nope'], env);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('a step can be retried only when it is');
+    expect(refused.stderr).toContain('unknown step "nope"');
+    // A waiting step can be retried (the applicant lost the link): the new attempt continues the
+    // request the person already has instead of sending a second one.
+    const retried = await journey(['--json', 'retry-step', caseId, idv, '--reason', 'applicant lost the link'], env);
+    expect(retried.code).toBe(0);
+    const again = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idv]?.attempt === 2 && s.steps[idv]?.state === 'waiting');
+    expect(again.steps[idv]!.providerIds.request_id).toBe(waiting.steps[idv]!.providerIds.request_id);
 
     const watcher = journey(['watch', caseId, '--json'], env);
     await control(`/identity-verifications/${waiting.steps[idv]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });

@@ -69,9 +69,11 @@ async function journey(a: Applicant, n: number): Promise<JourneyStatus> {
       },
     ],
   });
-  // The applicant acts as soon as asked.
+  // The applicant acts as soon as asked (a step also shows `waiting` while a lost answer is retried:
+  // the provider unavailable; the applicant is asked once the step holds its link).
   const idv = `identity-verification/${a.personId}`;
-  const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idv]?.state === 'waiting' && s.steps.banking?.state === 'waiting', 120_000);
+  const asked = (step: { state: string; providerIds: Record<string, string> } | undefined, id: string) => step?.state === 'waiting' && Boolean(step.providerIds[id]);
+  const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => asked(s.steps[idv], 'request_id') && asked(s.steps.banking, 'bank_connection_id'), 120_000);
   await control(`/identity-verifications/${waiting.steps[idv]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
   await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 1 });
   return handle.result();
