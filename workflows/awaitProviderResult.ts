@@ -38,6 +38,7 @@ export async function requestAndAwaitResult<Found>(options: AwaitResultOptions<F
   const reconcileAfter = options.reconcileAfter ?? defaultDeadlines.reconcileAfter;
   // The creating call runs to its answer (activityOptions.ts): a cancel or waive meanwhile never loses the request.
   requestId = await options.request(inbox.subscription(reconcileAfter));
+  inbox.track({ kind: options.kind, id: requestId });
   for (const earlier of inbox.of({ kind: options.kind, id: requestId })) found ??= options.locate(earlier, requestId);
   options.update({ state: 'waiting', providerIds: { request_id: requestId } });
   await condition(() => found !== undefined, options.deadline);

@@ -113,6 +113,7 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
     if (input.method === 'open_banking') {
       const connection = await provider.createOpenBankingConnectionAndSubscribe({ caseId: input.caseId, subscription: inbox.subscription(), ...keyed(input, 'connection') });
       attempt.connectionId = connection.bank_connection_id;
+      inbox.track(resource);
       detail.connectionLink = connection.connection_link;
       for (const earlier of inbox.of(resource)) consider(earlier);
       update({ state: 'waiting', reason: waitingFor, providerIds: { bank_connection_id: connection.bank_connection_id }, links: { bank_connection_link: connection.connection_link }, detail });

@@ -90,6 +90,7 @@ async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome
     const uploaded = await provider.uploadDocumentAndSubscribe({ document, subscription: inbox.subscription(reconcileAfter), ...keyed(input, `document-${index + 1}`) });
     const outcome: DocumentOutcome = { document_id: uploaded.document_id.toLowerCase(), file_name: uploaded.file_name, status: 'Processing', document_type: uploaded.document_type, message: null, document_endpoint: null };
     outcomes.push(outcome);
+    inbox.track({ kind: 'document', id: outcome.document_id });
     for (const earlier of inbox.of({ kind: 'document', id: outcome.document_id })) settle(outcome, earlier);
   }
   update({ state: 'waiting', providerIds: Object.fromEntries(outcomes.map((o, i) => [`document_id_${i + 1}`, o.document_id])), detail: { documents: outcomes } });

@@ -103,6 +103,7 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
           subscription: inbox.subscription(reconcileAfter),
         });
       Object.assign(current, { requestId: request.request_id, open: [request.request_id, ...(request.also_pending ?? [])], outcome: undefined });
+      for (const id of current.open) inbox.track({ kind: 'idv', id });
       detail.requests.push(request.request_id);
       update({ state: 'waiting', providerIds: { ...status.providerIds, request_id: request.request_id }, links: { identity_link: request.identity_link }, detail });
       // Events that arrived before we subscribed were replayed by the subscription.

@@ -6,6 +6,7 @@
 import { ActivityFailure, ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { isCancellation, patched } from '@temporalio/workflow';
 import type { StepState } from '../client/stepState';
+import { leaveAllResources } from './resourceInbox';
 import type { ProviderError, StepStatus } from '../client/stepMessages';
 
 /** The innermost ApplicationFailure in the cause chain: the activity's own words. */
@@ -48,6 +49,13 @@ interface Ending<Detail> {
  * creating calls finished (purchase.ts), so the journey records whatever was bought.
  */
 export async function failingOnProviderError<Detail>(ending: Ending<Detail>, body: () => Promise<StepStatus<Detail>>): Promise<StepStatus<Detail>> {
+  const result = await endingOf(ending, body);
+  // However the attempt ended, its resources stop polling for it (they end once nobody waits).
+  if (patched(STEPS_LEAVE_THEIR_RESOURCES)) await leaveAllResources();
+  return result;
+}
+
+async function endingOf<Detail>(ending: Ending<Detail>, body: () => Promise<StepStatus<Detail>>): Promise<StepStatus<Detail>> {
   try {
     return await body();
   } catch (error) {
@@ -61,6 +69,9 @@ export async function failingOnProviderError<Detail>(ending: Ending<Detail>, bod
     return ending.finish('failed', `a provider call failed: ${providerError.message}`, undefined, providerError);
   }
 }
+
+/** docs/versioning.md: steps started before it ended without unsubscribing. */
+const STEPS_LEAVE_THEIR_RESOURCES = 'steps-leave-their-resources';
 
 /** docs/versioning.md: attempts cancelled before this change failed as cancelled workflows. */
 const CANCELLED_ATTEMPT_ANSWERS = 'cancelled-attempt-answers-its-ids';

@@ -41,6 +41,14 @@ export interface ResourceInbox {
 
 const keyOf = (r: ResourceKey) => `${r.kind}/${r.id}`;
 
+/** This workflow's inboxes (module state is per workflow execution): a step ending leaves them all. */
+const inboxes: ResourceInbox[] = [];
+
+/** Unsubscribes from every resource of every inbox of this workflow: its need has ended, so should their polling. */
+export async function leaveAllResources(): Promise<void> {
+  for (const inbox of inboxes) await inbox.unsubscribeAll();
+}
+
 export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: ResourceDelivery) => void = () => {}): ResourceInbox {
   const byResource = new Map<string, ResourceDelivery[]>();
   const seen = new Set<string>();
@@ -80,7 +88,7 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
         log.info('resource already closed; nothing to unsubscribe from', { resource, error: String(error) });
       }
     });
-  return {
+  const inbox: ResourceInbox = {
     of: (resource) => byResource.get(keyOf(resource)) ?? [],
     async subscribe(resource, reconcileAfter) {
       remember(resource);
@@ -97,4 +105,6 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
       });
     },
   };
+  inboxes.push(inbox);
+  return inbox;
 }
