@@ -29,7 +29,10 @@ export interface ControlApiOptions {
 }
 
 const MAX_CLIENT_SECRETS = 2;
-/** A scripted fault answers `status`, or, with `response_lost: true`, is processed and loses its answer. */
+/**
+ * A scripted fault answers `status`, or, with `response_lost: true`, is processed and loses its
+ * answer; `latency_ms` holds the answer back (alone: the call is processed at once and answered late).
+ */
 const faultSchema = z
   .object({
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
@@ -37,10 +40,11 @@ const faultSchema = z
     status: z.number().int().min(400).max(599).optional(),
     retry_after: z.string().optional(),
     response_lost: z.boolean().optional(),
+    latency_ms: z.number().int().min(1).max(60_000).optional(),
     times: z.number().int().positive().default(1),
   })
-  .refine((f) => (f.response_lost === true) !== (f.status !== undefined), {
-    error: 'give either status (an error answer) or response_lost: true (the answer is lost), not both',
+  .refine((f) => !(f.response_lost === true && f.status !== undefined) && (f.response_lost === true || f.status !== undefined || f.latency_ms !== undefined), {
+    error: 'give status (an error answer), response_lost: true (the answer is lost) or latency_ms (the answer is late); status and response_lost not both',
     path: ['status'],
   });
 const secretBodySchema = z.object({ secret: z.string().min(1), expires_at: z.iso.datetime().optional() });
@@ -210,8 +214,8 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
     res.status(204).end();
   });
 
-  /** The next `times` calls to `method path` (a routes-table pattern) answer `status`. */
-  on('post', '/faults', 'Scripts a fault { method, path, status | response_lost: true, retry_after?, times? }', (req, res) => {
+  /** The next `times` calls to `method path` (a routes-table pattern) answer `status`, lose their answer, or answer late. */
+  on('post', '/faults', 'Scripts a fault { method, path, status | response_lost: true, latency_ms?, retry_after?, times? }', (req, res) => {
     const body = faultSchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
     store.faults.push(body.data);

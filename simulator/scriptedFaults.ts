@@ -1,7 +1,7 @@
 /**
  * Scripted and rate-based API faults: a test says "the next N calls to this route answer S" (with
- * `Retry-After` when given) or "lose their answer"; the seeded injector draws latency, 5xx, 429
- * and lost answers by rate.
+ * `Retry-After` when given), "lose their answer" or "answer after M ms"; the seeded injector draws
+ * latency, 5xx, 429 and lost answers by rate.
  *
  * Latency is applied to the answer, not to the request: a call is read and handled as it arrives
  * (its resource created, its jobs and webhooks begun), and its answer is held back for the delay,
@@ -24,11 +24,11 @@ export function scriptedFaults(store: SimulatorStore) {
     const fault = store.faults.find((f) => f.times > 0 && f.method === req.method && matchesPattern(f.path, req.path));
     if (!fault) return next();
     fault.times--;
-    if (fault.response_lost) {
-      loseResponse(store, req, res);
-      return next();
-    }
-    injectStatus(res, fault.status as number, fault.retry_after);
+    // The cut first, so that the hold wraps it: a lost answer is lost after the delay.
+    if (fault.response_lost) loseResponse(store, req, res);
+    if (fault.latency_ms !== undefined) holdResponse(res, fault.latency_ms);
+    if (fault.status !== undefined) return injectStatus(res, fault.status, fault.retry_after);
+    next();
   };
 }
 

@@ -94,7 +94,7 @@ export interface RequestLogEntry {
 
 /**
  * A scripted fault: the next `times` calls matching method and path pattern get `status`, or,
- * with `response_lost`, are processed and then lose their answer.
+ * with `response_lost`, are processed and then lose their answer; `latency_ms` delays the answer.
  */
 export interface ScriptedFault {
   method: string;
@@ -102,6 +102,8 @@ export interface ScriptedFault {
   status?: number;
   retry_after?: string;
   response_lost?: boolean;
+  /** The answer is held back this long (the call itself is processed as it arrives). */
+  latency_ms?: number;
   times: number;
 }
 

@@ -153,6 +153,26 @@ describe('Idempotency-Key on creating calls', () => {
     expect((await ledger()).creditReports.map((r: any) => r.idempotency_key)).toEqual(['k-slow', 'k-slow-lost']);
   });
 
+  test('a scripted latency holds back the answer of the next call to its route: the report exists at once, its answer comes after the delay', async () => {
+    const acme = await companyNamed('Acme Widgets Ltd');
+    expect((await control(sim, 'POST', '/faults', { method: 'POST', path: '/v2/company-credit-reports', latency_ms: 1_500 })).status).toBe(201);
+    const started = Date.now();
+    let answeredAt: number | undefined;
+    const slow = api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-scripted-slow')).then((answer) => {
+      answeredAt = Date.now();
+      return answer;
+    });
+    const bought = await waitUntil('the report created while its answer is held back', async () => (await ledger()).creditReports[0]);
+    expect(answeredAt).toBeUndefined();
+    const answered = await slow;
+    expect([answered.status, answered.body.report_id]).toEqual([201, bought.report_id]);
+    expect((answeredAt as number) - started).toBeGreaterThanOrEqual(1_490);
+    // The fault was for one call: the next is answered without the delay.
+    const next = Date.now();
+    expect((await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-scripted-fast'))).status).toBe(201);
+    expect(Date.now() - next).toBeLessThan(1_000);
+  });
+
   test('a key is scoped to its route: the same key on another route creates there', async () => {
     const caseId = await firstCase();
     await api('POST', `/v2/cases/${caseId}/affordability-insights`, undefined, key('shared'));
@@ -246,11 +266,12 @@ describe('the response-lost fault', () => {
     expect((await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('ie-lost'))).body.request_id).toBe(requestId);
   });
 
-  test('a scripted fault takes either status or response_lost', async () => {
+  test('a scripted fault takes status, response_lost or latency_ms, and not status with response_lost', async () => {
     const base = { method: 'POST', path: '/v2/documents' };
     expect((await control(sim, 'POST', '/faults', base)).status).toBe(400);
     expect((await control(sim, 'POST', '/faults', { ...base, status: 503, response_lost: true })).status).toBe(400);
     expect((await control(sim, 'POST', '/faults', { ...base, status: 503 })).status).toBe(201);
+    expect((await control(sim, 'POST', '/faults', { ...base, latency_ms: 100 })).status).toBe(201);
   });
 
   test('by rate, limited to routes: other routes answer; a retry of a lost call returns what it created', async () => {
