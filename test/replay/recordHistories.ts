@@ -183,6 +183,50 @@ async function main(): Promise<void> {
       async (caseId) => ({ caseId, company: { company_id: byName('Acme Widgets Ltd') }, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { creditReport: true, identityVerification: true }, deadlines: fast }),
     );
 
+    // Operator actions that continue what the provider holds (1.1): a retry while the picklist
+    // waits (the report read again, not bought), a retry of a waiting IDV (its request adopted),
+    // then a fresh one (a new request) whose older link the applicant completes; banking waived
+    // while affordability waits on it, then re-opened by a retry.
+    await journeyScenario(
+      stack,
+      'journey-continued',
+      async (caseId) => {
+        const h = stack.client.workflow.getHandle(`case/${caseId}`);
+        const idv = `identity-verification/${person}`;
+        const first = await waitForStatus(h, journeyStatusQuery, (s) => s.steps[idv]?.state === 'waiting' && s.steps.banking?.state === 'waiting' && s.steps['credit-report']?.state === 'waiting');
+        await h.executeUpdate(retryStepUpdate, { args: [{ step: 'credit-report', reason: 'picklist shown again' }] });
+        await h.executeUpdate(retryStepUpdate, { args: [{ step: idv, reason: 'applicant lost the link' }] });
+        await waitForStatus(h, journeyStatusQuery, (s) => s.steps[idv]?.attempt === 2 && s.steps[idv]?.state === 'waiting');
+        await h.executeUpdate(retryStepUpdate, { args: [{ step: idv, reason: 'a new link', fresh: true }] });
+        await h.executeUpdate(waiveStepUpdate, { args: [{ step: 'banking', reason: 'statements posted in' }] });
+        await h.executeUpdate(retryStepUpdate, { args: [{ step: 'banking', reason: 'the applicant will connect after all' }] });
+        const again = await waitForStatus(h, journeyStatusQuery, (s) => s.steps[idv]?.attempt === 3 && s.steps[idv]?.state === 'waiting' && s.steps.banking?.attempt === 2 && s.steps.banking?.state === 'waiting' && s.steps['credit-report']?.attempt === 2 && s.steps['credit-report']?.state === 'waiting');
+        const picklist = (again.steps['credit-report']!.detail as any).picklist;
+        await h.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId: picklist[0].provider_id }] });
+        await control(stack, `/identity-verifications/${first.steps[idv]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+        await control(stack, `/open-banking-connections/${again.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 1 });
+      },
+      async (caseId) => ({ caseId, company: { company_id: byName('Ambiguous Foods Ltd') }, people: [{ personId: person }], steps: { creditReport: true, identityVerification: true, banking: 'open_banking', affordability: true }, deadlines: fast }),
+    );
+
+    // The provider unavailable for a while (1.1): the step waits, told so, and goes on without an operator.
+    await journeyScenario(
+      stack,
+      'provider-outage',
+      async (caseId) => {
+        const h = stack.client.workflow.getHandle(`case/${caseId}`);
+        const idv = (s: { steps: Record<string, { state: string; reason: string | null; providerIds: Record<string, string> }> }) => Object.entries(s.steps).find(([key]) => key.startsWith('identity-verification/'))![1];
+        await waitForStatus(h, journeyStatusQuery, (s) => idv(s).state === 'waiting' && /provider unavailable/.test(idv(s).reason ?? ''));
+        const asked = await waitForStatus(h, journeyStatusQuery, (s) => idv(s).state === 'waiting' && Boolean(idv(s).providerIds.request_id));
+        await control(stack, `/identity-verifications/${idv(asked).providerIds.request_id}/complete`, { verification_status: 'Approved' });
+      },
+      async (caseId) => {
+        const personId = (await control(stack, '/persons', {})).person_id as string;
+        await control(stack, '/faults', { method: 'POST', path: `/v2/persons/${personId}/identity-verifications`, status: 503, times: 4 });
+        return { caseId, people: [{ personId }], steps: { identityVerification: true }, deadlines: { ...fast, providerCalls: '2 minutes' } };
+      },
+    );
+
     // A standalone IDV with a resubmission, then approval.
     const idvPerson = (await control(stack, '/persons', {})).person_id as string;
     const idv = await stack.client.workflow.start(identityVerificationWorkflow, { workflowId: `idv/record/${idvPerson}`, taskQueue: stack.temporal.taskQueue, args: [{ personId: idvPerson, deadline: '30 seconds' }] });

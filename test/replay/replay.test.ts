@@ -1,8 +1,10 @@
 /**
  * Determinism (docs/versioning.md): every recorded history (test/replay/histories, from
  * `npm run record-histories -- <generation>`) replays on the current workflow code, and a change of
- * command order without `patched()` is caught. One generation today, the 1.0 baseline; it covers
- * every workflow type and every scenario the ten pre-1.0 generations covered.
+ * command order without `patched()` is caught. Two generations are kept: the 1.0 baseline, which
+ * covers every workflow type and every scenario the ten pre-1.0 generations covered, and 1.1
+ * (operator actions that never re-buy, issue 20), which records them again with its new paths and
+ * the three patches that keep 1.0 executions replaying.
  * The recorded histories are json/plain (written before encryption); they replay through the
  * project's data converter, whose codec passes unencrypted payloads through.
  */
@@ -25,14 +27,21 @@ const identityHistories = histories.filter((h) => h.scenario === 'idv-resubmissi
 const payloadText = (data: Uint8Array | null | undefined) => Buffer.from(data ?? []).toString('utf8');
 
 /** The generations whose journeys may still run (docs/versioning.md: one is retired when its last journey closed). */
-const GENERATIONS = ['1.0'];
+const GENERATIONS = ['1.0', '1.1'];
+
+/**
+ * The patch ids in use (`grep -rn "patched(" workflows/`): 1.1's operator actions that never re-buy
+ * (issue 20). A 1.1 history records the markers of the paths it took; a 1.0 history has none, and
+ * replays the old path of each.
+ */
+const PATCHES = ['cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'steps-leave-their-resources'];
 
 /**
  * Every scenario the pre-1.0 generations (v1 … v8) covered, under the names the baseline uses:
  * `journey-operator-deadline` is v1–v2's `journey-needs-attention` (a journey closed for want of an
  * operator); `journey-retried` is new (`journey retry` of a closed journey, a step carried over).
  */
-const SCENARIOS = [
+const SCENARIOS_1_0 = [
   'credit-picklist',
   'idv-resubmission',
   'journey-cancelled',
@@ -46,6 +55,10 @@ const SCENARIOS = [
   'unrouted',
 ];
 
+/** 1.1 records every scenario again, and the new paths: continued purchases, a fresh one, a re-opened waiver, an outage ridden out. */
+const SCENARIOS = { '1.0': SCENARIOS_1_0, '1.1': [...SCENARIOS_1_0, 'journey-continued', 'provider-outage'].sort() } as const;
+const ofGeneration = (generation: string) => histories.filter((h) => h.generation === generation);
+
 async function replay(workflowBundle: WorkflowBundleOption, subset = histories) {
   const results: { file: string; error?: unknown }[] = [];
   const files = new Map(subset.map((h) => [h.workflowId, h.file]));
@@ -57,12 +70,16 @@ async function replay(workflowBundle: WorkflowBundleOption, subset = histories) 
 
 const bundle = (file: string) => bundleWorkflowCode({ workflowsPath: require.resolve(file), logger: new DefaultLogger('WARN') }).then(({ code }) => ({ code }));
 
-test('one generation, every scenario and every workflow type', () => {
-  expect([...new Set(histories.map((h) => h.generation))]).toEqual(GENERATIONS);
-  expect([...new Set(histories.map((h) => h.scenario))].sort()).toEqual(SCENARIOS);
-  expect([...new Set(histories.map(workflowType))].sort()).toEqual(
-    ['affordabilityWorkflow', 'bankingWorkflow', 'creditReportWorkflow', 'documentsWorkflow', 'identityVerificationWorkflow', 'incomeEmployerWorkflow', 'onboardCase', 'resourceWorkflow'].sort(),
-  );
+test('the kept generations, each with every scenario and every workflow type', () => {
+  expect([...new Set(histories.map((h) => h.generation))].sort()).toEqual(GENERATIONS);
+  for (const generation of GENERATIONS) {
+    const kept = ofGeneration(generation);
+    expect({ generation, scenarios: [...new Set(kept.map((h) => h.scenario))].sort() }).toEqual({ generation, scenarios: SCENARIOS[generation as keyof typeof SCENARIOS] });
+    expect({ generation, types: [...new Set(kept.map(workflowType))].sort() }).toEqual({
+      generation,
+      types: ['affordabilityWorkflow', 'bankingWorkflow', 'creditReportWorkflow', 'documentsWorkflow', 'identityVerificationWorkflow', 'incomeEmployerWorkflow', 'onboardCase', 'resourceWorkflow'].sort(),
+    });
+  }
 });
 
 test('the baseline covers retried attempts, waivers, a native cancel, an operator deadline run out and a carried-over step', () => {
@@ -76,9 +93,23 @@ test('the baseline covers retried attempts, waivers, a native cancel, an operato
   expect(payloadText(events(retried)[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data)).toContain('"carryOver"');
 });
 
-test('no history holds a patch marker: the workflow code is one version', () => {
-  const markers = histories.flatMap((h) => events(h).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').map(() => h.file));
-  expect(markers).toEqual([]);
+const patchIds = (h: RecordedHistory) =>
+  events(h)
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+    .map((e) => (JSON.parse(payloadText(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data)) as { id: string }).id);
+
+test('1.0 histories hold no patch marker; 1.1 histories hold the patches in use and no other', () => {
+  expect(ofGeneration('1.0').flatMap(patchIds)).toEqual([]);
+  const used = new Set(ofGeneration('1.1').flatMap(patchIds));
+  expect([...used].sort()).toEqual(PATCHES);
+});
+
+test('1.1 continues what the provider holds: a picklist retried reads the report again, a waiting IDV retried adopts its request', () => {
+  const continued = ofGeneration('1.1').filter((h) => h.scenario === 'journey-continued');
+  const activities = (h: RecordedHistory) => events(h).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+  const credit = continued.filter((h) => workflowType(h) === 'creditReportWorkflow').map(activities);
+  expect(credit).toEqual(expect.arrayContaining([expect.arrayContaining(['requestCreditReport']), expect.arrayContaining(['readCreditReport', 'resolveCreditReportPicklist'])]));
+  expect(credit.flat().filter((a) => a === 'requestCreditReport')).toHaveLength(1);
 });
 
 test('a case carries its CaseId from the start on the journey and every step attempt, and on every resource it subscribed to', () => {
@@ -96,16 +127,20 @@ test('a case carries its CaseId from the start on the journey and every step att
 
 test('a resource whose outcome reached its subscriber ends after its quiet time', () => {
   const closed = histories.filter((h) => h.scenario === 'resource-closed-after-outcome');
-  expect(closed).toHaveLength(1);
-  expect(events(closed[0]!).some((e) => e.externalWorkflowExecutionSignaledEventAttributes)).toBe(true);
-  expect(events(closed[0]!).at(-1)?.workflowExecutionCompletedEventAttributes).toBeTruthy();
+  expect(closed).toHaveLength(GENERATIONS.length);
+  for (const h of closed) {
+    expect(events(h).some((e) => e.externalWorkflowExecutionSignaledEventAttributes)).toBe(true);
+    expect(events(h).at(-1)?.workflowExecutionCompletedEventAttributes).toBeTruthy();
+  }
 });
 
 test('a subscriber that comes after both deliveries of an occurrence is replayed one of them', () => {
   const replayed = histories.filter((h) => h.scenario === 'resource-replayed-per-occurrence');
-  expect(replayed).toHaveLength(1);
-  expect(events(replayed[0]!).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'deliver')).toHaveLength(2);
-  expect(events(replayed[0]!).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
+  expect(replayed).toHaveLength(GENERATIONS.length);
+  for (const h of replayed) {
+    expect(events(h).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'deliver')).toHaveLength(2);
+    expect(events(h).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
+  }
 });
 
 test('every provider read returned a case file reference and a summary, and journeys named documents by id', () => {
@@ -141,7 +176,7 @@ test('every provider read returned a case file reference and a summary, and jour
 
 test('every journey notifies the LOS, by a local activity first', () => {
   const byLocalActivity = (e: Event) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && payloadText(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data).includes('notifyLos');
-  expect(journeys.length).toBe(6);
+  expect(journeys.length).toBe(6 + 8);
   for (const h of journeys) expect({ file: h.file, notifies: events(h).some(byLocalActivity) }).toEqual({ file: h.file, notifies: true });
 });
 
