@@ -66,7 +66,8 @@ export function demoJourneyInput(demo: DemoCase, options: DemoOptions = {}): Onb
 export async function startDemoJourney(stack: Stack, demo: DemoCase, options: DemoOptions = {}): Promise<WorkflowHandle<OnboardCaseWorkflow> & { runId: string }> {
   const started = await startJourney({ client: stack.client, taskQueue: stack.temporal.taskQueue }, demoJourneyInput(demo, options));
   if (!started.runId) throw new Error(`${started.workflowId} exists already`);
-  return stack.client.workflow.getHandle<OnboardCaseWorkflow>(started.workflowId, started.runId) as WorkflowHandle<OnboardCaseWorkflow> & { runId: string };
+  // A handle got by id carries no run id of its own: the Web UI link printed at the end needs it.
+  return Object.assign(stack.client.workflow.getHandle<OnboardCaseWorkflow>(started.workflowId, started.runId), { runId: started.runId });
 }
 
 export async function runDemoJourney(stack: Stack, print: (line: string) => void, options: DemoOptions = {}): Promise<DemoOutcome> {

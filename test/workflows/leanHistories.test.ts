@@ -38,8 +38,9 @@ const eventsOf = async (client: Client, workflowId: string) => (await client.wor
 const signalsNamed = (events: temporal.api.history.v1.IHistoryEvent[], name: string) =>
   events.filter((e) => e.eventType === T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && e.workflowExecutionSignaledEventAttributes?.signalName === name).length;
 
-test('the demo journey completed', () => {
+test('the demo journey completed, and names its run (the Web UI link `npm start` prints ends in it)', async () => {
   expect(demo.status.state).toBe('completed');
+  expect(demo.runId).toBe((await stack.client.workflow.getHandle(demo.workflowId).describe()).runId);
 });
 
 test('a step reports to its journey once, when it starts to wait; its end comes as the child result', async () => {
