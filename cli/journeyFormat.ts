@@ -26,6 +26,7 @@ function formatStep(key: string, step: JourneyStep): string[] {
   const ids = Object.entries(step.providerIds).map(([k, v]) => `${k}=${v}`).join(' ');
   const lines = [`  ${key.padEnd(60)} ${step.state.padEnd(16)} ${String(step.attempt || '-').padEnd(8)} ${ids}`];
   if (step.reason) lines.push(`${pad}reason: ${step.reason}`);
+  if (step.actions?.length && step.state !== 'waiting') lines.push(`${pad}next: ${step.actions.join(' | ')}`);
   if (step.error) lines.push(`${pad}provider said: ${step.error.status ?? 'no answer'} ${step.error.message}`);
   for (const [name, link] of Object.entries(step.links ?? {})) lines.push(`${pad}${name.replace(/_/g, ' ')}: ${link}`);
   const picklist = (step.detail as { picklist?: PicklistEntry[] | null } | null)?.picklist;

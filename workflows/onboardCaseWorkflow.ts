@@ -373,7 +373,8 @@ class Journey {
   private refresh(): void {
     const steps = Object.entries(this.status.steps);
     for (const [key, step] of steps) {
-      if (this.blocked(step)) step.reason = `waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn as string]?.state}`;
+      // Said of every step behind its dependency, not only a blocked one: a reason never goes stale.
+      if (step.state === 'pending' && step.dependsOn && !this.dependencyMet(step)) step.reason = `waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn]?.state}`;
       step.actions = this.actionsFor(key, step);
     }
     this.status.reasons = steps.filter(([, s]) => !settledStates.includes(s.state)).map(([key, s]) => `${key}: ${s.state}${s.reason ? ` (${s.reason})` : ''}${nextActions(s)}`);
