@@ -35,7 +35,7 @@ export interface BankingInput {
   /**
    * A new attempt's events are the ones received after it began (ISO 8601): the case's banking
    * log still holds the events that settled earlier attempts. Open banking needs no such bound:
-   * an attempt is settled only by events of the connection it created.
+   * an attempt is settled only by events of its connection, whenever they came.
    */
   ignoreEventsBefore?: string;
 }
@@ -50,10 +50,13 @@ export type BankingStatus = StepStatus<BankingDetail>;
 
 type Outcome = { ok: true; accounts: ConnectedAccountLinks[]; bankConnectionId: string | null } | { ok: false; reason: string };
 
-/** Whether a delivery belongs to this attempt: its own connection, or (statements) its own time. */
+/**
+ * Whether a delivery belongs to this attempt: its own connection's, whenever it came (an attempt
+ * that continues the need has the connection an earlier attempt made, which the applicant may have
+ * completed meanwhile), or (statements) one received in its own time.
+ */
 function belongsToAttempt(delivery: ResourceDelivery, connectionId: string | null, notBefore: string | undefined): boolean {
-  if (notBefore && delivery.receivedAt < notBefore) return false;
-  if (!connectionId) return true;
+  if (!connectionId) return !notBefore || delivery.receivedAt >= notBefore;
   const data = delivery.data as { bank_connection_id?: unknown };
   return typeof data.bank_connection_id === 'string' && data.bank_connection_id.toLowerCase() === connectionId.toLowerCase();
 }
