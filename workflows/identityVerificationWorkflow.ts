@@ -121,7 +121,8 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
         spend();
         return finish('expired', 'the applicant did not complete the check before the link expired', detail);
       }
-      update({ state: 'running' });
+      // The step names the request that settled it: an earlier link the applicant completed, not the one sent last.
+      update({ state: 'running', providerIds: { ...status.providerIds, request_id: settled.requestId } });
       const read = settled.resultLink ? { link: settled.resultLink } : { requestId: settled.requestId };
       const result = await provider.getIdentityVerificationResult({ ...read, caseId: input.caseId });
       detail.verificationStatus = result.verification_status;
