@@ -42,6 +42,9 @@ const attemptSchema = z.object({
   reason: z.string().nullable(),
   requestedBecause: z.string().nullable().optional(),
   carriedOver: z.boolean().optional(),
+  need: z.number().int().optional().meta({ description: 'The need this attempt worked for: attempts of one need share their idempotency keys and continue its purchase' }),
+  fresh: z.boolean().optional().meta({ description: 'An operator asked for a new purchase (retry with fresh: true)' }),
+  needSpent: z.boolean().optional().meta({ description: 'What this attempt bought is finished and unusable: the next attempt buys anew' }),
 });
 
 export const picklistEntrySchema = z.looseObject({
@@ -59,6 +62,9 @@ const stepSchema = z
     attempt: z.number().int(),
     attempts: z.array(attemptSchema),
     dependsOn: z.string().nullable(),
+    need: z.number().int().optional().meta({ description: 'The need the current attempt works for (0 before the first attempt)' }),
+    actions: z.array(z.string()).optional().meta({ description: 'What an operator can do about the step now, as the journey accepts it: `retryStep <step>`, `waiveStep <step>`, `resolvePicklist`' }),
+    needSpent: z.boolean().optional(),
     providerIds: z.record(z.string(), z.string()),
     lastEvent: z.object({ eventType: z.string(), receivedAt: z.string() }).nullable(),
     reason: z.string().nullable(),
