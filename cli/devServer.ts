@@ -22,6 +22,8 @@ export interface DevServerOptions {
   /** SQLite file for persistence; in-memory when unset. */
   dbFile?: string;
   namespace?: string;
+  /** More namespaces to create beside `namespace` (tests give suites that need isolation their own). */
+  extraNamespaces?: readonly string[];
   /** Where the server's own output goes. */
   logFile: string;
   startupTimeoutMs?: number;
@@ -40,7 +42,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const namespace = options.namespace ?? 'default';
   const address = `127.0.0.1:${port}`;
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
-  args.push('--namespace', namespace);
+  const namespaces = [...new Set([namespace, ...(options.extraNamespaces ?? [])])];
+  for (const name of namespaces) args.push('--namespace', name);
   if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-disable-news-fetch');
   else args.push('--headless');
   if (options.uiPort && options.codecEndpoint) args.push('--ui-codec-endpoint', options.codecEndpoint);
@@ -58,7 +61,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   for (let attempt = 1; ; attempt++) {
     const child = spawnServer(options.cliPath, args, options.logFile);
     try {
-      await waitUntilServing(address, namespace, child.exited, options.startupTimeoutMs ?? 60_000);
+      await waitUntilServing(address, namespaces, child.exited, options.startupTimeoutMs ?? 60_000);
       return {
         address,
         namespace,
@@ -93,10 +96,10 @@ function spawnServer(cliPath: string, args: string[], logFile: string): { proces
   return { process: child, exited };
 }
 
-/** Polls the frontend until it answers for the namespace, or the process dies, or time runs out. */
+/** Polls the frontend until it answers for every namespace, or the process dies, or time runs out. */
 async function waitUntilServing(
   address: string,
-  namespace: string,
+  namespaces: readonly string[],
   exited: Promise<number | null>,
   timeoutMs: number,
 ): Promise<void> {
@@ -109,7 +112,7 @@ async function waitUntilServing(
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1_000 });
       try {
-        await connection.workflowService.describeNamespace({ namespace });
+        for (const namespace of namespaces) await connection.workflowService.describeNamespace({ namespace });
         return;
       } finally {
         await connection.close();

@@ -1,16 +1,57 @@
 /**
- * The case file store against the run's embedded PGlite (served over the wire protocol), and
- * against a real PostgreSQL too when TEST_DATABASE_URL is set (.ci/run starts one).
+ * The case file store against an embedded PGlite (served over the wire protocol), and against a
+ * real PostgreSQL too when TEST_DATABASE_URL is set (.ci/run starts one).
+ *
+ * This suite checks the whole database (the migrations table, no document content without its
+ * document anywhere) and changes its schema (a probe migration), so it runs on a case file of its
+ * own, not the one every other suite writes to: a PGlite of its own, in a process of its own (PGlite
+ * is one backend session, so a search_path would be every connection's), and a schema of its own
+ * on PostgreSQL.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { migrate } from '../../case-file/migrate';
 import { EMBEDDED_POOL_SIZE, openPool } from '../../case-file/pool';
 import { openCaseFile, type CaseFileStore } from '../../case-file/store';
 import type { BankAccount, BankBalances, BankTransactions } from '../../provider';
-import { testCaseFileUrl } from '../setup/testEnvironment';
+import { startCaseFileProcess, type CaseFileProcess } from '../support/caseFileProcess';
 
-const targets: [string, () => string, number][] = [['embedded PGlite', testCaseFileUrl, EMBEDDED_POOL_SIZE]];
-if (process.env.TEST_DATABASE_URL) targets.push(['PostgreSQL (TEST_DATABASE_URL)', () => process.env.TEST_DATABASE_URL as string, 4]);
+interface Target {
+  /** Creates the suite's own case file and answers its URL. */
+  open(): Promise<string>;
+  close(): Promise<void>;
+}
+
+function ownPGlite(): Target {
+  let embedded: CaseFileProcess | undefined;
+  return {
+    async open() {
+      embedded = await startCaseFileProcess();
+      return embedded.url;
+    },
+    close: async () => embedded?.stop(),
+  };
+}
+
+/** A schema of the suite's own on the PostgreSQL at `url`, every connection's search_path (libpq `options`). */
+function ownSchema(url: string): Target {
+  const schema = `store_test_${randomUUID().replace(/-/g, '')}`;
+  const admin = openPool(url, 1);
+  return {
+    async open() {
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      const own = new URL(url);
+      own.searchParams.set('options', `-c search_path=${schema}`);
+      return own.toString();
+    },
+    async close() {
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+const targets: [string, () => Target, number][] = [['embedded PGlite', ownPGlite, EMBEDDED_POOL_SIZE]];
+if (process.env.TEST_DATABASE_URL) targets.push(['PostgreSQL (TEST_DATABASE_URL)', () => ownSchema(process.env.TEST_DATABASE_URL as string), 4]);
 
 function account(transactions: number): { account: BankAccount; balances: BankBalances; transactions: BankTransactions } {
   const id = randomUUID();
@@ -24,13 +65,18 @@ function account(transactions: number): { account: BankAccount; balances: BankBa
   };
 }
 
-describe.each(targets)('case file on %s', (_name, url, poolSize) => {
+describe.each(targets)('case file on %s', (_name, target, poolSize) => {
+  const own = target();
+  let caseFileUrl: string;
+  const url = () => caseFileUrl;
   let store: CaseFileStore;
   beforeAll(async () => {
+    caseFileUrl = await own.open();
     store = await openCaseFile(url(), poolSize);
   });
   afterAll(async () => {
     await store?.close();
+    await own.close();
   });
 
   it('applies a migration once when two processes start at the same time, and records it', async () => {

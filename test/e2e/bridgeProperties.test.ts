@@ -4,17 +4,19 @@
  * nothing unverified is ever signalled.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import fc from 'fast-check';
 import pino from 'pino';
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
-import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
+import { suiteNamespaces, testDirectory, testTemporalConfig } from '../setup/testEnvironment';
 
 const SECRET = 'property-secret';
 const MAX_BODY = 2048;
 const EVENT_TYPES = ['IdentityVerification.Completed', 'PayslipProcessing.Completed', 'BankingProcessing.Completed', 'Brand.New', ''];
-const temporal = testTemporalConfig();
+// Unroutable deliveries of a day go to one workflow per event type (`resource/unrouted/<type>/<day>`),
+// started here on this suite's task queue, which no worker polls: in a namespace of the suite's own,
+// no other suite's delivery of the same type lands in them (nor they in another suite's).
+const temporal = testTemporalConfig(suiteNamespaces.bridgeProperties);
 let bridge: RunningBridge;
 
 beforeAll(async () => {
@@ -24,30 +26,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await bridge?.stop();
-  await terminateOwnUnroutedWorkflows();
 });
-
-/**
- * Unrouted deliveries go to fixed workflow ids (`resource/unrouted/<event type>`), started here on
- * this suite's task queue, which no worker polls. Left running, a later suite's delivery of the same
- * event type would signal them there and its queries would time out; so they end with the suite.
- */
-async function terminateOwnUnroutedWorkflows(): Promise<void> {
-  const connection = await Connection.connect({ address: temporal.address });
-  try {
-    const client = new Client({ connection, namespace: temporal.namespace });
-    for (const id of [...EVENT_TYPES.filter(Boolean), 'invalid-envelope'].map((type) => `resource/unrouted/${type}`)) {
-      const handle = client.workflow.getHandle(id);
-      const description = await handle.describe().catch((error: unknown) => {
-        if (error instanceof WorkflowNotFoundError) return undefined;
-        throw error;
-      });
-      if (description?.taskQueue === temporal.taskQueue && description.status.name === 'RUNNING') await handle.terminate('bridge property suite ended');
-    }
-  } finally {
-    await connection.close();
-  }
-}
 
 const hmac = (body: Buffer, secret: string) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('base64');
 const headerText = fc.string({ unit: fc.constantFrom(...'abcdefABCDEF0123456789+/=-_ .:'.split('')), maxLength: 60 });

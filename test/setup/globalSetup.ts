@@ -1,5 +1,6 @@
 /**
- * Starts one throwaway (in-memory, headless) Temporal dev server and one in-memory case file
+ * Starts one throwaway (in-memory, headless) Temporal dev server (namespace `default`, and one
+ * namespace for each suite in `suiteNamespaces`) and one in-memory case file
  * (PGlite served over the wire protocol), and bundles the workflows once for every suite; suites read both from the environment (see testEnvironment.ts). Every run
  * encrypts payloads under a key of its own (PAYLOAD_ENCRYPTION_KEYS, inherited by the suites and
  * by the processes they spawn), so no test touches the checkout's .data key. With
@@ -16,6 +17,7 @@ import { failureConverterPath } from '../../codec/dataConverter';
 import { formatPayloadKeys, generatePayloadKey } from '../../codec/payloadKeys';
 import { resolveTemporalCli } from '../../cli/temporalCli';
 import { workflowsPath } from '../../worker/createWorker';
+import { suiteNamespaces } from './testEnvironment';
 
 export default async function globalSetup(): Promise<void> {
   process.env.PAYLOAD_ENCRYPTION_KEYS ??= formatPayloadKeys([generatePayloadKey('test-run')]);
@@ -23,7 +25,7 @@ export default async function globalSetup(): Promise<void> {
   const cliPath = await resolveTemporalCli({ log: (line) => console.log(line) });
   const postgresUrl = process.env.TEST_CASE_FILE_DATABASE_URL;
   const [server, bundle, caseFile] = await Promise.all([
-    startDevServer({ cliPath, logFile: path.join(dir, 'temporal-dev-server.log') }),
+    startDevServer({ cliPath, logFile: path.join(dir, 'temporal-dev-server.log'), extraNamespaces: Object.values(suiteNamespaces) }),
     bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') }),
     postgresUrl ? undefined : startEmbeddedCaseFile(),
   ]);

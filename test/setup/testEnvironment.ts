@@ -6,11 +6,25 @@ import { EMBEDDED_POOL_SIZE } from '../../case-file/pool';
 import { openCaseFile, type CaseFileStore } from '../../case-file/store';
 import type { TemporalConfig } from '../../config/temporalConfig';
 
-/** A Temporal config on the shared dev server with a task queue of the suite's own. */
-export function testTemporalConfig(): TemporalConfig {
+/**
+ * Namespaces the global setup creates beside `default` for the suites that would otherwise share
+ * state a task queue does not separate: workflow ids are unique per namespace, and the unrouted
+ * deliveries of a day go to one workflow per event type (`resource/unrouted/<type>/<day>`), which
+ * the first suite to deliver one starts on its own task queue, and which outlives that suite's
+ * worker. Each namespace here belongs to one suite; every other suite uses `default`.
+ */
+export const suiteNamespaces = {
+  /** bridge.test: queries the unrouted workflows its deliveries start. */
+  bridge: 'suite-bridge',
+  /** bridgeProperties.test: thousands of random deliveries, many of them unroutable, no worker. */
+  bridgeProperties: 'suite-bridge-properties',
+} as const;
+
+/** A Temporal config on the shared dev server with a task queue of the suite's own (and a namespace, when it has one). */
+export function testTemporalConfig(namespace: (typeof suiteNamespaces)[keyof typeof suiteNamespaces] | 'default' = 'default'): TemporalConfig {
   const address = process.env.TEST_TEMPORAL_ADDRESS;
   if (!address) throw new Error('TEST_TEMPORAL_ADDRESS is unset: run the tests through jest (global setup starts Temporal)');
-  return { address, namespace: 'default', taskQueue: `test-${randomUUID()}` };
+  return { address, namespace, taskQueue: `test-${randomUUID()}` };
 }
 
 export function testWorkflowBundle(): WorkflowBundleOption {
