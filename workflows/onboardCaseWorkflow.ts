@@ -214,8 +214,10 @@ class Journey {
     const sameNeed = ownAttempts.filter((a) => a.need === need);
     const providerIds = Object.assign({}, need === carried?.need ? carried.providerIds : {}, ...sameNeed.map((a) => a.providerIds)) as Record<string, string>;
     // Links the person was sent that they may still complete: any attempt's request not known spent.
+    // A request that a later attempt found spent (declined, expired) is not open, whichever attempt sent it.
+    const spentRequests = new Set(ownAttempts.filter((a) => a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string));
     const openRequests = [...(carried?.openRequests ?? []), ...ownAttempts.filter((a) => !a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string)];
-    return { need, purchase: purchaseKey(this.input.caseId, key, need), fresh, providerIds, openRequests: [...new Set(openRequests)] };
+    return { need, purchase: purchaseKey(this.input.caseId, key, need), fresh, providerIds, openRequests: [...new Set(openRequests)].filter((id) => !spentRequests.has(id)) };
   }
 
   /**
