@@ -4,8 +4,8 @@
  * its provider calls carry the keys of the need it works for (client/purchaseKey.ts), and it
  * continues what the provider holds for that need (a report, a request sent to the person).
  */
-import type { Duration } from '@temporalio/common';
-import { executeChild, workflowInfo } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError, type Duration } from '@temporalio/common';
+import { executeChild, getExternalWorkflowHandle, patched, sleep, workflowInfo } from '@temporalio/workflow';
 import { affordabilityWorkflow } from './affordabilityWorkflow';
 import { bankingWorkflow } from './bankingWorkflow';
 import { creditReportWorkflow } from './creditReportWorkflow';
@@ -55,7 +55,9 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
   const common = (key: string, attempt: AttemptStart) => ({ stepKey: attemptReportKey(key, attempt.attempt), callBudget: deadlines.providerCalls, purchase: attempt.continuation.purchase });
   /** The attempt's child workflow, with its one input. */
   const child = <Input, Result extends StepStatus>(workflow: (input: Input) => Promise<Result>, attempt: AttemptStart, input: Input): Promise<StepStatus> =>
-    executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input], staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt), typedSearchAttributes: caseSearchAttributes(caseId) });
+    afterAnOrphan(attempt.workflowId, () =>
+      executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input], staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt), typedSearchAttributes: caseSearchAttributes(caseId) }),
+    );
   const add = (key: string, start: PlannedStep['start'], dependsOn: string | null = null) => plan.set(key, { key, dependsOn, start });
 
   if (steps.creditReport && input.company) {
@@ -113,4 +115,29 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
     add('affordability', start, steps.banking ? 'banking' : null);
   }
   return plan;
+}
+
+/** docs/versioning.md: journeys before it failed the attempt when its child id was still taken. */
+const RESTARTS_AFTER_A_RESET = 'attempt-restarts-after-a-reset';
+
+/** About two minutes in all: an orphan's creating call answers, and it closes, well within it. */
+const ORPHAN_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 60_000];
+
+/**
+ * A reset (the Web UI's, `temporal workflow reset`) runs the journey again from an earlier point
+ * while the attempt its earlier run started may still run, under the id this run's attempt needs.
+ * That orphan is asked to stop (its creating calls answer first; what it bought is under the
+ * need's keys, which this attempt sends again), and this attempt starts once it has closed.
+ */
+async function afterAnOrphan<T>(workflowId: string, start: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await start();
+    } catch (error) {
+      const wait = ORPHAN_WAITS_MS[tries];
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError) || wait === undefined || !patched(RESTARTS_AFTER_A_RESET)) throw error;
+      if (tries === 0) await getExternalWorkflowHandle(workflowId).cancel().catch(() => undefined);
+      await sleep(wait);
+    }
+  }
 }

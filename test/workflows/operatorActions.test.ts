@@ -253,6 +253,31 @@ test('a journey reset through Temporal re-runs the credit report under the same 
   expect((await ledger(c)).creditReports).toEqual([expect.objectContaining({ report_id: reportId, idempotency_key: keyOf(c, 'credit-report', 1, 'request') })]);
 });
 
+test('a running journey reset while its picklist waits: the earlier run\'s attempt is stopped, this run\'s starts on the same report', async () => {
+  // Before the attempt-restarts-after-a-reset patch the earlier run's step kept running under the
+  // id the reset run's attempt needed: that attempt failed "Workflow execution already started".
+  const c = await newCase({ ambiguous: true });
+  const handle = await start({ caseId: c.caseId, company: { company_id: c.companyId }, steps: { creditReport: true }, deadlines });
+  const waiting = await waitForStatus(handle, journeyStatusQuery, picklistWaiting);
+  const reportId = waiting.steps['credit-report']!.providerIds.report_id;
+
+  const history = await handle.fetchHistory();
+  const firstTask = history.events?.find((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+  const { runId } = await stack.client.workflowService.resetWorkflowExecution({
+    namespace: stack.client.options.namespace,
+    workflowExecution: { workflowId: handle.workflowId, runId: (await handle.describe()).runId },
+    reason: 'operator reset while the picklist waits',
+    workflowTaskFinishEventId: firstTask!.eventId,
+    requestId: randomUUID(),
+  });
+  const reset = stack.client.workflow.getHandle<OnboardCaseWorkflow>(handle.workflowId, runId ?? undefined);
+  const again = await waitForStatus(reset, journeyStatusQuery, picklistWaiting, 120_000);
+  expect(again.steps['credit-report']!.providerIds.report_id).toBe(reportId);
+  await reset.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId: picklistOf(again.steps['credit-report'])[0]!.provider_id }] });
+  expect(await reset.result()).toMatchObject({ state: 'completed', steps: { 'credit-report': { state: 'completed', providerIds: { report_id: reportId } } } });
+  expect((await ledger(c)).creditReports).toHaveLength(1);
+}, 180_000);
+
 describe('no dead ends', () => {
   test('after waiveStep banking, affordability names retryStep banking and waiveStep affordability; retryStep banking continues the connection and the journey completes', async () => {
     // Before dc04588 affordability said "retry banking, or waive both", and retryStep banking
