@@ -1,6 +1,6 @@
 /** The activities as workflows call them, with the options of activityOptions.ts. */
 import { msToNumber } from '@temporalio/common/lib/time';
-import type { Duration } from '@temporalio/common';
+import { ActivityFailure, RetryState, type Duration } from '@temporalio/common';
 import { CancellationScope, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { defaultDeadlines } from '../client/deadlines';
@@ -18,12 +18,20 @@ type Call = (...args: unknown[]) => Promise<unknown>;
 const creating = (input: unknown): boolean => typeof (input as { idempotencyKey?: unknown } | null)?.idempotencyKey === 'string';
 
 /**
+ * Stopped by a cancellation: cancelled between tries or while a try failed, or failed in a try
+ * that Temporal did not repeat because a cancel was requested meanwhile (the activity had not
+ * heard of it yet: cancellation reaches it only with a heartbeat's answer).
+ */
+const stoppedByCancel = (error: unknown): boolean => isCancellation(error) || (error instanceof ActivityFailure && error.retryState === RetryState.CANCEL_REQUESTED);
+
+/**
  * Provider calls retried within `budget` (default `deadlines.providerCalls`). `onAnswer` runs
  * after each call that succeeded: a step that showed the provider unavailable goes back to what
  * it was doing.
  *
  * A creating call that a cancellation stopped (a waive, a retry or a cancel reached the attempt
- * between two tries of a call whose answer was lost, or while a try was failing) has an unknown
+ * between two tries of a call whose answer was lost, or while a try was failing, which Temporal
+ * then does not repeat) has an unknown
  * outcome: the provider may have made the thing. The call is sent once more, under the same key
  * and out of the cancellation's reach, for at most `RECOVERY_BUDGET_MS`, so what it bought reaches
  * the step's ids and the case file before the attempt ends; if the provider does not answer in
@@ -34,7 +42,7 @@ export function providerActivities(budget?: Duration, onAnswer?: () => void) {
   const recoveryBudget = Math.min(RECOVERY_BUDGET_MS, msToNumber(budget ?? defaultDeadlines.providerCalls));
   const recovery = proxyActivities<Activities>(activityOptions.provider(recoveryBudget));
   const recovered = async (error: unknown, name: string | symbol, args: unknown[]): Promise<unknown> => {
-    if (!isCancellation(error) || !creating(args[0]) || !patched(CREATING_CALL_RECOVERS_ITS_ANSWER)) throw error;
+    if (!stoppedByCancel(error) || !creating(args[0]) || !patched(CREATING_CALL_RECOVERS_ITS_ANSWER)) throw error;
     const again = Reflect.get(recovery, name) as Call;
     return CancellationScope.nonCancellable(() => again(...args)).catch(() => {
       throw error;

@@ -65,6 +65,20 @@ test('a cancel while a credit report call is retried after a lost answer: the re
   await recordedEverywhere(caseId, companyId, outcome.steps['credit-report']!.attempts[0]!.providerIds.report_id);
 }, 60_000);
 
+test('a waive while a credit report call is in flight and its answer is then lost: the report it bought is in the step and the case file', async () => {
+  const caseId = (await control('/cases', {})).case_id as string;
+  const companyId = (await control('/companies', { company_name: 'In Flight Ltd', company_number: 'IF000001', country_code: 'GB' })).company_id as string;
+  // The provider makes the report at once; its answer is held for 3 s, then cut.
+  await control('/faults', { method: 'POST', path: '/v2/company-credit-reports', response_lost: true, latency_ms: 3_000, times: 1 });
+  const handle = await startOnboardCase(stack.client, { taskQueue: stack.temporal.taskQueue, args: [{ caseId, company: { company_id: companyId }, steps: { creditReport: true }, deadlines: { providerCalls: '1 minute' } }] });
+  await waitUntil('the report made', () => [...stack.simulator.store.creditReports.values()].some((r) => r.company_id === companyId), { timeoutMs: 20_000, intervalMs: 10 });
+  // The waive reaches the attempt while the call waits for its answer; the activity hears of it only at its next heartbeat.
+  await handle.executeUpdate(waiveStepUpdate, { args: [{ step: 'credit-report', reason: 'report on paper' }] });
+  const outcome = await handle.result();
+  expect(outcome.steps['credit-report']).toMatchObject({ state: 'waived' });
+  await recordedEverywhere(caseId, companyId, outcome.steps['credit-report']!.providerIds.report_id);
+}, 60_000);
+
 test('an applicant who completes the link sent before a fresh request: the step names that request, Completed at the provider, and its result is filed', async () => {
   const caseId = (await control('/cases', {})).case_id as string;
   const personId = (await control('/persons', {})).person_id as string;
