@@ -1,0 +1,176 @@
+/**
+ * Fault suite, issue 20: provider outages need no operator. On a short clock (deadlines scaled down
+ * by 360: the 6-hour provider call budget is 60 s, a 2-hour outage 20 s):
+ *
+ * 1. 50 open journeys (credit report and one person's IDV) through a 2-hour outage, every API route
+ *    answering 503: half of them hold their IDV link when it starts (their applicants act during
+ *    it), half start during it. Every journey completes once the provider is back, with no
+ *    operator action and no extra purchase (one report per company, one IDV request per person);
+ *    meanwhile steps show `waiting`, "provider unavailable since …".
+ * 2. An outage longer than the budget: 50 credit reports end `failed`. One bulk retry
+ *    (client/bulkStepRetry.ts, what `journey retry-step --where … --yes` and
+ *    `POST /v1/cases/retry-step` run) accepts all 50, and every journey completes with one report.
+ */
+import { startStack, type Stack } from '../../cli/stack';
+import { planBulkStepRetry, runBulkStepRetry } from '../../client/bulkStepRetry';
+import type { OnboardCaseInput } from '../../client/journeyInput';
+import { journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
+import { startJourney, type JourneyClientContext } from '../../client/journeyOperations';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { waitUntil } from '../support/waitUntil';
+
+/** A line of the run's output (process.stdout, not jest's console, which adds a stack frame to each line). */
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+const JOURNEYS = 50;
+/** 6 hours / 360. */
+const BUDGET = '60 seconds';
+/** 2 hours / 360. */
+const OUTAGE_MS = 20_000;
+
+let stack: Stack;
+let ctx: JourneyClientContext;
+
+beforeAll(async () => {
+  stack = await startStack({ caseFile: testCaseFileOption(), temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 3600, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue };
+});
+
+afterAll(async () => {
+  await control('/fault-rates', {}, 'PUT').catch(() => undefined);
+  await stack?.stop();
+});
+
+const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
+const down = () => control('/fault-rates', { api_5xx_rate: 1 }, 'PUT');
+const up = () => control('/fault-rates', {}, 'PUT');
+
+interface Case {
+  caseId: string;
+  companyId: string;
+  personId?: string;
+}
+
+async function newCase(n: number, withPerson: boolean): Promise<Case> {
+  const caseId = (await control('/cases', {})).case_id as string;
+  const companyId = (await control('/companies', { company_name: `Outage ${n} Ltd`, company_number: `OU${String(n).padStart(6, '0')}`, country_code: 'GB' })).company_id as string;
+  const personId = withPerson ? ((await control('/persons', {})).person_id as string) : undefined;
+  return { caseId, companyId, ...(personId ? { personId } : {}) };
+}
+
+function inputOf(c: Case): OnboardCaseInput {
+  return {
+    caseId: c.caseId,
+    company: { company_id: c.companyId },
+    ...(c.personId ? { people: [{ personId: c.personId }] } : {}),
+    steps: { creditReport: true, identityVerification: c.personId !== undefined },
+    // 14 days, 1 hour and 30 days scaled down likewise (and rounded up: nothing here should expire).
+    deadlines: { providerCalls: BUDGET, identityVerification: '10 minutes', reconcileAfter: '10 seconds', operatorDecision: '30 minutes' },
+  };
+}
+
+const handleOf = (c: Case) => stack.client.workflow.getHandle<OnboardCaseWorkflow>(`case/${c.caseId}`);
+const statusOf = (c: Case) => handleOf(c).query(journeyStatusQuery).catch(() => undefined);
+const idvOf = (c: Case, s: JourneyStatus | undefined) => s?.steps[`identity-verification/${c.personId}`];
+
+/** The applicant completes their link once the step holds it (waiting, with a request id). */
+async function applicantActs(c: Case, timeoutMs: number): Promise<void> {
+  const requestId = await waitUntil(`case ${c.caseId} holding its IDV link`, async () => {
+    const step = idvOf(c, await statusOf(c));
+    return step?.state === 'waiting' && step.providerIds.request_id ? step.providerIds.request_id : undefined;
+  }, { timeoutMs, intervalMs: 500 });
+  await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+}
+
+async function ledgerCounts(c: Case): Promise<{ reports: number; requests: number }> {
+  const reports = (await control(`/ledger?company_id=${c.companyId}`)).creditReports.length as number;
+  const requests = c.personId ? ((await control(`/ledger?person_id=${c.personId}`)).identityVerifications.length as number) : 0;
+  return { reports, requests };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
+const summary: string[] = [];
+
+afterAll(() => {
+  if (summary.length > 0) print(`provider outage summary: ${summary.join('; ')}`);
+});
+
+test(`a 2-hour outage (${OUTAGE_MS / 1000} s on a clock scaled by 360) over ${JOURNEYS} open journeys: every one completes with no operator action and no extra purchase`, async () => {
+  const began = Date.now();
+  const cases = await Promise.all(Array.from({ length: JOURNEYS }, (_, n) => newCase(n, true)));
+  const [early, late] = [cases.slice(0, JOURNEYS / 2), cases.slice(JOURNEYS / 2)];
+  const requestsBefore = stack.simulator.store.requests.length;
+
+  // Half the journeys are under way (their report bought, the applicant's link sent) when the provider goes down.
+  await Promise.all(early.map((c) => startJourney(ctx, inputOf(c))));
+  await waitUntil('the first journeys holding their IDV links', async () => (await Promise.all(early.map(async (c) => idvOf(c, await statusOf(c))?.state === 'waiting'))).every(Boolean), { timeoutMs: 60_000, intervalMs: 500 });
+  await down();
+  const outageBegan = Date.now();
+  // The other half start during the outage; the first half's applicants act during it (the result cannot be read).
+  await Promise.all(late.map((c) => startJourney(ctx, inputOf(c))));
+  await Promise.all(early.map((c) => applicantActs(c, 10_000)));
+  // While it lasts, steps say they wait for the provider and what it last answered.
+  const unavailable = await waitUntil('steps showing the provider unavailable', async () => {
+    const statuses = await Promise.all(cases.map(statusOf));
+    const waiting = statuses.flatMap((s) => Object.values(s?.steps ?? {})).filter((step) => step.state === 'waiting' && step.reason?.startsWith('provider unavailable since'));
+    return waiting.length >= JOURNEYS / 2 ? waiting : undefined;
+  }, { timeoutMs: OUTAGE_MS - 2_000, intervalMs: 1_000 });
+  expect(unavailable[0]!.error).toMatchObject({ status: 503 });
+  // The outage's length is the scenario itself (2 hours scaled), not a wait for something to happen.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - (Date.now() - outageBegan))));
+  await up();
+  const outageMs = Date.now() - outageBegan;
+  const refused = stack.simulator.store.requests.slice(requestsBefore).filter((r) => r.status === 503).length;
+
+  await Promise.all(late.map((c) => applicantActs(c, 120_000)));
+  const outcomes = await Promise.all(cases.map((c) => handleOf(c).result()));
+  expect(outcomes.map((o) => o.state)).toEqual(cases.map(() => 'completed'));
+  // No operator: every step completed on its first attempt.
+  expect(outcomes.flatMap((o) => Object.values(o.steps).map((s) => s.attempt))).toEqual(outcomes.flatMap((o) => Object.values(o.steps).map(() => 1)));
+  const counts = await Promise.all(cases.map(ledgerCounts));
+  expect(counts).toEqual(cases.map(() => ({ reports: 1, requests: 1 })));
+  summary.push(
+    `ride-through ${JOURNEYS} journeys, outage ${seconds(outageMs)} (${refused} calls answered 503, ${unavailable.length} steps shown waiting for the provider), all completed ${seconds(Date.now() - outageBegan - outageMs)} after it, 0 operator actions, ${counts.length} reports and ${counts.length} IDV requests, in ${seconds(Date.now() - began)}`,
+  );
+}, 300_000);
+
+test(`an outage longer than the ${BUDGET} budget leaves ${JOURNEYS} credit reports failed; one bulk retry recovers all of them`, async () => {
+  const began = Date.now();
+  const cases = await Promise.all(Array.from({ length: JOURNEYS }, (_, n) => newCase(1_000 + n, false)));
+  await down();
+  await Promise.all(cases.map((c) => startJourney(ctx, inputOf(c))));
+  // The provider stays down until every report's calls have spent their budget.
+  await waitUntil(`${JOURNEYS} credit reports failed`, async () => (await Promise.all(cases.map(async (c) => (await statusOf(c))?.steps['credit-report']?.state === 'failed'))).every(Boolean), {
+    timeoutMs: 180_000,
+    intervalMs: 2_000,
+  });
+  await up();
+  const failedAfter = Date.now() - began;
+  const attention = await Promise.all(cases.map(statusOf));
+  expect(attention.map((s) => s?.state)).toEqual(cases.map(() => 'needs_attention'));
+  expect(attention[0]!.steps['credit-report']).toMatchObject({ error: { status: 503 }, actions: ['retryStep credit-report', 'waiveStep credit-report'] });
+
+  // One invocation over every journey the visibility query finds (what `journey retry-step --where … --yes` does).
+  const where = `JourneyState = 'needs_attention'`;
+  const plan = await waitUntil('visibility listing the failed journeys', async () => {
+    const listed = await planBulkStepRetry(ctx, { where, step: 'credit-report' }, { readStepStates: true });
+    return listed.cases.length === JOURNEYS ? listed : undefined;
+  }, { timeoutMs: 30_000, intervalMs: 1_000 });
+  expect(plan.cases.map((c) => c.stepState)).toEqual(plan.cases.map(() => 'failed'));
+  const retryBegan = Date.now();
+  const bulk = await runBulkStepRetry(ctx, plan, { reason: 'the provider is back after an outage', concurrency: 8 });
+  const retryMs = Date.now() - retryBegan;
+  expect({ cases: bulk.cases, accepted: bulk.accepted.length, refused: bulk.refused, failed: bulk.failed }).toEqual({ cases: JOURNEYS, accepted: JOURNEYS, refused: [], failed: [] });
+  expect(new Set(bulk.accepted.map((a) => a.caseId))).toEqual(new Set(cases.map((c) => c.caseId)));
+
+  const outcomes = await Promise.all(cases.map((c) => handleOf(c).result()));
+  expect(outcomes.map((o) => o.state)).toEqual(cases.map(() => 'completed'));
+  // The retry continued the need (same key): the failed attempt bought nothing, the second bought one report.
+  expect(outcomes.map((o) => o.steps['credit-report']!.attempts.map((a) => [a.attempt, a.state, a.need]))).toEqual(cases.map(() => [[1, 'failed', 1], [2, 'completed', 1]]));
+  const counts = await Promise.all(cases.map(ledgerCounts));
+  expect(counts.map((c) => c.reports)).toEqual(cases.map(() => 1));
+  summary.push(
+    `bulk retry: ${JOURNEYS} reports failed ${seconds(failedAfter)} into an outage longer than the budget, one bulk retry accepted ${bulk.accepted.length} of ${bulk.cases} in ${seconds(retryMs)}, all completed ${seconds(Date.now() - retryBegan)} after it with 1 report each, in ${seconds(Date.now() - began)}`,
+  );
+}, 400_000);
