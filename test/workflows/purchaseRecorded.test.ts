@@ -19,7 +19,7 @@ import { waitUntil } from '../support/waitUntil';
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 2020, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 2022, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
 });
 afterAll(async () => {
   await stack?.stop();
