@@ -4,7 +4,8 @@
  * open journeys; tests leave `dbFile` unset for a throwaway in-memory server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { privateDirectory, tightenFile, underPrivateUmask } from '../config/privateFiles';
 import { Connection } from '@temporalio/client';
@@ -46,7 +47,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   for (const name of namespaces) args.push('--namespace', name);
   if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-disable-news-fetch');
   else args.push('--headless');
-  if (options.uiPort && options.codecEndpoint) args.push('--ui-codec-endpoint', options.codecEndpoint);
+  const presets = options.uiPort && options.codecEndpoint ? uiCodecPresets(options.codecEndpoint) : undefined;
+  if (presets) args.push('--env-file', presets.file, '--env', PRESETS_ENV);
   if (options.dbFile) {
     privateDirectory(path.dirname(options.dbFile));
     // A database an earlier release left 0644; a new one is created under umask 077 (spawnServer).
@@ -67,11 +69,15 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         namespace,
         uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
         pid: child.process.pid ?? -1,
-        stop: () => stopChild(child.process, child.exited),
+        stop: async () => {
+          await stopChild(child.process, child.exited);
+          presets?.remove();
+        },
       };
     } catch (error) {
       child.process.kill('SIGKILL');
       await child.exited;
+      if (attempt >= START_ATTEMPTS || !(error instanceof ExitedAtStart)) presets?.remove();
       // A server that died at start on a port that was free a moment before (taken in between
       // by some connection's local end) gets another go; a timeout or a third death is final.
       if (error instanceof ExitedAtStart && attempt < START_ATTEMPTS) continue;
@@ -81,6 +87,23 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 }
 
 const START_ATTEMPTS = 3;
+
+/** The Temporal CLI environment the dev server's own settings are read from. */
+const PRESETS_ENV = 'verification-journeys';
+
+/**
+ * The Web UI's codec endpoint carries the UI's codec token in its path (the dev server's UI has
+ * no login, so no access token to pass): as a flag it would be on the server's command line, which
+ * every local user reads with `ps`. It goes in a Temporal CLI environment file instead (`temporal
+ * env`: presets for any flag), 0600 in a 0700 directory of its own, removed when the server stops.
+ */
+function uiCodecPresets(codecEndpoint: string): { file: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'temporal-dev-env-'));
+  const file = path.join(dir, 'env.yaml');
+  // JSON strings are YAML strings: the endpoint needs no escaping of its own.
+  writeFileSync(file, `env:\n  ${PRESETS_ENV}:\n    ui-codec-endpoint: ${JSON.stringify(codecEndpoint)}\n`, { mode: 0o600 });
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 class ExitedAtStart extends Error {}
 

@@ -145,10 +145,12 @@ test('the dev server\'s Web UI is pointed at the codec server, and its call as c
   const forUi = await startCodecServer({ port: 0, token, uiToken, allowedOrigins: uiOrigins(uiPort), maxBodyBytes: 64 * 1024 }, [key]);
   const devServer = await startDevServer({ cliPath: await resolveTemporalCli(), uiPort, codecEndpoint: forUi.uiEndpoint, logFile: path.join(testDirectory('codec-ui'), 'server.log') });
   try {
-    // The dev server's command line (readable by every local user in ps) never holds the kept token.
+    // The dev server's command line (readable by every local user in ps) holds no token: not the
+    // kept one, nor the UI's, which reaches the server through a private environment file.
     const commandLine = readFileSync(`/proc/${devServer.pid}/cmdline`, 'utf8');
-    expect(commandLine).toContain('--ui-codec-endpoint');
     expect(commandLine).not.toContain(token);
+    expect(commandLine).not.toContain(uiToken);
+    expect(commandLine).not.toContain('--ui-codec-endpoint');
     // The UI's token is good in the path only, never as a bearer token.
     const asBearer = await fetch(`${forUi.url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${uiToken}` }, body: '{}' });
     expect(asBearer.status).toBe(401);
