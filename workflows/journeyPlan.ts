@@ -52,10 +52,14 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
   const plan = new Map<string, PlannedStep>();
   const taskQueue = workflowInfo().taskQueue;
   const { steps, caseId } = input;
+  // Decided once, at the journey's first task: a patch asked for only once a start has failed put
+  // its marker where a replay of a reset run did not look for it (nondeterminism, found by replaying
+  // the model test's runs).
+  const restartsAfterReset = patched(RESTARTS_AFTER_A_RESET);
   const common = (key: string, attempt: AttemptStart) => ({ stepKey: attemptReportKey(key, attempt.attempt), callBudget: deadlines.providerCalls, purchase: attempt.continuation.purchase });
   /** The attempt's child workflow, with its one input. */
   const child = <Input, Result extends StepStatus>(workflow: (input: Input) => Promise<Result>, attempt: AttemptStart, input: Input): Promise<StepStatus> =>
-    afterAnOrphan(attempt.workflowId, () =>
+    afterAnOrphan(attempt.workflowId, restartsAfterReset, () =>
       executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input], staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt), typedSearchAttributes: caseSearchAttributes(caseId) }),
     );
   const add = (key: string, start: PlannedStep['start'], dependsOn: string | null = null) => plan.set(key, { key, dependsOn, start });
@@ -129,13 +133,13 @@ const ORPHAN_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 60_000];
  * That orphan is asked to stop (its creating calls answer first; what it bought is under the
  * need's keys, which this attempt sends again), and this attempt starts once it has closed.
  */
-async function afterAnOrphan<T>(workflowId: string, start: () => Promise<T>): Promise<T> {
+async function afterAnOrphan<T>(workflowId: string, restarts: boolean, start: () => Promise<T>): Promise<T> {
   for (let tries = 0; ; tries++) {
     try {
       return await start();
     } catch (error) {
       const wait = ORPHAN_WAITS_MS[tries];
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError) || wait === undefined || !patched(RESTARTS_AFTER_A_RESET)) throw error;
+      if (!restarts || !(error instanceof WorkflowExecutionAlreadyStartedError) || wait === undefined) throw error;
       if (tries === 0) await getExternalWorkflowHandle(workflowId).cancel().catch(() => undefined);
       await sleep(wait);
     }
