@@ -20,6 +20,7 @@ import { journeyStatusQuery } from '../../../client/journeyMessages';
 import { stepStatusQuery } from '../../../client/stepMessages';
 import type { DrivenJourney, Ledger, ModelEnvironment } from './journeyDriver';
 import { stepKeyOf } from './journeyDriver';
+import { keptHistory } from './keptHistory';
 import type { StepRole } from './sequences';
 
 export interface Checked {
@@ -37,23 +38,27 @@ export interface Checked {
 }
 
 /** Every run of the journey that can be read, oldest first. */
-async function runStatuses(env: ModelEnvironment, j: DrivenJourney): Promise<{ runId: string; status?: JourneyStatus }[]> {
+async function runStatuses(env: ModelEnvironment, j: DrivenJourney): Promise<{ runId: string; status?: JourneyStatus; error?: string }[]> {
   const workflowId = `case/${j.caseId}`;
   const runIds = new Set(j.runIds);
   for await (const execution of env.stack.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runIds.add(execution.runId);
-  const read = async (runId: string): Promise<JourneyStatus | undefined> => {
+  const read = async (runId: string): Promise<{ status?: JourneyStatus; error?: string }> => {
     // A closed run is replayed to answer; a worker restarting just now answers a moment later.
+    let error = '';
     for (let tries = 0; tries < 5; tries++) {
       const status = await env.stack.client.workflow
         .getHandle(workflowId, runId)
         .query(journeyStatusQuery)
-        .catch(() => undefined);
-      if (status) return status;
+        .catch((e: Error) => {
+          error = e.message;
+          return undefined;
+        });
+      if (status) return { status };
       await new Promise((r) => setTimeout(r, 1_000));
     }
-    return undefined;
+    return { error };
   };
-  return Promise.all([...runIds].map(async (runId) => ({ runId, status: await read(runId) })));
+  return Promise.all([...runIds].map(async (runId) => ({ runId, ...(await read(runId)) })));
 }
 
 /** Every provider id the step workflows of the case recorded (each attempt's own status, every run). */
@@ -113,7 +118,10 @@ function needsOf(steps: JourneyStep[]): { spent: Set<number>; fresh: Set<number>
 export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): Promise<Checked> {
   const violations: string[] = [];
   const runs = await runStatuses(env, j);
-  for (const run of runs) if (!run.status) violations.push(`run ${run.runId} of the journey could not be queried: its record of purchases cannot be checked`);
+  for (const run of runs) {
+    if (run.status) continue;
+    violations.push(`run ${run.runId} of the journey could not be queried (${run.error}): its record of purchases cannot be checked${await keptHistory(env, j, run.runId)}`);
+  }
   const statuses = runs.flatMap((r) => (r.status ? [r.status] : []));
   const control = env.control;
   const byCompany = (await control(`/ledger?company_id=${j.companyId}`)) as Ledger;

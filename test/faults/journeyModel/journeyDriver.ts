@@ -23,6 +23,7 @@ import { cancelJourney, resolvePicklist, retryStep, startJourney, waiveStep, typ
 import { planJourneyRetry, retryJourney } from '../../../client/journeyRetry';
 import { operatorUpdateId } from '../../../client/operatorRequestId';
 import type { CreditReportDetail } from '../../../client/creditReportMessages';
+import { keptHistory } from './keptHistory';
 import { describeAction, type Action, type FaultKind, type FaultRoute, type ResetPoint, type Sequence, type StepRole } from './sequences';
 
 /** Short clocks: a step that waits too long expires within a sequence; an operator is waited for much longer. */
@@ -387,7 +388,9 @@ export class JourneyDriver {
     let last: JourneyStatus | undefined;
     for (;;) {
       if (Date.now() > deadline) {
-        this.violate(`the journey did not complete within ${timeoutMs / 1000} s of being driven: ${last ? summary(last) : 'no status'}`);
+        const run = await this.runOf();
+        const kept = run ? await keptHistory(this.env, this.j, run.runId).catch(() => '') : '';
+        this.violate(`the journey did not complete within ${timeoutMs / 1000} s of being driven: ${last ? summary(last) : 'no status'}${await this.taskFailures()}${kept}`);
         return undefined;
       }
       const run = await this.runOf();
@@ -480,6 +483,20 @@ export class JourneyDriver {
       }
       if (!acted) await new Promise((r) => setTimeout(r, 500));
     }
+  }
+
+  /** What Temporal says about a journey that stopped moving: its failed workflow tasks and stuck children, if any. */
+  private async taskFailures(): Promise<string> {
+    const notes: string[] = [];
+    const history = await this.handle.fetchHistory().catch(() => undefined);
+    const failed = (history?.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes);
+    const lastFailure = failed.at(-1)?.workflowTaskFailedEventAttributes?.failure?.message;
+    if (failed.length > 0) notes.push(`${failed.length} failed workflow task(s), the last: ${lastFailure}`);
+    const description = await this.handle.describe().catch(() => undefined);
+    const pending = description?.raw.pendingWorkflowTask;
+    if (pending?.attempt && pending.attempt > 1) notes.push(`a workflow task pending at attempt ${pending.attempt}`);
+    for (const child of description?.raw.pendingChildren ?? []) notes.push(`child ${child.workflowId} pending`);
+    return notes.length > 0 ? `; Temporal: ${notes.join('; ')}` : '';
   }
 
   /** Sends an action as the journey lists it (`retryStep banking`, `waiveStep affordability`, `resolvePicklist`). */
