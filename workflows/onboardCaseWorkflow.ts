@@ -16,6 +16,7 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import type { Duration } from '@temporalio/common';
 import {
   allHandlersFinished,
+  ApplicationFailure,
   CancellationScope,
   condition,
   getExternalWorkflowHandle,
@@ -265,14 +266,30 @@ class Journey {
 
   /** The step an action names, unless the journey is closing or another action on it is under way. */
   private knownStep(key: unknown): JourneyStep {
-    if (this.cancelReason || this.cancelledScope?.consideredCancelled) {
-      throw new Error(`the journey is being cancelled (${this.cancelReason ?? 'cancelled through Temporal'}); no further operator actions`);
-    }
+    if (this.cancelReason || this.cancelledScope?.consideredCancelled) throw new Error(this.closingRefusal());
     const step = typeof key === 'string' ? this.status.steps[key] : undefined;
     if (!step) throw new Error(`unknown step ${JSON.stringify(key)}; the steps of this journey are: ${Object.keys(this.status.steps).join(', ')}`);
     const inFlight = this.inFlight.get(key as string);
     if (inFlight) throw new Error(`a ${inFlight} of ${String(key)} is under way; send yours once it has answered, against the step as it then stands`);
     return step;
+  }
+
+  private closingRefusal(): string {
+    return `the journey is being cancelled (${this.cancelReason ?? 'cancelled through Temporal'}); no further operator actions`;
+  }
+
+  /**
+   * Waits for an accepted action to take effect. A native cancel delivered in the same workflow task
+   * as the action is applied after its validator passed; the action then answers with the same
+   * refusal its validator would have given, not with the bare cancellation.
+   */
+  private async untilActed(done: () => boolean): Promise<void> {
+    try {
+      await condition(done);
+    } catch (error) {
+      if (!isCancellation(error)) throw error;
+      throw ApplicationFailure.nonRetryable(this.closingRefusal(), 'JourneyClosing');
+    }
   }
 
   private validateRetry(key: string): void {
@@ -297,7 +314,7 @@ class Journey {
     this.resetDependents(key);
     this.version++;
     try {
-      await condition(() => step.attempt > before || this.cancelReason !== null);
+      await this.untilActed(() => step.attempt > before || this.cancelReason !== null);
     } finally {
       this.inFlight.delete(key);
     }
@@ -335,7 +352,7 @@ class Journey {
     try {
       if (running) {
         running.cancel();
-        await condition(() => this.scopes.get(key) !== running);
+        await this.untilActed(() => this.scopes.get(key) !== running);
       }
     } finally {
       this.inFlight.delete(key);
@@ -364,7 +381,7 @@ class Journey {
     try {
       await getExternalWorkflowHandle(step.workflowId).signal(choosePicklistEntrySignal, { provider_id: providerId });
       // Answer once the step has the resolved report (or has ended otherwise).
-      await condition(() => step.attempt !== attempt || (step.state !== 'waiting' && step.state !== 'running'));
+      await this.untilActed(() => step.attempt !== attempt || (step.state !== 'waiting' && step.state !== 'running'));
     } finally {
       this.inFlight.delete('credit-report');
     }

@@ -15,6 +15,7 @@ import { WorkflowFailedError, WorkflowUpdateFailedError, WorkflowUpdateStage, ty
 import { CancelledFailure } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { startStack, type Stack } from '../../cli/stack';
+import { startWorker, type RunningWorker } from '../../worker/createWorker';
 import { waitForStatus } from '../../cli/watchStatus';
 import type { CreditReportDetail } from '../../client/creditReportMessages';
 import type { OnboardCaseInput } from '../../client/journeyInput';
@@ -444,6 +445,8 @@ test('after a native cancel, retryStep is refused while the journey closes (it w
   expect(stack.simulator.store.requests.some((r) => r.path === connections)).toBe(false);
 
   await handle.cancel();
+  // The Update is sent once the journey has taken the cancel in (the next test sends both together).
+  await waitUntil('the journey taking the cancel in', () => cancelTakenIn(handle));
   expect(await refusal(handle.executeUpdate(retryStepUpdate, { args: [{ step: idv(c) }] }))).toBe('the journey is being cancelled (cancelled through Temporal); no further operator actions');
   const failure = await handle.result().catch((e: unknown) => e);
   expect(failure).toBeInstanceOf(WorkflowFailedError);
@@ -452,6 +455,58 @@ test('after a native cancel, retryStep is refused while the journey closes (it w
   expect(closed).toMatchObject({ state: 'cancelled', steps: { [idv(c)]: { state: 'expired' }, banking: { state: 'cancelled', providerIds: { bank_connection_id: made.bank_connection_id } } } });
   expect((await ledger(c)).openBankingConnections.map((b) => b.bank_connection_id)).toEqual([made.bank_connection_id]);
 });
+
+test('a retryStep delivered in the same workflow task as a native cancel answers with the journey\'s refusal and buys nothing', async () => {
+  // The SDK applies an Update before a cancel that arrives in the same task, so the validator
+  // passes. Before the fix the accepted retry then failed with the bare "Workflow cancelled" (what
+  // CI's randomized run met under load). Both messages reach the worker together: it is stopped
+  // while they are sent, and started again once the Update is admitted.
+  const ownQueue = { ...stack.temporal, taskQueue: `cancel-race-${randomUUID()}` };
+  const setup = { temporal: ownQueue, provider: stack.provider.config, caseFile: stack.caseFile, workflowBundle: testWorkflowBundle(), payloadKeys: stack.payloadKeys };
+  const first = await startWorker(setup);
+  let second: RunningWorker | undefined;
+  try {
+    const c = await newCase();
+    const handle = await startOnboardCase(stack.client, { taskQueue: ownQueue.taskQueue, args: [{ caseId: c.caseId, people: [{ personId: c.personId }], steps: { identityVerification: true }, deadlines: { ...deadlines, identityVerification: '1 second' } }] });
+    await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idv(c)]?.state === 'expired' && s.state === 'needs_attention');
+    await first.stop();
+
+    await handle.cancel();
+    const updateId = `cancel-race-${randomUUID()}`;
+    const retried = refusal(handle.executeUpdate(retryStepUpdate, { args: [{ step: idv(c) }], updateId }));
+    await waitUntil('the retryStep admitted by the server', () => updateAdmitted(handle.workflowId, updateId));
+    second = await startWorker(setup);
+
+    expect(await retried).toBe('the journey is being cancelled (cancelled through Temporal); no further operator actions');
+    const failure = await handle.result().catch((e: unknown) => e);
+    expect((failure as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+    expect((await handle.query(journeyStatusQuery)).state).toBe('cancelled');
+    expect((await ledger(c)).identityVerifications).toHaveLength(1);
+  } finally {
+    await first.stop().catch(() => undefined);
+    await second?.stop();
+  }
+});
+
+/** Whether a workflow task has completed since the cancel was requested: the journey has seen it. */
+async function cancelTakenIn(handle: WorkflowHandle): Promise<boolean> {
+  const { EventType } = temporal.api.enums.v1;
+  const events = (await handle.fetchHistory()).events ?? [];
+  const requested = events.findIndex((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED);
+  return requested >= 0 && events.slice(requested).some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED);
+}
+
+/** Whether the server holds the Update (admitted, waiting for a worker): a poll for that stage answers at once. */
+async function updateAdmitted(workflowId: string, updateId: string): Promise<boolean> {
+  const admitted = temporal.api.enums.v1.UpdateWorkflowExecutionLifecycleStage.UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED;
+  await stack.client.workflowService.pollWorkflowExecutionUpdate({
+    namespace: stack.temporal.namespace,
+    updateRef: { workflowExecution: { workflowId }, updateId },
+    identity: 'operator-actions-test',
+    waitPolicy: { lifecycleStage: admitted },
+  });
+  return true;
+}
 
 test('a provider outage shorter than the call budget: the step waits, saying so, then carries on with no operator and one purchase', async () => {
   // Before dc04588 nothing told the step: it showed `running` through the outage (and, past the
