@@ -16,6 +16,11 @@ import type {
   ProviderDocument,
 } from '../provider';
 import type { CaseFileAttempt } from './attempt';
+import { appendAudit, readAudit, type AuditEntry, type AuditEntryInput } from './auditTrail';
+import { recordCaseParties, type CaseParty } from './caseParties';
+import { listCaseRecords, type CaseListQuery, type CasePage } from './caseQueue';
+import { readCaseRecord, writeJourneyState, type CaseRecord, type JourneyStateWrite } from './caseReadModel';
+import { readCaseTimeline, type TimelineEntry } from './caseTimeline';
 import { writeBankAccount } from './bankingRecords';
 import { putDocument, readDocument, writeProviderDocument, type NewDocument, type StoredDocument } from './documentRecords';
 import { countCaseFile, readEvidence, type CaseEvidence, type CaseFileCounts } from './evidence';
@@ -76,6 +81,35 @@ export class CaseFileStore {
 
   counts(caseId: string): Promise<CaseFileCounts> {
     return inTransaction(this.pool, (c) => countCaseFile(c, caseId));
+  }
+
+  /** The journey's state, unless the stored one is as new or newer (caseReadModel.ts); answers whether it was written. */
+  writeJourneyState(write: JourneyStateWrite): Promise<boolean> {
+    return inTransaction(this.pool, (c) => writeJourneyState(c, write));
+  }
+
+  caseRecord(caseId: string): Promise<CaseRecord | undefined> {
+    return inTransaction(this.pool, (c) => readCaseRecord(c, caseId));
+  }
+
+  listCases(query: CaseListQuery): Promise<CasePage> {
+    return inTransaction(this.pool, (c) => listCaseRecords(c, query));
+  }
+
+  recordParties(caseId: string, parties: readonly CaseParty[]): Promise<void> {
+    return inTransaction(this.pool, (c) => recordCaseParties(c, caseId, parties));
+  }
+
+  appendAudit(entry: AuditEntryInput): Promise<AuditEntry> {
+    return inTransaction(this.pool, (c) => appendAudit(c, entry));
+  }
+
+  audit(caseId: string): Promise<AuditEntry[]> {
+    return inTransaction(this.pool, (c) => readAudit(c, caseId));
+  }
+
+  timeline(caseId: string): Promise<TimelineEntry[]> {
+    return inTransaction(this.pool, (c) => readCaseTimeline(c, caseId));
   }
 
   purge(caseId: string): Promise<Record<string, number>> {

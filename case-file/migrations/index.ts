@@ -1,5 +1,6 @@
 /** Every migration, in order. A migration never changes once released: add the next number. */
 import { sql as caseFile } from './001_caseFile';
+import { sql as operationsDesk } from './002_operationsDesk';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [{ version: 1, name: 'case file', sql: caseFile }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'case file', sql: caseFile },
+  { version: 2, name: 'operations desk', sql: operationsDesk },
+];

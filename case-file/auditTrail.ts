@@ -1,0 +1,53 @@
+/**
+ * The operator audit trail (issue 22): one row per operator action, who (the actor), what, on which
+ * step, why, under which request id, and what came of it (accepted, or refused with the journey's
+ * message). Append-only: the store has no call that changes or removes an entry.
+ */
+import type { PoolClient } from 'pg';
+import { z } from 'zod';
+
+export const auditActions = ['retryStep', 'waiveStep', 'resolvePicklist', 'cancel', 'bulkRetryStep'] as const;
+
+export const auditEntrySchema = z.object({
+  caseId: z.string().min(1),
+  actor: z.string().min(1).max(200),
+  action: z.enum(auditActions),
+  step: z.string().nullable().default(null),
+  reason: z.string().nullable().default(null),
+  requestId: z.string().nullable().default(null),
+  outcome: z.enum(['accepted', 'refused']),
+  message: z.string().nullable().default(null),
+});
+export type AuditEntryInput = z.input<typeof auditEntrySchema>;
+export type AuditEntry = z.output<typeof auditEntrySchema> & { id: number; at: string };
+
+export async function appendAudit(client: PoolClient, raw: AuditEntryInput): Promise<AuditEntry> {
+  const e = auditEntrySchema.parse(raw);
+  const { rows } = await client.query<{ id: string; at: Date }>(
+    `INSERT INTO operator_audit (case_id, actor, action, step, reason, request_id, outcome, message)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, at`,
+    [e.caseId, e.actor, e.action, e.step, e.reason, e.requestId, e.outcome, e.message],
+  );
+  const row = rows[0] as { id: string; at: Date };
+  return { ...e, id: Number(row.id), at: row.at.toISOString() };
+}
+
+/** A case's entries in the order they were appended. */
+export async function readAudit(client: PoolClient, caseId: string): Promise<AuditEntry[]> {
+  const { rows } = await client.query(
+    `SELECT id, at, case_id, actor, action, step, reason, request_id, outcome, message FROM operator_audit WHERE case_id = $1 ORDER BY at, id`,
+    [caseId],
+  );
+  return rows.map((r: Record<string, unknown>) => ({
+    id: Number(r.id),
+    at: (r.at as Date).toISOString(),
+    caseId: r.case_id as string,
+    actor: r.actor as string,
+    action: r.action as AuditEntry['action'],
+    step: (r.step as string | null) ?? null,
+    reason: (r.reason as string | null) ?? null,
+    requestId: (r.request_id as string | null) ?? null,
+    outcome: r.outcome as AuditEntry['outcome'],
+    message: (r.message as string | null) ?? null,
+  }));
+}

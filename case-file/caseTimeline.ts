@@ -1,0 +1,39 @@
+/**
+ * A case's timeline: the operator actions of the audit trail and what the provider returned, as the
+ * case file recorded it (a report read, an IDV result, an account, an insight, a document's outcome),
+ * in time order. Records carry their kind, ids and status, never their data.
+ */
+import type { PoolClient } from 'pg';
+import { readAudit, type AuditEntry } from './auditTrail';
+
+export type TimelineEntry =
+  | ({ kind: 'operator_action' } & AuditEntry)
+  | { kind: 'provider_record'; at: string; record: string; attemptId: string; id: string; status: string | null };
+
+/** Each table's provider id and status column (a bank account has no status of its own). */
+const recordTables = [
+  { record: 'credit_report', table: 'credit_reports', id: 'report_id', status: 'status' },
+  { record: 'idv_result', table: 'idv_results', id: 'request_id', status: 'status' },
+  { record: 'bank_account', table: 'bank_accounts', id: 'account_connection_id', status: 'NULL' },
+  { record: 'affordability_insight', table: 'affordability_insights', id: 'request_id', status: 'status' },
+  { record: 'income_employer_result', table: 'income_employer_results', id: 'request_id', status: 'status' },
+  { record: 'provider_document', table: 'provider_documents', id: 'provider_document_id', status: 'status' },
+] as const;
+
+export async function readCaseTimeline(client: PoolClient, caseId: string): Promise<TimelineEntry[]> {
+  const union = recordTables
+    .map((t) => `SELECT recorded_at AS at, '${t.record}' AS record, attempt_id, ${t.id} AS id, ${t.status}::text AS status FROM ${t.table} WHERE case_id = $1`)
+    .join(' UNION ALL ');
+  const { rows } = await client.query(`${union} ORDER BY at`, [caseId]);
+  const records: TimelineEntry[] = rows.map((r: Record<string, unknown>) => ({
+    kind: 'provider_record',
+    at: (r.at as Date).toISOString(),
+    record: r.record as string,
+    attemptId: r.attempt_id as string,
+    id: r.id as string,
+    status: (r.status as string | null) ?? null,
+  }));
+  const actions: TimelineEntry[] = (await readAudit(client, caseId)).map((e) => ({ kind: 'operator_action', ...e }));
+  // A stable merge: entries at the same instant keep their own order.
+  return [...actions, ...records].sort((a, b) => a.at.localeCompare(b.at));
+}
