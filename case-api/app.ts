@@ -11,7 +11,8 @@ import { bearerAuthentication } from './authenticate';
 import type { CaseGateway } from './caseGateway';
 import { caseRoutes } from './caseRoutes';
 import type { CaseApiConfig } from './config';
-import { jsonBody, mountRoutes } from './mountRoutes';
+import { methodNotAllowed } from './methodNotAllowed';
+import { mountRoutes } from './mountRoutes';
 import { openApiDocument } from './openApiDocument';
 import { referencePage } from './referencePage';
 import { requestRateLimit } from './requestLimits';
@@ -34,9 +35,9 @@ export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, lo
   for (const router of extraRouters) app.use(router);
 
   const v1 = express.Router();
+  v1.use(methodNotAllowed(caseRoutes, '/v1'));
   v1.use(bearerAuthentication(config.keys));
-  v1.use(jsonBody(config.maxBodyBytes));
-  mountRoutes(v1, caseRoutes, gateway, logger, '/v1');
+  mountRoutes(v1, caseRoutes, gateway, logger, '/v1', config.maxBodyBytes);
   v1.use((_req, res) => void res.status(404).json({ error: 'not_found', message: 'No such route; see /openapi.json' }));
   app.use('/v1', v1);
 
@@ -44,8 +45,24 @@ export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, lo
   app.use((error: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
     logger.warn({ status, type: error.type, method: req.method }, 'case api request refused');
-    const message = status === 413 ? `Body larger than ${config.maxBodyBytes} bytes` : status === 400 ? 'The body is not valid JSON' : 'The request could not be read';
-    res.status(status).json({ error: error.type ?? 'bad_request', message });
+    res.status(status).json({ error: error.type ?? 'bad_request', message: unreadableRequestMessage(error, config.maxBodyBytes) });
   });
   return app;
+}
+
+/** What was wrong with a request express could not read (body-parser's error types, a path's encoding). */
+function unreadableRequestMessage(error: Error & { type?: string }, maxBodyBytes: number): string {
+  if (error instanceof URIError) return 'The path is not valid percent-encoded UTF-8';
+  switch (error.type) {
+    case 'entity.too.large':
+      return `Body larger than ${maxBodyBytes} bytes`;
+    case 'entity.parse.failed':
+      return 'The body is not valid JSON';
+    case 'charset.unsupported':
+      return 'The body\'s charset is not supported: send UTF-8 JSON';
+    case 'encoding.unsupported':
+      return 'The body\'s Content-Encoding is not supported: send it as is, gzip, deflate or br';
+    default:
+      return 'The request could not be read';
+  }
 }

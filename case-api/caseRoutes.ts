@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { bulkRetryMaxCases } from '../client/bulkStepRetryRequest';
 import type { OnboardCaseInput } from '../client/journeyInput';
 import { caseView } from './caseView';
-import { HttpError } from './httpError';
+import { openPageToken, sealPageToken } from './pageToken';
 import type { RouteSpec } from './routeSpec';
 import {
   actionResultSchema,
@@ -50,10 +50,20 @@ const common = {
   503: error('Temporal did not answer in time, or could not hand the action to the journey just now; try again'),
 };
 const onCase = { ...common, 404: error('No such case') };
+/** What a route that reads a body may also answer (mountRoutes reads bodies only for those). */
+const bodyRefusals = {
+  400: error('The request is not valid: the message names each problem (a field, an unknown query parameter, a missing body, a body that is not JSON)'),
+  413: error('The body is larger than this API takes (CASE_API_MAX_BODY)'),
+  415: error('The body\'s charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br)'),
+};
+/** The request was well formed; the case's state stands in its way. */
+const closed = error('The journey is closed (case_closed): it takes no more actions; `journey retry` runs a closed journey again');
 const action = {
   ...onCase,
+  ...bodyRefusals,
   200: { description: 'Accepted: the step as it stands now (a repeated Idempotency-Key: the first request\'s answer)', schema: actionResultSchema },
-  422: error('Refused by the journey (the message names the allowed states), or the Idempotency-Key was used on this case for another step'),
+  409: error('The journey refuses the action in its current state (action_refused, with the journey\'s message: the step\'s state and the states that allow it, an unknown step, a picklist choice not offered, an action under way), or it is closed (case_closed)'),
+  422: error('The Idempotency-Key was used on this case for another step (idempotency_key_reused)'),
 };
 const idempotent = ' Send an `Idempotency-Key` header to make the request safe to repeat: a repeat with the same key answers the first result and acts once.';
 const keyOf = (headers: Record<string, unknown>) => ({ idempotencyKey: headers['Idempotency-Key'] as string | undefined });
@@ -67,11 +77,9 @@ export const caseRoutes: RouteSpec[] = [
     description: 'Idempotent on caseId: a repeat answers 200 with the existing journey (whatever its state) and starts nothing.',
     role: 'origination',
     body: startCaseRequestSchema,
-    responses: { ...common, 201: { description: 'Journey started', schema: startCaseResponseSchema }, 200: { description: 'The case already has a journey', schema: startCaseResponseSchema } },
+    responses: { ...common, ...bodyRefusals, 201: { description: 'Journey started', schema: startCaseResponseSchema }, 200: { description: 'The case already has a journey', schema: startCaseResponseSchema } },
     async handle({ body }, gateway) {
-      const input = body as OnboardCaseInput;
-      if (input.carryOver) throw new HttpError(400, 'invalid_request', 'carryOver is not accepted here: it belongs to `journey retry` of a closed journey');
-      const started = await gateway.start(input);
+      const started = await gateway.start(body as OnboardCaseInput);
       return { status: started.created ? 201 : 200, body: started };
     },
   },
@@ -86,7 +94,8 @@ export const caseRoutes: RouteSpec[] = [
     responses: { ...common, 200: { description: 'One page of cases', schema: caseListSchema } },
     async handle({ query }, gateway) {
       const q = query as z.output<typeof listCasesQuerySchema>;
-      return { status: 200, body: await gateway.list(q.state, q.pageSize, q.pageToken) };
+      const page = await gateway.list(q.state, q.pageSize, q.pageToken === undefined ? undefined : openPageToken(q.pageToken));
+      return { status: 200, body: { ...page, nextPageToken: page.nextPageToken === null ? null : sealPageToken(page.nextPageToken) } };
     },
   },
   {
@@ -100,7 +109,8 @@ export const caseRoutes: RouteSpec[] = [
     body: bulkRetryStepRequestSchema,
     responses: {
       ...common,
-      400: error('The request is not valid, or Temporal refused the visibility query (its message says why)'),
+      ...bodyRefusals,
+      400: error('The request is not valid (the message names each problem), or Temporal refused the visibility query (its message says why)'),
       200: { description: 'The plan (dryRun: true) or the summary of the retries (dryRun: false)', schema: bulkRetryStepAnswerSchema },
       422: error('More journeys match than one request takes: narrow the query'),
     },
@@ -176,7 +186,7 @@ export const caseRoutes: RouteSpec[] = [
     role: 'operator',
     params: caseParams,
     body: cancelRequestSchema,
-    responses: { ...onCase, 202: { description: 'Cancel requested', schema: cancelResultSchema }, 422: error('The journey is closed') },
+    responses: { ...onCase, ...bodyRefusals, 202: { description: 'Cancel requested', schema: cancelResultSchema }, 409: closed },
     async handle({ params, body }, gateway) {
       const { reason } = body as z.output<typeof cancelRequestSchema>;
       await gateway.cancel(params.caseId!, reason);

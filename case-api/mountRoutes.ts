@@ -1,6 +1,7 @@
 /**
  * Mounts the route table on an express router: role check, then zod validation of path, query,
- * declared headers and body (400 naming each problem), then the handler; errors become JSON answers.
+ * declared headers and body (400 naming each problem: unknown query parameters and a missing body
+ * too), then the handler; errors become JSON answers.
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
@@ -11,10 +12,15 @@ import type { CaseGateway } from './caseGateway';
 import { HttpError } from './httpError';
 import type { RouteSpec } from './routeSpec';
 
-/** `prefix` is where the router is mounted: the table's paths carry it, the router's do not. */
-export function mountRoutes(router: Router, routes: readonly RouteSpec[], gateway: CaseGateway, logger: Logger, prefix: string): void {
+/**
+ * `prefix` is where the router is mounted: the table's paths carry it, the router's do not. Only a
+ * route that declares a body reads one (at most `maxBodyBytes`), so only those can answer 413 or 415.
+ */
+export function mountRoutes(router: Router, routes: readonly RouteSpec[], gateway: CaseGateway, logger: Logger, prefix: string, maxBodyBytes: number): void {
+  const readBody = jsonBody(maxBodyBytes);
   for (const route of routes) {
-    router[route.method](route.path.slice(prefix.length), async (req: Request, res: Response) => {
+    const bodyReader = route.body ? [readBody] : [];
+    router[route.method](route.path.slice(prefix.length), ...bodyReader, async (req: Request, res: Response) => {
       const caller = callerOf(res)!;
       if (!mayCall(caller, route.role)) {
         res.status(403).json({ error: 'forbidden', message: `${route.operationId} needs the ${route.role} role; this key has ${caller.role}` });
@@ -23,9 +29,9 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
       try {
         const input = {
           params: parse(route.params, req.params, 'path') as Record<string, string>,
-          query: parse(route.query, req.query, 'query'),
+          query: parse(route.query, knownQuery(route.query, req.query as Record<string, unknown>), 'query'),
           headers: parse(route.headers, declaredHeaders(route.headers, req), 'header') as Record<string, unknown>,
-          body: parse(route.body, req.body ?? {}, 'body'),
+          body: parse(route.body, requiredBody(route.body, req), 'body'),
         };
         const answer = await route.handle(input, gateway);
         logger.info({ operation: route.operationId, caller: caller.name, status: answer.status }, 'case api request');
@@ -48,9 +54,38 @@ function parse(schema: z.ZodType | undefined, value: unknown, where: string): un
   throw new HttpError(400, 'invalid_request', `Invalid ${where}: ${describeIssues(result.error).join('; ')}`);
 }
 
+/**
+ * The query as it came, once every parameter in it is one the route declares: an unknown one (a
+ * typo, a parameter of another operation) is refused by name rather than ignored, so a client
+ * never believes a filter it sent was applied.
+ */
+function knownQuery(schema: z.ZodObject | undefined, query: Record<string, unknown>): Record<string, unknown> {
+  const declared = Object.keys(schema?.shape ?? {});
+  const unknown = Object.keys(query).filter((name) => !declared.includes(name));
+  if (unknown.length === 0) return query;
+  const names = unknown.slice(0, 5).map((name) => JSON.stringify(name.slice(0, 100))).join(', ');
+  const takes = declared.length ? `it takes ${declared.join(', ')}` : 'it takes none';
+  throw new HttpError(400, 'invalid_request', `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names}${unknown.length > 5 ? ', …' : ''}: ${takes}`);
+}
+
+/** How many body bytes each request carried (express.json's verify hook), to tell `{}` from no body at all. */
+const bodyBytes = new WeakMap<Request, number>();
+
+/** A route that declares a body needs one: an empty request is refused, not read as `{}`. */
+function requiredBody(schema: z.ZodType | undefined, req: Request): unknown {
+  if (!schema) return undefined;
+  if (!bodyBytes.get(req)) throw new HttpError(400, 'invalid_request', 'A JSON body is required (send {} when every field is optional)');
+  return req.body;
+}
+
 /** The declared headers' values by their declared names (express matches names case-insensitively). */
 function declaredHeaders(schema: z.ZodObject | undefined, req: Request): Record<string, string | undefined> {
   return Object.fromEntries(Object.keys(schema?.shape ?? {}).map((name) => [name, req.get(name)]));
 }
 
-export const jsonBody = (limit: number) => express.json({ limit, type: () => true });
+const jsonBody = (limit: number) =>
+  express.json({
+    limit,
+    type: () => true,
+    verify: (req, _res, bytes) => void bodyBytes.set(req as Request, bytes.length),
+  });

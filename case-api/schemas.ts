@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { caseIdSchema } from '../client/caseId';
 import { bulkRetryMaxCases, bulkStepRetryRequestSchema } from '../client/bulkStepRetryRequest';
-import { onboardCaseInputSchema } from '../client/journeyInput';
+import { checkStepsHaveWhatTheyNeed, onboardCaseInputFields } from '../client/journeyInput';
 import { operatorRequestIdSchema } from '../client/operatorRequestId';
 
 export const journeyStates = ['running', 'needs_attention', 'completed', 'cancelled'] as const;
@@ -15,8 +15,15 @@ export const errorBodySchema = z
   .object({ error: z.string().meta({ description: 'A stable machine-readable code' }), message: z.string() })
   .meta({ id: 'Error' });
 
-/** The journey input, without `carryOver` (that belongs to `journey retry` of a closed journey). */
-export const startCaseRequestSchema = onboardCaseInputSchema
+/**
+ * The journey input, without `carryOver` (that belongs to `journey retry` of a closed journey) and
+ * without unknown fields: what the document shows is what is accepted, and any other field is a 400
+ * naming it rather than silently dropped.
+ */
+export const startCaseRequestSchema = onboardCaseInputFields
+  .omit({ carryOver: true })
+  .strict()
+  .superRefine(checkStepsHaveWhatTheyNeed)
   .superRefine((input, ctx) => {
     const caseId = caseIdSchema.safeParse(input.caseId);
     if (!caseId.success) for (const issue of caseId.error.issues) ctx.addIssue({ code: 'custom', path: ['caseId'], message: issue.message });
@@ -87,9 +94,18 @@ export const caseStatusSchema = z
   })
   .meta({ id: 'CaseStatus' });
 
+/**
+ * An integer query parameter written in decimal digits only: `z.coerce.number()` would take
+ * `0x10`, ` 5` or `1e1` as numbers the document does not describe. Documented as an integer.
+ */
+function queryInteger(minimum: number, maximum: number) {
+  const digits = (value: unknown) => (typeof value === 'string' && /^(0|[1-9][0-9]{0,15})$/.test(value) ? Number(value) : value);
+  return z.preprocess(digits, z.number().int().min(minimum).max(maximum)).meta({ type: 'integer', minimum, maximum });
+}
+
 export const listCasesQuerySchema = z.object({
   state: z.enum(journeyStates).optional(),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  pageSize: queryInteger(1, 100).default(20),
   pageToken: z.string().regex(/^[A-Za-z0-9_-]{1,4096}$/, 'must be a nextPageToken from an earlier page').optional(),
 });
 

@@ -1,7 +1,9 @@
 /**
- * Turns what Temporal answers into the case API's answers: an unknown workflow is 404, an Update
- * its validator refused is 422 with the validator's message, a visibility query Temporal refused
- * is 400 with its message, Temporal unreachable or too slow to answer an Update is 503.
+ * Turns what Temporal answers into the case API's answers: an unknown workflow is 404; an action
+ * the journey refuses in its state (its Update validator's refusal, a closed journey) is 409 with
+ * the journey's message: the request was well formed, the case's state is what stands in its way
+ * (a malformed request is a 400 before anything reaches Temporal); a visibility query Temporal
+ * refused is 400 with its message; Temporal unreachable or too slow to answer an Update is 503.
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, isGrpcServiceError } from '@temporalio/client';
 import { BulkRetryTooManyError, JourneyClosedError, JourneyInputError, RequestIdReusedError, VisibilityQueryError } from '../client/journeyErrors';
@@ -10,14 +12,14 @@ import { HttpError } from './httpError';
 export function toHttpError(error: unknown, caseId: string): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof WorkflowNotFoundError) return unknownCase(caseId);
-  if (error instanceof JourneyClosedError) return new HttpError(422, 'case_closed', error.message);
+  if (error instanceof JourneyClosedError) return new HttpError(409, 'case_closed', error.message);
   if (error instanceof JourneyInputError) return new HttpError(400, 'invalid_request', error.message);
   if (error instanceof VisibilityQueryError) return new HttpError(400, 'invalid_query', `${error.message}; see https://docs.temporal.io/list-filter for the query syntax`);
   if (error instanceof BulkRetryTooManyError) return new HttpError(422, 'too_many_cases', error.message);
   if (error instanceof RequestIdReusedError) return new HttpError(422, 'idempotency_key_reused', `The Idempotency-Key was already used on this case for ${error.firstStep}, not ${error.step}: send a new key for a new request`);
   if (error instanceof WorkflowUpdateFailedError) {
     const cause = error.cause as { message?: string } | undefined;
-    return new HttpError(422, 'action_refused', cause?.message ?? error.message);
+    return new HttpError(409, 'action_refused', cause?.message ?? error.message);
   }
   // The client wraps some RPC failures (an Update's, a start's) in a ServiceError: the code is its cause's.
   const code = grpcCodeOf(error);

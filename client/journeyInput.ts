@@ -63,33 +63,39 @@ export type CarryOver = z.output<typeof carryOverSchema>;
 
 const deadlineKeys = Object.keys(defaultDeadlines) as [keyof typeof defaultDeadlines, ...(keyof typeof defaultDeadlines)[]];
 
-export const onboardCaseInputSchema = z
-  .object({
-    caseId: z.string().min(1, 'caseId is required'),
-    company: creditReportRequestSchema.optional(),
-    people: z.array(z.object({ personId: z.string().min(1) })).default([]),
-    steps: z.object({
-      creditReport: z.boolean().default(false),
-      identityVerification: z.boolean().default(false),
-      banking: z.enum(['open_banking', 'bank_statements']).optional(),
-      documents: z.array(z.union([documentReferenceSchema, inlineDocumentSchema])).optional(),
-      affordability: z.boolean().default(false),
-      incomeEmployer: z.boolean().default(false),
-    }),
-    deadlines: z.partialRecord(z.enum(deadlineKeys), duration).default({}),
-    automaticPicklistRule: z.boolean().default(false),
-    maxResubmissions: z.number().int().min(0).max(10).default(2),
-    carryOver: carryOverSchema.optional(),
-  })
-  .superRefine((input, ctx) => {
-    if (input.steps.creditReport && !input.company) ctx.addIssue({ code: 'custom', path: ['company'], message: 'company is required for the credit report step' });
-    if (input.steps.identityVerification && input.people.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['people'], message: 'people needs at least one person for identity verification' });
-    }
-    if (input.steps.affordability && !input.steps.banking) {
-      ctx.addIssue({ code: 'custom', path: ['steps', 'banking'], message: 'affordability runs after banking: choose a banking method' });
-    }
-  });
+/** The journey input's fields, without the checks across them (the case API derives its request from it). */
+export const onboardCaseInputFields = z.object({
+  caseId: z.string().min(1, 'caseId is required'),
+  company: creditReportRequestSchema.optional(),
+  people: z.array(z.object({ personId: z.string().min(1) })).default([]),
+  steps: z.object({
+    creditReport: z.boolean().default(false),
+    identityVerification: z.boolean().default(false),
+    banking: z.enum(['open_banking', 'bank_statements']).optional(),
+    documents: z.array(z.union([documentReferenceSchema, inlineDocumentSchema])).optional(),
+    affordability: z.boolean().default(false),
+    incomeEmployer: z.boolean().default(false),
+  }),
+  deadlines: z.partialRecord(z.enum(deadlineKeys), duration).default({}),
+  automaticPicklistRule: z.boolean().default(false),
+  maxResubmissions: z.number().int().min(0).max(10).default(2),
+  carryOver: carryOverSchema.optional(),
+});
+
+type InputFields = Pick<z.output<typeof onboardCaseInputFields>, 'steps' | 'company' | 'people'>;
+
+/** What one field of the input asks of another (the steps chosen and what they need). */
+export function checkStepsHaveWhatTheyNeed(input: InputFields, ctx: z.RefinementCtx): void {
+  if (input.steps.creditReport && !input.company) ctx.addIssue({ code: 'custom', path: ['company'], message: 'company is required for the credit report step' });
+  if (input.steps.identityVerification && input.people.length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['people'], message: 'people needs at least one person for identity verification' });
+  }
+  if (input.steps.affordability && !input.steps.banking) {
+    ctx.addIssue({ code: 'custom', path: ['steps', 'banking'], message: 'affordability runs after banking: choose a banking method' });
+  }
+}
+
+export const onboardCaseInputSchema = onboardCaseInputFields.superRefine(checkStepsHaveWhatTheyNeed);
 
 export type OnboardCaseInput = z.input<typeof onboardCaseInputSchema>;
 export type ValidOnboardCaseInput = z.output<typeof onboardCaseInputSchema>;

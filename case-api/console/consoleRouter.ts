@@ -67,7 +67,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
       const done = await runAction(gateway, caseId.data, action, parsed.data as never);
       res.redirect(303, `/console/cases/${encodeURIComponent(caseId.data)}?done=${encodeURIComponent(done)}`);
     } catch (error) {
-      if (error instanceof HttpError && error.status === 422) return showCase(res, caseId.data, 422, { kind: 'error', text: error.message }).catch((e) => showError(res, e));
+      if (error instanceof HttpError && (error.status === 409 || error.status === 422)) return showCase(res, caseId.data, error.status, { kind: 'error', text: error.message }).catch((e) => showError(res, e));
       showError(res, error);
     }
   });

@@ -3,6 +3,7 @@
  * idempotent start, status, picklist, retry and waive, refusals with the journey's message,
  * authentication and roles, pagination, and the OpenAPI document.
  */
+import { request } from 'node:http';
 import { validate } from '@readme/openapi-parser';
 import { startStack, type Stack } from '../../cli/stack';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
@@ -48,7 +49,7 @@ test('a case started twice runs one journey; its picklist is resolved by an oper
 
   expect((await api('POST', `/v1/cases/${caseId}/picklist`, { key: origination, body: { providerId: picklist[0]!.provider_id } })).status).toBe(403);
   const refused = await api('POST', `/v1/cases/${caseId}/picklist`, { key: operator, body: { providerId: 'CR-NOT-LISTED' } });
-  expect(refused.status).toBe(422);
+  expect(refused.status).toBe(409);
   expect(refused.body).toMatchObject({ error: 'action_refused', message: expect.stringContaining(picklist[0]!.provider_id) });
 
   const resolved = await api('POST', `/v1/cases/${caseId}/picklist`, { key: operator, body: { providerId: picklist[0]!.provider_id } });
@@ -65,7 +66,7 @@ test('a case started twice runs one journey; its picklist is resolved by an oper
   expect(runs.executions).toHaveLength(1);
   // A closed journey refuses actions by name, not as an unknown case.
   const closed = await api('POST', `/v1/cases/${caseId}/steps/credit-report/retry`, { key: operator, body: {} });
-  expect(closed).toMatchObject({ status: 422, body: { error: 'case_closed' } });
+  expect(closed).toMatchObject({ status: 409, body: { error: 'case_closed' } });
   expect((await api('POST', '/v1/cases', { key: origination, body: input })).status).toBe(200);
 });
 
@@ -88,7 +89,7 @@ test('an operator retries an expired IDV (step key URL-encoded) and waives banki
   const noReason = await api('POST', `/v1/cases/${caseId}/steps/banking/waive`, { key: operator, body: {} });
   expect(noReason).toMatchObject({ status: 400, body: { error: 'invalid_request', message: expect.stringContaining('reason') } });
   const unknownStep = await api('POST', `/v1/cases/${caseId}/steps/nope/retry`, { key: operator, body: {} });
-  expect(unknownStep.status).toBe(422);
+  expect(unknownStep.status).toBe(409);
   expect(unknownStep.body.message).toMatch(/nope/);
 
   const retried = await api('POST', `/v1/cases/${caseId}/steps/${step}/retry`, { key: operator, body: { reason: 'applicant asked for a new link' } });
@@ -245,4 +246,96 @@ test('the OpenAPI document validates, and every operation in it answers with a d
     }
   }
   expect(operations).toBe(9);
+});
+
+/** A request fetch refuses to send (TRACE), or with exactly the bytes given: node:http. */
+function rawRequest(method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${stack.caseApi.url}${path}`, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the document is the contract (issue 23)', () => {
+  test('an unknown query parameter is refused at once with a 400 that names it, non-ASCII names included', async () => {
+    for (const path of ['/v1/cases?%C3%A9t%C3%A4t=1', '/v1/cases?statee=running', '/v1/cases/some-case?verbose=1', '/v1/cases?state=running&%F0%9F%92%A5=%FF']) {
+      const began = Date.now();
+      const answer = await rawRequest('GET', path, { authorization: `Bearer ${origination}` });
+      expect({ path, status: answer.status, error: JSON.parse(answer.body).error }).toEqual({ path, status: 400, error: 'invalid_request' });
+      expect(Date.now() - began).toBeLessThan(1000);
+    }
+    expect((await api('GET', '/v1/cases?%C3%A9t%C3%A4t=1', { key: origination })).body.message).toContain('\u00e9t\u00e4t');
+    expect((await api('POST', '/v1/cases/retry-step?force=1', { key: operator, body: { where: 'CaseId = "x"', step: 'banking' } })).body.message).toContain('force');
+  });
+
+  test('a pageToken that is no token is a fast 400, not a 500 after Temporal gives up', async () => {
+    for (const token of ['AAAA', 'eyJ4Ijox', 'w6k', '_-_-']) {
+      const began = Date.now();
+      const answer = await api('GET', `/v1/cases?pageToken=${token}`, { key: origination });
+      expect({ token, status: answer.status }).toEqual({ token, status: 400 });
+      expect(Date.now() - began).toBeLessThan(2000);
+    }
+  });
+
+  test('POST /v1/cases documents what it accepts: no carryOver (that is journey retry\'s), which is refused by name', async () => {
+    const document = (await api('GET', '/openapi.json')).body;
+    expect(Object.keys(document.components.schemas.StartCaseRequest.properties)).not.toContain('carryOver');
+    const { input } = await picklistCase();
+    const refused = await api('POST', '/v1/cases', { key: origination, body: { ...input, carryOver: { steps: {} } } });
+    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_request', message: expect.stringContaining('carryOver') } });
+  });
+
+  test('a method a path does not have is 405 with Allow, whoever asks', async () => {
+    for (const [method, path, allow] of [
+      ['TRACE', '/v1/cases', 'GET, HEAD, POST'],
+      ['DELETE', '/v1/cases/some-case', 'GET, HEAD'],
+      ['PUT', '/v1/cases/some-case/cancel', 'POST'],
+      ['PATCH', '/v1/cases/some-case/steps/banking/retry', 'POST'],
+    ] as const) {
+      for (const headers of [{ authorization: `Bearer ${operator}` }, {}] as Record<string, string>[]) {
+        const answer = await rawRequest(method, path, headers);
+        expect({ method, path, status: answer.status, allow: answer.headers.allow, error: JSON.parse(answer.body).error }).toEqual({ method, path, status: 405, allow, error: 'method_not_allowed' });
+      }
+    }
+    // A path the API does not have at all stays 404.
+    expect((await rawRequest('TRACE', '/v1/nothing-here', { authorization: `Bearer ${operator}` })).status).toBe(404);
+  });
+
+  test('a required body is required: an action without one is 400, not accepted', async () => {
+    const { caseId, input } = await picklistCase();
+    expect((await api('POST', '/v1/cases', { key: origination, body: input })).status).toBe(201);
+    for (const path of [`/v1/cases/${caseId}/cancel`, `/v1/cases/${caseId}/steps/credit-report/retry`, '/v1/cases']) {
+      const key = path === '/v1/cases' ? origination : operator;
+      for (const headers of [{}, { 'content-type': 'application/json', 'content-length': '0' }, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }] as Record<string, string>[]) {
+        const answer = await rawRequest('POST', path, { authorization: `Bearer ${key}`, ...headers });
+        expect({ path, headers, status: answer.status, body: JSON.parse(answer.body) }).toEqual({ path, headers, status: 400, body: { error: 'invalid_request', message: expect.stringContaining('body is required') } });
+      }
+    }
+    expect((await readCase(caseId)).body.state).not.toBe('cancelled');
+    expect((await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: {} })).status).toBe(202);
+  });
+
+  test('an action the journey refuses in its state is 409 with the journey\'s message; a closed journey too', async () => {
+    const { caseId, input } = await picklistCase();
+    expect((await api('POST', '/v1/cases', { key: origination, body: { ...input, steps: { ...input.steps, banking: 'open_banking' } } })).status).toBe(201);
+    await eventually(() => readCase(caseId), (r) => r.body?.steps?.['credit-report']?.state === 'waiting');
+    const waive = () => api('POST', `/v1/cases/${caseId}/steps/credit-report/waive`, { key: operator, body: { reason: 'report posted in' } });
+    expect((await waive()).status).toBe(200);
+    expect(await waive()).toMatchObject({ status: 409, body: { error: 'action_refused', message: expect.stringContaining('credit-report is waived already') } });
+    expect((await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: { reason: 'test' } })).status).toBe(202);
+    await eventually(() => readCase(caseId), (r) => r.body.runStatus === 'COMPLETED');
+    expect(await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: {} })).toMatchObject({ status: 409, body: { error: 'case_closed' } });
+    expect(await api('POST', `/v1/cases/${caseId}/steps/credit-report/waive`, { key: operator, body: { reason: 'x' } })).toMatchObject({ status: 409, body: { error: 'case_closed' } });
+    const document = (await api('GET', '/openapi.json')).body;
+    for (const op of ['retryStep', 'waiveStep', 'resolvePicklist', 'cancelCase']) {
+      const operation = Object.values(document.paths as Record<string, Record<string, any>>).flatMap((m) => Object.values(m)).find((o) => o.operationId === op);
+      expect({ op, documented: Object.keys(operation.responses) }).toEqual({ op, documented: expect.arrayContaining(['409']) });
+    }
+  });
 });
