@@ -16,6 +16,11 @@ export const defaultDeadlines = {
   incomeEmployer: '7 days',
   /** With no webhook for this long, the resource workflow asks the provider (webhooks get lost). */
   reconcileAfter: '1 hour',
+  /**
+   * Each further poll that finds nothing waits twice as long as the one before, up to this
+   * (workflows/pollBackoff.ts); a delivery starts again from reconcileAfter.
+   */
+  reconcileBackoffCap: '12 hours',
   /** A resource workflow ends after this long with no delivery and no subscriber activity. */
   resourceRetention: '30 days',
   /** A journey that needs attention waits this long for an operator's retry, waiver or cancel. */

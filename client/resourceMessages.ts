@@ -32,6 +32,8 @@ export interface Subscription {
   caseId?: string;
   /** Ask the provider when no delivery arrived for this long (milliseconds); no polling when unset. */
   reconcileAfterMs?: number;
+  /** The longest wait between two polls that find nothing (milliseconds; deadlines.ts by default). */
+  reconcileBackoffCapMs?: number;
   /**
    * How long the resource stays once its outcome reached its subscribers (milliseconds; the
    * shortest any subscriber asked); set by the worker (RESOURCE_QUIET_AFTER_OUTCOME), else the
@@ -90,6 +92,9 @@ export interface ResourceWorkflowInput {
   /** State carried across continue-as-new. */
   carried?: Omit<ResourceState, 'resource'> & {
     reconcileAfterMs?: number;
+    reconcileBackoffCapMs?: number;
+    /** Polls that found nothing since the last delivery or subscription: the next waits 2^n × reconcileAfter. */
+    pollsSinceActivity?: number;
     settled?: boolean;
     outcomeTold?: boolean;
     quietAfterOutcomeMs?: number;

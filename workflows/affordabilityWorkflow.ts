@@ -15,6 +15,8 @@ export interface AffordabilityInput {
   caseId: string;
   deadline?: Duration;
   reconcileAfter?: Duration;
+  /** The longest wait between two polls that find nothing (deadlines.ts). */
+  reconcileBackoffCap?: Duration;
   stepKey?: string;
   /** The need's key (purchase.ts). */
   purchase?: string;
@@ -49,6 +51,7 @@ async function requestAffordability(input: AffordabilityInput, { update, finish,
     },
     deadline,
     reconcileAfter: input.reconcileAfter,
+    ...(input.reconcileBackoffCap !== undefined ? { reconcileBackoffCap: input.reconcileBackoffCap } : {}),
     update,
   });
   if (!found) return finish('expired', `the affordability insight was not ready within ${String(deadline)}`);

@@ -23,6 +23,7 @@ export interface AwaitResultOptions<Found> {
   locate: (delivery: ResourceDelivery, requestId: string) => Found | undefined;
   deadline: Duration;
   reconcileAfter?: Duration;
+  reconcileBackoffCap?: Duration;
   update: (changes: Partial<StepStatus<never>>) => unknown;
 }
 
@@ -37,7 +38,7 @@ export async function requestAndAwaitResult<Found>(options: AwaitResultOptions<F
   });
   const reconcileAfter = options.reconcileAfter ?? defaultDeadlines.reconcileAfter;
   // The creating call runs to its answer (activityOptions.ts): a cancel or waive meanwhile never loses the request.
-  requestId = await options.request(inbox.subscription(reconcileAfter));
+  requestId = await options.request(inbox.subscription(reconcileAfter, options.reconcileBackoffCap));
   inbox.track({ kind: options.kind, id: requestId });
   for (const earlier of inbox.of({ kind: options.kind, id: requestId })) found ??= options.locate(earlier, requestId);
   options.update({ state: 'waiting', providerIds: { request_id: requestId } });

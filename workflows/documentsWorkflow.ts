@@ -24,6 +24,8 @@ export interface DocumentsInput {
   documents: DistributiveOmit<DocumentUploadInput, 'entity_type' | 'entity_id'>[];
   deadline?: Duration;
   reconcileAfter?: Duration;
+  /** The longest wait between two polls that find nothing (deadlines.ts). */
+  reconcileBackoffCap?: Duration;
   stepKey?: string;
   /** How long each provider call is retried before the step fails. */
   callBudget?: Duration;
@@ -87,7 +89,7 @@ async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome
   for (const [index, file] of input.documents.entries()) {
     const document = { ...file, entity_type: 'case' as const, entity_id: input.caseId };
     // Upload and subscribe in one activity.
-    const uploaded = await provider.uploadDocumentAndSubscribe({ document, subscription: inbox.subscription(reconcileAfter), ...keyed(input, `document-${index + 1}`) });
+    const uploaded = await provider.uploadDocumentAndSubscribe({ document, subscription: inbox.subscription(reconcileAfter, input.reconcileBackoffCap), ...keyed(input, `document-${index + 1}`) });
     const outcome: DocumentOutcome = { document_id: uploaded.document_id.toLowerCase(), file_name: uploaded.file_name, status: 'Processing', document_type: uploaded.document_type, message: null, document_endpoint: null };
     outcomes.push(outcome);
     inbox.track({ kind: 'document', id: outcome.document_id });

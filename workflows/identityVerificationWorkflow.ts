@@ -34,6 +34,8 @@ export interface IdentityVerificationInput extends Purchasing {
   /** Adopt an open (Pending) request of this person instead of creating one (default true; false when an operator asked for a fresh one). */
   adoptOpenRequest?: boolean;
   reconcileAfter?: Duration;
+  /** The longest wait between two polls that find nothing (deadlines.ts). */
+  reconcileBackoffCap?: Duration;
   /** Set by the journey: the key under which this step reports to it. */
   stepKey?: string;
   /** How long each provider call is retried before the step fails. */
@@ -100,7 +102,7 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
           adoptOpenRequest: adopt,
           ...(first && input.knownRequests?.length ? { knownRequests: input.knownRequests } : {}),
           ...keyed(input, first ? 'request' : `resubmission-${attempt}`),
-          subscription: inbox.subscription(reconcileAfter),
+          subscription: inbox.subscription(reconcileAfter, input.reconcileBackoffCap),
         });
       Object.assign(current, { requestId: request.request_id, open: [request.request_id, ...(request.also_pending ?? [])], outcome: undefined });
       for (const id of current.open) inbox.track({ kind: 'idv', id });

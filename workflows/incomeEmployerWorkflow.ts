@@ -18,6 +18,8 @@ export interface IncomeEmployerInput {
   caseId: string;
   deadline?: Duration;
   reconcileAfter?: Duration;
+  /** The longest wait between two polls that find nothing (deadlines.ts). */
+  reconcileBackoffCap?: Duration;
   stepKey?: string;
   /** The need's key (purchase.ts). */
   purchase?: string;
@@ -46,6 +48,7 @@ async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish
     },
     deadline,
     reconcileAfter: input.reconcileAfter,
+    ...(input.reconcileBackoffCap !== undefined ? { reconcileBackoffCap: input.reconcileBackoffCap } : {}),
     update,
   });
   if (!verificationLink) return finish('expired', `income and employer were not verified within ${String(deadline)}`);

@@ -49,6 +49,8 @@ export interface PlannedStep {
 
 export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep> {
   const deadlines: Deadlines = deadlinesWith(input.deadlines as Record<string, Duration>);
+  // How each step's resources poll the provider when no webhook comes.
+  const reconciliation = { reconcileAfter: deadlines.reconcileAfter, reconcileBackoffCap: deadlines.reconcileBackoffCap };
   const plan = new Map<string, PlannedStep>();
   const taskQueue = workflowInfo().taskQueue;
   const { steps, caseId } = input;
@@ -88,7 +90,7 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
           caseId,
           deadline: deadlines.identityVerification,
           maxResubmissions: input.maxResubmissions,
-          reconcileAfter: deadlines.reconcileAfter,
+          ...reconciliation,
           // The person's open request is continued, unless an operator asked for a fresh one.
           adoptOpenRequest: !a.continuation.fresh,
           ...(a.continuation.openRequests.length > 0 ? { knownRequests: a.continuation.openRequests } : {}),
@@ -105,17 +107,17 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
   if (steps.documents?.length) {
     const documents = steps.documents;
     add('documents', (a) =>
-      child(documentsWorkflow, a, { ...common('documents', a), caseId, documents, deadline: deadlines.documents, reconcileAfter: deadlines.reconcileAfter }),
+      child(documentsWorkflow, a, { ...common('documents', a), caseId, documents, deadline: deadlines.documents, ...reconciliation }),
     );
   }
   if (steps.incomeEmployer) {
     add('income-employer', (a) =>
-      child(incomeEmployerWorkflow, a, { ...common('income-employer', a), caseId, deadline: deadlines.incomeEmployer, reconcileAfter: deadlines.reconcileAfter }),
+      child(incomeEmployerWorkflow, a, { ...common('income-employer', a), caseId, deadline: deadlines.incomeEmployer, ...reconciliation }),
     );
   }
   if (steps.affordability) {
     // Affordability is computed from the case's banking data: it runs once banking completed.
-    const start = (a: AttemptStart) => child(affordabilityWorkflow, a, { ...common('affordability', a), caseId, deadline: deadlines.affordability, reconcileAfter: deadlines.reconcileAfter });
+    const start = (a: AttemptStart) => child(affordabilityWorkflow, a, { ...common('affordability', a), caseId, deadline: deadlines.affordability, ...reconciliation });
     add('affordability', start, steps.banking ? 'banking' : null);
   }
   return plan;

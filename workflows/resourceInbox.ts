@@ -15,9 +15,12 @@ import { resourceSubscriptions } from './providerActivities';
 export interface ResourceInbox {
   /** Events received so far for `resource`, each once, in arrival order. */
   of(resource: ResourceKey): ResourceDelivery[];
-  subscribe(resource: ResourceKey, reconcileAfter?: Duration): Promise<void>;
-  /** This workflow as a subscriber, for an activity that creates a resource and subscribes in one go. */
-  subscription(reconcileAfter?: Duration): Subscription;
+  subscribe(resource: ResourceKey, reconcileAfter?: Duration, reconcileBackoffCap?: Duration): Promise<void>;
+  /**
+   * This workflow as a subscriber, for an activity that creates a resource and subscribes in one go:
+   * polled for `reconcileAfter` after the last delivery, then backing off to `reconcileBackoffCap`.
+   */
+  subscription(reconcileAfter?: Duration, reconcileBackoffCap?: Duration): Subscription;
   /**
    * Remembers a resource that an activity subscribed this workflow to (with `subscription()`), so
    * that `unsubscribeAll` reaches it. Resources passed to `subscribe`, and those an event came
@@ -71,10 +74,11 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
     onEvent(resource, delivery);
   });
   const caseId = workflowInfo().typedSearchAttributes.get(caseIdSearchAttribute);
-  const subscription = (reconcileAfter?: Duration): Subscription => ({
+  const subscription = (reconcileAfter?: Duration, reconcileBackoffCap?: Duration): Subscription => ({
     workflowId: workflowInfo().workflowId,
     ...(caseId ? { caseId } : {}),
     ...(reconcileAfter !== undefined ? { reconcileAfterMs: msToNumber(reconcileAfter) } : {}),
+    ...(reconcileBackoffCap !== undefined ? { reconcileBackoffCapMs: msToNumber(reconcileBackoffCap) } : {}),
   });
   // Not cancellable: a step that is being cancelled still lets its resources go.
   const unsubscribe = (resource: ResourceKey): Promise<void> =>
@@ -90,9 +94,9 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
     });
   const inbox: ResourceInbox = {
     of: (resource) => byResource.get(keyOf(resource)) ?? [],
-    async subscribe(resource, reconcileAfter) {
+    async subscribe(resource, reconcileAfter, reconcileBackoffCap) {
       remember(resource);
-      await resourceSubscriptions.subscribeToResource({ resource, subscription: subscription(reconcileAfter) });
+      await resourceSubscriptions.subscribeToResource({ resource, subscription: subscription(reconcileAfter, reconcileBackoffCap) });
     },
     subscription,
     track: remember,

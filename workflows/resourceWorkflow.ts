@@ -16,14 +16,19 @@
  * resource whose outcome has reached its subscribers ends after an hour of quiet
  * (`resourceQuietAfterOutcome`): the provider never sends a delivery twice, and whatever still
  * comes late starts a new run, which keeps it.
+ *
+ * Polls back off (pollBackoff.ts): the first `reconcileAfter` after the last delivery or
+ * subscription, each further one twice as long after the one before, up to
+ * `reconcileBackoffCap`; a delivery or subscription starts again from `reconcileAfter`.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
-import { condition, continueAsNew, getExternalWorkflowHandle, log, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, getExternalWorkflowHandle, log, patched, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { caseIdSearchAttribute } from '../client/searchAttributes';
 import type { Activities } from '../activities';
 import { activityOptions } from './activityOptions';
 import { defaultDeadlines, resourceQuietAfterOutcome } from '../client/deadlines';
 import { pollable, settlesResource } from './resourceSettlement';
+import { pollInterval } from './pollBackoff';
 import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, unsubscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from '../client/resourceMessages';
 
 export type { ResourceWorkflowInput };
@@ -38,7 +43,13 @@ const UNROUTED_LOG_LIMIT = 500;
 
 const reconciliation = proxyActivities<Activities>(activityOptions.reconcile);
 
+/** docs/versioning.md: resources started before it polled every reconcileAfter, without backing off. */
+const POLLING_BACKS_OFF = 'resource-polling-backs-off';
+
 export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<ResourceState> {
+  // Decided at the first task, before any handler runs: a marker asked for later lands where an
+  // older run's replay does not look for it.
+  const backsOff = patched(POLLING_BACKS_OFF);
   const state: ResourceState = {
     resource: input.resource,
     events: input.carried?.events ?? [],
@@ -50,6 +61,9 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   const seen = new Set(state.events.map((e) => e.dedupeId));
   const outbox: Outgoing[] = [];
   let reconcileAfterMs = input.carried?.reconcileAfterMs;
+  let reconcileBackoffCapMs = input.carried?.reconcileBackoffCapMs;
+  // Polls that found nothing since the last delivery or subscription: how far the next one backs off.
+  let pollsSinceActivity = input.carried?.pollsSinceActivity ?? 0;
   // Settled: the provider said the resource reached its outcome; no more polling.
   let settled = input.carried?.settled ?? false;
   // Outcome told: settled, and a subscriber has been sent the log since (a subscriber, not the
@@ -82,18 +96,22 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     if (state.resource.kind === 'unrouted') dropOldest(state, seen);
     if (settlesResource(state.resource.kind, delivery)) settled = true;
     lastActivity = Date.now();
+    pollsSinceActivity = 0;
     wake = true;
     if (!told) for (const to of state.subscribers) outbox.push({ to, delivery });
   };
 
   setHandler(deliverSignal, record);
 
-  setHandler(subscribeSignal, ({ workflowId, caseId, reconcileAfterMs: after, quietAfterOutcomeMs: quiet }) => {
+  setHandler(subscribeSignal, ({ workflowId, caseId, reconcileAfterMs: after, reconcileBackoffCapMs: cap, quietAfterOutcomeMs: quiet }) => {
     if (!state.subscribers.includes(workflowId)) state.subscribers.push(workflowId);
     if (caseId) carryCaseId(caseId);
     if (after !== undefined) reconcileAfterMs = Math.min(reconcileAfterMs ?? after, after);
+    if (cap !== undefined) reconcileBackoffCapMs = Math.min(reconcileBackoffCapMs ?? cap, cap);
     if (quiet !== undefined) quietAfterOutcomeMs = Math.min(quietAfterOutcomeMs ?? quiet, quiet);
     lastActivity = Date.now();
+    // A new need (a retried step's): its first poll comes reconcileAfter from now, as the first one did.
+    pollsSinceActivity = 0;
     wake = true;
     // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing; one
     // delivery per occurrence, as live ones are forwarded.
@@ -112,10 +130,13 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
 
   const retentionMs = msToNumber(input.retention ?? defaultDeadlines.resourceRetention);
   const inputQuietMs = msToNumber(input.quietAfterOutcome ?? resourceQuietAfterOutcome);
+  const defaultCapMs = msToNumber(defaultDeadlines.reconcileBackoffCap);
+  // Unpatched (a run that began before the backoff), every wait is reconcileAfter, as it was.
+  const nextPollInterval = (after: number): number => (backsOff ? pollInterval(after, reconcileBackoffCapMs ?? defaultCapMs, pollsSinceActivity) : after);
   // Read from the state each time: a subscriber can leave while the loop waits.
   const nextPollAt = (): number => {
     const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && pollable(state.resource.kind);
-    return pollDue ? Math.max(lastActivity, lastPoll ?? lastActivity) + (reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
+    return pollDue ? Math.max(lastActivity, lastPoll ?? lastActivity) + nextPollInterval(reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
   };
   const quietUntil = (): number => lastActivity + (outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs);
   for (;;) {
@@ -128,8 +149,11 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     } else if (Date.now() >= nextPollAt()) {
       // A poll that is due comes before the end of quiet. Where the rule before (quiet from the
       // last poll) polled, this one polls too, so executions that polled under it replay unchanged.
+      const activityBefore = lastActivity;
       settled = await reconcile(state, record);
       lastPoll = Date.now();
+      // A delivery while the provider was asked has started the count again; it stays at 0.
+      if (!settled && lastActivity === activityBefore) pollsSinceActivity++;
     } else if (Date.now() >= quietUntil()) {
       return state;
     }
@@ -137,7 +161,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     const longHistory = input.continueAsNewAtHistoryLength !== undefined && info.historyLength >= input.continueAsNewAtHistoryLength;
     if ((info.continueAsNewSuggested || longHistory) && outbox.length === 0) {
       const { resource, ...carried } = state;
-      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, settled, ...(outcomeTold ? { outcomeTold } : {}), ...(quietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs } : {}), lastActivityAt: lastActivity, ...(lastPoll !== undefined ? { lastPollAt: lastPoll } : {}) } });
+      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, ...(reconcileBackoffCapMs !== undefined ? { reconcileBackoffCapMs } : {}), ...(pollsSinceActivity > 0 ? { pollsSinceActivity } : {}), settled, ...(outcomeTold ? { outcomeTold } : {}), ...(quietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs } : {}), lastActivityAt: lastActivity, ...(lastPoll !== undefined ? { lastPollAt: lastPoll } : {}) } });
     }
   }
 }

@@ -34,7 +34,14 @@ const GENERATIONS = ['1.0', '1.1'];
  * (issue 20). A 1.1 history records the markers of the paths it took; a 1.0 history has none, and
  * replays the old path of each.
  */
-const PATCHES = ['cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'steps-leave-their-resources'];
+const PATCHES = ['cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'resource-polling-backs-off', 'steps-leave-their-resources'];
+
+/**
+ * Patches added since the last recorded generation (docs/versioning.md): no recorded history holds
+ * their marker yet; the next generation's do. `resource-polling-backs-off` is decided at a resource
+ * workflow's first task, so every resource history recorded from now on holds it.
+ */
+const PATCHES_NOT_YET_RECORDED = ['resource-polling-backs-off'];
 
 /**
  * Every scenario the pre-1.0 generations (v1 … v8) covered, under the names the baseline uses:
@@ -101,7 +108,7 @@ const patchIds = (h: RecordedHistory) =>
 test('1.0 histories hold no patch marker; 1.1 histories hold the patches in use and no other', () => {
   expect(ofGeneration('1.0').flatMap(patchIds)).toEqual([]);
   const used = new Set(ofGeneration('1.1').flatMap(patchIds));
-  expect([...used].sort()).toEqual(PATCHES);
+  expect([...used].sort()).toEqual(PATCHES.filter((p) => !PATCHES_NOT_YET_RECORDED.includes(p)));
 });
 
 test('1.1 continues what the provider holds: a picklist retried reads the report again, a waiting IDV retried adopts its request', () => {

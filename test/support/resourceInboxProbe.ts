@@ -10,7 +10,7 @@ import type { ResourceKey } from '../../provider';
 import { createResourceInbox } from '../../workflows/resourceInbox';
 
 export type ProbeCommand =
-  | { op: 'subscribe'; resource: ResourceKey; reconcileAfter?: Duration }
+  | { op: 'subscribe'; resource: ResourceKey; reconcileAfter?: Duration; reconcileBackoffCap?: Duration }
   | { op: 'track'; resource: ResourceKey }
   | { op: 'unsubscribe'; resource: ResourceKey }
   | { op: 'unsubscribeAll' }
@@ -41,7 +41,7 @@ export async function resourceInboxProbe(): Promise<ProbeState> {
       await condition(() => queue.length > 0);
       const command = queue.shift() as ProbeCommand;
       if (command.op === 'finish') return state();
-      if (command.op === 'subscribe') await inbox.subscribe(command.resource, command.reconcileAfter);
+      if (command.op === 'subscribe') await inbox.subscribe(command.resource, command.reconcileAfter, command.reconcileBackoffCap);
       else if (command.op === 'track') inbox.track(command.resource);
       else if (command.op === 'unsubscribe') await inbox.unsubscribe(command.resource);
       else await inbox.unsubscribeAll();

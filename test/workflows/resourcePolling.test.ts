@@ -13,10 +13,13 @@ import type { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { routes } from '../../activities/routes';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { waitForStatus } from '../../cli/watchStatus';
 import { startStack, type Stack } from '../../cli/stack';
 import { deliverSignal, resourceWorkflowId, subscribeSignal, type ResourceDelivery, type Subscription } from '../../client/resourceMessages';
 import { dataConverterFor, failureConverterPath } from '../../codec/dataConverter';
+import { stepStatusQuery } from '../../client/stepMessages';
 import { identityVerificationRequestSchema, type ResourceKey } from '../../provider';
+import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { probeCommandSignal, probeStateQuery, resourceInboxProbe, type ProbeCommand, type ProbeState } from '../support/resourceInboxProbe';
@@ -110,7 +113,8 @@ function pollsCompleted(events: Event[]): Event[] {
 test('a resource whose only subscriber unsubscribes stops polling, and ends its quiet period after its last delivery although it polled', async () => {
   const resource = await pendingIdvResource();
   const probe = await startProbe();
-  await command(probe, { op: 'subscribe', resource, reconcileAfter: RECONCILE_AFTER }, 1);
+  // Polling without backing off (the cap is reconcileAfter): four polls fit in the quiet period.
+  await command(probe, { op: 'subscribe', resource, reconcileAfter: RECONCILE_AFTER, reconcileBackoffCap: RECONCILE_AFTER }, 1);
   await deliver(resource, 'last-delivery');
   await waitUntil('the delivery forwarded to the probe', async () => (await probe.query(probeStateQuery)).received.length === 1);
   // No outcome yet: the resource goes on polling after the delivery.
@@ -188,4 +192,88 @@ test('the inbox remembers the resources it subscribed to, tracked or heard from;
     expect({ resource, unsubscribed: unsubscribed.length }).toEqual({ resource, unsubscribed: 1 });
     expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed[0]!))).toEqual([]);
   }
+});
+
+/**
+ * Issue 24: waiting costs almost nothing. The clock scaled down 14,400 times: reconcileAfter 1 hour
+ * is 250 ms here, the 12-hour cap 3 s. Each poll's wait is read from the timer the resource started
+ * before it (exact, whatever the machine's load, when started in the task that saw the last poll's
+ * answer) and checked against the history's clock (never shorter).
+ */
+describe('polling backs off', () => {
+  const SCALED_RECONCILE_AFTER_MS = 250;
+  const SCALED_CAP_MS = 3_000;
+  const timerMs = (event: Event) => tsToMs(event.timerStartedEventAttributes!.startToFireTimeout);
+  /** Each poll, with the timer it waited on and the time since the resource's last activity (a poll, a subscription, a delivery). */
+  function pollWaits(events: Event[]): { timerMs: number; sinceLastMs: number }[] {
+    const waits: { timerMs: number; sinceLastMs: number }[] = [];
+    let lastTimer: Event | undefined;
+    let lastActivityAt = 0;
+    const polls = new Set(pollsScheduled(events).map(idOf));
+    for (const event of events) {
+      if (event.timerStartedEventAttributes) lastTimer = event;
+      if (event.workflowExecutionSignaledEventAttributes || event.activityTaskCompletedEventAttributes) lastActivityAt = timeOf(event);
+      if (polls.has(idOf(event))) waits.push({ timerMs: timerMs(lastTimer!), sinceLastMs: timeOf(event) - lastActivityAt });
+    }
+    return waits;
+  }
+
+  test('the first poll comes reconcileAfter after the subscription, each next one twice as long after the last, up to the cap; a delivery starts again from reconcileAfter', async () => {
+    const resource = await pendingIdvResource();
+    // Started with a retention longer than the test, so that quiet never ends it meanwhile.
+    const handle = await stack.client.workflow.start(resourceWorkflow, { workflowId: resourceWorkflowId(resource), taskQueue: stack.temporal.taskQueue, args: [{ resource, retention: '2 minutes' }] });
+    const probe = await startProbe();
+    await command(probe, { op: 'subscribe', resource, reconcileAfter: `${SCALED_RECONCILE_AFTER_MS} milliseconds`, reconcileBackoffCap: `${SCALED_CAP_MS} milliseconds` }, 1);
+    await waitUntil('six polls', async () => pollsCompleted(await historyOf(resource)).length >= 6, { timeoutMs: 40_000 });
+    await deliver(resource, 'resets-the-backoff');
+    await waitUntil('eight polls', async () => pollsCompleted(await historyOf(resource)).length >= 8, { timeoutMs: 20_000 });
+    await command(probe, { op: 'unsubscribe', resource }, 2);
+
+    const waits = pollWaits(await historyOf(resource)).slice(0, 8);
+    const expected = [250, 500, 1_000, 2_000, 3_000, 3_000, /* after the delivery */ 250, 500];
+    // The delivery's timer starts once its forward to the probe is done, so a little under 250 ms.
+    const afterDelivery = waits[6]!.timerMs;
+    expect(afterDelivery).toBeGreaterThan(0);
+    expect(afterDelivery).toBeLessThanOrEqual(250);
+    expect(waits.map((w, i) => (i === 6 ? 250 : w.timerMs))).toEqual(expected);
+    waits.forEach((w, i) => expect({ poll: i + 1, waitedEnough: w.sinceLastMs >= expected[i]! }).toEqual({ poll: i + 1, waitedEnough: true }));
+    // The patched path replays (docs/versioning.md): its marker at the first task, then these polls.
+    await Worker.runReplayHistory({ workflowBundle: testWorkflowBundle(), dataConverter: dataConverterFor(stack.payloadKeys) }, await handle.fetchHistory());
+    await handle.terminate('test done');
+    await probe.signal(probeCommandSignal, { op: 'finish' });
+  }, 90_000);
+
+  /** Waits until the resource's next timer is its retention (days), not a poll's: it will not poll again. */
+  async function pollsNoMore(resource: ResourceKey): Promise<Event[]> {
+    return waitUntil(`${resourceWorkflowId(resource)} waiting on its retention only`, async () => {
+      const events = await historyOf(resource);
+      const unsubscribed = signaled(events, 'unsubscribe')[0];
+      const retention = unsubscribed && events.find((e) => idOf(e) > idOf(unsubscribed) && e.timerStartedEventAttributes && timerMs(e) > 86_400_000);
+      return retention ? events : undefined;
+    }, { timeoutMs: 30_000 });
+  }
+
+  const startIdvStep = async () => {
+    const personId = (await control('/persons', {})).person_id as string;
+    const handle = await stack.client.workflow.start(identityVerificationWorkflow, {
+      workflowId: `step/${randomUUID()}`,
+      taskQueue: stack.temporal.taskQueue,
+      args: [{ personId, deadline: '3 seconds', reconcileAfter: `${SCALED_RECONCILE_AFTER_MS} milliseconds`, reconcileBackoffCap: `${SCALED_CAP_MS} milliseconds` }],
+    });
+    const requestId = (await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting')).providerIds.request_id as string;
+    const resource: ResourceKey = { kind: 'idv', id: requestId };
+    await waitUntil('a first poll', async () => pollsCompleted(await historyOf(resource)).length >= 1, { timeoutMs: 20_000 });
+    return { handle, resource };
+  };
+
+  test.each(['expired', 'cancelled'] as const)('a step that %s leaves its resource, which polls no more', async (ending) => {
+    const { handle, resource } = await startIdvStep();
+    if (ending === 'cancelled') await handle.cancel(); // as the journey cancels an attempt an operator waived or retried
+    expect(await handle.result()).toMatchObject({ state: ending });
+
+    const events = await pollsNoMore(resource);
+    const unsubscribed = signaled(events, 'unsubscribe')[0]!;
+    expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed))).toEqual([]);
+    await resourceHandle(resource).terminate('test done');
+  }, 60_000);
 });
