@@ -14,5 +14,6 @@ export const benchmarks: readonly Benchmark[] = [
   { name: 'case file writes', script: 'bench/caseFileWrites.ts' },
   { name: 'journey throughput', script: 'bench/journeyThroughput.ts' },
   { name: 'journey cost', script: 'bench/journeyCost.ts' },
+  { name: 'waiting cost', script: 'bench/waitingCost.ts' },
   { name: 'idle journeys', script: 'bench/idleJourneys.ts' },
 ];

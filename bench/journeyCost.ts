@@ -7,23 +7,23 @@
  * Resource workflows are measured over their whole life: the bench waits until they are quiet (they
  * stay open for their retention period, waiting for late deliveries).
  *
- * Baseline: the budget in BUDGET (justified in docs/benchmarks.md) and the 429 events measured
- * before this work; exits 1 when a journey costs more events than the budget.
+ * Billable actions by Temporal's published rules (journeyCost/billableActions.ts), and what they
+ * cost at list price. Baseline: the 429 events measured before issue 13. The events budget is
+ * retired (issue 24: events are not what a lender pays for); the figures are reported, no target.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
 import { runDemoJourney } from '../cli/demoJourney';
 import { startStack } from '../cli/stack';
 import { addCost, eventBreakdown, eventName, historyCost, zeroCost, type Cost } from './journeyCost/historyCost';
+import { allRuns, historyOf, partOf, untilQuiet } from './journeyCost/caseRuns';
+import { actionLines, dollarsFor, LIST_PRICE_PER_MILLION_ACTIONS_USD, notInHistory } from './journeyCost/billableActions';
 import { reportResult } from './benchResult';
 
 const JOURNEYS = Number(process.env.BENCH_COST_JOURNEYS ?? 3);
 /** History events of one demo journey measured on main before this work (issue 13). */
 const BEFORE_EVENTS = 429;
-/** At least 40% fewer than before. */
-const BUDGET_EVENTS = Math.floor(BEFORE_EVENTS * 0.6);
 /**
  * Resource workflows ask the provider after this long without a delivery (an hour by default); a
  * short one here so that a resource's whole working life fits in the run, polls included.
@@ -31,44 +31,6 @@ const BUDGET_EVENTS = Math.floor(BEFORE_EVENTS * 0.6);
 const RECONCILE_AFTER = '3 seconds';
 /** Quiet for longer than that: every workflow has done all it will do before its retention ends. */
 const QUIET_MS = Number(process.env.BENCH_COST_QUIET_MS ?? 5_000);
-
-interface Run {
-  workflowId: string;
-  runId: string;
-}
-
-/** Which part of the journey a workflow belongs to: the journey, a step, or a step's resource. */
-function partOf(workflowId: string, caseId: string): string {
-  const journey = `case/${caseId}`;
-  if (workflowId === journey) return 'journey';
-  // `identity-verification/<person id>`, and `/<n>` for later attempts: one row per step.
-  if (workflowId.startsWith(`${journey}/`)) return workflowId.slice(journey.length + 1).replace(/^identity-verification\/.*/, 'identity-verification').replace(/\/\d+$/, '');
-  const kind = workflowId.split('/')[1] ?? 'other';
-  return `resource ${kind}`;
-}
-
-async function allRuns(client: Client): Promise<Run[]> {
-  const runs: Run[] = [];
-  for await (const execution of client.workflow.list()) runs.push({ workflowId: execution.workflowId, runId: execution.runId });
-  return runs;
-}
-
-async function historyOf(client: Client, run: Run) {
-  return (await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory()).events ?? [];
-}
-
-/** Waits until no history of these runs grew for QUIET_MS (resource workflows finish forwarding). */
-async function quiet(client: Client, runs: () => Promise<Run[]>): Promise<Run[]> {
-  let last = '';
-  for (;;) {
-    const current = await runs();
-    const lengths = await Promise.all(current.map(async (r) => `${r.runId}:${(await historyOf(client, r)).length}`));
-    const signature = lengths.sort().join(',');
-    if (signature === last) return current;
-    last = signature;
-    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-  }
-}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-cost-'));
@@ -82,7 +44,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < JOURNEYS; i++) {
       const outcome = await runDemoJourney(stack, () => {}, { deadlines: { reconcileAfter: RECONCILE_AFTER } });
       if (outcome.status.state !== 'completed') throw new Error(`journey ${outcome.caseId} ended ${outcome.status.state}: ${outcome.status.reasons.join('; ')}`);
-      const runs = await quiet(stack.client, async () => (await allRuns(stack.client)).filter((r) => !known.has(r.runId)));
+      const runs = await untilQuiet(stack.client, async () => (await allRuns(stack.client)).filter((r) => !known.has(r.runId)), QUIET_MS);
       known = new Set([...known, ...runs.map((r) => r.runId)]);
       workflowRuns += runs.length;
       for (const run of runs) {
@@ -106,17 +68,13 @@ async function main(): Promise<void> {
     console.log('\nevents by type (per journey):');
     for (const [name, count] of [...breakdown.entries()].sort((a, b) => b[1] - a[1])) console.log(`  ${name.padEnd(60)} ${per(count)}`);
     const events = per(total.events);
-    reportResult({
-      name: 'journey cost',
-      figure: events,
-      unit: 'history events per journey',
-      baseline: BEFORE_EVENTS,
-      baselineName: 'history events per journey measured before (issue 13)',
-      ratio: events / BEFORE_EVENTS,
-      target: `≤ ${BUDGET_EVENTS} (≥ 40% fewer)`,
-      pass: events <= BUDGET_EVENTS,
-    });
-    process.exitCode = events <= BUDGET_EVENTS ? 0 : 1;
+    const actions = per(total.actions);
+    console.log(`\nbillable actions by kind (per journey; not in a history, so not counted: ${notInHistory}; heartbeats estimated):`);
+    for (const line of actionLines(total.actionsByKind, JOURNEYS)) console.log(line);
+    console.log(`\none journey: ${actions} actions, $${dollarsFor(actions).toFixed(5)} at $${LIST_PRICE_PER_MILLION_ACTIONS_USD} per million actions (Temporal Cloud list price)`);
+    reportResult({ name: 'journey cost: history events', figure: events, unit: 'history events per journey', baseline: BEFORE_EVENTS, baselineName: 'history events per journey measured before (issue 13)', ratio: events / BEFORE_EVENTS, target: 'none', pass: null });
+    reportResult({ name: 'journey cost: billable actions', figure: actions, unit: 'Temporal Cloud actions per journey', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null });
+    reportResult({ name: 'journey cost: at list price', figure: Math.round(dollarsFor(actions) * 1e6) / 1e6, unit: `USD per journey ($${LIST_PRICE_PER_MILLION_ACTIONS_USD}/M actions)`, baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null });
   } finally {
     await stack.stop();
   }

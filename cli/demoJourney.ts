@@ -22,6 +22,8 @@ export interface DemoOutcome {
 export interface DemoOptions {
   /** Deadlines for the journey (the defaults of workflows/deadlines.ts otherwise). */
   deadlines?: OnboardCaseInput['deadlines'];
+  /** How long the applicant takes to act once a step waits for them (bench:waiting); at once by default. */
+  applicantActsAfterMs?: number;
 }
 
 export interface DemoCase {
@@ -89,7 +91,7 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
           if (seen.get(key) === line) continue;
           seen.set(key, line);
           print(`  ${key.padEnd(58)} ${line}`);
-          void playApplicant(control, key, step, acted, print);
+          void playApplicant(control, key, step, acted, print, options.applicantActsAfterMs ?? 0);
         }
       },
     });
@@ -101,15 +103,17 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
 }
 
 /** The simulated applicant: completes the identity check and connects the bank when asked. */
-async function playApplicant(control: string, key: string, step: StepStatus, acted: Set<string>, print: (line: string) => void): Promise<void> {
+async function playApplicant(control: string, key: string, step: StepStatus, acted: Set<string>, print: (line: string) => void, delayMs: number): Promise<void> {
   if (step.state !== 'waiting' || acted.has(key)) return;
+  const acts = (key.startsWith('identity-verification/') && step.providerIds.request_id) || (key === 'banking' && step.providerIds.bank_connection_id);
+  if (!acts) return;
+  acted.add(key);
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
   if (key.startsWith('identity-verification/') && step.providerIds.request_id) {
-    acted.add(key);
     print('  (the applicant opens the verification link and completes the check)');
     await completeIdentityCheck(control, step.providerIds.request_id);
   }
   if (key === 'banking' && step.providerIds.bank_connection_id) {
-    acted.add(key);
     print('  (the applicant connects their bank)');
     await connectBank(control, step.providerIds.bank_connection_id);
   }

@@ -1,13 +1,9 @@
 /**
  * What one workflow run costs Temporal, read from its history: events, workflow tasks, signals,
- * activities, timers, children, and Temporal Cloud billable actions counted by Temporal's published
- * definition (docs.temporal.io/cloud/actions): a workflow started (client start, signalWithStart,
- * child, continue-as-new), a timer started (including `condition` with a timeout), a search
- * attribute upsert, a signal received, an update accepted or rejected, an activity attempt started.
- * Not in a history and so not counted: queries, activity heartbeats, and an update's rejection
- * that left no event.
+ * activities, timers, children, and Temporal Cloud billable actions (billableActions.ts).
  */
 import { temporal } from '@temporalio/proto';
+import { addActions, billableActions, noActions, totalOf, type Actions } from './billableActions';
 
 const T = temporal.api.enums.v1.EventType;
 type Event = temporal.api.history.v1.IHistoryEvent;
@@ -20,24 +16,31 @@ export interface Cost {
   activities: number;
   timers: number;
   children: number;
+  /** Reconciliation polls (`pollResource` activities): what waiting for the applicant costs. */
+  polls: number;
+  /** Billable actions, all kinds. */
   actions: number;
+  /** The same by kind. */
+  actionsByKind: Actions;
 }
 
-export const zeroCost = (): Cost => ({ events: 0, workflowTasks: 0, signalsSent: 0, signalsReceived: 0, activities: 0, timers: 0, children: 0, actions: 0 });
+export const zeroCost = (): Cost => ({ events: 0, workflowTasks: 0, signalsSent: 0, signalsReceived: 0, activities: 0, timers: 0, children: 0, polls: 0, actions: 0, actionsByKind: noActions() });
+
+type Count = Exclude<keyof Cost, 'actionsByKind'>;
 
 export function addCost(into: Cost, more: Cost): Cost {
-  for (const key of Object.keys(into) as (keyof Cost)[]) into[key] += more[key];
+  for (const key of Object.keys(into) as (keyof Cost)[]) if (key !== 'actionsByKind') into[key as Count] += more[key as Count];
+  addActions(into.actionsByKind, more.actionsByKind);
   return into;
 }
 
 export function historyCost(events: readonly Event[]): Cost {
   const cost = zeroCost();
   cost.events = events.length;
+  cost.actionsByKind = billableActions(events);
+  cost.actions = totalOf(cost.actionsByKind);
   for (const event of events) {
     switch (event.eventType) {
-      case T.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
-        cost.actions++;
-        break;
       case T.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
         cost.workflowTasks++;
         break;
@@ -46,26 +49,16 @@ export function historyCost(events: readonly Event[]): Cost {
         break;
       case T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
         cost.signalsReceived++;
-        cost.actions++;
         break;
       case T.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
         cost.activities++;
-        break;
-      case T.EVENT_TYPE_ACTIVITY_TASK_STARTED:
-        // One action per attempt; a retried activity's started event records its last attempt.
-        cost.actions += Math.max(1, event.activityTaskStartedEventAttributes?.attempt ?? 1);
+        if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'pollResource') cost.polls++;
         break;
       case T.EVENT_TYPE_TIMER_STARTED:
         cost.timers++;
-        cost.actions++;
         break;
       case T.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED:
         cost.children++;
-        break;
-      case T.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
-      case T.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED:
-      case T.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_REJECTED:
-        cost.actions++;
         break;
       default:
         break;
