@@ -1,6 +1,7 @@
 /** All activities, built on one provider client, one Temporal client and one case file store per worker process. */
 import type { CaseFileStore } from '../case-file/store';
 import { createBankingActivities } from './bankingActivities';
+import { createCaseReadModelActivities } from './caseReadModelActivities';
 import { createCreditReportActivities } from './creditReportActivities';
 import { createDocumentActivities } from './documentActivities';
 import { createIdentityVerificationActivities } from './identityVerificationActivities';
@@ -37,6 +38,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createPollActivities(deps.provider),
     ...createResourceActivities(deps.resources),
     ...createNotificationActivities(deps.caseEvents ?? { timeoutMs: 10_000 }),
+    ...createCaseReadModelActivities(deps.caseFile),
   };
 }
 

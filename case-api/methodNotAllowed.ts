@@ -7,22 +7,23 @@
 import express, { type Response, type Router } from 'express';
 import type { RouteSpec } from './routeSpec';
 
+/** The methods of each path pattern a request matched, by how many parameters the pattern has. */
+type Matches = Map<number, Set<string>>;
+
 /** `prefix` is where the router is mounted: the table's paths carry it, the router's do not. */
 export function methodNotAllowed(routes: readonly RouteSpec[], prefix: string): Router {
   const router = express.Router();
-  // One URL can match several patterns (`/v1/cases/retry-step` is also `/v1/cases/:caseId`): each
-  // that matches adds its methods, and the last step answers when none of them has the request's.
   for (const route of routes) {
+    const parameters = (route.path.match(/:/g) ?? []).length;
     router.all(route.path.slice(prefix.length), (_req, res, next) => {
-      allowedFor(res).add(route.method.toUpperCase());
+      const matches = matchesOf(res);
+      matches.set(parameters, (matches.get(parameters) ?? new Set<string>()).add(route.method.toUpperCase()));
       next();
     });
   }
   router.use((req, res, next) => {
-    const allowed = res.locals.allowedMethods as Set<string> | undefined;
-    if (!allowed) return next();
-    if (allowed.has('GET')) allowed.add('HEAD');
-    if (allowed.has(req.method)) return next();
+    const allowed = mostConcrete(res.locals.pathMatches as Matches | undefined);
+    if (!allowed || allowed.has(req.method)) return next();
     const allow = [...allowed].sort().join(', ');
     res.set('Allow', allow);
     if (req.method === 'OPTIONS') return void res.status(204).end();
@@ -31,6 +32,18 @@ export function methodNotAllowed(routes: readonly RouteSpec[], prefix: string): 
   return router;
 }
 
-function allowedFor(res: Response): Set<string> {
-  return (res.locals.allowedMethods ??= new Set<string>()) as Set<string>;
+function matchesOf(res: Response): Matches {
+  return (res.locals.pathMatches ??= new Map()) as Matches;
+}
+
+/**
+ * One URL can match several patterns (`/v1/cases/retry-step` is also `/v1/cases/{caseId}`): as in
+ * OpenAPI, the concrete path wins over the templated one, so the path is the pattern with the
+ * fewest parameters. A path with GET also answers HEAD (express serves it from the GET route).
+ */
+function mostConcrete(matches: Matches | undefined): Set<string> | undefined {
+  if (!matches?.size) return undefined;
+  const methods = new Set(matches.get(Math.min(...matches.keys())));
+  if (methods.has('GET')) methods.add('HEAD');
+  return methods;
 }

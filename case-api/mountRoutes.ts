@@ -10,6 +10,7 @@ import { describeIssues } from '../provider';
 import { callerOf, mayCall } from './authenticate';
 import type { CaseGateway } from './caseGateway';
 import { HttpError } from './httpError';
+import { refuseNul } from './nulCharacters';
 import type { RouteSpec } from './routeSpec';
 
 /**
@@ -33,6 +34,8 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
           headers: parse(route.headers, declaredHeaders(route.headers, req), 'header') as Record<string, unknown>,
           body: parse(route.body, requiredBody(route.body, req), 'body'),
         };
+        // What the route takes, after its schema dropped what it ignores (an unknown field's value).
+        refuseNul({ path: input.params, query: input.query, body: input.body });
         const answer = await route.handle(input, gateway);
         logger.info({ operation: route.operationId, caller: caller.name, status: answer.status }, 'case api request');
         res.status(answer.status).json(answer.body);

@@ -3,6 +3,7 @@
  * Schema 2020-12, which OpenAPI 3.1 uses as is). Named schemas (`.meta({ id })`) become components.
  */
 import { z } from 'zod';
+import { documentNoNul } from './nulCharacters';
 import { openApiPath, type RouteSpec } from './routeSpec';
 
 type JsonSchema = Record<string, unknown>;
@@ -19,7 +20,8 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
     info: {
       title: 'Verification journeys: case API',
       version,
-      description: 'Start and follow the onboarding journey of a loan applicant\'s case, and act on it as an operator. Authenticate with `Authorization: Bearer <API key>`; keys have the role `origination` (start and read) or `operator` (everything).',
+      description:
+        'Start and follow the onboarding journey of a loan applicant\'s case, and act on it as an operator. Authenticate with `Authorization: Bearer <API key>`; keys have the role `origination` (start and read) or `operator` (everything). No string in a request may hold a NUL character (U+0000). A method a path does not have is answered 405 with `Allow`.',
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
@@ -55,7 +57,8 @@ function parameters(shape: z.ZodObject | undefined, where: 'path' | 'query' | 'h
 function componentRef(schema: z.ZodType, io: 'input' | 'output', components: Record<string, JsonSchema>): JsonSchema {
   const generated = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', reused: 'inline' });
   // Nested named schemas come out as `#/$defs/<id>`; in the document they live under components.
-  const json = JSON.parse(JSON.stringify(generated).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  const linked = JSON.parse(JSON.stringify(generated).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  const json = io === 'input' ? documentNoNul(linked) : linked;
   const { $schema: _dialect, $defs, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
   for (const [id, def] of Object.entries($defs ?? {})) components[id] ??= def;
   const id = z.globalRegistry.get(schema)?.id;

@@ -22,13 +22,24 @@ export const errorBodySchema = z
  */
 export const startCaseRequestSchema = onboardCaseInputFields
   .omit({ carryOver: true })
+  .extend({ caseId: caseIdSchema })
   .strict()
   .superRefine(checkStepsHaveWhatTheyNeed)
-  .superRefine((input, ctx) => {
-    const caseId = caseIdSchema.safeParse(input.caseId);
-    if (!caseId.success) for (const issue of caseId.error.issues) ctx.addIssue({ code: 'custom', path: ['caseId'], message: issue.message });
-  })
-  .meta({ id: 'StartCaseRequest', description: 'The input of the onboardCase journey' });
+  .meta({ id: 'StartCaseRequest', description: 'The input of the onboardCase journey', allOf: stepNeedsAsJsonSchema() });
+
+/**
+ * checkStepsHaveWhatTheyNeed's rules as JSON Schema (zod cannot express a refinement), so that the
+ * document refuses what the API refuses: the credit report needs a company, identity verification
+ * a person, affordability a banking method. The contract test finds any drift between the two.
+ */
+function stepNeedsAsJsonSchema() {
+  const when = (step: string) => ({ properties: { steps: { properties: { [step]: { const: true } }, required: [step] } }, required: ['steps'] });
+  return [
+    { if: when('creditReport'), then: { required: ['company'] } },
+    { if: when('identityVerification'), then: { required: ['people'], properties: { people: { minItems: 1 } } } },
+    { if: when('affordability'), then: { properties: { steps: { required: ['banking'] } } } },
+  ];
+}
 
 export const startCaseResponseSchema = z
   .object({

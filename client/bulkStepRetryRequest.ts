@@ -20,7 +20,10 @@ export const bulkStepRetryRequestSchema = z.object({
     .trim()
     .min(1, 'must not be empty: a visibility query, e.g. "JourneyState = \'needs_attention\'"')
     .max(2000)
-    .meta({ description: "A Temporal visibility query (e.g. JourneyState = 'needs_attention' AND StartTime > '2025-01-01T00:00:00Z'), combined with: journeys of this task queue that are running" }),
+    .meta({
+      description: "A Temporal visibility query (e.g. JourneyState = 'needs_attention' AND StartTime > '2025-01-01T00:00:00Z'), combined with: journeys of this task queue that are running",
+      examples: ["JourneyState = 'needs_attention'", "CaseId IN ('case-1', 'case-2')"],
+    }),
   step: z.string({ error: required('the step key to retry, e.g. credit-report') }).trim().min(1, 'must not be empty').max(300).meta({ description: 'The step key to retry on each case, e.g. credit-report or banking' }),
   reason: z.string({ error: required('why; it is recorded with each new attempt') }).trim().min(1, 'must not be empty: it is recorded with each new attempt').max(500).meta({ description: 'Why (recorded with each new attempt)' }),
   fresh: z.boolean().optional().meta({ description: 'Ask the provider for a new purchase on each case instead of continuing what it holds' }),

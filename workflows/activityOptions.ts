@@ -62,4 +62,15 @@ export const activityOptions = {
     startToCloseTimeout: '5 seconds',
     retry: { maximumAttempts: 1 },
   } satisfies LocalActivityOptions,
+  /** The journey's state to the read model: retried until written, like an event to the LOS. */
+  readModel: {
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: '7 days',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  } satisfies ActivityOptions,
+  /** Its first try, as a local activity (one marker event); a case file that is down gets the activity above. */
+  readModelFirstTry: {
+    startToCloseTimeout: '5 seconds',
+    retry: { maximumAttempts: 1 },
+  } satisfies LocalActivityOptions,
 } as const;

@@ -42,6 +42,7 @@ import {
   type JourneyStep,
 } from '../client/journeyMessages';
 import { JourneyNotifier } from './journeyNotifier';
+import { JourneyReadModel } from './journeyReadModel';
 import { planSteps, type Continuation, type PlannedStep } from './journeyPlan';
 import { providerErrorOf } from './providerFailure';
 import { journeyStateSearchAttribute } from '../client/searchAttributes';
@@ -57,6 +58,9 @@ const retryableStates: readonly StepState[] = [...attentionStates, 'waiting', 'w
 
 /** docs/versioning.md: journeys started before it closed without waiting for stopped attempts and Update handlers. */
 const WAITS_FOR_STOPPED_ATTEMPTS = 'journey-waits-for-stopped-attempts';
+
+/** docs/versioning.md: journeys started before it never write their state to the case file's read model. */
+const WRITES_ITS_READ_MODEL = 'journey-writes-its-read-model';
 
 type OperatorAction = 'retryStep' | 'waiveStep' | 'resolvePicklist';
 
@@ -80,6 +84,8 @@ class Journey {
   private cancelReason: string | null = null;
   private publishedState: JourneyState | null = null;
   private readonly notifier: JourneyNotifier;
+  /** Decided at the journey's first task (a patch asked later would not replay after a reset). */
+  private readModel = new JourneyReadModel(false);
   /** Step attempts whose completion the LOS has heard of (`<step>@<attempt>`). */
   private readonly announcedSteps = new Set<string>();
   private announcedState: JourneyState | null = null;
@@ -119,6 +125,7 @@ class Journey {
     // CaseId and the first JourneyState (`running`) are set by the client at start.
     this.publishedState = 'running';
     const drains = patched(WAITS_FOR_STOPPED_ATTEMPTS);
+    this.readModel = new JourneyReadModel(patched(WRITES_ITS_READ_MODEL));
     try {
       await this.loop(drains);
     } catch (error) {
@@ -127,12 +134,16 @@ class Journey {
       this.cancelReason ??= 'cancelled through Temporal';
       await CancellationScope.nonCancellable(async () => {
         await this.close('cancelled', this.cancelReason as string);
+        this.readModel.write(this.status, 'CANCELLED');
         await this.notifier.drain();
+        await this.readModel.drain();
         if (drains) await condition(allHandlersFinished);
       });
       throw error;
     }
+    this.readModel.write(this.status, 'COMPLETED');
     await this.notifier.drain();
+    await this.readModel.drain();
     // An operator's Update still running answers before the journey closes.
     if (drains) await condition(allHandlersFinished);
     return this.status;
@@ -147,11 +158,13 @@ class Journey {
       if (this.cancelReason) return this.close('cancelled', this.cancelReason);
       const seen = this.version;
       if (this.scopes.size > 0) {
+        this.readModel.write(this.status);
         await condition(() => this.version !== seen);
         continue;
       }
       // Nothing runs: only an operator can move the journey on.
       this.status.operatorDeadline = new Date(Date.now() + this.operatorDecisionMs).toISOString();
+      this.readModel.write(this.status);
       const acted = await condition(() => this.version !== seen, this.operatorDecisionMs);
       this.status.operatorDeadline = null;
       if (!acted) return this.close('needs_attention', `no operator decision within ${String(this.input.deadlines.operatorDecision ?? defaultDeadlines.operatorDecision)}`);

@@ -303,6 +303,9 @@ describe('the document is the contract (issue 23)', () => {
         expect({ method, path, status: answer.status, allow: answer.headers.allow, error: JSON.parse(answer.body).error }).toEqual({ method, path, status: 405, allow, error: 'method_not_allowed' });
       }
     }
+    // The concrete path is the one a URL names (as in OpenAPI): retry-step is not a case id.
+    const concrete = await rawRequest('GET', '/v1/cases/retry-step', { authorization: `Bearer ${operator}` });
+    expect({ status: concrete.status, allow: concrete.headers.allow }).toEqual({ status: 405, allow: 'POST' });
     // A path the API does not have at all stays 404.
     expect((await rawRequest('TRACE', '/v1/nothing-here', { authorization: `Bearer ${operator}` })).status).toBe(404);
   });
@@ -319,6 +322,22 @@ describe('the document is the contract (issue 23)', () => {
     }
     expect((await readCase(caseId)).body.state).not.toBe('cancelled');
     expect((await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: {} })).status).toBe(202);
+  });
+
+  test('a NUL character in any string of a request is a 400 naming the field (the case file cannot store one), and the document says so', async () => {
+    const { caseId, input } = await picklistCase();
+    expect((await api('POST', '/v1/cases', { key: origination, body: input })).status).toBe(201);
+    await eventually(() => readCase(caseId), (r) => r.body?.steps?.['credit-report']?.state === 'waiting');
+    const waive = await api('POST', `/v1/cases/${caseId}/steps/credit-report/waive`, { key: operator, body: { reason: 'posted\u0000in' } });
+    expect(waive).toMatchObject({ status: 400, body: { error: 'invalid_request', message: expect.stringContaining('reason holds a NUL') } });
+    const picklist = await api('POST', `/v1/cases/${caseId}/picklist`, { key: operator, body: { providerId: 'CR\u0000' } });
+    expect(picklist).toMatchObject({ status: 400, body: { message: expect.stringContaining('providerId holds a NUL') } });
+    const person = await api('POST', '/v1/cases', { key: origination, body: { caseId: `${caseId}-2`, people: [{ personId: 'p\u0000' }], steps: { identityVerification: true } } });
+    expect(person).toMatchObject({ status: 400, body: { message: expect.stringContaining('people.0.personId holds a NUL') } });
+    expect((await readCase(caseId)).body.steps['credit-report'].state).toBe('waiting');
+    const document = (await api('GET', '/openapi.json')).body;
+    expect(document.components.schemas.WaiveStepRequest.properties.reason.pattern).toBe('^[^\\u0000]*$');
+    await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: {} });
   });
 
   test('an action the journey refuses in its state is 409 with the journey\'s message; a closed journey too', async () => {

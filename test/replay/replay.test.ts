@@ -34,14 +34,15 @@ const GENERATIONS = ['1.0', '1.1'];
  * (issue 20). A 1.1 history records the markers of the paths it took; a 1.0 history has none, and
  * replays the old path of each.
  */
-const PATCHES = ['cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'resource-polling-backs-off', 'steps-leave-their-resources'];
+const PATCHES = ['cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'journey-writes-its-read-model', 'resource-polling-backs-off', 'steps-leave-their-resources'];
 
 /**
  * Patches added since the last recorded generation (docs/versioning.md): no recorded history holds
  * their marker yet; the next generation's do. `resource-polling-backs-off` is decided at a resource
- * workflow's first task, so every resource history recorded from now on holds it.
+ * workflow's first task, so every resource history recorded from now on holds it;
+ * `journey-writes-its-read-model` at a journey's first task, so every journey history does.
  */
-const PATCHES_NOT_YET_RECORDED = ['resource-polling-backs-off'];
+const PATCHES_NOT_YET_RECORDED = ['journey-writes-its-read-model', 'resource-polling-backs-off'];
 
 /**
  * Every scenario the pre-1.0 generations (v1 … v8) covered, under the names the baseline uses:

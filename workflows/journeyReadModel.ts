@@ -1,0 +1,62 @@
+/**
+ * The journey's state into the case file's read model (issue 22), which the API, the console and
+ * the CLI read instead of querying the journey. One write per change the main loop sees: a status
+ * equal to the last one written is not written again. Sent without waiting, each in a
+ * non-cancellable scope, like the LOS events (journeyNotifier.ts): a local activity's one try first
+ * (one marker event), the activity after it only when the case file did not take it. Writes can
+ * land out of order; each carries the run's start and a version, and the store keeps the newest.
+ * `drain()` before the journey closes: a closed workflow's activities never run.
+ */
+import { CancellationScope, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { JourneyStateWrite } from '../case-file/caseReadModel';
+import type { JourneyStatus } from '../client/journeyMessages';
+import { activityOptions } from './activityOptions';
+
+type Write = Pick<Activities, 'writeCaseState'>;
+const durably = proxyActivities<Write>(activityOptions.readModel).writeCaseState;
+const firstTry = proxyLocalActivities<Write>(activityOptions.readModelFirstTry).writeCaseState;
+
+/** RUNNING while the journey is open; how its run ends once it closes. */
+export type RunStatus = JourneyStateWrite['runStatus'];
+
+export class JourneyReadModel {
+  private version = 0;
+  private lastWritten = '';
+  private lastState: string | null = null;
+  private stateSince = '';
+  private readonly pending: Promise<unknown>[] = [];
+
+  /** `enabled` is false for journeys started before the read model (docs/versioning.md). */
+  constructor(private readonly enabled: boolean) {}
+
+  write(status: JourneyStatus, runStatus: RunStatus = 'RUNNING'): void {
+    if (!this.enabled) return;
+    const snapshot = JSON.stringify([status, runStatus]);
+    if (snapshot === this.lastWritten) return;
+    this.lastWritten = snapshot;
+    const now = new Date(Date.now()).toISOString();
+    if (status.state !== this.lastState) [this.lastState, this.stateSince] = [status.state, now];
+    const { workflowId, runId, runStartTime } = workflowInfo();
+    const write: JourneyStateWrite = {
+      caseId: status.caseId,
+      workflowId,
+      runId,
+      runStartedAt: runStartTime.toISOString(),
+      version: ++this.version,
+      state: status.state,
+      runStatus,
+      // A copy: the status keeps changing while the write waits for its turn.
+      steps: JSON.parse(JSON.stringify(status.steps)) as JourneyStateWrite['steps'],
+      reasons: [...status.reasons],
+      operatorDeadline: status.operatorDeadline ?? null,
+      stateSince: this.stateSince,
+    };
+    // Given up only after the activity's 7 days: the journey never fails over its read model.
+    this.pending.push(CancellationScope.nonCancellable(() => firstTry(write).catch(() => durably(write))).catch(() => undefined));
+  }
+
+  async drain(): Promise<void> {
+    await Promise.all(this.pending);
+  }
+}
