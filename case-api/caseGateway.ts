@@ -4,6 +4,8 @@
  * evidence.
  */
 import type { CaseEvidence } from '../case-file/evidence';
+import { InvalidCursorError } from '../case-file/caseQueue';
+import type { TimelineEntry } from '../case-file/caseTimeline';
 import type { CaseFileStore } from '../case-file/store';
 import type { Client } from '@temporalio/client';
 import type { OperatorActionResult } from '../client/journeyMessages';
@@ -18,6 +20,7 @@ import {
   startJourney,
   waiveStep,
   type JourneyClientContext,
+  type JourneyListFilters,
   type JourneyPage,
   type JourneyStatusView,
   type JourneySummary,
@@ -30,9 +33,11 @@ export type StartedCase = StartedJourney;
 export type CaseSummary = JourneySummary;
 export type BulkRetryAnswer = (BulkRetryPlan & { dryRun: true }) | (BulkRetrySummary & { dryRun: false; query: string });
 
-/** What an operator action may carry besides its body: the request's `Idempotency-Key`. */
+/** What an operator action may carry besides its body: the request's `Idempotency-Key`, and who acts. */
 export interface ActionOptions {
   idempotencyKey?: string | undefined;
+  /** The API key's name, or the console's signed-in operator: recorded in the audit trail. */
+  actor?: string | undefined;
 }
 
 export class CaseGateway {
@@ -43,7 +48,8 @@ export class CaseGateway {
     taskQueue: string,
     private readonly caseFile?: CaseFileStore,
   ) {
-    this.ctx = { client, taskQueue };
+    // With the case file, cases are read from its read model and operator actions audited there.
+    this.ctx = { client, taskQueue, ...(caseFile ? { readModel: caseFile } : {}) };
   }
 
   /** What the case file holds for the case (reports, results, accounts with transactions, document metadata). */
@@ -62,28 +68,35 @@ export class CaseGateway {
     return this.answer(caseId, () => journeyStatus(this.ctx, caseId));
   }
 
-  /** One page of journeys on this API's task queue, newest first, the latest run of each case once. */
-  list(state: string | undefined, pageSize: number, pageToken?: string): Promise<JourneyPage> {
-    return listJourneys(this.ctx, { ...(state ? { state } : {}), pageSize, ...(pageToken ? { pageToken } : {}) }).catch((error: unknown) => {
-      throw isBadToken(error) ? new HttpError(400, 'invalid_page_token', 'pageToken is not a token from an earlier page') : toHttpError(error, '');
+  /** One page of cases, newest first unless sorted otherwise (the read model; without a case file, Temporal's visibility). */
+  list(state: string | undefined, pageSize: number, pageToken?: string, filters: JourneyListFilters = {}): Promise<JourneyPage> {
+    return listJourneys(this.ctx, { ...filters, ...(state ? { state } : {}), pageSize, ...(pageToken ? { pageToken } : {}) }).catch((error: unknown) => {
+      throw isBadToken(error) || error instanceof InvalidCursorError ? new HttpError(400, 'invalid_page_token', 'pageToken is not a token from an earlier page') : toHttpError(error, '');
     });
+  }
+
+  /** The case's operator actions and provider records, in time order (the case file). */
+  async timeline(caseId: string): Promise<TimelineEntry[]> {
+    if (!this.caseFile) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
+    await this.status(caseId);
+    return this.caseFile.timeline(caseId);
   }
 
   retryStep(caseId: string, step: string, reason?: string, options: ActionOptions & { fresh?: boolean | undefined } = {}): Promise<OperatorActionResult> {
     const fresh = options.fresh ? { fresh: true } : {};
-    return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason, { ...fresh, ...updateId('retry-step', options) }));
+    return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason, { ...fresh, ...updateId('retry-step', options), ...actor(options) }));
   }
 
   waiveStep(caseId: string, step: string, reason: string, options: ActionOptions = {}): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => waiveStep(this.ctx, caseId, step, reason, updateId('waive-step', options)));
+    return this.answer(caseId, () => waiveStep(this.ctx, caseId, step, reason, { ...updateId('waive-step', options), ...actor(options) }));
   }
 
   resolvePicklist(caseId: string, providerId: string, options: ActionOptions = {}): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId, updateId('resolve-picklist', options)));
+    return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId, { ...updateId('resolve-picklist', options), ...actor(options) }));
   }
 
   /** The plan of a bulk retry (dryRun), or the retry itself and its summary. */
-  bulkRetryStep(request: BulkStepRetryRequest & { dryRun: boolean }): Promise<BulkRetryAnswer> {
+  bulkRetryStep(request: BulkStepRetryRequest & { dryRun: boolean; actor?: string | undefined }): Promise<BulkRetryAnswer> {
     return this.answer('', async () => {
       const plan = await planBulkStepRetry(this.ctx, request, { readStepStates: request.dryRun });
       if (request.dryRun) return { dryRun: true, ...plan };
@@ -91,8 +104,8 @@ export class CaseGateway {
     });
   }
 
-  cancel(caseId: string, reason?: string): Promise<void> {
-    return this.answer(caseId, () => cancelJourney(this.ctx, caseId, reason));
+  cancel(caseId: string, reason?: string, options: Pick<ActionOptions, 'actor'> = {}): Promise<void> {
+    return this.answer(caseId, () => cancelJourney(this.ctx, caseId, reason, actor(options)));
   }
 
   private async answer<T>(caseId: string, operation: () => Promise<T>): Promise<T> {
@@ -106,5 +119,7 @@ export class CaseGateway {
 
 /** The key becomes the Update id, namespaced by the action so one key cannot answer two actions. */
 const updateId = (action: OperatorAction, options: ActionOptions) => (options.idempotencyKey ? { updateId: operatorUpdateId(action, options.idempotencyKey) } : {});
+
+const actor = (options: ActionOptions) => (options.actor ? { actor: options.actor } : {});
 
 const isBadToken = (error: unknown) => (error as { code?: number }).code === 3;

@@ -22,6 +22,7 @@ import {
   startCaseRequestSchema,
   startCaseResponseSchema,
   stepParam,
+  timelineSchema,
   waiveStepRequestSchema,
 } from './schemas';
 
@@ -87,14 +88,15 @@ export const caseRoutes: RouteSpec[] = [
     method: 'get',
     path: '/v1/cases',
     operationId: 'listCases',
-    summary: 'List cases, newest first, optionally by journey state',
-    description: 'Pages through Temporal visibility: pass nextPageToken back as pageToken. Visibility is eventually consistent: a change shows within about a second.',
+    summary: 'List cases, newest first, optionally by journey state, step, time waited or name',
+    description: 'Reads the case file\'s read model, which every journey writes at each change: pass nextPageToken back as pageToken (a page never repeats or skips a case written meanwhile).',
     role: 'origination',
     query: listCasesQuerySchema,
     responses: { ...common, 200: { description: 'One page of cases', schema: caseListSchema } },
     async handle({ query }, gateway) {
       const q = query as z.output<typeof listCasesQuerySchema>;
-      const page = await gateway.list(q.state, q.pageSize, q.pageToken === undefined ? undefined : openPageToken(q.pageToken));
+      const filters = { sort: q.sort, ...(q.step ? { step: q.step } : {}), ...(q.stepState ? { stepState: q.stepState } : {}), ...(q.name ? { name: q.name } : {}), ...(q.waitingLongerThanMinutes !== undefined ? { waitingLongerThanMs: q.waitingLongerThanMinutes * 60_000 } : {}) };
+      const page = await gateway.list(q.state, q.pageSize, q.pageToken === undefined ? undefined : openPageToken(q.pageToken), filters);
       return { status: 200, body: { ...page, nextPageToken: page.nextPageToken === null ? null : sealPageToken(page.nextPageToken) } };
     },
   },
@@ -114,8 +116,8 @@ export const caseRoutes: RouteSpec[] = [
       200: { description: 'The plan (dryRun: true) or the summary of the retries (dryRun: false)', schema: bulkRetryStepAnswerSchema },
       422: error('More journeys match than one request takes: narrow the query'),
     },
-    async handle({ body }, gateway) {
-      return { status: 200, body: await gateway.bulkRetryStep(body as z.output<typeof bulkRetryStepRequestSchema>) };
+    async handle({ body, actor }, gateway) {
+      return { status: 200, body: await gateway.bulkRetryStep({ ...(body as z.output<typeof bulkRetryStepRequestSchema>), actor }) };
     },
   },
   {
@@ -141,9 +143,9 @@ export const caseRoutes: RouteSpec[] = [
     headers: idempotencyKeyHeaders,
     body: retryStepRequestSchema,
     responses: action,
-    async handle({ params, body, headers }, gateway) {
+    async handle({ params, body, headers, actor }, gateway) {
       const { reason, fresh } = body as z.output<typeof retryStepRequestSchema>;
-      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason, { fresh, ...keyOf(headers) }) };
+      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason, { fresh, ...keyOf(headers), actor }) };
     },
   },
   {
@@ -157,9 +159,9 @@ export const caseRoutes: RouteSpec[] = [
     headers: idempotencyKeyHeaders,
     body: waiveStepRequestSchema,
     responses: action,
-    async handle({ params, body, headers }, gateway) {
+    async handle({ params, body, headers, actor }, gateway) {
       const { reason } = body as z.output<typeof waiveStepRequestSchema>;
-      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason, keyOf(headers)) };
+      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason, { ...keyOf(headers), actor }) };
     },
   },
   {
@@ -173,9 +175,9 @@ export const caseRoutes: RouteSpec[] = [
     headers: idempotencyKeyHeaders,
     body: resolvePicklistRequestSchema,
     responses: action,
-    async handle({ params, body, headers }, gateway) {
+    async handle({ params, body, headers, actor }, gateway) {
       const { providerId } = body as z.output<typeof resolvePicklistRequestSchema>;
-      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId, keyOf(headers)) };
+      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId, { ...keyOf(headers), actor }) };
     },
   },
   {
@@ -187,9 +189,9 @@ export const caseRoutes: RouteSpec[] = [
     params: caseParams,
     body: cancelRequestSchema,
     responses: { ...onCase, ...bodyRefusals, 202: { description: 'Cancel requested', schema: cancelResultSchema }, 409: closed },
-    async handle({ params, body }, gateway) {
+    async handle({ params, body, actor }, gateway) {
       const { reason } = body as z.output<typeof cancelRequestSchema>;
-      await gateway.cancel(params.caseId!, reason);
+      await gateway.cancel(params.caseId!, reason, { actor });
       return { status: 202, body: { caseId: params.caseId!, cancelRequested: true } };
     },
   },
@@ -204,6 +206,19 @@ export const caseRoutes: RouteSpec[] = [
     responses: { ...onCase, 200: { description: 'The case file\'s records for the case', schema: evidenceSchema }, 503: error('Temporal did not answer in time, or no case file is configured for this API process') },
     async handle({ params }, gateway) {
       return { status: 200, body: await gateway.evidence(params.caseId!) };
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/cases/:caseId/timeline',
+    operationId: 'getTimeline',
+    summary: 'What happened to the case: operator actions (who, what, why, the outcome) and provider records, in time order',
+    description: 'Operator actions come from the append-only audit trail: each names its actor (the API key\'s name, or the console\'s operator), the action, the step, the reason, the request id and the outcome (accepted, or refused with the journey\'s message). Provider records are what the case file recorded (kind, ids and status, no data).',
+    role: 'origination',
+    params: caseParams,
+    responses: { ...onCase, 200: { description: 'The case\'s timeline', schema: timelineSchema }, 503: error('Temporal did not answer in time, or no case file is configured for this API process') },
+    async handle({ params }, gateway) {
+      return { status: 200, body: { caseId: params.caseId!, entries: await gateway.timeline(params.caseId!) } };
     },
   },
 ];

@@ -33,6 +33,7 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
           query: parse(route.query, knownQuery(route.query, req.query as Record<string, unknown>), 'query'),
           headers: parse(route.headers, declaredHeaders(route.headers, req), 'header') as Record<string, unknown>,
           body: parse(route.body, requiredBody(route.body, req), 'body'),
+          actor: caller.name,
         };
         // What the route takes, after its schema dropped what it ignores (an unknown field's value).
         refuseNul({ path: input.params, query: input.query, body: input.body });

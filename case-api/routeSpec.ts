@@ -12,6 +12,8 @@ export interface RouteInput {
   body: unknown;
   /** The headers the route declares, parsed (absent when it declares none). */
   headers: Record<string, unknown>;
+  /** Who calls: the API key's configured name (the audit trail's actor). */
+  actor: string;
 }
 
 export interface RouteAnswer {

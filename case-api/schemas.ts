@@ -118,6 +118,11 @@ export const listCasesQuerySchema = z.object({
   state: z.enum(journeyStates).optional(),
   pageSize: queryInteger(1, 100).default(20),
   pageToken: z.string().regex(/^[A-Za-z0-9_-]{1,4096}$/, 'must be a nextPageToken from an earlier page').optional(),
+  step: z.string().min(1).max(300).optional().meta({ description: 'Only cases with this step (a key such as banking, or identity-verification for every person\'s)' }),
+  stepState: z.string().min(1).max(40).optional().meta({ description: 'Only cases with a step (the one named by step, else any) in this state' }),
+  waitingLongerThanMinutes: queryInteger(0, 525_600).optional().meta({ description: 'Only cases that have waited for an operator at least this long' }),
+  name: z.string().min(1).max(200).optional().meta({ description: 'Part of the company\'s or an applicant\'s name, any case' }),
+  sort: z.enum(['newest', 'oldest', 'deadline']).default('newest').meta({ description: 'By start (newest or oldest first), or by operator deadline, soonest first' }),
 });
 
 export const caseListSchema = z
@@ -130,6 +135,12 @@ export const caseListSchema = z
         state: z.string().meta({ description: 'The journey state (JourneyState search attribute)' }),
         runStatus: z.string(),
         startedAt: z.string().nullable(),
+        company: z.string().nullable().optional().meta({ description: 'The company\'s name as the case file knows it' }),
+        applicants: z.array(z.object({ personId: z.string(), name: z.string().nullable() })).optional(),
+        reasons: z.array(z.string()).optional(),
+        waitingSince: z.string().nullable().optional().meta({ description: 'Since when the journey has waited for an operator' }),
+        operatorDeadline: z.string().nullable().optional(),
+        updatedAt: z.string().optional().meta({ description: 'When the journey last wrote its state' }),
       }),
     ),
     nextPageToken: z.string().nullable().meta({ description: 'Pass as pageToken for the next page; null on the last page' }),
@@ -204,3 +215,25 @@ export const cancelResultSchema = z.object({ caseId: z.string(), cancelRequested
 
 export const caseIdParam = caseIdSchema;
 export const stepParam = z.string().min(1).max(300).meta({ description: 'A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId>' });
+
+export const timelineSchema = z
+  .object({
+    caseId: z.string(),
+    entries: z.array(
+      z.union([
+        z.object({
+          kind: z.literal('operator_action'),
+          at: z.string(),
+          actor: z.string(),
+          action: z.string(),
+          step: z.string().nullable(),
+          reason: z.string().nullable(),
+          requestId: z.string().nullable(),
+          outcome: z.enum(['accepted', 'refused']),
+          message: z.string().nullable().meta({ description: 'The journey\'s refusal' }),
+        }),
+        z.object({ kind: z.literal('provider_record'), at: z.string(), record: z.string(), attemptId: z.string(), id: z.string(), status: z.string().nullable() }),
+      ]),
+    ),
+  })
+  .meta({ id: 'CaseTimeline' });

@@ -89,15 +89,21 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
 
   command('status', 'the journey and every step: attempts, reasons, provider errors, links, picklist')
     .argument('<caseId>')
-    .action((caseId: string) => chosen(async (ctx) => {
-      const status = await later.operations().journeyStatus(ctx, caseId);
+    .action((caseId: string) => chosen(async (ctx, out) => {
+      const status = await later.operations().journeyStatus(await withReadModel(ctx, out), caseId);
       return done(later.format().formatStatus(status), status);
     }));
 
-  command('list', 'journeys, the latest run of each case, optionally by state')
+  command('list', 'journeys, the latest run of each case, optionally by state, step, step state or name (from the case file)')
     .addOption(new Option('--state <state>', 'only journeys in this state').choices(journeyStates))
-    .action((options: { state?: string }) => chosen(async (ctx) => {
-      const rows = await later.operations().listAllJourneys(ctx, options.state);
+    .option('--step <step>', 'only cases with this step (banking, or identity-verification for every person\'s)')
+    .option('--step-state <state>', 'only cases with a step (the --step one, else any) in this state')
+    .option('--name <text>', "part of the company's or an applicant's name, any case")
+    .action((options: { state?: string; step?: string; stepState?: string; name?: string }) => chosen(async (ctx, out) => {
+      const filters = { ...(options.step ? { step: options.step } : {}), ...(options.stepState ? { stepState: options.stepState } : {}), ...(options.name ? { name: options.name } : {}) };
+      const readModel = await withReadModel(ctx, out);
+      if (Object.keys(filters).length && !readModel.readModel) throw new JourneyCommandError('list --step, --step-state and --name read the case file: set DATABASE_URL, or start the stack');
+      const rows = await later.operations().listAllJourneys(readModel, options.state, filters);
       const text = rows.length ? textTable(['CASE', 'STATE', 'RUN'], rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase()])) : 'no journeys';
       return done(text, rows);
     }));
@@ -125,6 +131,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     .option('--reason <text>', 'bulk: why (required; recorded with each new attempt)')
     .option('--yes', 'bulk: retry the step on each case; without it, a dry run that lists the cases and retries nothing')
     .option('--concurrency <n>', `bulk: cases retried at once (default ${bulkRetryDefaultConcurrency}, at most ${bulkRetryMaxConcurrency})`)
+    .option('--actor <name>', actorHelp)
     .addHelpText(
       'after',
       `
@@ -139,7 +146,7 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .action((caseId: string | undefined, step: string | undefined, reason: string[], options: RetryStepOptions) => {
       if (options.where !== undefined) {
         const request = bulkRequest(caseId, options);
-        chosen((ctx, out) => bulkRetryStep(ctx, out, request, Boolean(options.yes)));
+        chosen(async (ctx, out) => bulkRetryStep(await withReadModel(ctx, out), out, { ...request, actor: actorOf(options) }, Boolean(options.yes)));
         return;
       }
       for (const flag of ['yes', 'concurrency'] as const) if (options[flag] !== undefined) throw new JourneyCommandError(`retry-step --${flag} belongs to a bulk retry (--where)`);
@@ -148,9 +155,9 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
       if (caseId === undefined || stepKey === undefined) throw new JourneyCommandError("retry-step needs <caseId> <step> [reason…], or --where <query> --step <step> --reason <text> (see 'journey retry-step --help')");
       if (reason.length && options.reason !== undefined) throw new JourneyCommandError('retry-step: give the reason once, as words or as --reason');
       const why = reason.join(' ') || options.reason || undefined;
-      const actionOptions = { ...(options.fresh ? { fresh: true } : {}), ...requestUpdateId('retry-step', options.requestId) };
-      chosen(async (ctx) => {
-        const result = await later.operations().retryStep(ctx, caseId, stepKey, why, actionOptions);
+      const actionOptions = { ...(options.fresh ? { fresh: true } : {}), ...requestUpdateId('retry-step', options.requestId), actor: actorOf(options) };
+      chosen(async (ctx, out) => {
+        const result = await later.operations().retryStep(await withReadModel(ctx, out), caseId, stepKey, why, actionOptions);
         return done(`${stepKey}: attempt ${result.status.attempt} started (${result.status.workflowId})`, result);
       });
     });
@@ -161,19 +168,21 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .argument('<step>')
     .argument('<reason...>')
     .option('--request-id <id>', requestIdHelp('waive-step'))
-    .action((caseId: string, step: string, reason: string[], options: { requestId?: string }) => {
-      const actionOptions = requestUpdateId('waive-step', options.requestId);
-      chosen(async (ctx) => done(`${step}: waived`, await later.operations().waiveStep(ctx, caseId, step, reason.join(' '), actionOptions)));
+    .option('--actor <name>', actorHelp)
+    .action((caseId: string, step: string, reason: string[], options: { requestId?: string; actor?: string }) => {
+      const actionOptions = { ...requestUpdateId('waive-step', options.requestId), actor: actorOf(options) };
+      chosen(async (ctx, out) => done(`${step}: waived`, await later.operations().waiveStep(await withReadModel(ctx, out), caseId, step, reason.join(' '), actionOptions)));
     });
 
   command('resolve-picklist', 'resolve the credit report picklist with provider_id <id>')
     .argument('<caseId>')
     .argument('<id>', 'the provider_id of the chosen company (see status)')
     .option('--request-id <id>', requestIdHelp('resolve-picklist'))
-    .action((caseId: string, providerId: string, options: { requestId?: string }) => {
-      const actionOptions = requestUpdateId('resolve-picklist', options.requestId);
-      chosen(async (ctx) => {
-        const result = await later.operations().resolvePicklist(ctx, caseId, providerId, actionOptions);
+    .option('--actor <name>', actorHelp)
+    .action((caseId: string, providerId: string, options: { requestId?: string; actor?: string }) => {
+      const actionOptions = { ...requestUpdateId('resolve-picklist', options.requestId), actor: actorOf(options) };
+      chosen(async (ctx, out) => {
+        const result = await later.operations().resolvePicklist(await withReadModel(ctx, out), caseId, providerId, actionOptions);
         const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)?.report;
         return done(`credit-report ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`, result);
       });
@@ -182,17 +191,18 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
   command('cancel', 'cancel a running journey')
     .argument('<caseId>')
     .argument('[reason...]')
-    .action((caseId: string, reason: string[]) => chosen(async (ctx) => {
-      await later.operations().cancelJourney(ctx, caseId, reason.join(' ') || undefined);
+    .option('--actor <name>', actorHelp)
+    .action((caseId: string, reason: string[], options: { actor?: string }) => chosen(async (ctx, out) => {
+      await later.operations().cancelJourney(await withReadModel(ctx, out), caseId, reason.join(' ') || undefined, { actor: actorOf(options) });
       return done(`cancel requested for case/${caseId}`);
     }));
 
   command('retry', 'run a closed journey again: completed and waived steps carried over, the others re-run')
     .argument('<caseId>')
     .option('--dry-run', 'show the plan, start nothing')
-    .action((caseId: string, options: { dryRun?: boolean }) => chosen(async (ctx) => {
+    .action((caseId: string, options: { dryRun?: boolean }) => chosen(async (ctx, out) => {
       const [{ planJourneyRetry, retryJourney }, { formatRetryPlan }] = [later.retry(), later.format()];
-      const plan = await planJourneyRetry(ctx, caseId);
+      const plan = await planJourneyRetry(await withReadModel(ctx, out), caseId);
       const { input: _input, ...summary } = plan;
       if (options.dryRun) return done(`${formatRetryPlan(plan)}\n(dry run: nothing started)`, { ...summary, dryRun: true });
       const runId = await retryJourney(ctx, plan);
@@ -271,7 +281,25 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
   return program;
 }
 
+/**
+ * The context with the case file's read model, so that cases are read there and actions audited.
+ * Without a case file (none configured and no stack running here) reads ask Temporal as before;
+ * a configured one (DATABASE_URL) that cannot be opened is said on stderr.
+ */
+async function withReadModel(ctx: JourneyClientContext & CaseFileAccess, out: Output): Promise<JourneyClientContext> {
+  try {
+    return { ...ctx, readModel: await ctx.caseFile() };
+  } catch (error) {
+    if (process.env.DATABASE_URL) out.progress?.(`${(error as Error).message.split('\n')[0]}: reading from Temporal, and the action is not audited`);
+    return ctx;
+  }
+}
+
+const actorHelp = 'who acts, recorded in the case\'s audit trail (default: $USER)';
+const actorOf = (options: { actor?: string }) => options.actor ?? (require('../client/operatorAudit') as typeof import('../client/operatorAudit')).defaultActor();
+
 interface RetryStepOptions {
+  actor?: string;
   fresh?: boolean;
   requestId?: string;
   where?: string;
@@ -312,7 +340,7 @@ function bulkRequest(caseId: string | undefined, options: RetryStepOptions): Bul
 }
 
 /** The bulk retry: a dry run listing the cases, or (--yes) the retries with progress on stderr and a summary. */
-async function bulkRetryStep(ctx: JourneyClientContext, out: Output, request: BulkStepRetryRequest, yes: boolean): Promise<Outcome> {
+async function bulkRetryStep(ctx: JourneyClientContext, out: Output, request: BulkStepRetryRequest & { actor: string }, yes: boolean): Promise<Outcome> {
   const [{ planBulkStepRetry, runBulkStepRetry }, { formatBulkPlan, formatBulkSummary }] = [later.bulkRetry(), later.format()];
   const progress = out.progress ?? ((line: string) => console.error(line));
   const plan = await planBulkStepRetry(ctx, request, { readStepStates: !yes });

@@ -139,7 +139,7 @@ export async function planBulkStepRetry(
 export async function runBulkStepRetry(
   ctx: JourneyClientContext,
   plan: BulkRetryPlan,
-  request: { reason: string; fresh?: boolean | undefined; concurrency?: number },
+  request: { reason: string; fresh?: boolean | undefined; concurrency?: number; actor?: string | undefined },
   onProgress: (done: number, total: number, outcome: BulkRetryOutcome) => void = () => {},
 ): Promise<BulkRetrySummary> {
   if (plan.more) throw new BulkRetryTooManyError(`more than ${plan.cases.length} journeys match; narrow the query (by CaseId, StartTime, JourneyState…) and run it again for each part`);
@@ -164,8 +164,9 @@ export async function runBulkStepRetry(
 
 const transientTries = 3;
 
-async function retryOne(ctx: JourneyClientContext, caseId: string, plan: BulkRetryPlan, request: { reason: string; fresh?: boolean | undefined }): Promise<BulkRetryOutcome> {
-  const options = { updateId: bulkRetryUpdateId(plan.requestId, caseId), ...(request.fresh ? { fresh: true } : {}) };
+async function retryOne(ctx: JourneyClientContext, caseId: string, plan: BulkRetryPlan, request: { reason: string; fresh?: boolean | undefined; actor?: string | undefined }): Promise<BulkRetryOutcome> {
+  // Each case's retry is audited as that case's own retryStep, under the bulk run's request id.
+  const options = { updateId: bulkRetryUpdateId(plan.requestId, caseId), ...(request.fresh ? { fresh: true } : {}), ...(request.actor ? { actor: request.actor } : {}) };
   for (let tries = 1; ; tries++) {
     try {
       const result = await retryStep(ctx, caseId, plan.step, request.reason, options);

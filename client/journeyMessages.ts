@@ -64,15 +64,19 @@ export interface RetryStepRequest {
    * what it still holds for the step; recorded with the attempt.
    */
   fresh?: boolean;
+  /** Who asked (an API key's name, a signed-in operator, a CLI user): carried for the record, decides nothing. */
+  actor?: string;
 }
 
 export interface WaiveStepRequest {
   step: string;
   reason: string;
+  actor?: string;
 }
 
 export interface ResolvePicklistRequest {
   providerId: string;
+  actor?: string;
 }
 
 /** What an accepted operator action answers: the step as it stands once the action took effect. */
@@ -82,7 +86,7 @@ export interface OperatorActionResult {
 }
 
 export const journeyStatusQuery = defineQuery<JourneyStatus>('status');
-export const cancelJourneySignal = defineSignal<[{ reason?: string }]>('cancel');
+export const cancelJourneySignal = defineSignal<[{ reason?: string; actor?: string }]>('cancel');
 export const retryStepUpdate = defineUpdate<OperatorActionResult, [RetryStepRequest]>('retryStep');
 export const waiveStepUpdate = defineUpdate<OperatorActionResult, [WaiveStepRequest]>('waiveStep');
 export const resolveJourneyPicklistUpdate = defineUpdate<OperatorActionResult, [ResolvePicklistRequest]>('resolvePicklist');

@@ -6,7 +6,10 @@
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
+import type { CaseListQuery } from '../case-file/caseQueue';
+import type { CaseFileStore } from '../case-file/store';
 import { describeIssues } from '../provider';
+import { listCaseRows, readCaseStatus } from './caseReads';
 import { JourneyClosedError, JourneyInputError, RequestIdReusedError } from './journeyErrors';
 import { onboardCaseInputSchema, type ValidOnboardCaseInput } from './journeyInput';
 import {
@@ -21,12 +24,19 @@ import {
   type OnboardCaseWorkflow,
   type OperatorActionResult,
 } from './journeyMessages';
+import { audited } from './operatorAudit';
 import { caseSearchAttributes } from './searchAttributes';
 import { journeySummary } from './workflowMetadata';
 
 export interface JourneyClientContext {
   client: Client;
   taskQueue: string;
+  /**
+   * The case file: cases are read from its read model (no query, no describe, no visibility list),
+   * starts record the case's parties, and operator actions go into its audit trail. Unset, reads
+   * ask Temporal as before the read model.
+   */
+  readModel?: CaseFileStore;
 }
 
 export interface StartedJourney {
@@ -48,6 +58,9 @@ export interface JourneySummary {
   startedAt: string | null;
 }
 
+/** The queue's filters (case-file/caseQueue.ts); only the read model answers them. */
+export type JourneyListFilters = Pick<CaseListQuery, 'step' | 'stepState' | 'waitingLongerThanMs' | 'name' | 'sort'>;
+
 export interface JourneyPage {
   cases: JourneySummary[];
   nextPageToken: string | null;
@@ -68,6 +81,8 @@ export function parseJourneyInput(raw: unknown): ValidOnboardCaseInput {
 export async function startJourney(ctx: JourneyClientContext, raw: unknown): Promise<StartedJourney> {
   const input = parseJourneyInput(raw);
   const workflowId = journeyWorkflowId(input.caseId);
+  // Before the journey starts, so its first write finds the names to show and search.
+  await ctx.readModel?.recordParties(input.caseId, partiesOf(input));
   try {
     const handle = await ctx.client.workflow.start<OnboardCaseWorkflow>(journeyWorkflowType, {
       workflowId,
@@ -84,14 +99,30 @@ export async function startJourney(ctx: JourneyClientContext, raw: unknown): Pro
   }
 }
 
+/** Who the case is about, as the input names them (the company's name when given; people by id). */
+function partiesOf(input: ValidOnboardCaseInput) {
+  const company = input.company ? [{ role: 'company' as const, partyId: input.company.company_id, name: input.company.company_name ?? null }] : [];
+  return [...company, ...input.people.map((p) => ({ role: 'applicant' as const, partyId: p.personId, name: null }))];
+}
+
+/**
+ * The journey's status: from the read model when it holds the case; else (a journey started before
+ * the read model, or one whose first write has not landed yet) the `status` query.
+ */
 export async function journeyStatus(ctx: JourneyClientContext, caseId: string): Promise<JourneyStatusView> {
+  const read = ctx.readModel && (await readCaseStatus(ctx.readModel, caseId));
+  if (read) return read;
   const handle = journeyHandle(ctx, caseId);
   const description = await handle.describe();
   return { ...(await handle.query(journeyStatusQuery)), runStatus: description.status.name, runId: description.runId };
 }
 
 /** One page of journeys on this task queue, newest first, the latest run of each case once. */
-export async function listJourneys(ctx: JourneyClientContext, options: { state?: string; pageSize?: number; pageToken?: string } = {}): Promise<JourneyPage> {
+export async function listJourneys(ctx: JourneyClientContext, options: { state?: string; pageSize?: number; pageToken?: string } & JourneyListFilters = {}): Promise<JourneyPage> {
+  if (ctx.readModel) {
+    const { state, pageSize, pageToken, ...filters } = options;
+    return listCaseRows(ctx.readModel, { ...filters, ...(state ? { state } : {}), limit: pageSize ?? 100, ...(pageToken ? { cursor: pageToken } : {}) });
+  }
   const filters = [`WorkflowType = "${journeyWorkflowType}"`, `TaskQueue = "${ctx.taskQueue}"`, ...(options.state ? [`JourneyState = "${options.state.replace(/"/g, '')}"`] : [])];
   const answer = await ctx.client.workflowService.listWorkflowExecutions({
     namespace: ctx.client.options.namespace,
@@ -121,11 +152,11 @@ export async function listJourneys(ctx: JourneyClientContext, options: { state?:
 }
 
 /** Every page of `listJourneys`. */
-export async function listAllJourneys(ctx: JourneyClientContext, state?: string): Promise<JourneySummary[]> {
+export async function listAllJourneys(ctx: JourneyClientContext, state?: string, filters: JourneyListFilters = {}): Promise<JourneySummary[]> {
   const all: JourneySummary[] = [];
   let pageToken: string | undefined;
   do {
-    const page = await listJourneys(ctx, { ...(state ? { state } : {}), ...(pageToken ? { pageToken } : {}) });
+    const page = await listJourneys(ctx, { ...filters, ...(state ? { state } : {}), ...(pageToken ? { pageToken } : {}) });
     all.push(...page.cases);
     pageToken = page.nextPageToken ?? undefined;
   } while (pageToken);
@@ -134,6 +165,8 @@ export async function listAllJourneys(ctx: JourneyClientContext, state?: string)
 
 /** What every operator action may carry besides its request. */
 export interface OperatorActionOptions {
+  /** Who acts: recorded in the audit trail and carried in the Update. */
+  actor?: string;
   /**
    * The Update's id. Temporal answers an Update whose id it already took on the run with the first
    * one's result, so a repeated request (a client retrying a timed-out call) acts once. Callers
@@ -148,17 +181,25 @@ export interface RetryStepOptions extends OperatorActionOptions {
 }
 
 export function retryStep(ctx: JourneyClientContext, caseId: string, step: string, reason?: string, options: RetryStepOptions = {}): Promise<OperatorActionResult> {
-  const request = { step, ...(reason ? { reason } : {}), ...(options.fresh ? { fresh: true } : {}) };
-  return onRunningJourney(ctx, caseId, async (handle) => sameStep(await handle.executeUpdate(retryStepUpdate, { args: [request], ...updateIdOf(options) }), step, options));
+  const request = { step, ...(reason ? { reason } : {}), ...(options.fresh ? { fresh: true } : {}), ...actorOf(options) };
+  const entry = { caseId, action: 'retryStep' as const, step, reason: reason ?? null, ...auditedBy(options) };
+  return audited(ctx.readModel, entry, () => onRunningJourney(ctx, caseId, async (handle) => sameStep(await handle.executeUpdate(retryStepUpdate, { args: [request], ...updateIdOf(options) }), step, options)));
 }
 
 export function waiveStep(ctx: JourneyClientContext, caseId: string, step: string, reason: string, options: OperatorActionOptions = {}): Promise<OperatorActionResult> {
-  return onRunningJourney(ctx, caseId, async (handle) => sameStep(await handle.executeUpdate(waiveStepUpdate, { args: [{ step, reason }], ...updateIdOf(options) }), step, options));
+  const entry = { caseId, action: 'waiveStep' as const, step, reason, ...auditedBy(options) };
+  return audited(ctx.readModel, entry, () =>
+    onRunningJourney(ctx, caseId, async (handle) => sameStep(await handle.executeUpdate(waiveStepUpdate, { args: [{ step, reason, ...actorOf(options) }], ...updateIdOf(options) }), step, options)),
+  );
 }
 
 export function resolvePicklist(ctx: JourneyClientContext, caseId: string, providerId: string, options: OperatorActionOptions = {}): Promise<OperatorActionResult> {
-  return onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId }], ...updateIdOf(options) }));
+  const entry = { caseId, action: 'resolvePicklist' as const, step: 'credit-report', reason: `chose ${providerId}`, ...auditedBy(options) };
+  return audited(ctx.readModel, entry, () => onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId, ...actorOf(options) }], ...updateIdOf(options) })));
 }
+
+const actorOf = (options: OperatorActionOptions) => (options.actor ? { actor: options.actor } : {});
+const auditedBy = (options: OperatorActionOptions) => ({ actor: options.actor ?? 'unknown', requestId: options.updateId ?? null });
 
 const updateIdOf = (options: OperatorActionOptions) => (options.updateId ? { updateId: options.updateId } : {});
 
@@ -168,8 +209,9 @@ function sameStep(result: OperatorActionResult, step: string, options: OperatorA
   return result;
 }
 
-export function cancelJourney(ctx: JourneyClientContext, caseId: string, reason?: string): Promise<void> {
-  return onRunningJourney(ctx, caseId, (handle) => handle.signal(cancelJourneySignal, { ...(reason ? { reason } : {}) }));
+export function cancelJourney(ctx: JourneyClientContext, caseId: string, reason?: string, options: Pick<OperatorActionOptions, 'actor'> = {}): Promise<void> {
+  const entry = { caseId, action: 'cancel' as const, reason: reason ?? null, ...auditedBy(options) };
+  return audited(ctx.readModel, entry, () => onRunningJourney(ctx, caseId, (handle) => handle.signal(cancelJourneySignal, { ...(reason ? { reason } : {}), ...actorOf(options) })));
 }
 
 export const journeyHandle = (ctx: JourneyClientContext, caseId: string) => ctx.client.workflow.getHandle(journeyWorkflowId(caseId));

@@ -6,7 +6,8 @@
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { JourneyRetryError } from './journeyErrors';
 import type { CarryOver, PurchaseContinuation, ValidOnboardCaseInput } from './journeyInput';
-import { journeyStatusQuery, journeyWorkflowId, journeyWorkflowType, type JourneyStep, type OnboardCaseWorkflow } from './journeyMessages';
+import { readCaseStatus } from './caseReads';
+import { journeyStatusQuery, journeyWorkflowId, journeyWorkflowType, type JourneyStatus, type JourneyStep, type OnboardCaseWorkflow } from './journeyMessages';
 import { journeyHandle, type JourneyClientContext } from './journeyOperations';
 import { caseSearchAttributes } from './searchAttributes';
 import { journeySummary } from './workflowMetadata';
@@ -22,13 +23,8 @@ export interface RetryPlan {
 
 /** What `journey retry` would do with a closed journey (nothing is started). */
 export async function planJourneyRetry(ctx: JourneyClientContext, caseId: string): Promise<RetryPlan> {
-  const handle = journeyHandle(ctx, caseId);
-  const description = await handle.describe();
-  if (description.status.name === 'RUNNING') {
-    throw new JourneyRetryError(`case/${caseId} is still running: use retry-step for one step, or cancel it first`);
-  }
+  const status = await closedStatus(ctx, caseId);
   const input = await originalInput(ctx, caseId);
-  const status = await handle.query(journeyStatusQuery);
   const carry: CarryOver = { steps: {}, attempts: {}, purchases: {} };
   const plan: RetryPlan = { caseId, carriedOver: [], rerun: [], input };
   for (const [key, step] of Object.entries(status.steps)) {
@@ -46,6 +42,23 @@ export async function planJourneyRetry(ctx: JourneyClientContext, caseId: string
   }
   plan.input = { ...input, carryOver: carry };
   return plan;
+}
+
+/**
+ * The closed run's last status: from the read model (no query, so no replay of workflow code that
+ * may be gone from the workers); a journey that never wrote one (started before the read model) is
+ * asked. A read model that still says RUNNING is checked with Temporal: a terminated run never
+ * wrote its end, and its last written state is what it left.
+ */
+async function closedStatus(ctx: JourneyClientContext, caseId: string): Promise<JourneyStatus> {
+  const read = ctx.readModel && (await readCaseStatus(ctx.readModel, caseId));
+  if (read && read.runStatus !== 'RUNNING') return read;
+  const handle = journeyHandle(ctx, caseId);
+  const description = await handle.describe();
+  if (description.status.name === 'RUNNING') {
+    throw new JourneyRetryError(`case/${caseId} is still running: use retry-step for one step, or cancel it first`);
+  }
+  return read ?? handle.query(journeyStatusQuery);
 }
 
 /**

@@ -15,7 +15,7 @@ import { page } from './layout';
 import { liveScript } from './liveScript';
 import { queueBody } from './queuePage';
 import { mountConsoleSessions, sameOrigin } from './consoleSessions';
-import { csrfTokenMatches } from './session';
+import { csrfTokenMatches, type Session } from './session';
 
 export interface ConsoleOptions {
   namespace: string;
@@ -64,7 +64,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     const parsed = actionForms[action].safeParse(req.body);
     if (!parsed.success) return showCase(res, caseId.data, 400, { kind: 'error', text: parsed.error.issues.map((i) => i.message).join('; ') }).catch((e) => showError(res, e));
     try {
-      const done = await runAction(gateway, caseId.data, action, parsed.data as never);
+      const done = await runAction(gateway, caseId.data, action, parsed.data as never, (res.locals.session as Session).key);
       res.redirect(303, `/console/cases/${encodeURIComponent(caseId.data)}?done=${encodeURIComponent(done)}`);
     } catch (error) {
       if (error instanceof HttpError && (error.status === 409 || error.status === 422)) return showCase(res, caseId.data, error.status, { kind: 'error', text: error.message }).catch((e) => showError(res, e));
@@ -80,19 +80,20 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
   return router;
 }
 
-async function runAction(gateway: CaseGateway, caseId: string, action: ActionName, form: Record<string, string | undefined>): Promise<string> {
+/** `actor`: the signed-in operator (the name of the key they signed in with), for the audit trail. */
+async function runAction(gateway: CaseGateway, caseId: string, action: ActionName, form: Record<string, string | undefined>, actor: string): Promise<string> {
   switch (action) {
     case 'retry':
-      await gateway.retryStep(caseId, form.step!, form.reason || 'retried from the console');
+      await gateway.retryStep(caseId, form.step!, form.reason || 'retried from the console', { actor });
       return `${form.step} is running again`;
     case 'waive':
-      await gateway.waiveStep(caseId, form.step!, form.reason!);
+      await gateway.waiveStep(caseId, form.step!, form.reason!, { actor });
       return `${form.step} waived`;
     case 'picklist':
-      await gateway.resolvePicklist(caseId, form.providerId!);
+      await gateway.resolvePicklist(caseId, form.providerId!, { actor });
       return `company ${form.providerId} chosen`;
     case 'cancel':
-      await gateway.cancel(caseId, form.reason || 'cancelled from the console');
+      await gateway.cancel(caseId, form.reason || 'cancelled from the console', { actor });
       return 'cancel requested';
   }
 }

@@ -245,7 +245,7 @@ test('the OpenAPI document validates, and every operation in it answers with a d
       operations++;
     }
   }
-  expect(operations).toBe(9);
+  expect(operations).toBe(10);
 });
 
 /** A request fetch refuses to send (TRACE), or with exactly the bytes given: node:http. */

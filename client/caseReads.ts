@@ -1,0 +1,55 @@
+/**
+ * Reading cases from the case file's read model (issue 22) instead of asking Temporal: a case's
+ * status as the journey last wrote it (a closed one's final state included, with no replay and no
+ * worker), and lists with the queue's filters. The shapes are those the Temporal reads answered.
+ */
+import type { CaseListQuery } from '../case-file/caseQueue';
+import type { CaseRecord } from '../case-file/caseReadModel';
+import type { CaseFileStore } from '../case-file/store';
+import type { JourneyState, JourneyStatus, JourneyStep } from './journeyMessages';
+
+export type CaseStatusView = JourneyStatus & { runStatus: string; runId: string };
+
+/** A row of a list, as the visibility list answered it, plus what the queue shows. */
+export interface CaseListRow {
+  caseId: string;
+  workflowId: string;
+  runId: string;
+  state: string;
+  runStatus: string;
+  startedAt: string | null;
+  company: string | null;
+  applicants: { personId: string; name: string | null }[];
+  reasons: string[];
+  waitingSince: string | null;
+  operatorDeadline: string | null;
+  updatedAt: string;
+}
+
+export function statusOfRecord(record: CaseRecord): CaseStatusView {
+  return {
+    caseId: record.caseId,
+    state: record.state as JourneyState,
+    steps: record.steps as unknown as Record<string, JourneyStep>,
+    reasons: record.reasons,
+    operatorDeadline: record.operatorDeadline,
+    runStatus: record.runStatus,
+    runId: record.runId,
+  };
+}
+
+/** The case's status from the read model, or undefined when the journey has not written one. */
+export async function readCaseStatus(store: CaseFileStore, caseId: string): Promise<CaseStatusView | undefined> {
+  const record = await store.caseRecord(caseId);
+  return record && statusOfRecord(record);
+}
+
+export async function listCaseRows(store: CaseFileStore, query: CaseListQuery): Promise<{ cases: CaseListRow[]; nextPageToken: string | null }> {
+  const page = await store.listCases(query);
+  return { cases: page.cases.map(rowOf), nextPageToken: page.nextCursor };
+}
+
+function rowOf(r: CaseRecord): CaseListRow {
+  const { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, updatedAt } = r;
+  return { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, updatedAt };
+}

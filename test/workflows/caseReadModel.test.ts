@@ -1,0 +1,93 @@
+/**
+ * The journey writes its state into the case file's read model at every change (issue 22), and
+ * cases are read there: `GET /v1/cases/{id}`, the list with its filters, and `journey status` of a
+ * closed case answer with no `status` query and no `describe` (counted on the client's own
+ * workflow service, which every read of the API and of the CLI's code goes through). Every
+ * operator action is audited with its actor and outcome, a refusal with the journey's message.
+ */
+import { startStack, type Stack } from '../../cli/stack';
+import { journeyProgram, type Outcome, type Run } from '../../cli/journeyProgram';
+import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { caseApiClient } from '../support/caseApiClient';
+import { waitUntil } from '../support/waitUntil';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+
+let stack: Stack;
+let api: ReturnType<typeof caseApiClient>;
+
+beforeAll(async () => {
+  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 2261, spoolDir: testDirectory('read-model-spool'), processingDelayMs: 20 });
+  api = caseApiClient(stack.caseApi.url);
+});
+
+afterAll(async () => {
+  jest.restoreAllMocks();
+  await stack?.stop();
+});
+
+/** Runs a `journey` command through the CLI's own code, on the stack's client and case file. */
+async function journeyCommand(...args: string[]): Promise<Outcome> {
+  let run: Run | undefined;
+  journeyProgram((chosen) => (run = chosen)).parse(['--json', ...args], { from: 'user' });
+  const out = { json: true, print: () => undefined, progress: () => undefined };
+  return (run as Run)({ client: stack.client, taskQueue: stack.temporal.taskQueue, caseFile: async () => stack.caseFile }, out);
+}
+
+test('a closed case is read from the read model: its final state, the queue by company name, its timeline with who did what; no query, no describe', async () => {
+  const control = simulatorControl(stack.simulator);
+  const keys = stack.caseApiKeys!;
+  const caseId = (await control('/cases', {})).case_id as string;
+  const ambiguous = ((await control('/companies')) as { company_id: string; company_name: string }[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
+  const started = await api('POST', '/v1/cases', { key: keys.origination, body: { caseId, company: { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd' }, steps: { creditReport: true } } });
+  expect(started.status).toBe(201);
+
+  // The picklist waits for an operator: the journey wrote that, with its candidates, and since when.
+  const waiting = await waitUntil('the read model shows the picklist', async () => {
+    const record = await stack.caseFile.caseRecord(caseId);
+    return record?.state === 'needs_attention' && record.picklist?.length ? record : undefined;
+  });
+  expect(waiting).toMatchObject({ runStatus: 'RUNNING', company: 'Ambiguous Foods Ltd', steps: { 'credit-report': { state: 'waiting' } } });
+  expect(waiting.waitingSince).not.toBeNull();
+
+  // A refused action and an accepted one, both by the operator key, both in the audit trail.
+  const refused = await api('POST', `/v1/cases/${caseId}/steps/banking/waive`, { key: keys.operator, body: { reason: 'no bank' } });
+  expect(refused.status).toBe(409);
+  const waived = await api('POST', `/v1/cases/${caseId}/steps/credit-report/waive`, { key: keys.operator, body: { reason: 'company checked by phone' }, headers: { 'Idempotency-Key': 'waive-1' } });
+  expect(waived.status).toBe(200);
+  const closed = await waitUntil('the read model keeps the closed journey', async () => {
+    const record = await stack.caseFile.caseRecord(caseId);
+    return record?.runStatus === 'COMPLETED' ? record : undefined;
+  });
+  expect(closed).toMatchObject({ state: 'completed', outcome: 'completed', steps: { 'credit-report': { state: 'waived', reason: 'waived: company checked by phone' } } });
+  expect(closed.closedAt).not.toBeNull();
+
+  const service = stack.client.workflowService;
+  const queries = jest.spyOn(service, 'queryWorkflow');
+  const describes = jest.spyOn(service, 'describeWorkflowExecution');
+  const visibility = jest.spyOn(service, 'listWorkflowExecutions');
+
+  const read = await api('GET', `/v1/cases/${caseId}`, { key: keys.origination });
+  expect(read).toMatchObject({ status: 200, body: { caseId, state: 'completed', runStatus: 'COMPLETED', runId: closed.runId, steps: { 'credit-report': { state: 'waived', picklist: null } } } });
+  const listed = await api('GET', `/v1/cases?name=${encodeURIComponent('ambiguous FOODS')}&stepState=waived&state=completed`, { key: keys.origination });
+  expect(listed.status).toBe(200);
+  expect(listed.body.cases.find((c: { caseId: string }) => c.caseId === caseId)).toMatchObject({ company: 'Ambiguous Foods Ltd', runStatus: 'COMPLETED' });
+
+  const status = await journeyCommand('status', caseId);
+  expect(status.json).toMatchObject({ caseId, state: 'completed', runStatus: 'COMPLETED', steps: { 'credit-report': { state: 'waived' } } });
+  const plan = await journeyCommand('retry', caseId, '--dry-run');
+  expect(plan.json).toMatchObject({ caseId, carriedOver: ['credit-report'], rerun: [], dryRun: true });
+
+  const timeline = await api('GET', `/v1/cases/${caseId}/timeline`, { key: keys.origination });
+  expect(timeline.status).toBe(200);
+  const actions = timeline.body.entries.filter((e: { kind: string }) => e.kind === 'operator_action');
+  expect(actions).toEqual([
+    expect.objectContaining({ actor: 'embedded-operator', action: 'waiveStep', step: 'banking', reason: 'no bank', outcome: 'refused', message: expect.stringContaining('unknown step "banking"') }),
+    expect.objectContaining({ actor: 'embedded-operator', action: 'waiveStep', step: 'credit-report', reason: 'company checked by phone', requestId: 'waive-step/waive-1', outcome: 'accepted', message: null }),
+  ]);
+  expect(timeline.body.entries.some((e: { kind: string; record?: string }) => e.kind === 'provider_record' && e.record === 'credit_report')).toBe(true);
+
+  expect({ queries: queries.mock.calls.length, describes: describes.mock.calls.length, visibilityLists: visibility.mock.calls.length }).toEqual({ queries: 0, describes: 0, visibilityLists: 0 });
+  // The counters do see the calls the reads used to make.
+  await stack.client.workflow.getHandle(`case/${caseId}`).describe();
+  expect(describes).toHaveBeenCalledTimes(1);
+});
