@@ -67,7 +67,15 @@ const deadlineKeys = Object.keys(defaultDeadlines) as [keyof typeof defaultDeadl
 export const onboardCaseInputFields = z.object({
   caseId: z.string().min(1, 'caseId is required'),
   company: creditReportRequestSchema.optional(),
-  people: z.array(z.object({ personId: z.string().min(1) })).default([]),
+  people: z
+    .array(
+      z.object({
+        personId: z.string().min(1),
+        // Kept in the case file to show and search the case by; the journey never receives it (journeyOperations.ts).
+        name: z.string().min(1).max(300).optional().meta({ description: "The person's name: recorded in the case file, where the queue shows and searches it; never sent to the journey" }),
+      }),
+    )
+    .default([]),
   steps: z.object({
     creditReport: z.boolean().default(false),
     identityVerification: z.boolean().default(false),

@@ -87,7 +87,7 @@ export async function startJourney(ctx: JourneyClientContext, raw: unknown): Pro
     const handle = await ctx.client.workflow.start<OnboardCaseWorkflow>(journeyWorkflowType, {
       workflowId,
       taskQueue: ctx.taskQueue,
-      args: [input],
+      args: [withoutNames(input)],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       staticSummary: journeySummary(input.caseId),
       typedSearchAttributes: caseSearchAttributes(input.caseId, 'running'),
@@ -99,10 +99,15 @@ export async function startJourney(ctx: JourneyClientContext, raw: unknown): Pro
   }
 }
 
-/** Who the case is about, as the input names them (the company's name when given; people by id). */
+/** Who the case is about, as the input names them (the company's and the people's names when given). */
 function partiesOf(input: ValidOnboardCaseInput) {
   const company = input.company ? [{ role: 'company' as const, partyId: input.company.company_id, name: input.company.company_name ?? null }] : [];
-  return [...company, ...input.people.map((p) => ({ role: 'applicant' as const, partyId: p.personId, name: null }))];
+  return [...company, ...input.people.map((p) => ({ role: 'applicant' as const, partyId: p.personId, name: p.name ?? null }))];
+}
+
+/** People's names stay in the case file: histories hold ids, not personal data (DESIGN.md §4). */
+function withoutNames(input: ValidOnboardCaseInput): ValidOnboardCaseInput {
+  return { ...input, people: input.people.map(({ personId }) => ({ personId })) };
 }
 
 /**

@@ -5,6 +5,7 @@
  * workflow service, which every read of the API and of the CLI's code goes through). Every
  * operator action is audited with its actor and outcome, a refusal with the journey's message.
  */
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { startStack, type Stack } from '../../cli/stack';
 import { journeyProgram, type Outcome, type Run } from '../../cli/journeyProgram';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
@@ -90,4 +91,25 @@ test('a closed case is read from the read model: its final state, the queue by c
   // The counters do see the calls the reads used to make.
   await stack.client.workflow.getHandle(`case/${caseId}`).describe();
   expect(describes).toHaveBeenCalledTimes(1);
+});
+
+test("an applicant's name given at start is searched in the case file, and never reaches the journey's history", async () => {
+  const control = simulatorControl(stack.simulator);
+  const keys = stack.caseApiKeys!;
+  const caseId = (await control('/cases', {})).case_id as string;
+  const person = (await control('/persons', { first_name: 'Augusta', last_name: 'King' })) as { person_id: string };
+  const input = { caseId, people: [{ personId: person.person_id, name: 'Augusta Ada King' }], steps: { identityVerification: true } };
+  expect((await api('POST', '/v1/cases', { key: keys.origination, body: input })).status).toBe(201);
+
+  const found = await waitUntil('the case is listed by the applicant\'s name', async () => {
+    const answer = await api('GET', `/v1/cases?name=${encodeURIComponent('ada KING')}`, { key: keys.origination });
+    return answer.body.cases?.find((c: { caseId: string }) => c.caseId === caseId);
+  });
+  expect(found).toMatchObject({ applicants: [{ personId: person.person_id, name: 'Augusta Ada King' }] });
+
+  const history = await stack.client.workflow.getHandle(`case/${caseId}`).fetchHistory();
+  const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
+  const started = await decodeFromPayloadsAtIndex<{ people: { personId: string }[] }>(stack.client.options.loadedDataConverter, 0, payloads);
+  expect(started.people).toEqual([{ personId: person.person_id }]);
+  expect((await api('POST', `/v1/cases/${caseId}/cancel`, { key: keys.operator, body: { reason: 'test over' } })).status).toBe(202);
 });
