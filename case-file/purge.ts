@@ -1,6 +1,8 @@
 /**
- * Erasure: every row of a case, documents and their bytes included. Whether the case may be
- * purged (its journey closed) is the caller's decision (cli/journeyCommands.ts).
+ * Erasure: every row of a case, documents and their bytes included, and the names of its company
+ * and people (case_parties). The read model's state (ids, states, reasons) and the operator audit
+ * trail stay: a purged case can still be read and accounted for. Whether the case may be purged
+ * (its journey closed) is the caller's decision (cli/journeyCommands.ts).
  */
 import type { PoolClient } from 'pg';
 import { caseTables, type CaseTable } from './evidence';
@@ -18,9 +20,10 @@ const deletionOrder: readonly CaseTable[] = [
   'documents',
 ];
 
-export async function purgeCase(client: PoolClient, caseId: string): Promise<Record<CaseTable, number>> {
+export async function purgeCase(client: PoolClient, caseId: string): Promise<Record<CaseTable | 'case_parties', number>> {
   const deleted = {} as Record<CaseTable, number>;
   for (const table of deletionOrder) deleted[table] = (await client.query(`DELETE FROM ${table} WHERE case_id = $1`, [caseId])).rowCount ?? 0;
   if (Object.keys(deleted).length !== caseTables.length) throw new Error('purge misses a table of the case file');
-  return deleted;
+  const parties = (await client.query('DELETE FROM case_parties WHERE case_id = $1', [caseId])).rowCount ?? 0;
+  return { ...deleted, case_parties: parties };
 }

@@ -135,3 +135,14 @@ it('appends every operator action to the audit trail in order, with its actor an
   expect(entries[0]!.at <= entries[1]!.at).toBe(true);
   expect((await store.timeline(caseId)).map((e) => e.kind)).toEqual(['operator_action', 'operator_action']);
 });
+
+it('purge erases the names of a case and keeps its state and its audit trail', async () => {
+  const caseId = randomUUID();
+  await store.writeJourneyState(write(caseId, 1, { state: 'cancelled', runStatus: 'COMPLETED' }));
+  await store.recordParties(caseId, [{ role: 'applicant', partyId: 'p-9', name: 'Grace Hopper' }]);
+  await store.appendAudit({ caseId, actor: 'ops-1', action: 'cancel', reason: 'withdrawn', outcome: 'accepted' });
+  expect(await store.purge(caseId)).toMatchObject({ case_parties: 1 });
+  expect(await store.caseRecord(caseId)).toMatchObject({ state: 'cancelled', applicants: [] });
+  expect((await store.listCases({ name: 'Grace Hopper' })).cases.map((c) => c.caseId)).not.toContain(caseId);
+  expect(await store.audit(caseId)).toMatchObject([{ actor: 'ops-1', action: 'cancel', outcome: 'accepted' }]);
+});
