@@ -19,10 +19,11 @@
  *
  * Polls back off (pollBackoff.ts): the first `reconcileAfter` after the last delivery or
  * subscription, each further one twice as long after the one before, up to
- * `reconcileBackoffCap`; a delivery or subscription starts again from `reconcileAfter`.
+ * `reconcileBackoffCap`; a delivery or subscription starts again from `reconcileAfter`. Those polls
+ * are local activities (activityOptions.reconcileLocal): a wait costs little more than its timers.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
-import { condition, continueAsNew, getExternalWorkflowHandle, log, patched, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, getExternalWorkflowHandle, log, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { caseIdSearchAttribute } from '../client/searchAttributes';
 import type { Activities } from '../activities';
 import { activityOptions } from './activityOptions';
@@ -42,6 +43,8 @@ interface Outgoing {
 const UNROUTED_LOG_LIMIT = 500;
 
 const reconciliation = proxyActivities<Activities>(activityOptions.reconcile);
+/** Polls that back off ask as a local activity: what a wait costs is mostly its polls. */
+const localReconciliation = proxyLocalActivities<Activities>(activityOptions.reconcileLocal);
 
 /** docs/versioning.md: resources started before it polled every reconcileAfter, without backing off. */
 const POLLING_BACKS_OFF = 'resource-polling-backs-off';
@@ -150,7 +153,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
       // A poll that is due comes before the end of quiet. Where the rule before (quiet from the
       // last poll) polled, this one polls too, so executions that polled under it replay unchanged.
       const activityBefore = lastActivity;
-      settled = await reconcile(state, record);
+      settled = await reconcile(state, record, backsOff ? localReconciliation : reconciliation);
       lastPoll = Date.now();
       // A delivery while the provider was asked has started the count again; it stays at 0.
       if (!settled && lastActivity === activityBefore) pollsSinceActivity++;
@@ -195,9 +198,9 @@ function dropOldest(state: ResourceState, seen: Set<string>): void {
 }
 
 /** Asks the provider where the resource stands; a settled answer becomes a `polled` event. */
-async function reconcile(state: ResourceState, record: (d: ResourceDelivery) => void): Promise<boolean> {
+async function reconcile(state: ResourceState, record: (d: ResourceDelivery) => void, provider: Pick<Activities, 'pollResource'>): Promise<boolean> {
   try {
-    const result = await reconciliation.pollResource({ resource: state.resource });
+    const result = await provider.pollResource({ resource: state.resource });
     if (!result.settled) return false;
     const now = new Date(Date.now()).toISOString();
     record({

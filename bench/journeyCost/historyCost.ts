@@ -4,6 +4,7 @@
  */
 import { temporal } from '@temporalio/proto';
 import { addActions, billableActions, noActions, totalOf, type Actions } from './billableActions';
+import { isPoll } from './polls';
 
 const T = temporal.api.enums.v1.EventType;
 type Event = temporal.api.history.v1.IHistoryEvent;
@@ -16,7 +17,7 @@ export interface Cost {
   activities: number;
   timers: number;
   children: number;
-  /** Reconciliation polls (`pollResource` activities): what waiting for the applicant costs. */
+  /** Reconciliation polls (polls.ts): what waiting for the applicant costs. */
   polls: number;
   /** Billable actions, all kinds. */
   actions: number;
@@ -40,6 +41,7 @@ export function historyCost(events: readonly Event[]): Cost {
   cost.actionsByKind = billableActions(events);
   cost.actions = totalOf(cost.actionsByKind);
   for (const event of events) {
+    if (isPoll(event)) cost.polls++;
     switch (event.eventType) {
       case T.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
         cost.workflowTasks++;
@@ -52,7 +54,6 @@ export function historyCost(events: readonly Event[]): Cost {
         break;
       case T.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
         cost.activities++;
-        if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'pollResource') cost.polls++;
         break;
       case T.EVENT_TYPE_TIMER_STARTED:
         cost.timers++;

@@ -19,6 +19,7 @@ import { identityVerificationWorkflow } from '../../workflows/identityVerificati
 import { stepStatusQuery } from '../../client/stepMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { isPoll } from '../../bench/journeyCost/polls';
 import { waitUntil } from '../support/waitUntil';
 
 const T = temporal.api.enums.v1.EventType;
@@ -102,7 +103,7 @@ test('a resource settled by its webhook does not ask the provider again: its nex
   // (Counted from the delivery, so a little under the hour by the time the timer starts.)
   expect(Number(timer.startToFireTimeout?.seconds ?? 0)).toBeGreaterThan(3500);
   expect(Number(timer.startToFireTimeout?.seconds ?? 0)).toBeLessThanOrEqual(3600);
-  const polls = (await eventsOf(stack.client, resourceId)).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pollResource');
+  const polls = (await eventsOf(stack.client, resourceId)).filter(isPoll);
   expect(polls).toHaveLength(0);
 }, 60_000);
 

@@ -13,6 +13,7 @@ import type { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { routes } from '../../activities/routes';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { isPoll } from '../../bench/journeyCost/polls';
 import { waitForStatus } from '../../cli/watchStatus';
 import { startStack, type Stack } from '../../cli/stack';
 import { deliverSignal, resourceWorkflowId, subscribeSignal, type ResourceDelivery, type Subscription } from '../../client/resourceMessages';
@@ -103,11 +104,12 @@ const historyOf = async (resource: ResourceKey): Promise<Event[]> => (await reso
 const timeOf = (event: Event) => tsToMs(event.eventTime);
 const idOf = (event: Event) => Number(event.eventId);
 const signaled = (events: Event[], name: string) => events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === name);
-const pollsScheduled = (events: Event[]) => events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pollResource');
-/** Each poll's completion: the provider answered "not yet". */
+/** Each poll: its activity scheduled, or its local activity's marker (resources that back off). */
+const pollsScheduled = (events: Event[]) => events.filter(isPoll);
+/** Each poll's answer ("not yet"): its activity's completion, or its local activity's marker. */
 function pollsCompleted(events: Event[]): Event[] {
   const polls = new Set(pollsScheduled(events).map(idOf));
-  return events.filter((e) => e.activityTaskCompletedEventAttributes && polls.has(Number(e.activityTaskCompletedEventAttributes.scheduledEventId)));
+  return events.filter((e) => (e.markerRecordedEventAttributes && isPoll(e)) || (e.activityTaskCompletedEventAttributes && polls.has(Number(e.activityTaskCompletedEventAttributes.scheduledEventId))));
 }
 
 test('a resource whose only subscriber unsubscribes stops polling, and ends its quiet period after its last delivery although it polled', async () => {
@@ -209,11 +211,11 @@ describe('polling backs off', () => {
     const waits: { timerMs: number; sinceLastMs: number }[] = [];
     let lastTimer: Event | undefined;
     let lastActivityAt = 0;
-    const polls = new Set(pollsScheduled(events).map(idOf));
+    const polls = new Set(pollsCompleted(events).map(idOf));
     for (const event of events) {
       if (event.timerStartedEventAttributes) lastTimer = event;
-      if (event.workflowExecutionSignaledEventAttributes || event.activityTaskCompletedEventAttributes) lastActivityAt = timeOf(event);
       if (polls.has(idOf(event))) waits.push({ timerMs: timerMs(lastTimer!), sinceLastMs: timeOf(event) - lastActivityAt });
+      if (event.workflowExecutionSignaledEventAttributes || polls.has(idOf(event))) lastActivityAt = timeOf(event);
     }
     return waits;
   }

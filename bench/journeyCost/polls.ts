@@ -1,0 +1,19 @@
+/**
+ * Reconciliation polls in a resource workflow's history: a `pollResource` activity (resources that
+ * poll every reconcileAfter), or the marker of its local activity (resources that back off,
+ * workflows/resourceWorkflow.ts). Counted by bench:cost and bench:waiting and by the polling tests.
+ */
+import type { temporal } from '@temporalio/proto';
+
+type Event = temporal.api.history.v1.IHistoryEvent;
+
+const POLL = 'pollResource';
+
+/** The event that records a poll's answer (its marker) or its start (the activity scheduled). */
+export function isPoll(event: Event): boolean {
+  if (event.activityTaskScheduledEventAttributes?.activityType?.name === POLL) return true;
+  const marker = event.markerRecordedEventAttributes;
+  if (marker?.markerName !== 'core_local_activity') return false;
+  // The marker's data (written by the SDK's core, never encoded by the codec) names the activity type.
+  return Buffer.from(marker.details?.data?.payloads?.[0]?.data ?? []).toString('utf8').includes(`"${POLL}"`);
+}
