@@ -111,10 +111,17 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
   command('watch', 'follow a journey live until it ends (--json: one status per line)')
     .argument('<caseId>')
     .action((caseId: string) => chosen(async (ctx, out) => {
-      const [{ formatStatus }, { watchStatus }, { journeyStatusQuery, journeyWorkflowId }] = [later.format(), later.watchStatus(), later.journeyMessages()];
+      const [{ formatStatus }, { watchStatus, watchReadModel }, { journeyStatusQuery, journeyWorkflowId }] = [later.format(), later.watchStatus(), later.journeyMessages()];
       const handle: WorkflowHandle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
-      await handle.describe();
-      const last = await watchStatus<JourneyStatus>(handle, { query: journeyStatusQuery, onChange: (s) => out.print(`${new Date().toISOString()}\n${formatStatus(s)}\n`, s), intervalMs: 500 });
+      const onChange = (s: JourneyStatus) => out.print(`${new Date().toISOString()}\n${formatStatus(s)}\n`, s);
+      const { readModel } = await withReadModel(ctx, out);
+      const { readCaseStatus } = require('../client/caseReads') as typeof import('../client/caseReads');
+      // From the read model when it holds the case: its changes cost reads of the case file, not queries.
+      const first = readModel && (await readCaseStatus(readModel, caseId));
+      if (!first) await handle.describe();
+      const last = first
+        ? await watchReadModel(() => readCaseStatus(readModel!, caseId), handle.result(), { onChange, intervalMs: 500, final: (s) => s.runStatus !== 'RUNNING' })
+        : await watchStatus<JourneyStatus>(handle, { query: journeyStatusQuery, onChange, intervalMs: 500 });
       // The last line too goes out as the stream does (one JSON document per line).
       out.print(`case/${caseId} ended ${last.state}`, { caseId, ended: last.state });
       return { text: '', json: null, failed: last.state !== 'completed', printed: true };

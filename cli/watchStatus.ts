@@ -33,6 +33,29 @@ export async function watchStatus<S>(handle: WorkflowHandle, options: WatchOptio
   return poll();
 }
 
+/**
+ * Follows a status the case file's read model holds (`read`), reporting each change, until the
+ * workflow closes (`closed`, Temporal's long poll for its result: no query, no describe). The
+ * last status is read once more after the close, when the journey's final write has landed.
+ */
+export async function watchReadModel<S>(read: () => Promise<S | undefined>, closed: Promise<unknown>, options: Omit<WatchOptions<S>, 'query'> & { final: (status: S) => boolean }): Promise<S> {
+  let last = '';
+  let status: S | undefined;
+  let ended = false;
+  closed.finally(() => (ended = true)).catch(() => undefined);
+  for (;;) {
+    status = (await read().catch(() => undefined)) ?? status;
+    const key = JSON.stringify(status);
+    if (status !== undefined && key !== last) {
+      last = key;
+      options.onChange(status);
+    }
+    if (status !== undefined && options.final(status)) return status;
+    if (ended && status !== undefined) return status;
+    await Promise.race([closed.catch(() => undefined), new Promise((r) => setTimeout(r, options.intervalMs ?? 250))]);
+  }
+}
+
 /** Polls the query until `predicate` holds; fails with the last status seen when time runs out. */
 export async function waitForStatus<S>(
   handle: WorkflowHandle,

@@ -27,10 +27,14 @@ afterAll(async () => {
 });
 
 /** Runs a `journey` command through the CLI's own code, on the stack's client and case file. */
-async function journeyCommand(...args: string[]): Promise<Outcome> {
+async function journeyCommand(args: string[] | string, ...rest: string[]): Promise<Outcome> {
+  return journeyCommandPrinting(() => undefined, ...(typeof args === 'string' ? [args, ...rest] : args));
+}
+
+async function journeyCommandPrinting(print: (text: string, json: unknown) => void, ...args: string[]): Promise<Outcome> {
   let run: Run | undefined;
   journeyProgram((chosen) => (run = chosen)).parse(['--json', ...args], { from: 'user' });
-  const out = { json: true, print: () => undefined, progress: () => undefined };
+  const out = { json: true, print, progress: () => undefined };
   return (run as Run)({ client: stack.client, taskQueue: stack.temporal.taskQueue, caseFile: async () => stack.caseFile }, out);
 }
 
@@ -112,4 +116,28 @@ test("an applicant's name given at start is searched in the case file, and never
   const started = await decodeFromPayloadsAtIndex<{ people: { personId: string }[] }>(stack.client.options.loadedDataConverter, 0, payloads);
   expect(started.people).toEqual([{ personId: person.person_id }]);
   expect((await api('POST', `/v1/cases/${caseId}/cancel`, { key: keys.operator, body: { reason: 'test over' } })).status).toBe(202);
+});
+
+test('journey watch follows the read model: every change of a journey to its end, with no query and no describe', async () => {
+  const control = simulatorControl(stack.simulator);
+  const keys = stack.caseApiKeys!;
+  const caseId = (await control('/cases', {})).case_id as string;
+  const ambiguous = ((await control('/companies')) as { company_id: string; company_name: string }[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
+  expect((await api('POST', '/v1/cases', { key: keys.origination, body: { caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } } })).status).toBe(201);
+  await waitUntil('the journey wrote its state', () => stack.caseFile.caseRecord(caseId));
+
+  const service = stack.client.workflowService;
+  const queries = jest.spyOn(service, 'queryWorkflow');
+  const describes = jest.spyOn(service, 'describeWorkflowExecution');
+  queries.mockClear();
+  describes.mockClear();
+  const seen: { state: string }[] = [];
+  const watching = journeyCommandPrinting((_text, json) => seen.push(json as { state: string }), 'watch', caseId);
+  await waitUntil('watch shows the picklist', () => seen.some((s) => s.state === 'needs_attention'));
+  expect((await api('POST', `/v1/cases/${caseId}/steps/credit-report/waive`, { key: keys.operator, body: { reason: 'checked by phone' } })).status).toBe(200);
+  const ended = await watching;
+  expect(ended.failed).toBe(false);
+  expect(seen.at(-1)).toEqual({ caseId, ended: 'completed' });
+  // The one describe is the waive's own (an action checks that the journey runs), none is the watch's.
+  expect({ queries: queries.mock.calls.length, describes: describes.mock.calls.length }).toEqual({ queries: 0, describes: 1 });
 });
