@@ -52,7 +52,7 @@ export function demoJourneyInput(demo: DemoCase, options: DemoOptions = {}): Onb
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),
     caseId: demo.caseId,
     company: { company_id: demo.companyId },
-    people: [{ personId: demo.personId }],
+    people: [{ personId: demo.personId, name: demo.personName }],
     steps: {
       creditReport: true,
       identityVerification: true,
@@ -66,7 +66,7 @@ export function demoJourneyInput(demo: DemoCase, options: DemoOptions = {}): Onb
 
 /** Starts the demo journey for a prepared case, as workflow `case/<caseId>`. */
 export async function startDemoJourney(stack: Stack, demo: DemoCase, options: DemoOptions = {}): Promise<WorkflowHandle<OnboardCaseWorkflow> & { runId: string }> {
-  const started = await startJourney({ client: stack.client, taskQueue: stack.temporal.taskQueue }, demoJourneyInput(demo, options));
+  const started = await startJourney({ client: stack.client, taskQueue: stack.temporal.taskQueue, readModel: stack.caseFile }, demoJourneyInput(demo, options));
   if (!started.runId) throw new Error(`${started.workflowId} exists already`);
   // A handle got by id carries no run id of its own: the Web UI link printed at the end needs it.
   return Object.assign(stack.client.workflow.getHandle<OnboardCaseWorkflow>(started.workflowId, started.runId), { runId: started.runId });
