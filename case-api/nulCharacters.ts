@@ -11,6 +11,15 @@ type JsonSchema = Record<string, unknown>;
 
 export const NUL_FREE_PATTERN = '^[^\\u0000]*$';
 
+/** Whitespace as String.prototype.trim() removes it (ECMAScript's WhiteSpace and LineTerminator). */
+const TRIMMED = '\\t\\n\\u000b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/**
+ * The pattern of a text field read with `.trim().min(1)` (a reason, a choice): NUL-free, with
+ * something left once trimmed, so that a generator reading the document never takes "   " for valid.
+ */
+export const NUL_FREE_TEXT_PATTERN = `^[^\\u0000]*[^\\u0000${TRIMMED}][^\\u0000]*$`;
+
 /** Refuses a request whose path, query or body (as parsed) holds a NUL in a value, naming where. */
 export function refuseNul(parts: Record<string, unknown>): void {
   for (const [where, value] of Object.entries(parts)) {

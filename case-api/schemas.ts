@@ -7,6 +7,7 @@ import { caseIdSchema } from '../client/caseId';
 import { bulkRetryMaxCases, bulkStepRetryRequestSchema } from '../client/bulkStepRetryRequest';
 import { checkStepsHaveWhatTheyNeed, onboardCaseInputFields } from '../client/journeyInput';
 import { operatorRequestIdSchema } from '../client/operatorRequestId';
+import { NUL_FREE_TEXT_PATTERN } from './nulCharacters';
 
 export const journeyStates = ['running', 'needs_attention', 'completed', 'cancelled'] as const;
 const stepStates = ['pending', 'running', 'waiting', 'needs_attention', 'completed', 'waived', 'failed', 'expired', 'cancelled'] as const;
@@ -147,16 +148,25 @@ export const caseListSchema = z
   })
   .meta({ id: 'CaseList' });
 
+/** A text field: trimmed, not empty once trimmed, documented as such (NUL_FREE_TEXT_PATTERN). */
+const text = (max: number, emptyMessage?: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, emptyMessage)
+    .max(max)
+    .meta({ pattern: NUL_FREE_TEXT_PATTERN });
+
 export const retryStepRequestSchema = z
   .object({
-    reason: z.string().trim().min(1).max(500).optional(),
+    reason: text(500).optional(),
     fresh: z.boolean().optional().meta({ description: 'Ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step' }),
   })
   .strict()
   .meta({ id: 'RetryStepRequest' });
-export const waiveStepRequestSchema = z.object({ reason: z.string().trim().min(1, 'reason is required').max(500) }).strict().meta({ id: 'WaiveStepRequest' });
-export const resolvePicklistRequestSchema = z.object({ providerId: z.string().trim().min(1).max(200) }).strict().meta({ id: 'ResolvePicklistRequest' });
-export const cancelRequestSchema = z.object({ reason: z.string().trim().min(1).max(500).optional() }).strict().meta({ id: 'CancelRequest' });
+export const waiveStepRequestSchema = z.object({ reason: text(500, 'reason is required') }).strict().meta({ id: 'WaiveStepRequest' });
+export const resolvePicklistRequestSchema = z.object({ providerId: text(200) }).strict().meta({ id: 'ResolvePicklistRequest' });
+export const cancelRequestSchema = z.object({ reason: text(500).optional() }).strict().meta({ id: 'CancelRequest' });
 
 /**
  * The operator actions' optional `Idempotency-Key` header: it becomes the Update's id (namespaced
@@ -168,8 +178,12 @@ export const idempotencyKeyHeaders = z.object({
   }),
 });
 
+const bulkFields = bulkStepRetryRequestSchema.shape;
 export const bulkRetryStepRequestSchema = bulkStepRetryRequestSchema
-  .extend({ dryRun: z.boolean().default(true).meta({ description: 'true (the default): answer the plan and retry nothing; false: retry the step on each case' }) })
+  .extend({
+    where: bulkFields.where.meta({ pattern: NUL_FREE_TEXT_PATTERN }),
+    step: bulkFields.step.meta({ pattern: NUL_FREE_TEXT_PATTERN }),
+    reason: bulkFields.reason.meta({ pattern: NUL_FREE_TEXT_PATTERN }), dryRun: z.boolean().default(true).meta({ description: 'true (the default): answer the plan and retry nothing; false: retry the step on each case' }) })
   .strict()
   .meta({ id: 'BulkRetryStepRequest', description: `Retry one step on every running journey a visibility query matches (at most ${bulkRetryMaxCases})` });
 
@@ -223,6 +237,8 @@ export const timelineSchema = z
       z.union([
         z.object({
           kind: z.literal('operator_action'),
+          id: z.number().int().meta({ description: 'The audit trail entry\'s number' }),
+          caseId: z.string(),
           at: z.string(),
           actor: z.string(),
           action: z.string(),

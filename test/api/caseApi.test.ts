@@ -336,7 +336,7 @@ describe('the document is the contract (issue 23)', () => {
     expect(person).toMatchObject({ status: 400, body: { message: expect.stringContaining('people.0.personId holds a NUL') } });
     expect((await readCase(caseId)).body.steps['credit-report'].state).toBe('waiting');
     const document = (await api('GET', '/openapi.json')).body;
-    expect(document.components.schemas.WaiveStepRequest.properties.reason.pattern).toBe('^[^\\u0000]*$');
+    expect(new RegExp(document.components.schemas.WaiveStepRequest.properties.reason.pattern).test('posted\u0000in')).toBe(false);
     await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: {} });
   });
 
