@@ -31,10 +31,15 @@ export function activityIdempotencyKey(context = currentActivity()): string | un
   return `${workflowExecution.workflowId}/${workflowExecution.runId}/${activityId}`;
 }
 
-/** Runs `work` with the activity's cancellation signal, heartbeating until it settles. */
+/**
+ * Runs `work` with the activity's cancellation signal, heartbeating until it settles. A local
+ * activity (a resource's poll) has no heartbeats: its workflow task bounds it, and the SDK's core
+ * warns of each one sent.
+ */
 export async function whileHeartbeating<T>(work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
   const context = currentActivity();
   if (!context) return work(undefined);
+  if (context.info.isLocal) return work(context.cancellationSignal);
   context.heartbeat();
   const timer = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
   try {
