@@ -72,3 +72,21 @@ export function parseBenchResults(output: string): { results: BenchResult[]; pro
   }
   return { results, problems };
 }
+
+export const BENCH_SIZE_PREFIX = 'BENCH_SIZE ';
+
+/**
+ * Prints the size this run used (`3 journeys`, `1,000 idle journeys`), for the runner's summary:
+ * the figures of a run are read beside its sizes, which the environment changes.
+ */
+export function reportSize(size: string): void {
+  console.log(BENCH_SIZE_PREFIX + size);
+}
+
+/** The sizes a benchmark's output reported, in order. */
+export function parseBenchSizes(output: string): string[] {
+  return output
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith(BENCH_SIZE_PREFIX))
+    .map((line) => line.slice(BENCH_SIZE_PREFIX.length).trim());
+}

@@ -11,6 +11,8 @@ export interface BenchmarkRun {
   results: BenchResult[];
   problems: string[];
   seconds: number;
+  /** The sizes it ran with (BENCH_SIZE lines). */
+  sizes?: string[];
 }
 
 export interface SummaryRow {
@@ -67,4 +69,9 @@ export function formatTable(rows: readonly SummaryRow[]): string {
   const widths = keys.map((k) => Math.max(...all.map((r) => r[k].length)));
   const line = (r: SummaryRow) => keys.map((k, i) => r[k].padEnd(widths[i]!)).join('  ').trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** One line per benchmark: how long it took and the sizes it ran with. */
+export function formatSizes(runs: readonly BenchmarkRun[]): string {
+  return runs.map((run) => `${run.name}: ${run.seconds.toFixed(0)} s${run.sizes?.length ? `; ${run.sizes.join('; ')}` : ''}`).join('\n');
 }

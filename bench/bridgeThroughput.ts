@@ -44,7 +44,7 @@ import { startBridge } from '../webhook-bridge/startBridge';
 import { SIGNATURE_HEADER } from '../webhook-bridge/verifySignature';
 import { resourceStateQuery } from '../client/resourceMessages';
 import { workflowsPath } from '../worker/createWorker';
-import { exitCodeOf, ratioAtLeast, ratioReported, reportResult, type BenchResult } from './benchResult';
+import { exitCodeOf, ratioAtLeast, ratioReported, reportResult, reportSize, type BenchResult } from './benchResult';
 import { startBridgeProcess } from './bridgeProcess';
 import { listen, startBridgeWithoutTemporal } from './bridgeWithoutTemporal';
 import { closedLoop, combined, percentile, type LoadFigures } from './closedLoop';
@@ -151,6 +151,7 @@ async function rounds(variants: readonly Variant[], pids: readonly number[], cou
 }
 
 async function main(): Promise<number> {
+  reportSize(`${ROUNDS} rounds of ${PER_ROUND} deliveries through Temporal, ${HTTP_ROUNDS} of ${PER_ROUND_HTTP} without, ${CONCURRENCY} at once (BENCH_ROUNDS, BENCH_DELIVERIES, BENCH_HTTP_ROUNDS, BENCH_HTTP_DELIVERIES)`);
   const cliPath = await resolveTemporalCli();
   const server = await startDevServer({ cliPath, logFile: path.join(os.tmpdir(), 'bench-temporal.log') });
   const temporal = { address: server.address, namespace: 'default', taskQueue: TASK_QUEUE };

@@ -26,7 +26,7 @@ import { connectedAccount, generateAccount } from '../simulator/accountGenerator
 import { SeededRandom } from '../simulator/seededRandom';
 import { startSimulator } from '../simulator/startSimulator';
 import { createStore, type StoredAccount } from '../simulator/store';
-import { exitCodeOf, ratioAtLeast, ratioReported, reportResult, type BenchResult } from './benchResult';
+import { exitCodeOf, ratioAtLeast, ratioReported, reportResult, reportSize, type BenchResult } from './benchResult';
 import { startThrowawayPostgres } from './throwawayPostgres';
 import { exitWhenDone } from './exitWhenDone';
 
@@ -164,6 +164,7 @@ async function bankingActivityTime(url: string): Promise<{ activityMs: number; c
 }
 
 async function main(): Promise<number> {
+  reportSize(`${ROUNDS} rounds of ${READS_PER_ROUND} banking reads each way (BENCH_ROUNDS, BENCH_READS)`);
   console.log(`case file writes: one read = ${ACCOUNTS} accounts × ${VOLUME.months} months × ${VOLUME.transactionsPerMonth} transactions = ${ROWS_PER_READ} rows; ${ROUNDS} rounds × ${READS_PER_ROUND} reads each way, warm-up ${WARM_UP}`);
   console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const results: BenchResult[] = [];

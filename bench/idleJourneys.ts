@@ -10,7 +10,7 @@
  * 1. Warm-up: BENCH_IDLE_WARMUP journeys (20) run to completion, the applicant acting once asked;
  *    their act-to-completion times with a warm worker are the resume baseline. The worker's RSS
  *    once quiet afterwards is the memory baseline.
- * 2. BENCH_IDLE_JOURNEYS journeys (5000; IDV, open banking, affordability, income-and-employer,
+ * 2. BENCH_IDLE_JOURNEYS journeys (1000; 5000 for the large run; IDV, open banking, affordability, income-and-employer,
  *    deadlines of 2 hours so they stay waiting) are started with at most BENCH_IDLE_BACKLOG (40)
  *    not yet waiting; a journey waits once the simulator holds its IDV request and bank connection.
  *    Once the worker is quiet: its RSS (the figure), and the workflows left open, by kind.
@@ -33,7 +33,7 @@ import { killChildren, startChild, type Child } from './faultHarness/childProces
 import { act, newApplicant, startJourney, type Applicant, type Control, type JourneyPlan } from './faultHarness/faultJourneys';
 import { simulatorControl } from './faultHarness/rawProviderApi';
 import type { SimulatorStore } from '../simulator/store';
-import { reportResult } from './benchResult';
+import { reportResult, reportSize } from './benchResult';
 import { askedApplicants, type AskedIds } from './idleJourneys/askedApplicants';
 import { forEachBounded } from './idleJourneys/boundedPool';
 import { formatSummary, summarize } from './idleJourneys/latencySummary';
@@ -41,7 +41,8 @@ import { openWorkflows, totalOf, type OpenWorkflows } from './idleJourneys/openW
 import { peakRssDuring, rssMiB, steadyRssMiB, waitQuiet } from './idleJourneys/workerQuiet';
 import { exitWhenDone } from './exitWhenDone';
 
-const JOURNEYS = Number(process.env.BENCH_IDLE_JOURNEYS ?? 5000);
+/** 1,000 by default, so that `npm run bench` fits its time (docs/benchmarks.md); BENCH_IDLE_JOURNEYS=5000 for the large run. */
+const JOURNEYS = Number(process.env.BENCH_IDLE_JOURNEYS ?? 1000);
 const WARMUP = Number(process.env.BENCH_IDLE_WARMUP ?? 20);
 const BACKLOG = Number(process.env.BENCH_IDLE_BACKLOG ?? 40);
 const RESUME_CONCURRENCY = Number(process.env.BENCH_IDLE_RESUME_CONCURRENCY ?? 16);
@@ -128,6 +129,7 @@ function printOpen(title: string, groups: OpenWorkflows, journeys: number): void
 }
 
 async function main(): Promise<void> {
+  reportSize(`${JOURNEYS} idle journeys, ${RESUME_CONCURRENCY} resuming at once (BENCH_IDLE_JOURNEYS=5000 for the large run)`);
   const started = Date.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-idle-'));
   const bundlePath = path.join(dir, 'workflow-bundle.js');

@@ -19,7 +19,7 @@ import { startStack } from '../cli/stack';
 import { addCost, eventBreakdown, eventName, historyCost, zeroCost, type Cost } from './journeyCost/historyCost';
 import { allRuns, historyOf, partOf, untilQuiet } from './journeyCost/caseRuns';
 import { actionLines, dollarsFor, LIST_PRICE_PER_MILLION_ACTIONS_USD, notInHistory } from './journeyCost/billableActions';
-import { reportResult } from './benchResult';
+import { reportResult, reportSize } from './benchResult';
 
 const JOURNEYS = Number(process.env.BENCH_COST_JOURNEYS ?? 3);
 /** History events of one demo journey measured on main before this work (issue 13). */
@@ -33,6 +33,7 @@ const RECONCILE_AFTER = '3 seconds';
 const QUIET_MS = Number(process.env.BENCH_COST_QUIET_MS ?? 5_000);
 
 async function main(): Promise<void> {
+  reportSize(`${JOURNEYS} journeys (BENCH_COST_JOURNEYS)`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-cost-'));
   const stack = await startStack({ processingDelayMs: 0, spoolDir: path.join(dir, 'spool'), embedded: { logFile: path.join(dir, 'temporal.log') }, caseFile: { embedded: {} } });
   try {

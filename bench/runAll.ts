@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { projectRoot } from '../config/projectRoot';
-import { parseBenchResults } from './benchResult';
+import { parseBenchResults, parseBenchSizes } from './benchResult';
 import { benchmarks, type Benchmark } from './benchmarks';
-import { formatTable, runPassed, summaryRows, type BenchmarkRun } from './benchSummary';
+import { formatSizes, formatTable, runPassed, summaryRows, type BenchmarkRun } from './benchSummary';
 import { exitWhenDone } from './exitWhenDone';
 
 function runOne(benchmark: Benchmark): Promise<BenchmarkRun> {
@@ -27,7 +27,7 @@ function runOne(benchmark: Benchmark): Promise<BenchmarkRun> {
     child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     const finish = (exitCode: number | null) => {
       const { results, problems } = parseBenchResults(output);
-      resolve({ name: benchmark.name, exitCode, results, problems, seconds: (performance.now() - started) / 1000 });
+      resolve({ name: benchmark.name, exitCode, results, problems, seconds: (performance.now() - started) / 1000, sizes: parseBenchSizes(output) });
     };
     child.once('error', (error) => {
       process.stderr.write(`${benchmark.script}: ${error.message}\n`);
@@ -58,7 +58,8 @@ async function main(): Promise<number> {
   }
 
   const passed = runPassed(runs);
-  console.log(`\nsummary (${new Date().toISOString()}):\n${formatTable(summaryRows(runs))}\n\n${passed ? 'all benchmarks met their targets' : 'some benchmark failed or missed its target'}`);
+  const minutes = runs.reduce((sum, r) => sum + r.seconds, 0) / 60;
+  console.log(`\nsummary (${new Date().toISOString()}):\n${formatTable(summaryRows(runs))}\n\nrun sizes and times (${minutes.toFixed(1)} min in all):\n${formatSizes(runs)}\n\n${passed ? 'all benchmarks met their targets' : 'some benchmark failed or missed its target'}`);
   return passed ? 0 : 1;
 }
 

@@ -15,7 +15,7 @@ import { routes } from '../activities/routes';
 import { identityVerificationListSchema } from '../provider';
 import { addPerson } from '../simulator/store';
 import { startSimulator } from '../simulator/startSimulator';
-import { reportResult } from './benchResult';
+import { reportResult, reportSize } from './benchResult';
 import { closedLoop } from './closedLoop';
 import { exitWhenDone } from './exitWhenDone';
 
@@ -28,6 +28,7 @@ const CLIENT = { id: 'bench-client', secret: 'bench-secret' };
 const EFFECTIVE_LIFETIME_MS = LIFETIME_SECONDS * 1000 - Math.min(60_000, (LIFETIME_SECONDS * 1000) / 10);
 
 async function main(): Promise<number> {
+  reportSize(`${CALLS} provider calls, ${CONCURRENCY} at once (BENCH_PROVIDER_CALLS, BENCH_CONCURRENCY)`);
   const simulator = await startSimulator({
     port: 0,
     clientId: CLIENT.id,

@@ -23,7 +23,7 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import { runDemoJourney } from '../cli/demoJourney';
 import { startStack, type Stack } from '../cli/stack';
 import { defaultDeadlines, type Deadlines } from '../client/deadlines';
-import { reportResult, type BenchResult } from './benchResult';
+import { reportResult, reportSize, type BenchResult } from './benchResult';
 import { costOf, runsOfCase, untilQuiet } from './journeyCost/caseRuns';
 import { dollarsFor, LIST_PRICE_PER_MILLION_ACTIONS_USD } from './journeyCost/billableActions';
 import type { Cost } from './journeyCost/historyCost';
@@ -71,6 +71,7 @@ async function measureJourney(stack: Stack, variant: Variant): Promise<Cost> {
 const mean = (costs: readonly Cost[], pick: (c: Cost) => number) => Math.round((costs.reduce((sum, c) => sum + pick(c), 0) / costs.length) * 10) / 10;
 
 async function main(): Promise<void> {
+  reportSize(`${JOURNEYS} journeys per wait, clock scaled ${SCALE}× (BENCH_WAITING_JOURNEYS, BENCH_WAITING_SCALE)`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-waiting-'));
   const stack = await startStack({ processingDelayMs: 0, spoolDir: path.join(dir, 'spool'), embedded: { logFile: path.join(dir, 'temporal.log') }, caseFile: { embedded: {} } });
   try {

@@ -1,5 +1,5 @@
-import { BENCH_RESULT_PREFIX, exitCodeOf, parseBenchResults, ratioAtLeast, ratioReported, type BenchResult } from '../../bench/benchResult';
-import { formatTable, runPassed, summaryRows, type BenchmarkRun } from '../../bench/benchSummary';
+import { BENCH_RESULT_PREFIX, BENCH_SIZE_PREFIX, exitCodeOf, parseBenchResults, parseBenchSizes, ratioAtLeast, ratioReported, type BenchResult } from '../../bench/benchResult';
+import { formatSizes, formatTable, runPassed, summaryRows, type BenchmarkRun } from '../../bench/benchSummary';
 
 const met = ratioAtLeast('throughput', { value: 95, unit: 'deliveries/s' }, { value: 100, name: 'direct' }, 0.9);
 const missed = ratioAtLeast('throughput', { value: 80, unit: 'deliveries/s' }, { value: 100, name: 'direct' }, 0.9);
@@ -59,4 +59,11 @@ test('the summary has a row per figure, and a FAIL row for what the figures do n
   const table = formatTable(rows).split('\n');
   expect(table).toHaveLength(6);
   expect(table[0]).toMatch(/^benchmark\s+figure\s+baseline\s+ratio\s+target\s+pass$/);
+});
+
+test('the summary says each benchmark\'s sizes and time, read from its BENCH_SIZE lines', () => {
+  const output = ['progress', `${BENCH_SIZE_PREFIX}1000 idle journeys`, `${BENCH_SIZE_PREFIX}16 applicants at once\r`, `  ${BENCH_SIZE_PREFIX}not at the start`].join('\n');
+  const sizes = parseBenchSizes(output);
+  expect(sizes).toEqual(['1000 idle journeys', '16 applicants at once']);
+  expect(formatSizes([run({ name: 'idle journeys', seconds: 612.4, sizes }), run({ seconds: 95 })])).toBe('idle journeys: 612 s; 1000 idle journeys; 16 applicants at once\nbridge: 95 s');
 });
