@@ -6,7 +6,8 @@
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
 
-export const auditActions = ['retryStep', 'waiveStep', 'resolvePicklist', 'cancel', 'bulkRetryStep'] as const;
+/** A bulk retry is audited case by case, as each case's retryStep under the bulk run's request id. */
+export const auditActions = ['retryStep', 'waiveStep', 'resolvePicklist', 'cancel'] as const;
 
 export const auditEntrySchema = z.object({
   caseId: z.string().min(1),
