@@ -36,9 +36,13 @@ export interface Actions {
   heartbeats: number;
   /** Timers started, `condition` with a timeout included. */
   timers: number;
-  /** Search attribute upserts (those given at start are free). */
+  /** Search attribute upserts (those given at start are free, and so is `TemporalChangeVersion`, which the SDK upserts with each patch). */
   searchAttributeUpserts: number;
-  /** Markers (local activities, patches): all those of one workflow task count once; local activity retries besides. */
+  /**
+   * Local activities: all the markers of one workflow task count once, their retries besides. Patch
+   * markers are not counted: the rules bill markers as "Record Activity Markers", and exempt
+   * versioning's own upsert; that patch markers are free is this project's reading of them.
+   */
   markers: number;
   /** Workflow execution options updated, resets. */
   other: number;
@@ -85,13 +89,14 @@ export function billableActions(events: readonly Event[]): Actions {
         actions.timers++;
         break;
       case T.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
-        actions.searchAttributeUpserts++;
+        if (!onlyVersioning(event)) actions.searchAttributeUpserts++;
         break;
       case T.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
         markersThisTask = false;
         actions.markers += Number(event.workflowTaskCompletedEventAttributes?.meteringMetadata?.nonfirstLocalActivityExecutionAttempts ?? 0);
         break;
       case T.EVENT_TYPE_MARKER_RECORDED:
+        if (event.markerRecordedEventAttributes?.markerName !== LOCAL_ACTIVITY_MARKER) break;
         if (!markersThisTask) actions.markers++;
         markersThisTask = true;
         break;
@@ -107,6 +112,14 @@ export function billableActions(events: readonly Event[]): Actions {
   }
   actions.heartbeats = heartbeatsOf(events);
   return actions;
+}
+
+const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+
+/** An upsert of `TemporalChangeVersion` alone (the SDK's, with a patch marker): exempt from actions. */
+function onlyVersioning(event: Event): boolean {
+  const fields = Object.keys(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {});
+  return fields.length > 0 && fields.every((name) => name === 'TemporalChangeVersion');
 }
 
 /**
