@@ -7,7 +7,11 @@ import { caseIdSchema } from '../client/caseId';
 import { bulkRetryMaxCases, bulkStepRetryRequestSchema } from '../client/bulkStepRetryRequest';
 import { checkStepsHaveWhatTheyNeed, onboardCaseInputFields } from '../client/journeyInput';
 import { operatorRequestIdSchema } from '../client/operatorRequestId';
+import { defaultDeadlines } from '../client/deadlines';
+import { deadlineDurationSchema } from './deadlineDuration';
 import { NUL_FREE_TEXT_PATTERN } from './nulCharacters';
+
+const deadlineKeys = Object.keys(defaultDeadlines) as [keyof typeof defaultDeadlines, ...(keyof typeof defaultDeadlines)[]];
 
 export const journeyStates = ['running', 'needs_attention', 'completed', 'cancelled'] as const;
 const stepStates = ['pending', 'running', 'waiting', 'needs_attention', 'completed', 'waived', 'failed', 'expired', 'cancelled'] as const;
@@ -23,7 +27,7 @@ export const errorBodySchema = z
  */
 export const startCaseRequestSchema = onboardCaseInputFields
   .omit({ carryOver: true })
-  .extend({ caseId: caseIdSchema })
+  .extend({ caseId: caseIdSchema, deadlines: z.partialRecord(z.enum(deadlineKeys), deadlineDurationSchema).default({}) })
   .strict()
   .superRefine(checkStepsHaveWhatTheyNeed)
   .meta({ id: 'StartCaseRequest', description: 'The input of the onboardCase journey', allOf: stepNeedsAsJsonSchema() });

@@ -291,6 +291,18 @@ describe('the document is the contract (issue 23)', () => {
     expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_request', message: expect.stringContaining('carryOver') } });
   });
 
+  test('POST /v1/cases refuses a deadline no timer of the journey could run, naming it; the document shows what it takes', async () => {
+    for (const picklist of ['1 xyz', '0', '1000000 years', 0, 1e15]) {
+      const { input } = await picklistCase();
+      const refused = await api('POST', '/v1/cases', { key: origination, body: { ...input, deadlines: { picklist } } });
+      expect({ picklist, status: refused.status, message: refused.body.message }).toEqual({ picklist, status: 400, message: expect.stringContaining('deadlines.picklist') });
+    }
+    const document = (await api('GET', '/openapi.json')).body;
+    const [, text] = document.components.schemas.StartCaseRequest.properties.deadlines.additionalProperties.anyOf;
+    expect(['2 days', '90 minutes', '1.5h'].every((d) => new RegExp(text.pattern).test(d))).toBe(true);
+    expect(new RegExp(text.pattern).test('1 xyz')).toBe(false);
+  });
+
   test('a method a path does not have is 405 with Allow, whoever asks', async () => {
     for (const [method, path, allow] of [
       ['TRACE', '/v1/cases', 'GET, HEAD, POST'],
