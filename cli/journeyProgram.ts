@@ -104,7 +104,9 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
       const readModel = await withReadModel(ctx, out);
       if (Object.keys(filters).length && !readModel.readModel) throw new JourneyCommandError('list --step, --step-state and --name read the case file: set DATABASE_URL, or start the stack');
       const rows = await later.operations().listAllJourneys(readModel, options.state, filters);
-      const text = rows.length ? textTable(['CASE', 'STATE', 'RUN'], rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase()])) : 'no journeys';
+      // Rows from the read model also name whose case it is and since when it waits for an operator.
+      const who = (r: (typeof rows)[number]) => [r.company ?? '', (r.applicants ?? []).map((a) => a.name ?? a.personId).join(', '), r.waitingSince ?? ''];
+      const text = rows.length ? textTable(['CASE', 'STATE', 'RUN', 'COMPANY', 'APPLICANTS', 'WAITING SINCE'], rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase(), ...who(r)])) : 'no journeys';
       return done(text, rows);
     }));
 

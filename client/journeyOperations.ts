@@ -56,6 +56,12 @@ export interface JourneySummary {
   state: string;
   runStatus: string;
   startedAt: string | null;
+  /** What the read model adds (client/caseReads.ts): whose case it is, what is wrong, since when. */
+  company?: string | null;
+  applicants?: { personId: string; name: string | null }[];
+  reasons?: string[];
+  waitingSince?: string | null;
+  operatorDeadline?: string | null;
 }
 
 /** The queue's filters (case-file/caseQueue.ts); only the read model answers them. */
