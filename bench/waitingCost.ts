@@ -26,7 +26,7 @@ import { defaultDeadlines, type Deadlines } from '../client/deadlines';
 import { reportResult, reportSize, type BenchResult } from './benchResult';
 import { costOf, runsOfCase, untilQuiet } from './journeyCost/caseRuns';
 import { dollarsFor, LIST_PRICE_PER_MILLION_ACTIONS_USD } from './journeyCost/billableActions';
-import type { Cost } from './journeyCost/historyCost';
+import { zeroCost, type Cost } from './journeyCost/historyCost';
 
 const SCALE = Number(process.env.BENCH_WAITING_SCALE ?? 3_600);
 const JOURNEYS = Number(process.env.BENCH_WAITING_JOURNEYS ?? 2);
@@ -61,11 +61,21 @@ function scaledDeadlines(variant: Variant): Partial<Deadlines> {
   return scaled;
 }
 
-async function measureJourney(stack: Stack, variant: Variant): Promise<Cost> {
+async function measureJourney(stack: Stack, variant: Variant): Promise<{ total: Cost; byPart: Map<string, Cost> }> {
   const outcome = await runDemoJourney(stack, () => {}, { deadlines: scaledDeadlines(variant), applicantActsAfterMs: (variant.waitHours * HOUR_MS) / SCALE });
   if (outcome.status.state !== 'completed') throw new Error(`journey ${outcome.caseId} (${variant.name}) ended ${outcome.status.state}: ${outcome.status.reasons.join('; ')}`);
   const runs = await untilQuiet(stack.client, () => runsOfCase(stack.client, outcome.caseId), QUIET_MS);
-  return costOf(stack.client, runs);
+  return costOf(stack.client, runs, outcome.caseId);
+}
+
+/** Where the waiting goes: history events per part of the journey, for each wait (means). */
+function printEventsByPart(measured: readonly { variant: Variant; journeys: { byPart: Map<string, Cost> }[] }[]): void {
+  const parts = [...new Set(measured.flatMap((m) => m.journeys.flatMap((j) => [...j.byPart.keys()])))].sort();
+  console.log(['events by part'.padEnd(34), ...measured.map((m) => m.variant.name.slice(0, 12))].join('\t'));
+  for (const part of parts) {
+    console.log([part.padEnd(34), ...measured.map((m) => mean(m.journeys.map((j) => j.byPart.get(part) ?? zeroCost()), (c) => c.events))].join('\t'));
+  }
+  console.log('');
 }
 
 const mean = (costs: readonly Cost[], pick: (c: Cost) => number) => Math.round((costs.reduce((sum, c) => sum + pick(c), 0) / costs.length) * 10) / 10;
@@ -77,8 +87,10 @@ async function main(): Promise<void> {
   try {
     console.log(`clock scaled ${SCALE}×: an hour of waiting is ${HOUR_MS / SCALE} ms; ${JOURNEYS} journeys per wait, all at once`);
     const started = Date.now();
-    const measured = await Promise.all(VARIANTS.map(async (variant) => ({ variant, costs: await Promise.all(Array.from({ length: JOURNEYS }, () => measureJourney(stack, variant))) })));
+    const journeys = await Promise.all(VARIANTS.map(async (variant) => ({ variant, journeys: await Promise.all(Array.from({ length: JOURNEYS }, () => measureJourney(stack, variant))) })));
     console.log(`measured in ${Math.round((Date.now() - started) / 1000)} s\n`);
+    printEventsByPart(journeys);
+    const measured = journeys.map(({ variant, journeys: of }) => ({ variant, costs: of.map((j) => j.total) }));
 
     const baseline = measured[0]!;
     const baseEvents = mean(baseline.costs, (c) => c.events);

@@ -55,9 +55,15 @@ export function partOf(workflowId: string, caseId: string): string {
   return `resource ${kind}`;
 }
 
-/** What the runs cost together. */
-export async function costOf(client: Client, runs: readonly Run[]): Promise<Cost> {
+/** What the runs of a case cost, in all and by part (partOf). */
+export async function costOf(client: Client, runs: readonly Run[], caseId: string): Promise<{ total: Cost; byPart: Map<string, Cost> }> {
   const total = zeroCost();
-  for (const run of runs) addCost(total, historyCost(await historyOf(client, run)));
-  return total;
+  const byPart = new Map<string, Cost>();
+  for (const run of runs) {
+    const cost = historyCost(await historyOf(client, run));
+    addCost(total, cost);
+    const part = partOf(run.workflowId, caseId);
+    byPart.set(part, addCost(byPart.get(part) ?? zeroCost(), cost));
+  }
+  return { total, byPart };
 }
