@@ -37,7 +37,7 @@ export function createActivities(deps: ActivityDependencies) {
     ...createSubscribingActivities({ identityVerification, banking, documents, insights }, deps.resources),
     ...createPollActivities(deps.provider),
     ...createResourceActivities(deps.resources),
-    ...createNotificationActivities(deps.caseEvents ?? { timeoutMs: 10_000 }),
+    ...createNotificationActivities(deps.caseEvents ?? { timeoutMs: 10_000 }, deps.caseFile),
     ...createCaseReadModelActivities(deps.caseFile),
   };
 }

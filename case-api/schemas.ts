@@ -253,6 +253,9 @@ export const timelineSchema = z
           message: z.string().nullable().meta({ description: 'The journey\'s refusal' }),
         }),
         z.object({ kind: z.literal('provider_record'), at: z.string(), record: z.string(), attemptId: z.string(), id: z.string(), status: z.string().nullable() }),
+        z
+          .object({ kind: z.literal('notification'), at: z.string(), type: z.string(), state: z.string(), step: z.string().nullable(), runId: z.string(), sequence: z.number().int() })
+          .meta({ description: 'A journey event the LOS took (CASE_EVENTS_URL), when it took it' }),
       ]),
     ),
   })

@@ -1,14 +1,34 @@
 /**
- * A case's timeline: the operator actions of the audit trail and what the provider returned, as the
+ * A case's timeline: the operator actions of the audit trail, what the provider returned, as the
  * case file recorded it (a report read, an IDV result, an account, an insight, a document's outcome),
- * in time order. Records carry their kind, ids and status, never their data.
+ * and the events the LOS took, in time order. Records carry their kind, ids and status, never their data.
  */
 import type { PoolClient } from 'pg';
 import { readAudit, type AuditEntry } from './auditTrail';
 
 export type TimelineEntry =
   | ({ kind: 'operator_action' } & AuditEntry)
-  | { kind: 'provider_record'; at: string; record: string; attemptId: string; id: string; status: string | null };
+  | { kind: 'provider_record'; at: string; record: string; attemptId: string; id: string; status: string | null }
+  | { kind: 'notification'; at: string; type: string; state: string; step: string | null; runId: string; sequence: number };
+
+/** An event the LOS took: written by `notifyLos` once it was delivered. */
+export interface SentNotification {
+  caseId: string;
+  runId: string;
+  sequence: number;
+  type: string;
+  state: string;
+  step: string | null;
+  occurredAt: string;
+}
+
+export async function recordNotification(client: PoolClient, n: SentNotification): Promise<void> {
+  await client.query(
+    `INSERT INTO case_notifications (case_id, run_id, sequence, type, state, step, occurred_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (run_id, sequence) DO NOTHING`,
+    [n.caseId, n.runId, n.sequence, n.type, n.state, n.step, n.occurredAt],
+  );
+}
 
 /** Each table's provider id and status column (a bank account has no status of its own). */
 const recordTables = [
@@ -34,6 +54,16 @@ export async function readCaseTimeline(client: PoolClient, caseId: string): Prom
     status: (r.status as string | null) ?? null,
   }));
   const actions: TimelineEntry[] = (await readAudit(client, caseId)).map((e) => ({ kind: 'operator_action', ...e }));
+  const sent = await client.query('SELECT * FROM case_notifications WHERE case_id = $1 ORDER BY sent_at, run_id, sequence', [caseId]);
+  const notifications: TimelineEntry[] = sent.rows.map((r: Record<string, unknown>) => ({
+    kind: 'notification',
+    at: (r.sent_at as Date).toISOString(),
+    type: r.type as string,
+    state: r.state as string,
+    step: (r.step as string | null) ?? null,
+    runId: r.run_id as string,
+    sequence: r.sequence as number,
+  }));
   // A stable merge: entries at the same instant keep their own order.
-  return [...actions, ...records].sort((a, b) => a.at.localeCompare(b.at));
+  return [...actions, ...records, ...notifications].sort((a, b) => a.at.localeCompare(b.at));
 }

@@ -20,7 +20,7 @@ import { appendAudit, readAudit, type AuditEntry, type AuditEntryInput } from '.
 import { recordCaseParties, type CaseParty } from './caseParties';
 import { listCaseRecords, type CaseListQuery, type CasePage } from './caseQueue';
 import { readCaseRecord, writeJourneyState, type CaseRecord, type JourneyStateWrite } from './caseReadModel';
-import { readCaseTimeline, type TimelineEntry } from './caseTimeline';
+import { readCaseTimeline, recordNotification, type SentNotification, type TimelineEntry } from './caseTimeline';
 import { writeBankAccount } from './bankingRecords';
 import { putDocument, readDocument, writeProviderDocument, type NewDocument, type StoredDocument } from './documentRecords';
 import { countCaseFile, readEvidence, type CaseEvidence, type CaseFileCounts } from './evidence';
@@ -106,6 +106,10 @@ export class CaseFileStore {
 
   audit(caseId: string): Promise<AuditEntry[]> {
     return inTransaction(this.pool, (c) => readAudit(c, caseId));
+  }
+
+  recordNotification(notification: SentNotification): Promise<void> {
+    return inTransaction(this.pool, (c) => recordNotification(c, notification));
   }
 
   timeline(caseId: string): Promise<TimelineEntry[]> {

@@ -1,6 +1,7 @@
 /** Every migration, in order. A migration never changes once released: add the next number. */
 import { sql as caseFile } from './001_caseFile';
 import { sql as operationsDesk } from './002_operationsDesk';
+import { sql as caseNotifications } from './003_caseNotifications';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'case file', sql: caseFile },
   { version: 2, name: 'operations desk', sql: operationsDesk },
+  { version: 3, name: 'case notifications', sql: caseNotifications },
 ];

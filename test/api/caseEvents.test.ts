@@ -73,6 +73,11 @@ test('each change of a journey reaches the LOS once, signed, with an id derived 
   expect(events.map((e) => e.data.sequence)).toEqual([1, 2, 3]);
   expect(new Set(events.map((e) => e.id)).size).toBe(3);
   for (const e of events) expect(e.id).toMatch(/^evt_[0-9a-f]{32}$/);
+
+  // What the LOS took is on the case's timeline, in the order it was sent.
+  const timeline = await stack.caseFile.timeline(caseId);
+  const sent = timeline.filter((e) => e.kind === 'notification').map((e) => (e.kind === 'notification' ? [e.type, e.step, e.sequence] : []));
+  expect(sent).toEqual([['case.needs_attention', null, 1], ['case.step_completed', idv, 2], ['case.completed', null, 3]]);
 });
 
 test('while the LOS is down, events are retried, and every one arrives once it is back', async () => {
