@@ -95,6 +95,16 @@ test('a closed case is read from the read model: its final state, the queue by c
   // The counters do see the calls the reads used to make.
   await stack.client.workflow.getHandle(`case/${caseId}`).describe();
   expect(describes).toHaveBeenCalledTimes(1);
+
+  // journey retry starts a new run from that plan; its writes take over from the closed run's.
+  const retried = await journeyCommand('retry', caseId);
+  const runId = (retried.json as { runId: string }).runId;
+  expect(runId).not.toBe(closed.runId);
+  const rerun = await waitUntil('the new run wrote its end', async () => {
+    const record = await stack.caseFile.caseRecord(caseId);
+    return record?.runId === runId && record.runStatus === 'COMPLETED' ? record : undefined;
+  });
+  expect(rerun).toMatchObject({ state: 'completed', startedAt: closed.startedAt, steps: { 'credit-report': { state: 'waived' } } });
 });
 
 test("an applicant's name given at start is searched in the case file, and never reaches the journey's history", async () => {
