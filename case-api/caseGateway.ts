@@ -11,6 +11,8 @@ import type { Client } from '@temporalio/client';
 import type { OperatorActionResult } from '../client/journeyMessages';
 import { planBulkStepRetry, runBulkStepRetry, type BulkRetryPlan, type BulkRetrySummary, type BulkStepRetryRequest } from '../client/bulkStepRetry';
 import { operatorUpdateId, type OperatorAction } from '../client/operatorRequestId';
+import type { Assignment } from '../case-file/caseAssignment';
+import { assignCase, CaseFileRequiredError, CaseNotFoundError } from '../client/caseAssignment';
 import {
   cancelJourney,
   journeyStatus,
@@ -27,7 +29,7 @@ import {
   type StartedJourney,
 } from '../client/journeyOperations';
 import { HttpError } from './httpError';
-import { toHttpError } from './temporalErrors';
+import { toHttpError, unknownCase } from './temporalErrors';
 
 export type StartedCase = StartedJourney;
 export type CaseSummary = JourneySummary;
@@ -102,6 +104,17 @@ export class CaseGateway {
       if (request.dryRun) return { dryRun: true, ...plan };
       return { dryRun: false, query: plan.query, ...(await runBulkStepRetry(this.ctx, plan, request)) };
     });
+  }
+
+  /** Gives the case to an operator, or to nobody with null (the case file's read model; audited). */
+  async assign(caseId: string, assignee: string | null, options: { actor: string; reason?: string | undefined }): Promise<Assignment> {
+    try {
+      return await assignCase(this.ctx, caseId, assignee, options);
+    } catch (error) {
+      if (error instanceof CaseNotFoundError) throw unknownCase(caseId);
+      if (error instanceof CaseFileRequiredError) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
+      throw error;
+    }
   }
 
   cancel(caseId: string, reason?: string, options: Pick<ActionOptions, 'actor'> = {}): Promise<void> {

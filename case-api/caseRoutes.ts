@@ -7,6 +7,8 @@ import { openPageToken, sealPageToken } from './pageToken';
 import type { RouteSpec } from './routeSpec';
 import {
   actionResultSchema,
+  assignCaseRequestSchema,
+  assignmentSchema,
   bulkRetryStepAnswerSchema,
   bulkRetryStepRequestSchema,
   cancelRequestSchema,
@@ -88,14 +90,14 @@ export const caseRoutes: RouteSpec[] = [
     method: 'get',
     path: '/v1/cases',
     operationId: 'listCases',
-    summary: 'List cases, newest first, optionally by journey state, step, time waited or name',
+    summary: 'List cases, newest first, optionally by journey state, step, time waited, name or assignee',
     description: 'Reads the case file\'s read model, which every journey writes at each change: pass nextPageToken back as pageToken (a page never repeats or skips a case written meanwhile).',
     role: 'origination',
     query: listCasesQuerySchema,
     responses: { ...common, 200: { description: 'One page of cases', schema: caseListSchema } },
     async handle({ query }, gateway) {
       const q = query as z.output<typeof listCasesQuerySchema>;
-      const filters = { sort: q.sort, ...(q.step ? { step: q.step } : {}), ...(q.stepState ? { stepState: q.stepState } : {}), ...(q.name ? { name: q.name } : {}), ...(q.waitingLongerThanMinutes !== undefined ? { waitingLongerThanMs: q.waitingLongerThanMinutes * 60_000 } : {}) };
+      const filters = { sort: q.sort, ...(q.step ? { step: q.step } : {}), ...(q.stepState ? { stepState: q.stepState } : {}), ...(q.name ? { name: q.name } : {}), ...(q.assignee !== undefined ? { assignee: q.assignee } : {}), ...(q.waitingLongerThanMinutes !== undefined ? { waitingLongerThanMs: q.waitingLongerThanMinutes * 60_000 } : {}) };
       const page = await gateway.list(q.state, q.pageSize, q.pageToken === undefined ? undefined : openPageToken(q.pageToken), filters);
       return { status: 200, body: { ...page, nextPageToken: page.nextPageToken === null ? null : sealPageToken(page.nextPageToken) } };
     },
@@ -193,6 +195,21 @@ export const caseRoutes: RouteSpec[] = [
       const { reason } = body as z.output<typeof cancelRequestSchema>;
       await gateway.cancel(params.caseId!, reason, { actor });
       return { status: 202, body: { caseId: params.caseId!, cancelRequested: true } };
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/cases/:caseId/assign',
+    operationId: 'assignCase',
+    summary: 'Assign the case to an operator (yourself or a colleague), or release it',
+    description: 'Ownership is kept in the case file\'s read model (the journey is not asked, so a closed case can be assigned too) and audited with the caller as actor: the timeline shows who assigned the case to whom, when and why. `assignee: null` releases the case. Repeating a request changes nothing but the time and adds an audit entry.',
+    role: 'operator',
+    params: caseParams,
+    body: assignCaseRequestSchema,
+    responses: { ...onCase, ...bodyRefusals, 200: { description: 'The case\'s assignment now', schema: assignmentSchema }, 503: error('No case file is configured for this API process') },
+    async handle({ params, body, actor }, gateway) {
+      const { assignee, reason } = body as z.output<typeof assignCaseRequestSchema>;
+      return { status: 200, body: await gateway.assign(params.caseId!, assignee, { actor, reason }) };
     },
   },
   {

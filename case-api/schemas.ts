@@ -128,6 +128,7 @@ export const listCasesQuerySchema = z.object({
   waitingLongerThanMinutes: queryInteger(0, 525_600).optional().meta({ description: 'Only cases that have waited for an operator at least this long' }),
   name: z.string().min(1).max(200).optional().meta({ description: 'Part of the company\'s or an applicant\'s name, any case' }),
   sort: z.enum(['newest', 'oldest', 'deadline']).default('newest').meta({ description: 'By start (newest or oldest first), or by operator deadline, soonest first' }),
+  assignee: z.string().max(200).optional().meta({ description: 'Only cases this operator owns (POST /v1/cases/{caseId}/assign); empty: only cases nobody owns' }),
 });
 
 export const caseListSchema = z
@@ -146,6 +147,7 @@ export const caseListSchema = z
         waitingSince: z.string().nullable().optional().meta({ description: 'Since when the journey has waited for an operator' }),
         operatorDeadline: z.string().nullable().optional(),
         updatedAt: z.string().optional().meta({ description: 'When the journey last wrote its state' }),
+        assignee: z.string().nullable().optional().meta({ description: 'The operator who owns the case; null: nobody' }),
       }),
     ),
     nextPageToken: z.string().nullable().meta({ description: 'Pass as pageToken for the next page; null on the last page' }),
@@ -231,6 +233,18 @@ export const bulkRetryStepAnswerSchema = z.discriminatedUnion('dryRun', [bulkRet
 export const actionResultSchema = z.object({ step: z.string(), status: stepSchema }).meta({ id: 'ActionResult' });
 export const cancelResultSchema = z.object({ caseId: z.string(), cancelRequested: z.literal(true) }).meta({ id: 'CancelResult' });
 
+/** Assign a case to an operator (by the name they sign in with), or release it with null. */
+export const assignCaseRequestSchema = z
+  .object({
+    assignee: text(200).nullable().meta({ description: 'The operator who is to own the case (themself or a colleague), by name; null releases the case' }),
+    reason: text(500).optional(),
+  })
+  .strict()
+  .meta({ id: 'AssignCaseRequest' });
+export const assignmentSchema = z
+  .object({ caseId: z.string(), assignee: z.string().nullable(), assignedAt: z.string().nullable().meta({ description: 'Since when the assignee owns the case' }) })
+  .meta({ id: 'Assignment' });
+
 export const caseIdParam = caseIdSchema;
 export const stepParam = z.string().min(1).max(300).meta({ description: 'A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId>' });
 
@@ -247,6 +261,7 @@ export const timelineSchema = z
           actor: z.string(),
           action: z.string(),
           step: z.string().nullable(),
+          assignee: z.string().nullable().meta({ description: 'To whom an assign action gave the case' }),
           reason: z.string().nullable(),
           requestId: z.string().nullable(),
           outcome: z.enum(['accepted', 'refused']),

@@ -7,13 +7,15 @@ import type { PoolClient } from 'pg';
 import { z } from 'zod';
 
 /** A bulk retry is audited case by case, as each case's retryStep under the bulk run's request id. */
-export const auditActions = ['retryStep', 'waiveStep', 'resolvePicklist', 'cancel'] as const;
+export const auditActions = ['retryStep', 'waiveStep', 'resolvePicklist', 'cancel', 'assign', 'release'] as const;
 
 export const auditEntrySchema = z.object({
   caseId: z.string().min(1),
   actor: z.string().min(1).max(200),
   action: z.enum(auditActions),
   step: z.string().nullable().default(null),
+  /** To whom an `assign` gave the case. */
+  assignee: z.string().nullable().default(null),
   reason: z.string().nullable().default(null),
   requestId: z.string().nullable().default(null),
   outcome: z.enum(['accepted', 'refused']),
@@ -25,9 +27,9 @@ export type AuditEntry = z.output<typeof auditEntrySchema> & { id: number; at: s
 export async function appendAudit(client: PoolClient, raw: AuditEntryInput): Promise<AuditEntry> {
   const e = auditEntrySchema.parse(raw);
   const { rows } = await client.query<{ id: string; at: Date }>(
-    `INSERT INTO operator_audit (case_id, actor, action, step, reason, request_id, outcome, message)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id, at`,
-    [e.caseId, e.actor, e.action, e.step, e.reason, e.requestId, e.outcome, e.message],
+    `INSERT INTO operator_audit (case_id, actor, action, step, assignee, reason, request_id, outcome, message)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, at`,
+    [e.caseId, e.actor, e.action, e.step, e.assignee, e.reason, e.requestId, e.outcome, e.message],
   );
   const row = rows[0] as { id: string; at: Date };
   return { ...e, id: Number(row.id), at: row.at.toISOString() };
@@ -36,7 +38,7 @@ export async function appendAudit(client: PoolClient, raw: AuditEntryInput): Pro
 /** A case's entries in the order they were appended. */
 export async function readAudit(client: PoolClient, caseId: string): Promise<AuditEntry[]> {
   const { rows } = await client.query(
-    `SELECT id, at, case_id, actor, action, step, reason, request_id, outcome, message FROM operator_audit WHERE case_id = $1 ORDER BY at, id`,
+    `SELECT id, at, case_id, actor, action, step, assignee, reason, request_id, outcome, message FROM operator_audit WHERE case_id = $1 ORDER BY at, id`,
     [caseId],
   );
   return rows.map((r: Record<string, unknown>) => ({
@@ -46,6 +48,7 @@ export async function readAudit(client: PoolClient, caseId: string): Promise<Aud
     actor: r.actor as string,
     action: r.action as AuditEntry['action'],
     step: (r.step as string | null) ?? null,
+    assignee: (r.assignee as string | null) ?? null,
     reason: (r.reason as string | null) ?? null,
     requestId: (r.request_id as string | null) ?? null,
     outcome: r.outcome as AuditEntry['outcome'],

@@ -1,6 +1,6 @@
 /**
  * Lists of cases from the read model: filtered by state, step and step state, how long a case has
- * waited for an operator, and company or applicant name (case-insensitive, from the case file's
+ * waited for an operator, who owns it, and company or applicant name (case-insensitive, from the case file's
  * own records); sorted by age or by operator deadline; paginated by a keyset cursor, so a page
  * never repeats or skips a case when others are written meanwhile.
  */
@@ -19,6 +19,8 @@ export const caseListQuerySchema = z.object({
   waitingLongerThanMs: z.number().int().min(0).optional(),
   /** Part of the company's or an applicant's name, any case. */
   name: z.string().min(1).max(200).optional(),
+  /** The operator who owns the case; the empty string: cases nobody owns. */
+  assignee: z.string().max(200).optional(),
   sort: z.enum(caseSorts).default('newest'),
   limit: z.number().int().min(1).max(500).default(50),
   cursor: z.string().min(1).optional(),
@@ -76,6 +78,7 @@ function filters(query: z.output<typeof caseListQuerySchema>, param: (value: unk
     const state = query.stepState ? `s.value->>'state' = ${param(query.stepState)}` : 'true';
     where.push(`EXISTS (SELECT 1 FROM jsonb_each(j.steps) s WHERE ${step} AND ${state})`);
   }
+  if (query.assignee !== undefined) where.push(query.assignee === '' ? 'j.assignee IS NULL' : `j.assignee = ${param(query.assignee)}`);
   if (query.waitingLongerThanMs !== undefined) where.push(`j.waiting_since <= ${param(new Date(now.getTime() - query.waitingLongerThanMs).toISOString())}`);
   if (query.name) {
     const pattern = param(`%${likeEscaped(query.name)}%`);

@@ -48,7 +48,8 @@ export async function writeJourneyState(client: PoolClient, write: JourneyStateW
        version = EXCLUDED.version, state = EXCLUDED.state, run_status = EXCLUDED.run_status, outcome = EXCLUDED.outcome, steps = EXCLUDED.steps,
        reasons = EXCLUDED.reasons, provider_ids = EXCLUDED.provider_ids, links = EXCLUDED.links, picklist = EXCLUDED.picklist,
        waiting_since = EXCLUDED.waiting_since, operator_deadline = EXCLUDED.operator_deadline,
-       started_at = LEAST(case_journeys.started_at, EXCLUDED.started_at), closed_at = EXCLUDED.closed_at, updated_at = now()
+       started_at = LEAST(case_journeys.started_at, EXCLUDED.started_at), closed_at = EXCLUDED.closed_at, updated_at = now(),
+       revision = nextval('case_journeys_revision')
      WHERE (EXCLUDED.run_started_at, EXCLUDED.version) > (case_journeys.run_started_at, case_journeys.version)`,
     [
       write.caseId,
@@ -106,6 +107,11 @@ export interface CaseRecord {
   updatedAt: string;
   company: string | null;
   applicants: { personId: string; name: string | null }[];
+  /** The operator who owns the case, and since when (caseAssignment.ts); null: nobody. */
+  assignee: string | null;
+  assignedAt: string | null;
+  /** Changes at every write of the row (migration 004): what live views wait on. */
+  revision: string;
 }
 
 /** Names come from the case file's own records: the parties given at start, else the credit report's company. */
@@ -139,6 +145,9 @@ export function caseRecordOf(row: Record<string, unknown>): CaseRecord {
     updatedAt: iso(row.updated_at) as string,
     company: (row.company as string | null) ?? null,
     applicants: row.applicants as CaseRecord['applicants'],
+    assignee: (row.assignee as string | null) ?? null,
+    assignedAt: iso(row.assigned_at),
+    revision: String(row.revision),
   };
 }
 

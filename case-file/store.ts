@@ -17,6 +17,8 @@ import type {
 } from '../provider';
 import type { CaseFileAttempt } from './attempt';
 import { appendAudit, readAudit, type AuditEntry, type AuditEntryInput } from './auditTrail';
+import { assignCase, type AssignRequest, type Assignment } from './caseAssignment';
+import { readCaseMarks, readQueueMark } from './caseChanges';
 import { recordCaseParties, type CaseParty } from './caseParties';
 import { listCaseRecords, type CaseListQuery, type CasePage } from './caseQueue';
 import { readCaseRecord, writeJourneyState, type CaseRecord, type JourneyStateWrite } from './caseReadModel';
@@ -94,6 +96,20 @@ export class CaseFileStore {
 
   listCases(query: CaseListQuery): Promise<CasePage> {
     return inTransaction(this.pool, (c) => listCaseRecords(c, query));
+  }
+
+  /** Assigns (or, with a null assignee, releases) a case and audits it; undefined: no such case in the read model. */
+  assignCase(request: AssignRequest): Promise<{ assignment: Assignment; audit: AuditEntry } | undefined> {
+    return inTransaction(this.pool, (c) => assignCase(c, request));
+  }
+
+  /** Marks that change when a case's view changes (caseChanges.ts), for the cases the read model holds. */
+  caseMarks(caseIds: readonly string[]): Promise<Map<string, string>> {
+    return inTransaction(this.pool, (c) => readCaseMarks(c, caseIds));
+  }
+
+  queueMark(): Promise<string> {
+    return inTransaction(this.pool, (c) => readQueueMark(c));
   }
 
   recordParties(caseId: string, parties: readonly CaseParty[]): Promise<void> {

@@ -94,19 +94,22 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
       return done(later.format().formatStatus(status), status);
     }));
 
-  command('list', 'journeys, the latest run of each case, optionally by state, step, step state or name (from the case file)')
+  command('list', 'journeys, the latest run of each case, optionally by state, step, step state, name or owner (from the case file)')
     .addOption(new Option('--state <state>', 'only journeys in this state').choices(journeyStates))
     .option('--step <step>', 'only cases with this step (banking, or identity-verification for every person\'s)')
     .option('--step-state <state>', 'only cases with a step (the --step one, else any) in this state')
     .option('--name <text>', "part of the company's or an applicant's name, any case")
-    .action((options: { state?: string; step?: string; stepState?: string; name?: string }) => chosen(async (ctx, out) => {
-      const filters = { ...(options.step ? { step: options.step } : {}), ...(options.stepState ? { stepState: options.stepState } : {}), ...(options.name ? { name: options.name } : {}) };
+    .option('--assignee <operator>', 'only cases this operator owns')
+    .addOption(new Option('--unassigned', 'only cases nobody owns').conflicts('assignee'))
+    .action((options: { state?: string; step?: string; stepState?: string; name?: string; assignee?: string; unassigned?: boolean }) => chosen(async (ctx, out) => {
+      const assignee = options.unassigned ? { assignee: '' } : options.assignee !== undefined ? { assignee: options.assignee } : {};
+      const filters = { ...(options.step ? { step: options.step } : {}), ...(options.stepState ? { stepState: options.stepState } : {}), ...(options.name ? { name: options.name } : {}), ...assignee };
       const readModel = await withReadModel(ctx, out);
-      if (Object.keys(filters).length && !readModel.readModel) throw new JourneyCommandError('list --step, --step-state and --name read the case file: set DATABASE_URL, or start the stack');
+      if (Object.keys(filters).length && !readModel.readModel) throw new JourneyCommandError('list --step, --step-state, --name, --assignee and --unassigned read the case file: set DATABASE_URL, or start the stack');
       const rows = await later.operations().listAllJourneys(readModel, options.state, filters);
       // Rows from the read model also name whose case it is and since when it waits for an operator.
-      const who = (r: (typeof rows)[number]) => [r.company ?? '', (r.applicants ?? []).map((a) => a.name ?? a.personId).join(', '), r.waitingSince ?? ''];
-      const text = rows.length ? textTable(['CASE', 'STATE', 'RUN', 'COMPANY', 'APPLICANTS', 'WAITING SINCE'], rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase(), ...who(r)])) : 'no journeys';
+      const who = (r: (typeof rows)[number]) => [r.company ?? '', (r.applicants ?? []).map((a) => a.name ?? a.personId).join(', '), r.waitingSince ?? '', r.assignee ?? ''];
+      const text = rows.length ? textTable(['CASE', 'STATE', 'RUN', 'COMPANY', 'APPLICANTS', 'WAITING SINCE', 'OWNER'], rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase(), ...who(r)])) : 'no journeys';
       return done(text, rows);
     }));
 

@@ -24,6 +24,7 @@ export interface CaseListRow {
   waitingSince: string | null;
   operatorDeadline: string | null;
   updatedAt: string;
+  assignee: string | null;
 }
 
 export function statusOfRecord(record: CaseRecord): CaseStatusView {
@@ -50,6 +51,6 @@ export async function listCaseRows(store: CaseFileStore, query: CaseListQuery): 
 }
 
 function rowOf(r: CaseRecord): CaseListRow {
-  const { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, updatedAt } = r;
-  return { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, updatedAt };
+  const { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, updatedAt, assignee } = r;
+  return { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, updatedAt, assignee };
 }

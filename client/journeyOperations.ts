@@ -62,10 +62,12 @@ export interface JourneySummary {
   reasons?: string[];
   waitingSince?: string | null;
   operatorDeadline?: string | null;
+  /** The operator who owns the case (client/caseAssignment.ts). */
+  assignee?: string | null;
 }
 
 /** The queue's filters (case-file/caseQueue.ts); only the read model answers them. */
-export type JourneyListFilters = Pick<CaseListQuery, 'step' | 'stepState' | 'waitingLongerThanMs' | 'name' | 'sort'>;
+export type JourneyListFilters = Pick<CaseListQuery, 'step' | 'stepState' | 'waitingLongerThanMs' | 'name' | 'assignee' | 'sort'>;
 
 export interface JourneyPage {
   cases: JourneySummary[];

@@ -2,6 +2,8 @@
 import { sql as caseFile } from './001_caseFile';
 import { sql as operationsDesk } from './002_operationsDesk';
 import { sql as caseNotifications } from './003_caseNotifications';
+import { sql as caseAssignment } from './004_caseAssignment';
+import { sql as caseEvents } from './005_caseEvents';
 
 export interface Migration {
   version: number;
@@ -13,4 +15,6 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: 'case file', sql: caseFile },
   { version: 2, name: 'operations desk', sql: operationsDesk },
   { version: 3, name: 'case notifications', sql: caseNotifications },
+  { version: 4, name: 'case assignment', sql: caseAssignment },
+  { version: 5, name: 'case events', sql: caseEvents },
 ];
