@@ -75,7 +75,8 @@ async function main(): Promise<void> {
     console.log(`\none journey: ${actions} actions, $${dollarsFor(actions).toFixed(5)} at $${LIST_PRICE_PER_MILLION_ACTIONS_USD} per million actions (Temporal Cloud list price)`);
     reportResult({ name: 'journey cost: history events', figure: events, unit: 'history events per journey', baseline: BEFORE_EVENTS, baselineName: 'history events per journey measured before (issue 13)', ratio: events / BEFORE_EVENTS, target: 'none', pass: null });
     reportResult({ name: 'journey cost: billable actions', figure: actions, unit: 'Temporal Cloud actions per journey', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null });
-    reportResult({ name: 'journey cost: at list price', figure: Math.round(dollarsFor(actions) * 1e6) / 1e6, unit: `USD per journey ($${LIST_PRICE_PER_MILLION_ACTIONS_USD}/M actions)`, baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null });
+    // Per 1,000 journeys: a cent-sized figure per journey would print as 0.00 in the summary.
+    reportResult({ name: 'journey cost: at list price', figure: Math.round(dollarsFor(actions) * 1000 * 100) / 100, unit: `USD per 1,000 journeys ($${LIST_PRICE_PER_MILLION_ACTIONS_USD}/M actions)`, baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null });
   } finally {
     await stack.stop();
   }
