@@ -62,6 +62,11 @@ export class CaseGateway {
   }
 
   /** Idempotent on caseId: a repeat finds the existing journey and starts nothing. */
+  /** The console's reads of the case file; undefined without one (the console then shows less and refreshes slowly). */
+  get desk(): Pick<CaseFileStore, 'caseRecord' | 'deskEvidence' | 'timeline' | 'caseMarks' | 'queueMark'> | undefined {
+    return this.caseFile;
+  }
+
   start(input: unknown): Promise<StartedCase> {
     return this.answer('', () => startJourney(this.ctx, input));
   }

@@ -19,6 +19,7 @@ import type { CaseFileAttempt } from './attempt';
 import { appendAudit, readAudit, type AuditEntry, type AuditEntryInput } from './auditTrail';
 import { assignCase, type AssignRequest, type Assignment } from './caseAssignment';
 import { readCaseMarks, readQueueMark } from './caseChanges';
+import { readDeskEvidence, type DeskEvidence } from './caseDeskEvidence';
 import { recordCaseParties, type CaseParty } from './caseParties';
 import { listCaseRecords, type CaseListQuery, type CasePage } from './caseQueue';
 import { readCaseRecord, writeJourneyState, type CaseRecord, type JourneyStateWrite } from './caseReadModel';
@@ -79,6 +80,11 @@ export class CaseFileStore {
 
   evidence(caseId: string): Promise<CaseEvidence> {
     return inTransaction(this.pool, (c) => readEvidence(c, caseId));
+  }
+
+  /** The evidence as the console shows it: headlines, balances and money in and out by month (caseDeskEvidence.ts). */
+  deskEvidence(caseId: string): Promise<DeskEvidence> {
+    return inTransaction(this.pool, (c) => readDeskEvidence(c, caseId));
   }
 
   counts(caseId: string): Promise<CaseFileCounts> {

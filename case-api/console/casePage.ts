@@ -1,10 +1,17 @@
 /**
- * A case: its state and reasons, each step with its attempts, reason, the provider's answer and the
- * applicant's links, and the operator's actions where the journey would accept them (the journey's
- * validators have the last word; a refusal is shown with their message).
+ * A case: whose it is (company, applicants by name) and who owns it, its state and reasons, each
+ * step with its attempts, reason, the provider's answer and the applicant's links, the operator's
+ * actions where the journey would accept them (the journey's validators have the last word; a
+ * refusal is shown with their message), the evidence and the timeline.
  */
+import type { DeskEvidence } from '../../case-file/caseDeskEvidence';
+import type { CaseRecord } from '../../case-file/caseReadModel';
+import type { TimelineEntry } from '../../case-file/caseTimeline';
 import { escapeHtml } from '../escapeHtml';
 import type { caseView } from '../caseView';
+import { evidenceSection } from './evidenceView';
+import { stepLabel, when, type Names } from './format';
+import { timelineSection } from './timelineView';
 
 type CaseView = ReturnType<typeof caseView>;
 type StepView = CaseView['steps'][string];
@@ -16,23 +23,48 @@ export interface CasePageContext {
   csrf: string;
   /** Temporal Web UI base URL and namespace, for the history link. */
   webUi?: { url: string; namespace: string };
+  /** What the case file adds (absent without one): names, owner, evidence, timeline, and the mark live updates wait on. */
+  desk?: { record: CaseRecord | undefined; evidence: DeskEvidence; timeline: TimelineEntry[]; mark: string };
+  /** The operators a case can be assigned to, and who is signed in. */
+  operators: readonly string[];
+  me: string;
 }
 
 export function caseBody(view: CaseView, ctx: CasePageContext, flash?: { kind: 'error' | 'notice'; text: string }): string {
   const open = view.runStatus === 'RUNNING';
   const action = (path: string) => `/console/cases/${encodeURIComponent(view.caseId)}/${path}`;
   const hidden = `<input type="hidden" name="csrf" value="${escapeHtml(ctx.csrf)}">`;
-  const steps = Object.entries(view.steps).map(([key, step]) => stepRow(key, step, open, action, hidden)).join('');
+  const names: Names = new Map((ctx.desk?.record?.applicants ?? []).flatMap((a) => (a.name ? [[a.personId, a.name] as const] : [])));
+  const steps = Object.entries(view.steps).map(([key, step]) => stepRow(key, step, names, open, action, hidden)).join('');
+  const desk = ctx.desk;
+  const live = desk ? ` data-watch="case=${escapeHtml(encodeURIComponent(view.caseId))}" data-mark="${escapeHtml(desk.mark)}"` : '';
+  const title = desk?.record?.company ? `${escapeHtml(desk.record.company)} <code class="muted">${escapeHtml(view.caseId)}</code>` : `Case <code>${escapeHtml(view.caseId)}</code>`;
+  const applicants = desk?.record?.applicants.length ? `<p>Applicants: ${desk.record.applicants.map((a) => (a.name ? `<strong>${escapeHtml(a.name)}</strong>` : `<code>${escapeHtml(a.personId)}</code>`)).join(', ')}</p>` : '';
   const history = ctx.webUi && view.runId ? webUiLinks(ctx.webUi, view.caseId, view.runId) : '';
   const cancel = open
     ? `<form class="inline" method="post" action="${action('cancel')}">${hidden}<input type="text" name="reason" placeholder="why cancel" aria-label="cancel reason"><button class="danger">Cancel journey</button></form>`
     : '';
   return `${flash ? `<div class="box ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${escapeHtml(flash.text)}</div>` : ''}
-<div data-live><h1>Case <code>${escapeHtml(view.caseId)}</code> <span class="state ${escapeHtml(view.state)}" id="journey-state">${escapeHtml(view.state)}</span></h1>
-<p class="muted">run ${escapeHtml(view.runStatus.toLowerCase())}${view.operatorDeadline ? ` · waits for an operator until ${escapeHtml(view.operatorDeadline)}` : ''} ${history ? `· ${history}` : ''}</p>
+<div data-live${live}><h1>${title} <span class="state ${escapeHtml(view.state)}" id="journey-state">${escapeHtml(view.state)}</span></h1>
+${applicants}<p class="muted">run ${escapeHtml(view.runStatus.toLowerCase())}${view.operatorDeadline ? ` · waits for an operator until ${when(view.operatorDeadline)}` : ''} ${history ? `· ${history}` : ''}</p>
+${desk?.record ? ownerBox(desk.record, ctx, action, hidden) : ''}
 ${view.reasons.length ? `<div class="box"><strong>Why it is not done</strong><ul>${view.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul></div>` : ''}
 <table><thead><tr><th>Step</th><th>State</th><th>Attempts</th><th>Details</th><th>Actions</th></tr></thead><tbody>${steps}</tbody></table>
-${cancel}</div>`;
+${cancel}
+${desk ? evidenceSection(desk.evidence, names) + timelineSection(desk.timeline, names) : ''}</div>`;
+}
+
+/** Who owns the case, and the forms to take it, give it to a colleague, or release it. */
+function ownerBox(record: CaseRecord, ctx: CasePageContext, action: (p: string) => string, hidden: string): string {
+  const owner = record.assignee ? `<strong id="owner">${escapeHtml(record.assignee)}</strong> since ${when(record.assignedAt)}` : '<span id="owner" class="muted">nobody</span>';
+  const form = (body: string) => `<form class="inline" method="post" action="${action('assign')}">${hidden}${body}</form>`;
+  const take = record.assignee === ctx.me ? '' : form('<input type="hidden" name="to" value="me"><button>Assign to me</button>');
+  const colleagues = ctx.operators.filter((o) => o !== ctx.me && o !== record.assignee);
+  const give = colleagues.length
+    ? form(`<input type="hidden" name="to" value="colleague"><select name="assignee" aria-label="colleague">${colleagues.map((o) => `<option>${escapeHtml(o)}</option>`).join('')}</select><button>Assign</button>`)
+    : '';
+  const release = record.assignee ? form('<input type="hidden" name="to" value="nobody"><button>Release</button>') : '';
+  return `<div class="box owner">Owner: ${owner} ${take} ${give} ${release}</div>`;
 }
 
 /** The journey's history, and every workflow of the case (journey, step attempts, resources) by its CaseId. */
@@ -43,7 +75,7 @@ function webUiLinks(webUi: { url: string; namespace: string }, caseId: string, r
   return `<a href="${escapeHtml(journey)}">history in the Temporal Web UI</a> · <a href="${escapeHtml(all)}">every workflow of this case</a>`;
 }
 
-function stepRow(key: string, step: StepView, open: boolean, action: (p: string) => string, hidden: string): string {
+function stepRow(key: string, step: StepView, names: Names, open: boolean, action: (p: string) => string, hidden: string): string {
   const details = [
     step.reason ? `<div>${escapeHtml(step.reason)}</div>` : '',
     step.error ? `<div>provider said: <code>${escapeHtml(String(step.error.status ?? 'no answer'))}</code> ${escapeHtml(step.error.message)}</div>` : '',
@@ -55,7 +87,7 @@ function stepRow(key: string, step: StepView, open: boolean, action: (p: string)
     .map((a) => `<div>#${a.attempt} <span class="state ${escapeHtml(a.state)}">${escapeHtml(a.state)}</span>${a.carriedOver ? ' (carried over)' : ''}${a.reason ? ` <span class="muted">${escapeHtml(a.reason)}</span>` : ''}</div>`)
     .join('');
   const actions = open ? stepActions(key, step, action, hidden) : '';
-  return `<tr data-step="${escapeHtml(key)}"><td><code>${escapeHtml(key)}</code></td><td><span class="state ${escapeHtml(step.state)}">${escapeHtml(step.state)}</span></td><td>${attempts || '<span class="muted">none yet</span>'}</td><td>${details}</td><td>${actions}</td></tr>`;
+  return `<tr data-step="${escapeHtml(key)}"><td>${stepLabel(key, names)}</td><td><span class="state ${escapeHtml(step.state)}">${escapeHtml(step.state)}</span></td><td>${attempts || '<span class="muted">none yet</span>'}</td><td>${details}</td><td>${actions}</td></tr>`;
 }
 
 function stepActions(key: string, step: StepView, action: (p: string) => string, hidden: string): string {

@@ -1,7 +1,8 @@
 /**
  * The operator console at /console: server-rendered pages over the same gateway as the API (the
- * queue, a case, its actions). Sign-in and sessions are in consoleSessions.ts; every action is a
- * POST that must carry the session's CSRF token and, when the browser sends one, a same-origin Origin.
+ * queue, a case, its actions, assignment). Sign-in and sessions are in consoleSessions.ts; every
+ * action is a POST that must carry the session's CSRF token and, when the browser sends one, a
+ * same-origin Origin. Pages follow the case file live through /console/changes (changeWatcher.ts).
  */
 import express, { type Response } from 'express';
 import { z } from 'zod';
@@ -11,6 +12,8 @@ import type { CaseApiConfig } from '../config';
 import { HttpError } from '../httpError';
 import { caseIdParam } from '../schemas';
 import { caseBody } from './casePage';
+import { ChangeWatcher, type Watched } from './changeWatcher';
+import { queueFiltersOf, listFiltersOf } from './queueFilters';
 import { page } from './layout';
 import { liveScript } from './liveScript';
 import { queueBody } from './queuePage';
@@ -26,6 +29,9 @@ const actionForms = {
   waive: z.object({ step: z.string().min(1).max(300), reason: z.string().trim().min(1, 'a waiver needs a reason').max(500) }),
   picklist: z.object({ providerId: z.string().trim().min(1, 'choose a company').max(200) }),
   cancel: z.object({ reason: z.string().trim().max(500).optional() }),
+  assign: z
+    .object({ to: z.enum(['me', 'colleague', 'nobody']), assignee: z.string().trim().max(200).optional() })
+    .refine((f) => f.to !== 'colleague' || Boolean(f.assignee), 'choose a colleague'),
 };
 type ActionName = keyof typeof actionForms;
 
@@ -38,15 +44,48 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
   router.get('/console/live.js', (_req, res) => void res.type('application/javascript').send(liveScript));
   mountConsoleSessions(router, config, form, html);
 
-  router.get('/console', async (_req, res) => {
-    const [attention, running] = await Promise.all([gateway.list('needs_attention', 100), gateway.list('running', 100)]);
-    html(res, 200, page('Queue', queueBody(attention.cases, running.cases), { signedIn: { csrf: res.locals.csrf }, live: true }));
+  const operators = [...new Set(config.keys.filter((k) => k.role === 'operator').map((k) => k.name))];
+  const watcher = gateway.desk ? new ChangeWatcher(gateway.desk) : undefined;
+  const me = (res: Response) => (res.locals.session as Session).key;
+  const signedIn = (res: Response) => ({ csrf: res.locals.csrf as string, name: me(res) });
+
+  router.get('/console', async (req, res) => {
+    const filters = queueFiltersOf(req.query);
+    try {
+      // The mark before the list: a change in between then shows as a change, never goes unseen.
+      const mark = await watcher?.mark({ queue: true });
+      const { state, ...listFilters } = listFiltersOf(filters);
+      const found = await gateway.list(state, 50, filters.cursor, listFilters);
+      const body = queueBody(found.cases, { filters, operators, me: me(res), nextCursor: found.nextPageToken, ...(mark === undefined ? {} : { mark }) });
+      html(res, 200, page('Queue', body, { signedIn: signedIn(res), live: true }));
+    } catch (error) {
+      showError(res, error);
+    }
+  });
+
+  /** Long poll: answers 200 with the new mark once what the page shows changed in the case file, 204 after 25 s. */
+  router.get('/console/changes', async (req, res) => {
+    const caseId = caseIdParam.safeParse(req.query.case);
+    const watched: Watched | undefined = req.query.queue === '1' ? { queue: true } : caseId.success ? { caseId: caseId.data } : undefined;
+    const since = typeof req.query.since === 'string' ? req.query.since.slice(0, 100) : '';
+    if (!watched) return void res.status(400).json({ error: 'invalid_request', message: 'changes of what: case=<id> or queue=1' });
+    const closed = new AbortController();
+    req.on('close', () => closed.abort());
+    // Without a case file there is nothing to watch: the page refreshes every 10 s instead.
+    const mark = watcher ? await watcher.wait(watched, since, 25_000, closed.signal) : await new Promise<string>((r) => setTimeout(() => r('unknown'), 10_000).unref());
+    if (closed.signal.aborted) return;
+    res.set('Cache-Control', 'no-store');
+    if (mark === null) return void res.status(204).end();
+    res.json({ mark });
   });
 
   const showCase = async (res: Response, caseId: string, status = 200, flash?: { kind: 'error' | 'notice'; text: string }) => {
+    const mark = await watcher?.mark({ caseId });
     const view = { ...caseView(await gateway.status(caseId)) };
     const webUi = config.temporalUiUrl ? { url: config.temporalUiUrl, namespace: options.namespace } : undefined;
-    html(res, status, page(`Case ${caseId}`, caseBody(view, { csrf: res.locals.csrf, webUi }, flash), { signedIn: { csrf: res.locals.csrf }, live: true }));
+    const desk = gateway.desk && mark !== undefined ? { record: await gateway.desk.caseRecord(caseId), evidence: await gateway.desk.deskEvidence(caseId), timeline: await gateway.desk.timeline(caseId), mark } : undefined;
+    const body = caseBody(view, { csrf: res.locals.csrf, webUi, operators, me: me(res), ...(desk ? { desk } : {}) }, flash);
+    html(res, status, page(`Case ${caseId}`, body, { signedIn: signedIn(res), live: true }));
   };
 
   router.get('/console/cases/:caseId', async (req, res) => {
@@ -64,7 +103,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     const parsed = actionForms[action].safeParse(req.body);
     if (!parsed.success) return showCase(res, caseId.data, 400, { kind: 'error', text: parsed.error.issues.map((i) => i.message).join('; ') }).catch((e) => showError(res, e));
     try {
-      const done = await runAction(gateway, caseId.data, action, parsed.data as never, (res.locals.session as Session).key);
+      const done = await runAction(gateway, caseId.data, action, parsed.data as never, me(res));
       res.redirect(303, `/console/cases/${encodeURIComponent(caseId.data)}?done=${encodeURIComponent(done)}`);
     } catch (error) {
       if (error instanceof HttpError && (error.status === 409 || error.status === 422)) return showCase(res, caseId.data, error.status, { kind: 'error', text: error.message }).catch((e) => showError(res, e));
@@ -74,7 +113,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
 
   function showError(res: Response, error: unknown): void {
     const http = error instanceof HttpError ? error : new HttpError(500, 'internal', 'Something failed; try again');
-    html(res, http.status, page('Problem', `<div class="box error" role="alert">${http.message.replace(/[<>&"]/g, '')}</div><p><a href="/console">Back to the queue</a></p>`, { signedIn: { csrf: res.locals.csrf } }));
+    html(res, http.status, page('Problem', `<div class="box error" role="alert">${http.message.replace(/[<>&"]/g, '')}</div><p><a href="/console">Back to the queue</a></p>`, { signedIn: signedIn(res) }));
   }
 
   return router;
@@ -95,5 +134,10 @@ async function runAction(gateway: CaseGateway, caseId: string, action: ActionNam
     case 'cancel':
       await gateway.cancel(caseId, form.reason || 'cancelled from the console', { actor });
       return 'cancel requested';
+    case 'assign': {
+      const assignee = form.to === 'me' ? actor : form.to === 'colleague' ? form.assignee! : null;
+      await gateway.assign(caseId, assignee, { actor });
+      return assignee ? `assigned to ${assignee}` : 'released';
+    }
   }
 }

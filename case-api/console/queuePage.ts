@@ -1,16 +1,61 @@
-/** The queue: cases that need an operator, then the ones still running. */
+/**
+ * The queue: whose case it is (company, applicants), what is wrong (reasons), since when it waits
+ * for an operator and until when, and who owns it; filtered by a GET form, sorted by age or
+ * deadline, a page at a time by the read model's cursor.
+ */
 import type { CaseSummary } from '../caseGateway';
 import { escapeHtml } from '../escapeHtml';
+import { journeyStates } from '../schemas';
+import { age, when } from './format';
+import { NOBODY, queueHref, stepStates, waitingChoices, type QueueFilters } from './queueFilters';
 
-export function queueBody(attention: CaseSummary[], running: CaseSummary[]): string {
-  return `<div data-live><h1>Cases that need attention</h1>${table(attention, 'No case needs attention.')}
-<h2>Running</h2>${table(running, 'Nothing is running.')}<p class="muted">Updates every few seconds.</p></div>`;
+export interface QueueContext {
+  filters: QueueFilters;
+  /** The operators a case can be assigned to (the console's operator names), and who is signed in. */
+  operators: readonly string[];
+  me: string;
+  nextCursor: string | null;
+  /** The queue's mark in the case file when it was read (changeWatcher.ts); absent: no live updates. */
+  mark?: string;
 }
 
-function table(cases: CaseSummary[], empty: string): string {
-  if (cases.length === 0) return `<p class="muted">${empty}</p>`;
-  const rows = cases
-    .map((c) => `<tr><td><a href="/console/cases/${encodeURIComponent(c.caseId)}"><code>${escapeHtml(c.caseId)}</code></a></td><td><span class="state ${escapeHtml(c.state)}">${escapeHtml(c.state)}</span></td><td>${escapeHtml(c.startedAt ?? '')}</td></tr>`)
-    .join('');
-  return `<table><thead><tr><th>Case</th><th>State</th><th>Started</th></tr></thead><tbody>${rows}</tbody></table>`;
+export function queueBody(cases: CaseSummary[], ctx: QueueContext): string {
+  const live = ctx.mark === undefined ? '' : ` data-watch="queue=1" data-mark="${escapeHtml(ctx.mark)}"`;
+  const pages = [
+    ctx.filters.cursor ? `<a href="${escapeHtml(queueHref({ ...ctx.filters, cursor: undefined }))}">First page</a>` : '',
+    ctx.nextCursor ? `<a href="${escapeHtml(queueHref(ctx.filters, ctx.nextCursor))}" rel="next">Next page</a>` : '',
+  ].filter(Boolean);
+  return `<h1>Cases</h1>${filterForm(ctx)}
+<div data-live${live}>${table(cases, ctx.me)}${pages.length ? `<p>${pages.join(' · ')}</p>` : ''}</div>`;
+}
+
+function filterForm(ctx: QueueContext): string {
+  const f = ctx.filters;
+  const select = (name: string, label: string, options: [string, string][], value: string | number | undefined) =>
+    `<label>${label} <select name="${name}">${options.map(([v, text]) => `<option value="${escapeHtml(v)}"${String(value ?? '') === v ? ' selected' : ''}>${escapeHtml(text)}</option>`).join('')}</select></label>`;
+  const owners: [string, string][] = [['', 'anyone or nobody'], [NOBODY, 'nobody'], ...ctx.operators.map((o): [string, string] => [o, o === ctx.me ? `${o} (me)` : o])];
+  return `<form method="get" action="/console" class="box filters" role="search">
+${select('state', 'State', [['', 'any'], ...journeyStates.map((s): [string, string] => [s, s])], f.state)}
+${select('stepState', 'A step', [['', 'any'], ...stepStates.map((s): [string, string] => [s, s])], f.stepState)}
+${select('owner', 'Owner', owners, f.owner)}
+<label>Name <input type="search" name="name" value="${escapeHtml(f.name ?? '')}" placeholder="company or applicant" maxlength="200"></label>
+${select('waiting', 'Waiting longer than', [['', 'any time'], ...waitingChoices.map((m): [string, string] => [String(m), m < 60 ? `${m} min` : m < 1440 ? `${m / 60} h` : `${m / 1440} d`])], f.waiting)}
+${select('sort', 'Sort', [['newest', 'newest first'], ['oldest', 'oldest first'], ['deadline', 'deadline soonest']], f.sort)}
+<button>Show</button> <a href="/console">Clear</a></form>`;
+}
+
+function table(cases: CaseSummary[], me: string): string {
+  if (cases.length === 0) return '<p class="muted">No case matches.</p>';
+  const rows = cases.map((c) => row(c, me)).join('');
+  return `<table class="queue"><thead><tr><th>Case</th><th>Applicants</th><th>State</th><th>What is wrong</th><th>Waiting since</th><th>Operator deadline</th><th>Owner</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function row(c: CaseSummary, me: string): string {
+  const href = `/console/cases/${encodeURIComponent(c.caseId)}`;
+  const title = c.company ? escapeHtml(c.company) : '<span class="muted">no company</span>';
+  const applicants = (c.applicants ?? []).map((a) => (a.name ? escapeHtml(a.name) : `<code class="muted">${escapeHtml(a.personId.slice(0, 8))}…</code>`)).join(', ');
+  const reasons = (c.reasons ?? []).map((r) => `<div>${escapeHtml(r)}</div>`).join('');
+  const waiting = c.waitingSince ? `${when(c.waitingSince)} <span class="muted">(${escapeHtml(age(c.waitingSince))})</span>` : '';
+  const owner = c.assignee ? `${escapeHtml(c.assignee)}${c.assignee === me ? ' <span class="muted">(me)</span>' : ''}` : '<span class="muted">nobody</span>';
+  return `<tr data-case="${escapeHtml(c.caseId)}"><td><a href="${href}">${title}</a><div><code class="muted">${escapeHtml(c.caseId)}</code></div><div class="muted">started ${when(c.startedAt)}</div></td><td>${applicants}</td><td><span class="state ${escapeHtml(c.state)}">${escapeHtml(c.state)}</span></td><td>${reasons}</td><td>${waiting}</td><td>${when(c.operatorDeadline)}</td><td class="owner">${owner}</td></tr>`;
 }

@@ -1,0 +1,66 @@
+/**
+ * What the console's case page shows of the evidence (issue 22): the credit report's headline,
+ * the IDV verdicts, each bank account with its balances, and per account the money in and out by
+ * month, summed by the database so that a case with thousands of transactions costs one small
+ * answer, not every row.
+ */
+import type { PoolClient } from 'pg';
+
+export interface DeskEvidence {
+  creditReports: { attemptId: string; reportId: string; status: string; companyName: string | null; companyNumber: string | null; creditScore: number | null; creditLimit: number | null; currency: string | null }[];
+  idvResults: { attemptId: string; requestId: string; personId: string; status: string; verificationStatus: string | null }[];
+  bankAccounts: {
+    attemptId: string;
+    accountConnectionId: string;
+    bankName: string;
+    accountName: string;
+    accountNumberMasked: string | null;
+    currency: string;
+    balances: { type: string; amount: number; currency: string; as_of: string }[];
+    /** Oldest month first; `month` is YYYY-MM. */
+    months: { month: string; moneyIn: number; moneyOut: number }[];
+  }[];
+}
+
+type Row = Record<string, unknown>;
+const num = (value: unknown) => (value == null ? null : Number(value));
+
+export async function readDeskEvidence(client: PoolClient, caseId: string): Promise<DeskEvidence> {
+  const rows = async (sql: string) => (await client.query<Row>(sql, [caseId])).rows;
+  const reports = await rows('SELECT attempt_id, report_id, status, report FROM credit_reports WHERE case_id = $1 ORDER BY recorded_at');
+  const idv = await rows('SELECT attempt_id, request_id, person_id, status, verification_status FROM idv_results WHERE case_id = $1 ORDER BY recorded_at');
+  const accounts = await rows('SELECT * FROM bank_accounts WHERE case_id = $1 ORDER BY recorded_at, account_connection_id');
+  const months = await rows(
+    `SELECT attempt_id, account_connection_id, to_char(booking_date, 'YYYY-MM') AS month,
+       COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::float8 AS money_in, COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::float8 AS money_out
+     FROM bank_transactions WHERE case_id = $1 GROUP BY 1, 2, 3 ORDER BY 3`,
+  );
+  return {
+    creditReports: reports.map((r) => {
+      const report = (r.report ?? {}) as Row;
+      return {
+        attemptId: r.attempt_id as string,
+        reportId: r.report_id as string,
+        status: r.status as string,
+        companyName: (report.company_name as string | undefined) ?? null,
+        companyNumber: (report.company_number as string | undefined) ?? null,
+        creditScore: num(report.credit_score),
+        creditLimit: num(report.credit_limit),
+        currency: (report.currency as string | undefined) ?? null,
+      };
+    }),
+    idvResults: idv.map((r) => ({ attemptId: r.attempt_id as string, requestId: r.request_id as string, personId: r.person_id as string, status: r.status as string, verificationStatus: (r.verification_status as string | null) ?? null })),
+    bankAccounts: accounts.map((a) => ({
+      attemptId: a.attempt_id as string,
+      accountConnectionId: a.account_connection_id as string,
+      bankName: a.bank_name as string,
+      accountName: a.account_name as string,
+      accountNumberMasked: (a.account_number_masked as string | null) ?? null,
+      currency: a.currency as string,
+      balances: a.balances as DeskEvidence['bankAccounts'][number]['balances'],
+      months: months
+        .filter((m) => m.attempt_id === a.attempt_id && m.account_connection_id === a.account_connection_id)
+        .map((m) => ({ month: m.month as string, moneyIn: m.money_in as number, moneyOut: m.money_out as number })),
+    })),
+  };
+}
