@@ -31,6 +31,7 @@ import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
+import { waitUntil } from '../support/waitUntil';
 
 const out = path.join(__dirname, 'histories');
 const tag = process.argv[2] ?? '';
@@ -225,6 +226,24 @@ async function main(): Promise<void> {
         await control(stack, '/faults', { method: 'POST', path: `/v2/persons/${personId}/identity-verifications`, status: 503, times: 4 });
         return { caseId, people: [{ personId }], steps: { identityVerification: true }, deadlines: { ...fast, providerCalls: '2 minutes' } };
       },
+    );
+
+    // The applicant acts late (1.2): the IDV's resource polls the provider after reconcileAfter,
+    // then at doubling intervals up to the cap, until the applicant completes the request.
+    await journeyScenario(
+      stack,
+      'resource-polled-with-backoff',
+      async (caseId) => {
+        const h = stack.client.workflow.getHandle(`case/${caseId}`);
+        const idv = (s: { steps: Record<string, { state: string; providerIds: Record<string, string> }> }) => Object.entries(s.steps).find(([key]) => key.startsWith('identity-verification/'))![1];
+        const asked = await waitForStatus(h, journeyStatusQuery, (s) => idv(s).state === 'waiting' && Boolean(idv(s).providerIds.request_id));
+        const requestId = idv(asked).providerIds.request_id as string;
+        // A poll reads the request's result (GET /v2/identity/{request_id}).
+        const polls = () => stack.simulator.store.requests.filter((r) => r.method === 'GET' && r.path === `/v2/identity/${requestId}`).length;
+        await waitUntil('three polls of the waiting request', () => polls() >= 3, { timeoutMs: 60_000 });
+        await control(stack, `/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+      },
+      async (caseId) => ({ caseId, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { identityVerification: true }, deadlines: { ...fast, reconcileAfter: '1 second', reconcileBackoffCap: '4 seconds' } }),
     );
 
     // A standalone IDV with a resubmission, then approval.

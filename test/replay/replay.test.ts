@@ -27,22 +27,22 @@ const identityHistories = histories.filter((h) => h.scenario === 'idv-resubmissi
 const payloadText = (data: Uint8Array | null | undefined) => Buffer.from(data ?? []).toString('utf8');
 
 /** The generations whose journeys may still run (docs/versioning.md: one is retired when its last journey closed). */
-const GENERATIONS = ['1.0', '1.1'];
+const GENERATIONS = ['1.0', '1.1', '1.2'];
 
 /**
  * The patch ids in use (`grep -rn "patched(" workflows/`): 1.1's operator actions that never re-buy
- * (issue 20). A 1.1 history records the markers of the paths it took; a 1.0 history has none, and
- * replays the old path of each.
+ * (issue 20), 1.2's read model (issue 22) and polling that backs off (issue 24). A history records
+ * the markers of the paths it took; a 1.0 history has none, and replays the old path of each.
  */
-const PATCHES = ['cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'journey-writes-its-read-model', 'resource-polling-backs-off', 'steps-leave-their-resources'];
+const PATCHES = ['attempt-restarts-after-a-reset', 'cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'journey-writes-its-read-model', 'resource-polling-backs-off', 'steps-leave-their-resources'];
 
 /**
- * Patches added since the last recorded generation (docs/versioning.md): no recorded history holds
- * their marker yet; the next generation's do. `resource-polling-backs-off` is decided at a resource
- * workflow's first task, so every resource history recorded from now on holds it;
- * `journey-writes-its-read-model` at a journey's first task, so every journey history does.
+ * The patches each generation's histories hold. 1.2's journeys decide `attempt-restarts-after-a-reset`
+ * and `journey-writes-its-read-model` at their first task, its resources `resource-polling-backs-off`,
+ * so every 1.2 history of that type holds them. `creating-call-recovers-its-answer` is in use but in
+ * no recorded path (docs/versioning.md says which tests drive it).
  */
-const PATCHES_NOT_YET_RECORDED = ['journey-writes-its-read-model', 'resource-polling-backs-off'];
+const PATCHES_OF = { '1.1': ['cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'steps-leave-their-resources'], '1.2': PATCHES } as const;
 
 /**
  * Every scenario the pre-1.0 generations (v1 … v8) covered, under the names the baseline uses:
@@ -63,8 +63,9 @@ const SCENARIOS_1_0 = [
   'unrouted',
 ];
 
-/** 1.1 records every scenario again, and the new paths: continued purchases, a fresh one, a re-opened waiver, an outage ridden out. */
-const SCENARIOS = { '1.0': SCENARIOS_1_0, '1.1': [...SCENARIOS_1_0, 'journey-continued', 'provider-outage'].sort() } as const;
+/** 1.1 records every scenario again, and the new paths: continued purchases, a fresh one, a re-opened waiver, an outage ridden out. 1.2 adds a late applicant whose resource polls with backoff. */
+const SCENARIOS_1_1 = [...SCENARIOS_1_0, 'journey-continued', 'provider-outage'].sort();
+const SCENARIOS = { '1.0': SCENARIOS_1_0, '1.1': SCENARIOS_1_1, '1.2': [...SCENARIOS_1_1, 'resource-polled-with-backoff'].sort() } as const;
 const ofGeneration = (generation: string) => histories.filter((h) => h.generation === generation);
 
 async function replay(workflowBundle: WorkflowBundleOption, subset = histories) {
@@ -106,10 +107,20 @@ const patchIds = (h: RecordedHistory) =>
     .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
     .map((e) => (JSON.parse(payloadText(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data)) as { id: string }).id);
 
-test('1.0 histories hold no patch marker; 1.1 histories hold the patches in use and no other', () => {
+test('1.0 histories hold no patch marker; 1.1 and 1.2 histories hold their patches and no other; 1.2 holds every patch in use', () => {
   expect(ofGeneration('1.0').flatMap(patchIds)).toEqual([]);
-  const used = new Set(ofGeneration('1.1').flatMap(patchIds));
-  expect([...used].sort()).toEqual(PATCHES.filter((p) => !PATCHES_NOT_YET_RECORDED.includes(p)));
+  for (const generation of ['1.1', '1.2'] as const) {
+    const used = [...new Set(ofGeneration(generation).flatMap(patchIds))].sort();
+    expect({ generation, used }).toEqual({ generation, used: [...PATCHES_OF[generation]] });
+  }
+});
+
+test('1.2: every journey writes its read model and every resource that waited backs off', () => {
+  const holds = (type: string, patch: string) => ofGeneration('1.2').filter((h) => workflowType(h) === type).every((h) => patchIds(h).includes(patch));
+  expect(holds('onboardCase', 'journey-writes-its-read-model')).toBe(true);
+  const polled = ofGeneration('1.2').filter((h) => h.scenario === 'resource-polled-with-backoff' && workflowType(h) === 'resourceWorkflow');
+  expect(polled.length).toBeGreaterThan(0);
+  expect(polled.every((h) => patchIds(h).includes('resource-polling-backs-off'))).toBe(true);
 });
 
 test('1.1 continues what the provider holds: a picklist retried reads the report again, a waiting IDV retried adopts its request', () => {
@@ -184,7 +195,7 @@ test('every provider read returned a case file reference and a summary, and jour
 
 test('every journey notifies the LOS, by a local activity first', () => {
   const byLocalActivity = (e: Event) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && payloadText(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data).includes('notifyLos');
-  expect(journeys.length).toBe(6 + 8);
+  expect(journeys.length).toBe(6 + 8 + 9);
   for (const h of journeys) expect({ file: h.file, notifies: events(h).some(byLocalActivity) }).toEqual({ file: h.file, notifies: true });
 });
 
