@@ -1,0 +1,163 @@
+/**
+ * The operations desk in a real headless Chromium (issue 22), as the console's own test runs it:
+ * two operators signed in by name (named operator keys) in two browser contexts. Ada filters the
+ * queue by an applicant's name, opens the case (IDV by the person's name, the evidence with the
+ * accounts' money chart), assigns it to herself, and waives the credit report with a reason; the
+ * timeline names her, the reason and the time; Grace's open case page shows the assignment live,
+ * without reloading. Screenshots of the queue and the case page go to the test's temporary
+ * folder, or to docs/ with CONSOLE_SCREENSHOTS=docs.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { generateApiKey, hashApiKey } from '../../case-api/apiKeys';
+import { startStack, type Stack } from '../../cli/stack';
+import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
+import { caseApiClient, eventually } from '../support/caseApiClient';
+import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+
+const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
+const shots = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(__dirname, '../../docs') : testDirectory('desk-screenshots');
+const describeWithChromium = chromiumPath ? describe : describe.skip;
+
+const keys = { ada: generateApiKey('operator'), grace: generateApiKey('operator'), lender: generateApiKey('origination') };
+
+describeWithChromium('the operations desk in the console', () => {
+  let stack: Stack;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const control = (p: string, body?: unknown) => simulatorControl(stack.simulator)(p, body);
+
+  beforeAll(async () => {
+    const caseApi = {
+      port: 0,
+      keys: [
+        { name: 'ada', role: 'operator' as const, hash: hashApiKey(keys.ada) },
+        { name: 'grace', role: 'operator' as const, hash: hashApiKey(keys.grace) },
+        { name: 'lender', role: 'origination' as const, hash: hashApiKey(keys.lender) },
+      ],
+      maxBodyBytes: 64 * 1024,
+      rateLimitPerMinute: 10_000,
+      sessionSecret: randomBytes(32).toString('base64url'),
+    };
+    stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1222, spoolDir: testDirectory('spool'), processingDelayMs: 20, caseApi });
+    browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** A browser context of its own (its own cookies), signed in with the operator's key. */
+  async function signIn(key: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${stack.caseApi.url}/console`);
+    await page.fill('input[name=key]', key);
+    await page.click('button');
+    await page.waitForURL(/\/console$/);
+    return page;
+  }
+
+  /** A case whose credit report waits for a picklist choice while the applicant completes IDV and connects the bank. */
+  async function startCase(applicant: string): Promise<{ caseId: string; personId: string }> {
+    const api = caseApiClient(stack.caseApi.url);
+    const caseId = (await control('/cases', {})).case_id as string;
+    const personId = (await control('/persons', {})).person_id as string;
+    const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
+    const input = {
+      caseId,
+      company: { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd' },
+      people: [{ personId, name: applicant }],
+      steps: { creditReport: true, identityVerification: true, banking: 'open_banking' },
+      deadlines: { picklist: '10 minutes', operatorDecision: '1 hour' },
+    };
+    expect((await api('POST', '/v1/cases', { key: keys.lender, body: input })).status).toBe(201);
+    const idv = `identity-verification/${personId}`;
+    const read = () => api('GET', `/v1/cases/${caseId}`, { key: keys.lender });
+    const waiting = await eventually(read, (r) => Boolean(r.body?.steps?.[idv]?.providerIds?.request_id && r.body.steps.banking?.providerIds?.bank_connection_id));
+    await control(`/identity-verifications/${waiting.body.steps[idv].providerIds.request_id}/complete`, { verification_status: 'Approved' });
+    await control(`/open-banking-connections/${waiting.body.steps.banking.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 2 });
+    await eventually(read, (r) => r.body.steps[idv].state === 'completed' && r.body.steps.banking.state === 'completed' && r.body.state === 'needs_attention');
+    return { caseId, personId };
+  }
+
+  test('an operator finds a case by applicant name, assigns it, waives a step with a reason; the timeline names her, and a colleague sees the assignment live', async () => {
+    const suffix = randomBytes(3).toString('hex');
+    const applicant = `Ottoline Quarrie ${suffix}`;
+    const [{ caseId, personId }] = await Promise.all([startCase(applicant), startCase(`Bartholomew Finch ${suffix}`)]);
+    // From here on the pages read the case file only: no query, no visibility list; one describe,
+    // the waiver's check that the journey still runs.
+    const service = stack.client.workflowService;
+    const calls = { queries: jest.spyOn(service, 'queryWorkflow'), describes: jest.spyOn(service, 'describeWorkflowExecution'), lists: jest.spyOn(service, 'listWorkflowExecutions') };
+
+    const ada = await signIn(keys.ada);
+    await expect(ada.textContent('#operator')).resolves.toBe('ada');
+    const grace = await signIn(keys.grace);
+
+    // Ada searches the queue by part of the applicant's name: that case, not the other.
+    await ada.fill('input[name=name]', `quarrie ${suffix}`);
+    await ada.click('form[role=search] button');
+    await ada.waitForURL(/name=quarrie/);
+    const rows = ada.locator('table.queue tbody tr');
+    await expect(rows.count()).resolves.toBe(1);
+    const row = ada.locator(`tr[data-case="${caseId}"]`);
+    await expect(row.textContent()).resolves.toEqual(expect.stringContaining(applicant));
+    await expect(row.locator('td.owner').textContent()).resolves.toBe('nobody');
+    await ada.screenshot({ path: path.join(shots, 'console-desk-queue.png'), fullPage: true });
+
+    // Grace has the case open; her page must follow without a reload.
+    await grace.goto(`${stack.caseApi.url}/console/cases/${caseId}`);
+    await expect(grace.textContent('#owner')).resolves.toBe('nobody');
+    await grace.evaluate(() => ((globalThis as unknown as { notReloaded: boolean }).notReloaded = true));
+
+    await row.locator('a').first().click();
+    await ada.waitForURL(new RegExp(`/console/cases/${caseId}$`));
+    // The IDV step by the person's name; the evidence: the IDV verdict, the accounts and their chart.
+    await expect(ada.textContent(`tr[data-step="identity-verification/${personId}"] td >> nth=0`)).resolves.toContain(applicant);
+    await expect(ada.textContent('#idv-results')).resolves.toContain('Approved');
+    await expect(ada.locator('.account svg[role=img]').count()).resolves.toBe(2);
+    await expect(ada.locator('.account svg rect.money-in').count()).resolves.toBeGreaterThan(0);
+
+    await ada.click('text=Assign to me');
+    await expect(ada.textContent('[role=status]')).resolves.toContain('assigned to ada');
+    await expect(ada.textContent('#owner')).resolves.toBe('ada');
+    await grace.locator('#owner', { hasText: /^ada$/ }).waitFor({ timeout: 15_000 });
+    await expect(grace.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).resolves.toBe(true);
+
+    const before = new Date();
+    await ada.fill('tr[data-step="credit-report"] input[name=reason]', 'director confirmed the company by phone');
+    await ada.click('tr[data-step="credit-report"] >> text=Waive');
+    await expect(ada.textContent('[role=status]')).resolves.toContain('credit-report waived');
+    const waived = ada.locator('#timeline li.operator_action', { hasText: 'waived' });
+    await expect(waived.locator('.actor').textContent()).resolves.toBe('ada');
+    await expect(waived.locator('.reason').textContent()).resolves.toBe('director confirmed the company by phone');
+    const at = Date.parse((await waived.locator('time').getAttribute('datetime'))!);
+    expect(at).toBeGreaterThanOrEqual(before.getTime() - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    await expect(ada.locator('#timeline li.operator_action', { hasText: 'assigned the case to ada' }).count()).resolves.toBe(1);
+    await ada.locator('#journey-state', { hasText: /^completed$/ }).waitFor({ timeout: 15_000 });
+    await ada.screenshot({ path: path.join(shots, 'console-desk-case.png'), fullPage: true });
+
+    // Grace's page followed the waiver too, and names who did it.
+    await grace.locator('#timeline li.operator_action .reason', { hasText: 'director confirmed the company by phone' }).waitFor({ timeout: 15_000 });
+    expect({ queries: calls.queries.mock.calls.length, describes: calls.describes.mock.calls.length, lists: calls.lists.mock.calls.length }).toEqual({ queries: 0, describes: 1, lists: 0 });
+    jest.restoreAllMocks();
+  });
+
+  test('the live updates need a session, and name what they watch', async () => {
+    const anonymous = await fetch(`${stack.caseApi.url}/console/changes?queue=1&since=x`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(303);
+    const ada = await signIn(keys.ada);
+    const unnamed = await ada.request.get(`${stack.caseApi.url}/console/changes?since=x`);
+    expect(unnamed.status()).toBe(400);
+    // A mark that is not the queue's answers at once with the current one.
+    const changed = await ada.request.get(`${stack.caseApi.url}/console/changes?queue=1&since=stale`);
+    expect(changed.status()).toBe(200);
+    expect(await changed.json()).toEqual({ mark: expect.stringMatching(/^\d+\.\d+$/) });
+  });
+});
