@@ -13,11 +13,11 @@ import { caseRoutes } from './caseRoutes';
 import type { CaseApiConfig } from './config';
 import { methodNotAllowed } from './methodNotAllowed';
 import { mountRoutes } from './mountRoutes';
-import { openApiDocument } from './openApiDocument';
+import { caseApiDocument } from './caseApiDocument';
 import { referencePage } from './referencePage';
 import { requestRateLimit } from './requestLimits';
 
-export const API_VERSION = '1.0.0';
+export { API_VERSION } from './caseApiDocument';
 
 export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, logger: Logger, extraRouters: express.Router[] = []): express.Express {
   const app = express();
@@ -27,7 +27,7 @@ export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, lo
   // Behind a proxy, the client's address and scheme are the ones the trusted proxy reports.
   app.set('trust proxy', config.trustProxy ?? false);
   app.use(requestRateLimit(config.keys, config.rateLimitPerMinute));
-  const document = openApiDocument(caseRoutes, API_VERSION);
+  const document = caseApiDocument();
   const page = referencePage(document as unknown as Parameters<typeof referencePage>[0]);
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/openapi.json', (_req, res) => void res.json(document));

@@ -3,6 +3,7 @@
  * with every refusal turned into the API's answer (temporalErrors.ts), plus the case file's
  * evidence.
  */
+import { CaseEventLog, type LoggedCaseEvent } from '../case-file/caseEventLog';
 import type { CaseEvidence } from '../case-file/evidence';
 import { InvalidCursorError } from '../case-file/caseQueue';
 import type { TimelineEntry } from '../case-file/caseTimeline';
@@ -61,12 +62,12 @@ export class CaseGateway {
     return this.caseFile.evidence(caseId);
   }
 
-  /** Idempotent on caseId: a repeat finds the existing journey and starts nothing. */
   /** The console's reads of the case file; undefined without one (the console then shows less and refreshes slowly). */
   get desk(): Pick<CaseFileStore, 'caseRecord' | 'deskEvidence' | 'timeline' | 'caseMarks' | 'queueMark'> | undefined {
     return this.caseFile;
   }
 
+  /** Idempotent on caseId: a repeat finds the existing journey and starts nothing. */
   start(input: unknown): Promise<StartedCase> {
     return this.answer('', () => startJourney(this.ctx, input));
   }
@@ -87,6 +88,13 @@ export class CaseGateway {
     if (!this.caseFile) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
     await this.status(caseId);
     return this.caseFile.timeline(caseId);
+  }
+
+  /** Every event of the case, in the order recorded (the case file's event log), for a receiver that missed some. */
+  async events(caseId: string): Promise<LoggedCaseEvent[]> {
+    if (!this.caseFile) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
+    await this.status(caseId);
+    return new CaseEventLog(this.caseFile.pool).list(caseId);
   }
 
   retryStep(caseId: string, step: string, reason?: string, options: ActionOptions & { fresh?: boolean | undefined } = {}): Promise<OperatorActionResult> {

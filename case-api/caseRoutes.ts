@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { bulkRetryMaxCases } from '../client/bulkStepRetryRequest';
 import type { OnboardCaseInput } from '../client/journeyInput';
+import { caseEventListSchema } from './caseEventSchemas';
 import { caseView } from './caseView';
 import { openPageToken, sealPageToken } from './pageToken';
 import type { RouteSpec } from './routeSpec';
@@ -236,6 +237,20 @@ export const caseRoutes: RouteSpec[] = [
     responses: { ...onCase, 200: { description: 'The case\'s timeline', schema: timelineSchema }, 503: error('Temporal did not answer in time, or no case file is configured for this API process') },
     async handle({ params }, gateway) {
       return { status: 200, body: { caseId: params.caseId!, entries: await gateway.timeline(params.caseId!) } };
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/cases/:caseId/events',
+    operationId: 'listCaseEvents',
+    summary: 'Every event of the case, with its id, in the order recorded: what a receiver that was down missed',
+    description: 'The events sent to CASE_EVENTS_URL (the webhooks of this document), each with its id (the `webhook-id` it is sent with) and when the LOS took it (null: not yet). A receiver that was down lists them and processes the ids it has not seen; the same ids arrive by webhook too, so it dedupes by id either way.',
+    role: 'origination',
+    params: caseParams,
+    responses: { ...onCase, 200: { description: "The case's events", schema: caseEventListSchema }, 503: error('Temporal did not answer in time, or no case file is configured for this API process') },
+    async handle({ params }, gateway) {
+      const events = await gateway.events(params.caseId!);
+      return { status: 200, body: { caseId: params.caseId!, events: events.map(({ id, type, version, occurredAt, data, deliveredAt }) => ({ id, type, version, timestamp: occurredAt, data, deliveredAt })) } };
     },
   },
 ];

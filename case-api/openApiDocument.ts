@@ -8,7 +8,14 @@ import { openApiPath, type RouteSpec } from './routeSpec';
 
 type JsonSchema = Record<string, unknown>;
 
-export function openApiDocument(routes: readonly RouteSpec[], version: string): JsonSchema {
+/** An event the API sends (OpenAPI 3.1 `webhooks`): its name, what it means, its body. */
+export interface WebhookSpec {
+  name: string;
+  summary: string;
+  body: z.ZodType;
+}
+
+export function openApiDocument(routes: readonly RouteSpec[], version: string, webhooks: readonly WebhookSpec[] = []): JsonSchema {
   const components: Record<string, JsonSchema> = {};
   const schemaOf = (schema: z.ZodType, io: 'input' | 'output') => componentRef(schema, io, components);
   const paths: Record<string, Record<string, unknown>> = {};
@@ -26,6 +33,7 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
     paths,
+    ...(webhooks.length ? { webhooks: Object.fromEntries(webhooks.map((w) => [w.name, webhookOperation(w, schemaOf)])) } : {}),
     components: { schemas: components, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key' } } },
   };
 }
@@ -41,6 +49,25 @@ function operation(route: RouteSpec, schemaOf: (s: z.ZodType, io: 'input' | 'out
     responses: Object.fromEntries(
       Object.entries(route.responses).map(([status, r]) => [status, { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : {}) }]),
     ),
+  };
+}
+
+/** A webhook as the LOS receives it: a signed POST (Standard Webhooks headers) that it answers with a 2xx. */
+function webhookOperation(webhook: WebhookSpec, schemaOf: (s: z.ZodType, io: 'input' | 'output') => JsonSchema) {
+  const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
+  return {
+    post: {
+      operationId: webhook.name.replace(/[^A-Za-z]+(.)/g, (_, c: string) => c.toUpperCase()),
+      summary: webhook.summary,
+      description: 'Sent to CASE_EVENTS_URL in the Standard Webhooks format; anything but a 2xx is tried again with backoff for up to 7 days. Dedupe on `webhook-id`; `GET /v1/cases/{caseId}/events` lists the events a receiver missed.',
+      parameters: [
+        header('webhook-id', "The event's id: the same on every retry"),
+        header('webhook-timestamp', 'Unix seconds of this send attempt'),
+        header('webhook-signature', '`v1,<Base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the shared CASE_EVENTS_SECRET'),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: schemaOf(webhook.body, 'output') } } },
+      responses: { '2XX': { description: 'Taken (also for a duplicate)' }, default: { description: 'Not taken: sent again later' } },
+    },
   };
 }
 

@@ -21,13 +21,26 @@ export const errorBodySchema = z
   .meta({ id: 'Error' });
 
 /**
+ * The case's own times for the events the LOS acts on (issue 23): kept in the case file, never sent
+ * to the journey; each unset one takes the deployment's default (CASE_EVENTS_* of the workers).
+ */
+const caseEventTimesRequestSchema = z
+  .object({
+    applicantActionDueAfter: deadlineDurationSchema.optional().meta({ description: 'case.applicant_action_due is sent once a step has waited this long on the applicant with a link (default CASE_EVENTS_ACTION_DUE_AFTER_MS, 1 day)' }),
+    applicantActionDueEvery: deadlineDurationSchema.optional().meta({ description: '…and again every this long until the step stops waiting (default CASE_EVENTS_ACTION_DUE_EVERY_MS, 1 day)' }),
+    attentionSla: deadlineDurationSchema.optional().meta({ description: 'case.sla_breached is sent once the case has needed attention this long (default CASE_EVENTS_SLA_MS, 4 hours)' }),
+  })
+  .strict()
+  .meta({ id: 'CaseEventTimes' });
+
+/**
  * The journey input, without `carryOver` (that belongs to `journey retry` of a closed journey) and
  * without unknown fields: what the document shows is what is accepted, and any other field is a 400
  * naming it rather than silently dropped.
  */
 export const startCaseRequestSchema = onboardCaseInputFields
   .omit({ carryOver: true })
-  .extend({ caseId: caseIdSchema, deadlines: z.partialRecord(z.enum(deadlineKeys), deadlineDurationSchema).default({}) })
+  .extend({ caseId: caseIdSchema, deadlines: z.partialRecord(z.enum(deadlineKeys), deadlineDurationSchema).default({}), notifications: caseEventTimesRequestSchema.optional() })
   .strict()
   .superRefine(checkStepsHaveWhatTheyNeed)
   .meta({ id: 'StartCaseRequest', description: 'The input of the onboardCase journey', allOf: stepNeedsAsJsonSchema() });

@@ -17,16 +17,33 @@ export function caseEventId(event: Pick<CaseEventInput, 'workflowId' | 'runId' |
   return `evt_${createHash('sha256').update(`${event.workflowId}\n${event.runId}\n${event.sequence}`).digest('hex').slice(0, 32)}`;
 }
 
-export function caseEventBody(event: CaseEventInput) {
+/**
+ * The version of every event's body: a receiver checks it and refuses one it does not know. It
+ * changes only when a field changes meaning or goes away; new fields are added under the same one.
+ */
+export const caseEventVersion = 1;
+
+export interface CaseEventBody {
+  type: string;
+  version: number;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+export function caseEventBody(event: CaseEventInput): CaseEventBody {
   const { type, occurredAt, ...data } = event;
-  return { type, timestamp: occurredAt, data };
+  return { type, version: caseEventVersion, timestamp: occurredAt, data };
 }
 
 /** Returns whether it sent anything: without a URL, notifications are off. */
 export async function sendCaseEvent(config: CaseEventsConfig, event: CaseEventInput, now = new Date()): Promise<boolean> {
+  return deliverCaseEvent(config, caseEventId(event), caseEventBody(event), `${event.type} #${event.sequence}`, now);
+}
+
+/** One signed POST of an event under its id (the journey's, or a derived one from the outbox). */
+export async function deliverCaseEvent(config: CaseEventsConfig, id: string, event: CaseEventBody, label: string, now = new Date()): Promise<boolean> {
   if (!config.url || !config.secret) return false;
-  const id = caseEventId(event);
-  const body = JSON.stringify(caseEventBody(event));
+  const body = JSON.stringify(event);
   const signature = new Webhook(config.secret).sign(id, now, body);
   const response = await fetch(config.url, {
     method: 'POST',
@@ -35,6 +52,6 @@ export async function sendCaseEvent(config: CaseEventsConfig, event: CaseEventIn
     signal: AbortSignal.timeout(config.timeoutMs),
   });
   await response.body?.cancel();
-  if (!response.ok) throw new CaseEventRejected(`the LOS answered ${response.status} to ${event.type} #${event.sequence}`);
+  if (!response.ok) throw new CaseEventRejected(`the LOS answered ${response.status} to ${label}`);
   return true;
 }

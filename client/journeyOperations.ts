@@ -6,9 +6,11 @@
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
+import { CaseEventLog } from '../case-file/caseEventLog';
 import type { CaseListQuery } from '../case-file/caseQueue';
 import type { CaseFileStore } from '../case-file/store';
 import { describeIssues } from '../provider';
+import { caseEventSettingsOf } from './caseEventTimes';
 import { listCaseRows, readCaseStatus } from './caseReads';
 import { JourneyClosedError, JourneyInputError, RequestIdReusedError } from './journeyErrors';
 import { onboardCaseInputSchema, type ValidOnboardCaseInput } from './journeyInput';
@@ -88,9 +90,11 @@ export function parseJourneyInput(raw: unknown): ValidOnboardCaseInput {
  */
 export async function startJourney(ctx: JourneyClientContext, raw: unknown): Promise<StartedJourney> {
   const input = parseJourneyInput(raw);
+  const eventTimes = caseEventSettingsOf(raw);
   const workflowId = journeyWorkflowId(input.caseId);
   // Before the journey starts, so its first write finds the names to show and search.
   await ctx.readModel?.recordParties(input.caseId, partiesOf(input));
+  if (eventTimes && ctx.readModel) await new CaseEventLog(ctx.readModel.pool).recordSettings(input.caseId, eventTimes);
   try {
     const handle = await ctx.client.workflow.start<OnboardCaseWorkflow>(journeyWorkflowType, {
       workflowId,

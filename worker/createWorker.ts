@@ -14,6 +14,7 @@ import { readPayloadKeys, type PayloadKeys } from '../codec/payloadKeys';
 import type { ProviderConfig } from '../activities/providerConfig';
 import type { CaseFileStore } from '../case-file/store';
 import type { CaseEventsConfig } from '../case-events/caseEventsConfig';
+import { startCaseEventOutbox } from '../case-events/caseEventOutbox';
 import { temporalConnectionOptions, type TemporalConfig } from '../config/temporalConfig';
 import type { WorkerTuning } from './workerConfig';
 import { workerDeploymentOptionsFor } from './workerVersioning';
@@ -67,7 +68,11 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     ...setup.tuning,
     ...workerDeploymentOptionsFor(setup.deploymentVersion),
   });
+  // The events derived from the case file (reminders, SLA breaches, expiries, operator actions):
+  // swept and sent by every worker; a failed tick (the case file away) is simply tried again next time.
+  const outbox = startCaseEventOutbox(setup.caseFile.pool, setup.caseEvents ?? { timeoutMs: 10_000 });
   const done = worker.run().finally(async () => {
+    await outbox.stop();
     await clientConnection.close();
     await nativeConnection.close();
   });

@@ -27,7 +27,8 @@ test('a wrong CASE_API_KEYS or CASE_EVENTS_* stops with a message naming the var
   expect(() => readCaseEventsConfig({ CASE_EVENTS_URL: 'http://los.example/hooks' })).toThrow(/CASE_EVENTS_SECRET: required when CASE_EVENTS_URL is set/);
   expect(() => readCaseEventsConfig({ CASE_EVENTS_URL: 'http://los.example/hooks', CASE_EVENTS_SECRET: 'plain-secret' })).toThrow(/CASE_EVENTS_SECRET: must be whsec_/);
   expect(() => readCaseEventsConfig({ CASE_EVENTS_URL: 'http://los.example/hooks', CASE_EVENTS_SECRET: 'plain-secret' })).not.toThrow(/plain-secret/);
-  expect(readCaseEventsConfig({})).toEqual({ url: undefined, secret: undefined, timeoutMs: 10_000 });
+  expect(readCaseEventsConfig({})).toEqual({ url: undefined, secret: undefined, timeoutMs: 10_000, actionDueAfterMs: 86_400_000, actionDueEveryMs: 86_400_000, attentionSlaMs: 14_400_000, sweepIntervalMs: 15_000 });
+  expect(() => readCaseEventsConfig({ CASE_EVENTS_SLA_MS: '4 hours' })).toThrow(/CASE_EVENTS_SLA_MS: must be a number of milliseconds/);
 });
 
 test('without CASE_API_KEYS, one key per role is generated once into a 0600 file and only hashes are kept', () => {
