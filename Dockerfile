@@ -6,6 +6,8 @@
 FROM node:20-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The npm workspace's package (the case API client): npm ci needs each workspace's package.json.
+COPY packages/case-api-client/package.json packages/case-api-client/
 # --ignore-scripts: the postinstall provisions a Temporal CLI for local development, not needed here.
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
@@ -24,6 +26,7 @@ FROM node:20-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/case-api-client/package.json packages/case-api-client/
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist dist
 # State that must outlive a container (the bridge's outage spool, generated keys) goes to /app/.data:
