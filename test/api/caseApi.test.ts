@@ -245,7 +245,7 @@ test('the OpenAPI document validates, and every operation in it answers with a d
       operations++;
     }
   }
-  expect(operations).toBe(10);
+  expect(operations).toBe(12);
 });
 
 /** A request fetch refuses to send (TRACE), or with exactly the bytes given: node:http. */
@@ -301,6 +301,19 @@ describe('the document is the contract (issue 23)', () => {
     const [, text] = document.components.schemas.StartCaseRequest.properties.deadlines.additionalProperties.anyOf;
     expect(['2 days', '90 minutes', '1.5h'].every((d) => new RegExp(text.pattern).test(d))).toBe(true);
     expect(new RegExp(text.pattern).test('1 xyz')).toBe(false);
+  });
+
+  test('POST /v1/cases takes a case\'s own reminder and SLA times and refuses one no sweep could use, naming it; the events of an unknown case are a 404', async () => {
+    const { input } = await picklistCase();
+    const refused = await api('POST', '/v1/cases', { key: origination, body: { ...input, notifications: { attentionSla: '1 xyz' } } });
+    expect(refused).toMatchObject({ status: 400, body: { message: expect.stringContaining('notifications.attentionSla') } });
+    const unknown = await api('POST', '/v1/cases', { key: origination, body: { ...input, notifications: { remindEvery: '1 day' } } });
+    expect(unknown).toMatchObject({ status: 400, body: { message: expect.stringContaining('remindEvery') } });
+    const started = await api('POST', '/v1/cases', { key: origination, body: { ...input, notifications: { applicantActionDueAfter: '2 hours', attentionSla: 60_000 } } });
+    expect(started.status).toBe(201);
+    expect(await eventually(() => api('GET', `/v1/cases/${input.caseId}/events`, { key: origination }), (r) => r.status === 200)).toMatchObject({ body: { caseId: input.caseId, events: expect.any(Array) } });
+    expect((await api('GET', '/v1/cases/no-such-case/events', { key: origination })).status).toBe(404);
+    await api('POST', `/v1/cases/${input.caseId}/cancel`, { key: operator, body: {} });
   });
 
   test('a method a path does not have is 405 with Allow, whoever asks', async () => {
