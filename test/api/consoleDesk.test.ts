@@ -108,7 +108,6 @@ describeWithChromium('the operations desk in the console', () => {
     const row = ada.locator(`tr[data-case="${caseId}"]`);
     await expect(row.textContent()).resolves.toEqual(expect.stringContaining(applicant));
     await expect(row.locator('td.owner').textContent()).resolves.toBe('nobody');
-    await ada.screenshot({ path: path.join(shots, 'console-desk-queue.png'), fullPage: true });
 
     // Grace has the case open; her page must follow without a reload.
     await grace.goto(`${stack.caseApi.url}/console/cases/${caseId}`);
@@ -145,6 +144,10 @@ describeWithChromium('the operations desk in the console', () => {
 
     // Grace's page followed the waiver too, and names who did it.
     await grace.locator('#timeline li.operator_action .reason', { hasText: 'director confirmed the company by phone' }).waitFor({ timeout: 15_000 });
+    // The queue: Ada owns the case she closed, nobody the other.
+    await ada.goto(`${stack.caseApi.url}/console`);
+    await expect(ada.locator(`tr[data-case="${caseId}"] td.owner`).textContent()).resolves.toBe('ada (me)');
+    await ada.screenshot({ path: path.join(shots, 'console-desk-queue.png'), fullPage: true });
     expect({ queries: calls.queries.mock.calls.length, describes: calls.describes.mock.calls.length, lists: calls.lists.mock.calls.length }).toEqual({ queries: 0, describes: 1, lists: 0 });
     jest.restoreAllMocks();
   });
@@ -159,5 +162,16 @@ describeWithChromium('the operations desk in the console', () => {
     const changed = await ada.request.get(`${stack.caseApi.url}/console/changes?queue=1&since=stale`);
     expect(changed.status()).toBe(200);
     expect(await changed.json()).toEqual({ mark: expect.stringMatching(/^\d+\.\d+$/) });
+
+    // A page whose session ends goes to the sign-in page at the next change instead of asking again.
+    await ada.goto(`${stack.caseApi.url}/console`);
+    await ada.context().clearCookies();
+    const api = caseApiClient(stack.caseApi.url);
+    const caseId = (await control('/cases', {})).case_id as string;
+    const company = ((await control('/companies')) as any[])[0];
+    expect((await api('POST', '/v1/cases', { key: keys.lender, body: { caseId, company: { company_id: company.company_id }, steps: { creditReport: true } } })).status).toBe(201);
+    const assigned = await eventually(() => api('POST', `/v1/cases/${caseId}/assign`, { key: keys.grace, body: { assignee: 'grace' } }), (r) => r.status === 200);
+    expect(assigned.body.assignee).toBe('grace');
+    await ada.waitForURL(/\/console\/login$/, { timeout: 15_000 });
   });
 });
