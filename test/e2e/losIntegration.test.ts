@@ -55,12 +55,15 @@ test('the LOS receives every event it acts on from a real journey, once each, an
   });
   expect(started.response.status).toBe(201);
 
-  // The applicant does not act: reminders come, numbered, for the step's first attempt.
-  const reminders = await waitForEvent(caseId, 'case.applicant_action_due', 2);
-  expect(reminders.map((t) => t.event.type === 'case.applicant_action_due' && [t.event.data.step.key, t.event.data.step.attempt, t.event.data.reminder])).toEqual([
-    [idv, 1, 1],
-    [idv, 1, 2],
+  // The applicant does not act: reminders come, numbered, for the step's first attempt (a sweep
+  // that runs late on a loaded machine sends the reminder due then: numbers rise, and may skip).
+  const reminders = (await waitForEvent(caseId, 'case.applicant_action_due', 2)).slice(0, 2).map((t) => t.event.type === 'case.applicant_action_due' && t.event.data);
+  expect(reminders.map((r) => r && [r.step.key, r.step.attempt])).toEqual([
+    [idv, 1],
+    [idv, 1],
   ]);
+  const [first, second] = reminders.map((r) => (r ? r.reminder : 0));
+  expect(second!).toBeGreaterThan(first!);
 
   // The provider expires the request: the step expired, the case needs attention, then past its SLA.
   const read = await los.api.GET('/v1/cases/{caseId}', { params: { path: { caseId } } });

@@ -30,7 +30,7 @@ export interface TestLos {
   /** Signed deliveries refused while down. */
   refusedWhileDown: number;
   down(): void;
-  /** Back up: reads each case's events and takes those it missed. */
+  /** Back up: reads each case's events and takes those it missed, then takes deliveries again. */
   up(caseIds: readonly string[]): Promise<TakenEvent[]>;
   close(): Promise<void>;
 }
@@ -50,7 +50,8 @@ export async function startTestLos(secret: string): Promise<TestLos> {
     refusedWhileDown: 0,
     down: () => void (isDown = true),
     async up(caseIds) {
-      isDown = false;
+      // Recovers first, then takes deliveries again: what it missed comes from the list, and the
+      // retries that follow are duplicates (taking deliveries first would race the two).
       const recovered: TakenEvent[] = [];
       for (const caseId of caseIds) {
         const { data, error } = await los.api.GET('/v1/cases/{caseId}/events', { params: { path: { caseId } } });
@@ -60,6 +61,7 @@ export async function startTestLos(secret: string): Promise<TestLos> {
           if (taken) recovered.push(taken);
         }
       }
+      isDown = false;
       return recovered;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
