@@ -2,7 +2,7 @@
 import type { PicklistEntry } from '../provider';
 import type { JourneyStatus } from '../client/journeyMessages';
 
-export function caseView(status: JourneyStatus & { runStatus: string; runId?: string }) {
+export function caseView(status: JourneyStatus & { runStatus: string; runId?: string; assignee?: string | null }) {
   const steps = Object.fromEntries(
     Object.entries(status.steps).map(([key, step]) => {
       const picklist = (step.detail as { picklist?: PicklistEntry[] | null } | null)?.picklist ?? null;
@@ -10,5 +10,5 @@ export function caseView(status: JourneyStatus & { runStatus: string; runId?: st
       return [key, { ...step, error: step.error ?? null, picklist: step.state === 'waiting' ? picklist : null }];
     }),
   );
-  return { caseId: status.caseId, state: status.state, runStatus: status.runStatus, runId: status.runId ?? null, steps, reasons: status.reasons, operatorDeadline: status.operatorDeadline ?? null };
+  return { caseId: status.caseId, state: status.state, runStatus: status.runStatus, runId: status.runId ?? null, steps, reasons: status.reasons, operatorDeadline: status.operatorDeadline ?? null, ...(status.assignee !== undefined ? { assignee: status.assignee } : {}) };
 }

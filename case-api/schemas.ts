@@ -120,6 +120,7 @@ export const caseStatusSchema = z
     steps: z.record(z.string(), stepSchema).meta({ description: 'By step key; IDV steps are identity-verification/<personId>' }),
     reasons: z.array(z.string()),
     operatorDeadline: z.string().nullable().optional(),
+    assignee: z.string().nullable().optional().meta({ description: 'The operator who owns the case (POST /v1/cases/{caseId}/assign); null: nobody' }),
   })
   .meta({ id: 'CaseStatus' });
 

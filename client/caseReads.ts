@@ -8,7 +8,8 @@ import type { CaseRecord } from '../case-file/caseReadModel';
 import type { CaseFileStore } from '../case-file/store';
 import type { JourneyState, JourneyStatus, JourneyStep } from './journeyMessages';
 
-export type CaseStatusView = JourneyStatus & { runStatus: string; runId: string };
+/** `assignee`: who owns the case (client/caseAssignment.ts); only the read model knows it. */
+export type CaseStatusView = JourneyStatus & { runStatus: string; runId: string; assignee: string | null };
 
 /** A row of a list, as the visibility list answered it, plus what the queue shows. */
 export interface CaseListRow {
@@ -36,6 +37,7 @@ export function statusOfRecord(record: CaseRecord): CaseStatusView {
     operatorDeadline: record.operatorDeadline,
     runStatus: record.runStatus,
     runId: record.runId,
+    assignee: record.assignee,
   };
 }
 

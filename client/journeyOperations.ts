@@ -49,7 +49,8 @@ export interface StartedJourney {
   created: boolean;
 }
 
-export type JourneyStatusView = JourneyStatus & { runStatus: string; runId: string };
+/** `assignee` when read from the read model (the `status` query does not know it). */
+export type JourneyStatusView = JourneyStatus & { runStatus: string; runId: string; assignee?: string | null };
 
 export interface JourneySummary {
   caseId: string;

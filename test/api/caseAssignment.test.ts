@@ -46,6 +46,7 @@ test('an operator assigns a case to a colleague and releases it; the list filter
 
   const assigned = await api('POST', `/v1/cases/${caseId}/assign`, { key: operator, body: { assignee: 'grace', reason: 'she spoke to the director' } });
   expect(assigned).toMatchObject({ status: 200, body: { caseId, assignee: 'grace', assignedAt: expect.any(String) } });
+  expect((await api('GET', `/v1/cases/${caseId}`, { key: origination })).body).toMatchObject({ caseId, assignee: 'grace' });
   const graces = await api('GET', '/v1/cases?assignee=grace', { key: origination });
   expect(graces.body.cases).toEqual([expect.objectContaining({ caseId, assignee: 'grace' })]);
   const unowned = await api('GET', '/v1/cases?assignee=', { key: origination });
