@@ -799,6 +799,8 @@ export interface components {
             nextPageToken: string | null;
         };
         CaseStatus: {
+            /** @description The operator who owns the case (POST /v1/cases/{caseId}/assign); null: nobody */
+            assignee?: string | null;
             caseId: string;
             operatorDeadline?: string | null;
             reasons: string[];
