@@ -34,31 +34,33 @@ async function journeyJson(...args: string[]): Promise<unknown> {
 
 test('an operator assigns a case to a colleague and releases it; the list filters on the assignee and the timeline names who did it', async () => {
   const { operator, origination } = stack.caseApiKeys!;
+  // The run's suites share one case file: a name of this test's own, so the list finds only its case.
+  const grace = `grace-${Math.random().toString(36).slice(2, 8)}`;
   const caseId = (await control('/cases', {})).case_id as string;
   const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
   const input = { caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true }, deadlines: { picklist: '5 minutes' } };
   expect((await api('POST', '/v1/cases', { key: origination, body: input })).status).toBe(201);
   await eventually(() => api('GET', `/v1/cases/${caseId}`, { key: origination }), (r) => r.status === 200);
 
-  expect((await api('POST', `/v1/cases/${caseId}/assign`, { key: origination, body: { assignee: 'grace' } })).status).toBe(403);
-  expect((await api('POST', '/v1/cases/no-such-case/assign', { key: operator, body: { assignee: 'grace' } })).status).toBe(404);
+  expect((await api('POST', `/v1/cases/${caseId}/assign`, { key: origination, body: { assignee: grace } })).status).toBe(403);
+  expect((await api('POST', '/v1/cases/no-such-case/assign', { key: operator, body: { assignee: grace } })).status).toBe(404);
   expect((await api('POST', `/v1/cases/${caseId}/assign`, { key: operator, body: { assignee: '   ' } })).status).toBe(400);
 
-  const assigned = await api('POST', `/v1/cases/${caseId}/assign`, { key: operator, body: { assignee: 'grace', reason: 'she spoke to the director' } });
-  expect(assigned).toMatchObject({ status: 200, body: { caseId, assignee: 'grace', assignedAt: expect.any(String) } });
-  expect((await api('GET', `/v1/cases/${caseId}`, { key: origination })).body).toMatchObject({ caseId, assignee: 'grace' });
-  const graces = await api('GET', '/v1/cases?assignee=grace', { key: origination });
-  expect(graces.body.cases).toEqual([expect.objectContaining({ caseId, assignee: 'grace' })]);
+  const assigned = await api('POST', `/v1/cases/${caseId}/assign`, { key: operator, body: { assignee: grace, reason: 'she spoke to the director' } });
+  expect(assigned).toMatchObject({ status: 200, body: { caseId, assignee: grace, assignedAt: expect.any(String) } });
+  expect((await api('GET', `/v1/cases/${caseId}`, { key: origination })).body).toMatchObject({ caseId, assignee: grace });
+  const graces = await api('GET', `/v1/cases?assignee=${grace}`, { key: origination });
+  expect(graces.body.cases).toEqual([expect.objectContaining({ caseId, assignee: grace })]);
   const unowned = await api('GET', '/v1/cases?assignee=', { key: origination });
   expect(unowned.body.cases.map((c: { caseId: string }) => c.caseId)).not.toContain(caseId);
-  expect(await journeyJson('list', '--assignee', 'grace')).toEqual([expect.objectContaining({ caseId, assignee: 'grace' })]);
+  expect(await journeyJson('list', '--assignee', grace)).toEqual([expect.objectContaining({ caseId, assignee: grace })]);
   expect((await journeyJson('list', '--unassigned')) as { caseId: string }[]).not.toContainEqual(expect.objectContaining({ caseId }));
 
   expect(await api('POST', `/v1/cases/${caseId}/assign`, { key: operator, body: { assignee: null } })).toMatchObject({ status: 200, body: { assignee: null, assignedAt: null } });
   const timeline = await api('GET', `/v1/cases/${caseId}/timeline`, { key: origination });
   const actions = timeline.body.entries.filter((e: { kind: string }) => e.kind === 'operator_action');
   expect(actions).toEqual([
-    expect.objectContaining({ action: 'assign', actor: 'embedded-operator', assignee: 'grace', reason: 'she spoke to the director', outcome: 'accepted' }),
+    expect.objectContaining({ action: 'assign', actor: 'embedded-operator', assignee: grace, reason: 'she spoke to the director', outcome: 'accepted' }),
     expect.objectContaining({ action: 'release', actor: 'embedded-operator', assignee: null, outcome: 'accepted' }),
   ]);
   await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: {} });
