@@ -23,7 +23,7 @@ beforeAll(async () => {
     temporal: testTemporalConfig(),
     caseFile: testCaseFileOption(),
     workflowBundle: testWorkflowBundle(),
-    simulatorSeed: 2301,
+    simulatorSeed: 2323,
     spoolDir: testDirectory('spool'),
     processingDelayMs: 20,
     caseEvents: { url: los.url, secret, timeoutMs: 5_000, sweepIntervalMs: 200 },
