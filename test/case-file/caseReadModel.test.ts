@@ -136,13 +136,66 @@ it('appends every operator action to the audit trail in order, with its actor an
   expect((await store.timeline(caseId)).map((e) => e.kind)).toEqual(['operator_action', 'operator_action']);
 });
 
-it('purge erases the names of a case and keeps its state and its audit trail', async () => {
+it('purge erases the names of a case and keeps its state and its audit trail, with the personal fields blanked', async () => {
   const caseId = randomUUID();
-  await store.writeJourneyState(write(caseId, 1, { state: 'cancelled', runStatus: 'COMPLETED' }));
-  await store.recordParties(caseId, [{ role: 'applicant', partyId: 'p-9', name: 'Grace Hopper' }]);
-  await store.appendAudit({ caseId, actor: 'ops-1', action: 'cancel', reason: 'withdrawn', outcome: 'accepted' });
-  expect(await store.purge(caseId)).toMatchObject({ case_parties: 1 });
-  expect(await store.caseRecord(caseId)).toMatchObject({ state: 'cancelled', applicants: [] });
+  const idv = 'identity-verification/p-9';
+  const waiver = 'waived: Grace Hopper sent her passport by post';
+  await store.writeJourneyState(
+    write(caseId, 1, {
+      state: 'needs_attention',
+      steps: {
+        [idv]: { state: 'expired', providerIds: { request_id: 'idv-9' }, reason: 'the request expired', links: { idv_link: 'https://idv.example/grace' }, attempt: 1, attempts: [{ attempt: 1, state: 'expired', reason: 'the request expired' }] } as never,
+        banking: { state: 'failed', providerIds: {}, reason: 'the bank statement grace-hopper-march.pdf failed: unreadable', detail: { accounts: 1 }, error: { status: 422, message: 'Grace Hopper: unreadable' } } as never,
+      },
+      reasons: [`${idv}: expired (the request expired)`, 'banking: failed (the bank statement grace-hopper-march.pdf failed: unreadable)'],
+    }),
+  );
+  await store.writeJourneyState(
+    write(caseId, 2, {
+      state: 'cancelled',
+      runStatus: 'COMPLETED',
+      steps: {
+        [idv]: { state: 'waived', providerIds: { request_id: 'idv-9' }, reason: waiver, attempt: 1, attempts: [{ attempt: 1, state: 'waived', reason: waiver }] } as never,
+        banking: { state: 'failed', providerIds: {}, reason: 'the bank statement grace-hopper-march.pdf failed: unreadable', detail: { accounts: 1 }, error: { status: 422, message: 'Grace Hopper: unreadable' } } as never,
+      },
+      reasons: ['cancelled: Grace Hopper withdrew', 'banking: failed (the bank statement grace-hopper-march.pdf failed: unreadable)'],
+    }),
+  );
+  await store.recordParties(caseId, [
+    { role: 'applicant', partyId: 'p-9', name: 'Grace Hopper' },
+    { role: 'company', partyId: 'c-9', name: 'Hopper Compilers Ltd' },
+  ]);
+  const { CaseEventLog } = await import('../../case-file/caseEventLog');
+  await new CaseEventLog(store.pool).logJourneyEvent({ id: `evt_${caseId}`, caseId, type: 'case.cancelled', version: 1, occurredAt: runStart, data: { caseId, state: 'cancelled', reasons: ['cancelled: Grace Hopper withdrew'] } });
+  const waived = await store.appendAudit({ caseId, actor: 'ops-1', action: 'waiveStep', step: idv, reason: 'Grace Hopper sent her passport by post', requestId: 'r-9', outcome: 'accepted' });
+  await store.appendAudit({ caseId, actor: 'ops-2', action: 'assign', assignee: 'ops-1', outcome: 'accepted' });
+  await store.appendAudit({ caseId, actor: 'ops-1', action: 'cancel', reason: 'Grace Hopper withdrew', requestId: 'r-10', outcome: 'accepted' });
+  const markBefore = (await store.caseMarks([caseId])).get(caseId);
+
+  expect(await store.purge(caseId)).toMatchObject({ case_parties: 2, case_journeys_blanked: 1, operator_audit_blanked: 3 });
+
+  // The audit trail keeps who did what, when, with what outcome and under which request id; the reasons are gone.
+  expect(await store.audit(caseId)).toEqual([
+    { id: waived.id, at: waived.at, caseId, actor: 'ops-1', action: 'waiveStep', step: idv, assignee: null, reason: null, requestId: 'r-9', outcome: 'accepted', message: null },
+    expect.objectContaining({ actor: 'ops-2', action: 'assign', assignee: 'ops-1', reason: null, outcome: 'accepted' }),
+    expect.objectContaining({ actor: 'ops-1', action: 'cancel', reason: null, requestId: 'r-10', outcome: 'accepted' }),
+  ]);
+  // The read model keeps ids, states and attempts, no names and no free text.
+  const record = await store.caseRecord(caseId);
+  expect(record).toMatchObject({ state: 'cancelled', outcome: 'cancelled', company: null, applicants: [], picklist: null, reasons: ['banking: failed'] });
+  expect(record?.steps[idv]).toMatchObject({ state: 'waived', providerIds: { request_id: 'idv-9' }, reason: null, links: {}, attempts: [{ attempt: 1, state: 'waived', reason: null }] });
+  expect(record?.steps.banking).toMatchObject({ state: 'failed', reason: null, detail: null, error: { status: 422, message: '' } });
+  expect((await store.caseMarks([caseId])).get(caseId)).not.toEqual(markBefore);
   expect((await store.listCases({ name: 'Grace Hopper' })).cases.map((c) => c.caseId)).not.toContain(caseId);
-  expect(await store.audit(caseId)).toMatchObject([{ actor: 'ops-1', action: 'cancel', outcome: 'accepted' }]);
+  expect((await store.listCases({ name: 'Hopper Compilers' })).cases.map((c) => c.caseId)).not.toContain(caseId);
+  // Nothing the case file keeps of the case names her, whatever the table.
+  for (const table of ['case_journeys', 'operator_audit', 'case_events', 'case_parties', 'case_notifications']) {
+    const { rows } = await store.pool.query(`SELECT count(*)::int AS n FROM ${table} t WHERE t.case_id = $1 AND row_to_json(t)::text ILIKE '%hopper%'`, [caseId]);
+    expect([table, rows[0].n]).toEqual([table, 0]);
+  }
+  // The events keep their ids and types: the LOS's record of what it was told stays whole.
+  const { rows: events } = await store.pool.query('SELECT type, data FROM case_events WHERE case_id = $1 ORDER BY position', [caseId]);
+  expect(events.map((e: { type: string }) => e.type)).toEqual(['case.step_expired', 'case.cancelled', 'case.operator_action', 'case.operator_action', 'case.operator_action']);
+  expect(events[0].data).toMatchObject({ step: { key: idv, attempt: 1 }, reason: null });
+  expect(events[1].data).toMatchObject({ state: 'cancelled', reasons: [] });
 });
