@@ -15,6 +15,11 @@ export interface ApiKeyEntry {
   role: ApiRole;
   /** SHA-256 of the key, 32 bytes. */
   hash: Buffer;
+  /**
+   * Roles beyond the API role, which decide finer permissions: the one in `CASE_API_WAIVE_ROLE`
+   * may waive steps (config.ts). Given as `<name>:operator+<role>+…:<hash>`.
+   */
+  roles?: string[];
 }
 
 export const hashApiKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
@@ -27,17 +32,30 @@ export function generateApiKey(role: ApiRole): string {
 const entrySchema = z
   .string()
   .trim()
-  .regex(/^[A-Za-z0-9._-]{1,64}:(origination|operator):[0-9a-f]{64}$/, 'each entry must be <name>:<origination|operator>:<sha256 hex of the key>')
+  .regex(
+    /^[A-Za-z0-9._-]{1,64}:(origination|operator)(\+[A-Za-z0-9._-]{1,64}){0,16}:[0-9a-f]{64}$/,
+    'each entry must be <name>:<origination|operator>[+<role>…]:<sha256 hex of the key>',
+  )
   .transform((entry): ApiKeyEntry => {
-    const [name, role, hex] = entry.split(':') as [string, ApiRole, string];
-    return { name, role, hash: Buffer.from(hex, 'hex') };
+    const [name, roles, hex] = entry.split(':') as [string, string, string];
+    const [role, ...more] = roles.split('+') as [ApiRole, ...string[]];
+    return { name, role, hash: Buffer.from(hex, 'hex'), roles: more };
   });
 
-/** `CASE_API_KEYS`: comma-separated `<name>:<role>:<sha256 hex>` entries. */
+/** `CASE_API_KEYS`: comma-separated `<name>:<role>[+<role>…]:<sha256 hex>` entries. */
 export const apiKeyListSchema = z
   .string()
   .transform((value) => value.split(',').map((e) => e.trim()).filter(Boolean))
   .pipe(z.array(entrySchema).min(1, 'needs at least one <name>:<role>:<sha256 hex> entry'));
+
+/** The role names a role-checking option takes (`CASE_API_WAIVE_ROLE`, roles in key entries and ID tokens). */
+export const roleNameSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a role name (letters, digits, . _ -)');
+
+/**
+ * Whether an operator with these roles may waive a step: anyone when no waive role is configured
+ * (the embedded default, and deployments that do not separate the duty), else those who hold it.
+ */
+export const mayWaive = (waiveRole: string | undefined, roles: readonly string[] | undefined) => !waiveRole || (roles ?? []).includes(waiveRole);
 
 /** The entry whose hash matches the presented key, or null. Every entry is compared, match or not. */
 export function findApiKey(entries: readonly ApiKeyEntry[], presented: string): ApiKeyEntry | null {

@@ -37,7 +37,7 @@ export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, lo
   const v1 = express.Router();
   v1.use(methodNotAllowed(caseRoutes, '/v1'));
   v1.use(bearerAuthentication(config.keys));
-  mountRoutes(v1, caseRoutes, gateway, logger, '/v1', config.maxBodyBytes);
+  mountRoutes(v1, caseRoutes, gateway, logger, '/v1', config.maxBodyBytes, { waiveRole: config.waiveRole });
   v1.use((_req, res) => void res.status(404).json({ error: 'not_found', message: 'No such route; see /openapi.json' }));
   app.use('/v1', v1);
 

@@ -8,6 +8,8 @@ import { findApiKey, type ApiKeyEntry, type ApiRole } from './apiKeys';
 export interface Caller {
   name: string;
   role: ApiRole;
+  /** The key's further roles (apiKeys.ts): `CASE_API_WAIVE_ROLE` among them may waive. */
+  roles: string[];
 }
 
 export const callerOf = (res: Response): Caller | undefined => res.locals.caller as Caller | undefined;
@@ -25,7 +27,7 @@ export function bearerAuthentication(keys: readonly ApiKeyEntry[]) {
       res.status(401).set('WWW-Authenticate', 'Bearer error="invalid_token"').json({ error: 'invalid_key', message: 'The API key is not known' });
       return;
     }
-    res.locals.caller = { name: entry.name, role: entry.role } satisfies Caller;
+    res.locals.caller = { name: entry.name, role: entry.role, roles: entry.roles ?? [] } satisfies Caller;
     next();
   };
 }

@@ -158,6 +158,7 @@ export const caseRoutes: RouteSpec[] = [
     summary: 'Waive a step with a reason (Update waiveStep)',
     description: `The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>).${idempotent}`,
     role: 'operator',
+    waives: true,
     params: stepParams,
     headers: idempotencyKeyHeaders,
     body: waiveStepRequestSchema,

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { readOrCreateSecretFile } from '../codec/secretFile';
 import { httpUrlVariable, parseEnvironment, portVariable } from '../config/environment';
 import { dataPath } from '../config/projectRoot';
-import { apiKeyListSchema, type ApiKeyEntry } from './apiKeys';
+import { apiKeyListSchema, roleNameSchema, type ApiKeyEntry } from './apiKeys';
+import { oidcConfigOf, oidcEnvironment, type OidcConfig } from './console/oidcConfig';
 import { defaultApiKeyFile, embeddedKeyEntries, readOrCreateEmbeddedKeys } from './embeddedApiKeys';
 
 /**
@@ -35,6 +36,9 @@ export const caseApiEnvironment = {
   CASE_API_SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** The Temporal Web UI, for links from the console; unset: no links. */
   TEMPORAL_UI_URL: httpUrlVariable.optional(),
+  /** The role that may waive a step (a key's `+<role>`, an ID token's roles); unset: every operator may. */
+  CASE_API_WAIVE_ROLE: roleNameSchema.optional(),
+  ...oidcEnvironment,
 };
 
 export interface CaseApiConfig {
@@ -51,12 +55,17 @@ export interface CaseApiConfig {
   host?: string;
   sessionSecret: string;
   temporalUiUrl?: string;
+  /** The role that may waive (API keys and console sessions); unset: every operator may. */
+  waiveRole?: string;
+  /** Console sign-in with OpenID Connect (console/oidcConfig.ts); unset: with operator keys. */
+  oidc?: OidcConfig;
 }
 
 export const defaultSessionSecretFile = dataPath('case-api-session-secret');
 
 export function readCaseApiConfig(env: NodeJS.ProcessEnv = process.env, keyFile = defaultApiKeyFile): CaseApiConfig {
   const c = parseEnvironment(caseApiEnvironment, env);
+  const oidc = oidcConfigOf(c);
   const embedded = c.CASE_API_KEYS ? undefined : embeddedKeyEntries(readOrCreateEmbeddedKeys(keyFile));
   return {
     port: c.CASE_API_PORT,
@@ -69,5 +78,7 @@ export function readCaseApiConfig(env: NodeJS.ProcessEnv = process.env, keyFile 
     host: c.CASE_API_HOST,
     sessionSecret: c.CASE_API_SESSION_SECRET ?? readOrCreateSecretFile(defaultSessionSecretFile, () => randomBytes(32).toString('base64url')).trim(),
     temporalUiUrl: c.TEMPORAL_UI_URL,
+    waiveRole: c.CASE_API_WAIVE_ROLE,
+    ...(oidc ? { oidc } : {}),
   };
 }

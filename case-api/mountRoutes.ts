@@ -7,6 +7,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { describeIssues } from '../provider';
+import { mayWaive } from './apiKeys';
 import { callerOf, mayCall } from './authenticate';
 import type { CaseGateway } from './caseGateway';
 import { HttpError } from './httpError';
@@ -17,7 +18,7 @@ import type { RouteSpec } from './routeSpec';
  * `prefix` is where the router is mounted: the table's paths carry it, the router's do not. Only a
  * route that declares a body reads one (at most `maxBodyBytes`), so only those can answer 413 or 415.
  */
-export function mountRoutes(router: Router, routes: readonly RouteSpec[], gateway: CaseGateway, logger: Logger, prefix: string, maxBodyBytes: number): void {
+export function mountRoutes(router: Router, routes: readonly RouteSpec[], gateway: CaseGateway, logger: Logger, prefix: string, maxBodyBytes: number, options: { waiveRole?: string } = {}): void {
   const readBody = jsonBody(maxBodyBytes);
   for (const route of routes) {
     const bodyReader = route.body ? [readBody] : [];
@@ -25,6 +26,11 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
       const caller = callerOf(res)!;
       if (!mayCall(caller, route.role)) {
         res.status(403).json({ error: 'forbidden', message: `${route.operationId} needs the ${route.role} role; this key has ${caller.role}` });
+        return;
+      }
+      if (route.waives && !mayWaive(options.waiveRole, caller.roles)) {
+        logger.info({ operation: route.operationId, caller: caller.name, status: 403 }, 'case api request');
+        res.status(403).json({ error: 'forbidden', message: `${route.operationId} needs the ${options.waiveRole} role; this key has ${caller.roles.length ? caller.roles.join(', ') : 'no further role'}` });
         return;
       }
       try {

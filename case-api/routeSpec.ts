@@ -30,6 +30,8 @@ export interface RouteSpec {
   description?: string;
   /** The least role that may call it; `operator` may call everything. */
   role: ApiRole;
+  /** Waiving: when `CASE_API_WAIVE_ROLE` is set, only keys with that role may call it (403 for others). */
+  waives?: true;
   params?: z.ZodObject;
   query?: z.ZodObject;
   /** Request headers the route reads, by their canonical name (matched case-insensitively). */

@@ -28,6 +28,8 @@ export interface CasePageContext {
   /** The operators a case can be assigned to, and who is signed in. */
   operators: readonly string[];
   me: string;
+  /** Whether the signed-in operator holds the role that may waive (CASE_API_WAIVE_ROLE); false hides the waive forms. */
+  mayWaive?: boolean;
 }
 
 export function caseBody(view: CaseView, ctx: CasePageContext, flash?: { kind: 'error' | 'notice'; text: string }): string {
@@ -35,7 +37,7 @@ export function caseBody(view: CaseView, ctx: CasePageContext, flash?: { kind: '
   const action = (path: string) => `/console/cases/${encodeURIComponent(view.caseId)}/${path}`;
   const hidden = `<input type="hidden" name="csrf" value="${escapeHtml(ctx.csrf)}">`;
   const names: Names = new Map((ctx.desk?.record?.applicants ?? []).flatMap((a) => (a.name ? [[a.personId, a.name] as const] : [])));
-  const steps = Object.entries(view.steps).map(([key, step]) => stepRow(key, step, names, open, action, hidden)).join('');
+  const steps = Object.entries(view.steps).map(([key, step]) => stepRow(key, step, names, open, action, hidden, ctx.mayWaive ?? true)).join('');
   const desk = ctx.desk;
   const live = desk ? ` data-watch="case=${escapeHtml(encodeURIComponent(view.caseId))}" data-mark="${escapeHtml(desk.mark)}"` : '';
   const title = desk?.record?.company ? `${escapeHtml(desk.record.company)} <code class="muted">${escapeHtml(view.caseId)}</code>` : `Case <code>${escapeHtml(view.caseId)}</code>`;
@@ -75,7 +77,7 @@ function webUiLinks(webUi: { url: string; namespace: string }, caseId: string, r
   return `<a href="${escapeHtml(journey)}">history in the Temporal Web UI</a> · <a href="${escapeHtml(all)}">every workflow of this case</a>`;
 }
 
-function stepRow(key: string, step: StepView, names: Names, open: boolean, action: (p: string) => string, hidden: string): string {
+function stepRow(key: string, step: StepView, names: Names, open: boolean, action: (p: string) => string, hidden: string, mayWaive = true): string {
   const details = [
     step.reason ? `<div>${escapeHtml(step.reason)}</div>` : '',
     step.error ? `<div>provider said: <code>${escapeHtml(String(step.error.status ?? 'no answer'))}</code> ${escapeHtml(step.error.message)}</div>` : '',
@@ -86,14 +88,14 @@ function stepRow(key: string, step: StepView, names: Names, open: boolean, actio
   const attempts = step.attempts
     .map((a) => `<div>#${a.attempt} <span class="state ${escapeHtml(a.state)}">${escapeHtml(a.state)}</span>${a.carriedOver ? ' (carried over)' : ''}${a.reason ? ` <span class="muted">${escapeHtml(a.reason)}</span>` : ''}</div>`)
     .join('');
-  const actions = open ? stepActions(key, step, action, hidden) : '';
+  const actions = open ? stepActions(key, step, action, hidden, mayWaive) : '';
   return `<tr data-step="${escapeHtml(key)}"><td>${stepLabel(key, names)}</td><td><span class="state ${escapeHtml(step.state)}">${escapeHtml(step.state)}</span></td><td>${attempts || '<span class="muted">none yet</span>'}</td><td>${details}</td><td>${actions}</td></tr>`;
 }
 
-function stepActions(key: string, step: StepView, action: (p: string) => string, hidden: string): string {
+function stepActions(key: string, step: StepView, action: (p: string) => string, hidden: string, mayWaive: boolean): string {
   const stepField = `<input type="hidden" name="step" value="${escapeHtml(key)}">`;
   const retry = retryable.includes(step.state) ? `<form class="inline" method="post" action="${action('retry')}">${hidden}${stepField}<button>Retry</button></form>` : '';
-  const waive = settled.includes(step.state)
+  const waive = settled.includes(step.state) || !mayWaive
     ? ''
     : `<form class="inline" method="post" action="${action('waive')}">${hidden}${stepField}<input type="text" name="reason" required placeholder="reason" aria-label="waive reason for ${escapeHtml(key)}"><button>Waive</button></form>`;
   return retry + waive;

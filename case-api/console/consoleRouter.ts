@@ -6,11 +6,13 @@
  */
 import express, { type Response } from 'express';
 import { z } from 'zod';
+import { mayWaive } from '../apiKeys';
 import type { CaseGateway } from '../caseGateway';
 import { caseView } from '../caseView';
 import type { CaseApiConfig } from '../config';
 import { HttpError } from '../httpError';
 import { caseIdParam } from '../schemas';
+import { escapeHtml } from '../escapeHtml';
 import { caseBody } from './casePage';
 import { ChangeWatcher, type Watched } from './changeWatcher';
 import { queueFiltersOf, listFiltersOf } from './queueFilters';
@@ -47,6 +49,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
   const operators = [...new Set(config.keys.filter((k) => k.role === 'operator').map((k) => k.name))];
   const watcher = gateway.desk ? new ChangeWatcher(gateway.desk) : undefined;
   const me = (res: Response) => (res.locals.session as Session).key;
+  const waives = (res: Response) => mayWaive(config.waiveRole, res.locals.roles as string[] | undefined);
   const signedIn = (res: Response) => ({ csrf: res.locals.csrf as string, name: me(res) });
 
   router.get('/console', async (req, res) => {
@@ -84,7 +87,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     const view = { ...caseView(await gateway.status(caseId)) };
     const webUi = config.temporalUiUrl ? { url: config.temporalUiUrl, namespace: options.namespace } : undefined;
     const desk = gateway.desk && mark !== undefined ? { record: await gateway.desk.caseRecord(caseId), evidence: await gateway.desk.deskEvidence(caseId), timeline: await gateway.desk.timeline(caseId), mark } : undefined;
-    const body = caseBody(view, { csrf: res.locals.csrf, webUi, operators, me: me(res), ...(desk ? { desk } : {}) }, flash);
+    const body = caseBody(view, { csrf: res.locals.csrf, webUi, operators, me: me(res), mayWaive: waives(res), ...(desk ? { desk } : {}) }, flash);
     html(res, status, page(`Case ${caseId}`, body, { signedIn: signedIn(res), live: true }));
   };
 
@@ -100,6 +103,9 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     const action = req.params.action as ActionName;
     if (!caseId.success || !(action in actionForms)) return html(res, 404, page('Not found', '<p>No such action.</p>', { signedIn: { csrf: res.locals.csrf } }));
     if (!sameOrigin(req) || !csrfTokenMatches(secret, res.locals.session, req.body?.csrf)) return html(res, 403, page('Refused', '<p>Refused: the form did not come from this console.</p>'));
+    if (action === 'waive' && !waives(res)) {
+      return html(res, 403, page('Refused', `<div class="box error" role="alert">Refused: waiving a step needs the ${escapeHtml(config.waiveRole ?? '')} role.</div><p><a href="/console/cases/${encodeURIComponent(caseId.data)}">Back to the case</a></p>`, { signedIn: signedIn(res) }));
+    }
     const parsed = actionForms[action].safeParse(req.body);
     if (!parsed.success) return showCase(res, caseId.data, 400, { kind: 'error', text: parsed.error.issues.map((i) => i.message).join('; ') }).catch((e) => showError(res, e));
     try {

@@ -3,7 +3,9 @@
  * with the session secret, so the server keeps no session state (N API processes share the
  * secret). The payload names the API key that logged in (by its configured name and a digest of
  * its hash, so a key rotated under the same name ends the sessions of the old one) and when the
- * session ends; each session has a random id from which its CSRF token is derived.
+ * session ends; each session has a random id from which its CSRF token is derived. An OpenID
+ * Connect session (kind `oidc`, oidcSignIn.ts) names the operator and their roles as the ID token
+ * gave them, and has no key.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -11,7 +13,17 @@ import { z } from 'zod';
 export const SESSION_COOKIE = 'vj_console';
 export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
 
-const sessionSchema = z.object({ sid: z.string().min(16), key: z.string().min(1), kh: z.string().min(16), exp: z.number().int() });
+const sessionSchema = z.object({
+  sid: z.string().min(16),
+  kind: z.enum(['key', 'oidc']).default('key'),
+  /** The operator's name: the key's configured name, or the ID token's name. */
+  key: z.string().min(1),
+  /** A key session's key hash digest. */
+  kh: z.string().min(16).optional(),
+  /** An OIDC session's roles, from the ID token. */
+  roles: z.array(z.string()).max(100).default([]),
+  exp: z.number().int(),
+});
 export type Session = z.output<typeof sessionSchema>;
 
 const mac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64url');
@@ -20,24 +32,42 @@ const mac = (secret: string, text: string) => createHmac('sha256', secret).updat
 export const keyHashDigest = (secret: string, keyHash: Buffer) => mac(secret, `key:${keyHash.toString('hex')}`).slice(0, 22);
 
 export function createSession(secret: string, key: { name: string; hash: Buffer }, now = Date.now()): { session: Session; cookieValue: string } {
-  const session: Session = { sid: randomBytes(18).toString('base64url'), key: key.name, kh: keyHashDigest(secret, key.hash), exp: now + SESSION_LIFETIME_MS };
-  const payload = Buffer.from(JSON.stringify(session)).toString('base64url');
-  return { session, cookieValue: `${payload}.${mac(secret, payload)}` };
+  return signed(secret, { sid: randomBytes(18).toString('base64url'), kind: 'key', key: key.name, kh: keyHashDigest(secret, key.hash), roles: [], exp: now + SESSION_LIFETIME_MS });
 }
 
-/** The session a cookie value holds, or null when it is forged, malformed or expired. */
-export function readSession(secret: string, cookieValue: string | undefined, now = Date.now()): Session | null {
+/** A session for an operator the identity provider signed in (by the ID token's name and roles). */
+export function createOidcSession(secret: string, operator: { name: string; roles: string[] }, now = Date.now()): { session: Session; cookieValue: string } {
+  return signed(secret, { sid: randomBytes(18).toString('base64url'), kind: 'oidc', key: operator.name, roles: operator.roles, exp: now + SESSION_LIFETIME_MS });
+}
+
+function signed(secret: string, session: Session): { session: Session; cookieValue: string } {
+  return { session, cookieValue: signValue(secret, session) };
+}
+
+/** `<base64url JSON>.<HMAC>`: what the session cookie and the sign-in flow's cookie hold. */
+export function signValue(secret: string, value: unknown): string {
+  const payload = Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${payload}.${mac(secret, payload)}`;
+}
+
+/** The JSON a signed value holds, or null when it is forged or malformed. */
+export function readSignedValue(secret: string, cookieValue: string | undefined): unknown {
   const [payload, signature, extra] = (cookieValue ?? '').split('.');
   if (!payload || !signature || extra !== undefined) return null;
   const expected = Buffer.from(mac(secret, payload));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
-    const parsed = sessionSchema.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
-    return parsed.success && parsed.data.exp > now ? parsed.data : null;
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     return null;
   }
+}
+
+/** The session a cookie value holds, or null when it is forged, malformed or expired. */
+export function readSession(secret: string, cookieValue: string | undefined, now = Date.now()): Session | null {
+  const parsed = sessionSchema.safeParse(readSignedValue(secret, cookieValue));
+  return parsed.success && parsed.data.exp > now ? parsed.data : null;
 }
 
 /** The CSRF token of a session: put in every form, checked on every action. */
