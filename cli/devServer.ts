@@ -18,6 +18,8 @@ export interface DevServerOptions {
   port?: number;
   /** Web UI port; the UI is off (headless) when unset. */
   uiPort?: number;
+  /** Port of the server's Prometheus `/metrics` (its calls by operation, `service_requests`); the CLI picks a random one when unset. */
+  metricsPort?: number;
   /** The Web UI's remote codec endpoint (the codec server), so the UI shows decoded payloads. */
   codecEndpoint?: string;
   /** SQLite file for persistence; in-memory when unset. */
@@ -34,6 +36,8 @@ export interface DevServer {
   address: string;
   namespace: string;
   uiUrl?: string;
+  /** The Prometheus endpoint, when `metricsPort` was set. */
+  metricsUrl?: string;
   pid: number;
   stop(): Promise<void>;
 }
@@ -47,6 +51,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   for (const name of namespaces) args.push('--namespace', name);
   if (options.uiPort) args.push('--ui-port', String(options.uiPort), '--ui-disable-news-fetch');
   else args.push('--headless');
+  if (options.metricsPort) args.push('--metrics-port', String(options.metricsPort));
   const presets = options.uiPort && options.codecEndpoint ? uiCodecPresets(options.codecEndpoint) : undefined;
   if (presets) args.push('--env-file', presets.file, '--env', PRESETS_ENV);
   if (options.dbFile) {
@@ -68,6 +73,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         address,
         namespace,
         uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
+        ...(options.metricsPort ? { metricsUrl: `http://127.0.0.1:${options.metricsPort}/metrics` } : {}),
         pid: child.process.pid ?? -1,
         stop: async () => {
           await stopChild(child.process, child.exited);

@@ -125,7 +125,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
       const first = readModel && (await readCaseStatus(readModel, caseId));
       if (!first) await handle.describe();
       const last = first
-        ? await watchReadModel(() => readCaseStatus(readModel!, caseId), handle.result(), { onChange, intervalMs: 500, final: (s) => s.runStatus !== 'RUNNING' })
+        ? await watchReadModel(() => readCaseStatus(readModel!, caseId), handle.result(), { onChange, intervalMs: 500, final: (s) => s.runStatus !== 'RUNNING', mark: async () => (await readModel!.caseMarks([caseId])).get(caseId) })
         : await watchStatus<JourneyStatus>(handle, { query: journeyStatusQuery, onChange, intervalMs: 500 });
       // The last line too goes out as the stream does (one JSON document per line).
       out.print(`case/${caseId} ended ${last.state}`, { caseId, ended: last.state });

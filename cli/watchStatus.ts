@@ -35,23 +35,38 @@ export async function watchStatus<S>(handle: WorkflowHandle, options: WatchOptio
 
 /**
  * Follows a status the case file's read model holds (`read`), reporting each change, until the
- * workflow closes (`closed`, Temporal's long poll for its result: no query, no describe). The
- * last status is read once more after the close, when the journey's final write has landed.
+ * workflow closes (`closed`, Temporal's long poll for its result: no query, no describe). With
+ * `mark` (the case's mark in the case file, case-file/caseChanges.ts), it reads the mark every
+ * `intervalMs` and the status only when the mark moved: a change costs one read of the read model,
+ * an unchanged journey none. The last status is read once more after the close, when the
+ * journey's final write has landed.
  */
-export async function watchReadModel<S>(read: () => Promise<S | undefined>, closed: Promise<unknown>, options: Omit<WatchOptions<S>, 'query'> & { final: (status: S) => boolean }): Promise<S> {
+export async function watchReadModel<S>(
+  read: () => Promise<S | undefined>,
+  closed: Promise<unknown>,
+  options: Omit<WatchOptions<S>, 'query'> & { final: (status: S) => boolean; mark?: () => Promise<string | undefined> },
+): Promise<S> {
   let last = '';
   let status: S | undefined;
   let ended = false;
+  let readAt: string | undefined;
   closed.finally(() => (ended = true)).catch(() => undefined);
   for (;;) {
-    status = (await read().catch(() => undefined)) ?? status;
+    const closedBefore = ended;
+    // The mark before the status: a change in between shows as one more change, never goes unseen.
+    const mark = options.mark && !closedBefore ? await options.mark().catch(() => undefined) : undefined;
+    if (mark === undefined || mark !== readAt) {
+      const next = await read().catch(() => undefined);
+      if (next !== undefined) readAt = mark;
+      status = next ?? status;
+    }
     const key = JSON.stringify(status);
     if (status !== undefined && key !== last) {
       last = key;
       options.onChange(status);
     }
     if (status !== undefined && options.final(status)) return status;
-    if (ended && status !== undefined) return status;
+    if (closedBefore && status !== undefined) return status;
     await Promise.race([closed.catch(() => undefined), new Promise((r) => setTimeout(r, options.intervalMs ?? 250))]);
   }
 }
