@@ -15,5 +15,6 @@ export const benchmarks: readonly Benchmark[] = [
   { name: 'journey throughput', script: 'bench/journeyThroughput.ts' },
   { name: 'journey cost', script: 'bench/journeyCost.ts' },
   { name: 'waiting cost', script: 'bench/waitingCost.ts' },
+  { name: 'looking', script: 'bench/lookingCost.ts' },
   { name: 'idle journeys', script: 'bench/idleJourneys.ts' },
 ];
