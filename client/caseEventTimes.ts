@@ -35,6 +35,7 @@ export function caseEventSettingsOf(raw: unknown): CaseEventSettings | undefined
   const parsed = caseEventTimesSchema.safeParse(given);
   if (!parsed.success) throw new JourneyInputError(describeIssues(parsed.error).map((line) => `notifications.${line}`));
   const times = parsed.data;
-  const ms = (d: string | number | undefined) => (d === undefined ? undefined : toMs(d));
+  // Whole milliseconds: the case file keeps them as integers ("7.52 ms" failed its insert, a 500).
+  const ms = (d: string | number | undefined) => (d === undefined ? undefined : Math.ceil(toMs(d)));
   return { actionDueAfterMs: ms(times.applicantActionDueAfter), actionDueEveryMs: ms(times.applicantActionDueEvery), attentionSlaMs: ms(times.attentionSla) };
 }
