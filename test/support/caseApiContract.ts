@@ -16,7 +16,9 @@ import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '../../cli/stack';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
-import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
+import { startCaseFileProcess, type CaseFileProcess } from './caseFileProcess';
+import { EMBEDDED_POOL_SIZE } from '../../case-file/pool';
 import { caseApiClient, eventually } from './caseApiClient';
 import { resolveSchemathesis } from './schemathesis';
 
@@ -38,9 +40,15 @@ export function caseApiContractSuite(options: ContractSuiteOptions): void {
   let stack: Stack;
   let python: string;
 
+  let caseFile: CaseFileProcess | undefined;
+
   beforeAll(async () => {
+    // A case file of its own: Schemathesis follows the links of GET /v1/cases to every case listed,
+    // and in the run's shared case file those are other suites' journeys, whose workers have gone
+    // (an Update to one waits for a worker that never comes).
+    caseFile = await startCaseFileProcess();
     [stack, python] = await Promise.all([
-      startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: options.simulatorSeed, spoolDir: testDirectory('spool'), processingDelayMs: 20 }),
+      startStack({ temporal: testTemporalConfig(), caseFile: { url: caseFile.url, poolSize: EMBEDDED_POOL_SIZE }, workflowBundle: testWorkflowBundle(), simulatorSeed: options.simulatorSeed, spoolDir: testDirectory('spool'), processingDelayMs: 20 }),
       resolveSchemathesis(),
     ]);
     await startPicklistCase(stack);
@@ -48,6 +56,7 @@ export function caseApiContractSuite(options: ContractSuiteOptions): void {
 
   afterAll(async () => {
     await stack?.stop();
+    await caseFile?.stop();
   });
 
   for (const role of ['operator', 'origination'] as const) {

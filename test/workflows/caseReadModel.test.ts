@@ -12,6 +12,8 @@ import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBund
 import { caseApiClient } from '../support/caseApiClient';
 import { waitUntil } from '../support/waitUntil';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { startWorker } from '../../worker/createWorker';
+import { startOnboardCase } from '../support/startOnboardCase';
 
 let stack: Stack;
 let api: ReturnType<typeof caseApiClient>;
@@ -150,4 +152,38 @@ test('journey watch follows the read model: every change of a journey to its end
   expect(seen.at(-1)).toEqual({ caseId, ended: 'completed' });
   // The one describe is the waive's own (an action checks that the journey runs), none is the watch's.
   expect({ queries: queries.mock.calls.length, describes: describes.mock.calls.length }).toEqual({ queries: 0, describes: 1 });
+});
+
+test('with no worker left that runs its workflow code, a closed case is still read and retried', async () => {
+  // The journey runs on a task queue of its own, served by a worker that is then stopped for good:
+  // a `status` query of that run could no longer be answered (nothing would replay it).
+  const ownQueue = { ...stack.temporal, taskQueue: `read-model-retired-${Date.now()}` };
+  const retired = await startWorker({ temporal: ownQueue, provider: stack.provider.config, caseFile: stack.caseFile, workflowBundle: testWorkflowBundle(), payloadKeys: stack.payloadKeys });
+  const control = simulatorControl(stack.simulator);
+  const caseId = (await control('/cases', {})).case_id as string;
+  const personId = (await control('/persons', {})).person_id as string;
+  try {
+    const handle = await startOnboardCase(stack.client, { taskQueue: ownQueue.taskQueue, args: [{ caseId, people: [{ personId }], steps: { identityVerification: true } }] });
+    await waitUntil('the IDV step waiting in the read model', async () => (await stack.caseFile.caseRecord(caseId))?.steps[`identity-verification/${personId}`]?.state === 'waiting');
+    await handle.signal('cancel', { reason: 'applicant withdrew' });
+    await handle.result().catch(() => undefined);
+  } finally {
+    await retired.stop();
+  }
+
+  const queries = jest.spyOn(stack.client.workflowService, 'queryWorkflow');
+  const read = await api('GET', `/v1/cases/${caseId}`, { key: stack.caseApiKeys!.origination });
+  expect(read).toMatchObject({ status: 200, body: { caseId, state: 'cancelled', steps: { [`identity-verification/${personId}`]: { state: 'cancelled' } } } });
+  expect((await journeyCommand('status', caseId)).json).toMatchObject({ caseId, state: 'cancelled' });
+  // journey retry plans from the read model and starts the next run on today's workers.
+  const retried = await journeyCommand('retry', caseId);
+  const runId = (retried.json as { runId: string }).runId;
+  const rerun = await waitUntil('the retried run waiting for the applicant', async () => {
+    const record = await stack.caseFile.caseRecord(caseId);
+    return record?.runId === runId && record.steps[`identity-verification/${personId}`]?.state === 'waiting' ? record : undefined;
+  });
+  expect(rerun.runStatus).toBe('RUNNING');
+  expect(queries).not.toHaveBeenCalled();
+  queries.mockRestore();
+  await stack.client.workflow.getHandle(`case/${caseId}`).signal('cancel', { reason: 'test done' });
 });
