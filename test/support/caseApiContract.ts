@@ -7,9 +7,9 @@
  * 2 s. A case waits for a picklist choice before it runs, so an action on a known case meets a
  * running journey. The suites (test/api in `npm test`, test/faults larger) differ in size only.
  * CONTRACT_SEED repeats a run: the seed is in any failure's message with Schemathesis's report
- * (each failure, its request as curl, the answer). `npm test` generates from a fixed seed, so that
- * CI's verdict on a change depends on the change, not on the draw; the fault run draws a new one
- * each time, to find what no fixed seed reaches.
+ * (each failure, its request as curl, the answer). Both suites generate from fixed seeds, so that
+ * CI's verdict on a change depends on the change, not on the draw; to look further, run the fault
+ * suite with other seeds (CONTRACT_SEED=$RANDOM), and turn what it finds into tests.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
