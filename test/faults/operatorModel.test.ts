@@ -106,13 +106,16 @@ async function keepHistories(index: number, journey: DrivenJourney): Promise<voi
 }
 
 /**
- * A run a reset started (its first workflow task failed with cause RESET_WORKFLOW) or ended (the
- * model's reset terminated it).
+ * A run a reset started (a workflow task failed with cause RESET_WORKFLOW: at its start for a reset
+ * to the first task, after the copied events for a reset to the last one) or ended (the model's
+ * reset terminated it). Looking at the first events only missed the resets to the last task: the
+ * fault run of 9e38979 failed one such run as a defect of ours (an Update's completion where the
+ * replay issued a search attribute upsert, in an activation with reapplied signals).
  */
 const RESET_WORKFLOW = 20;
 const touchedByReset = (history: temporal.api.history.v1.IHistory) => {
   const events = history.events ?? [];
-  const started = events.slice(0, 8).some((e) => e.workflowTaskFailedEventAttributes?.cause === RESET_WORKFLOW);
+  const started = events.some((e) => e.workflowTaskFailedEventAttributes?.cause === RESET_WORKFLOW);
   return started || events.at(-1)?.workflowExecutionTerminatedEventAttributes?.reason === 'model: reset';
 };
 
