@@ -21,10 +21,11 @@
  * and lists are not billed) at bench:cost's list price.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumPath, launchChromium } from './looking/headlessChromium';
 import { generateApiKey, hashApiKey } from '../case-api/apiKeys';
 import { CaseGateway } from '../case-api/caseGateway';
 import { startDevServer } from '../cli/devServer';
@@ -42,7 +43,6 @@ import { callsBetween, closeLongPoll, lookingCalls, sumOf, TemporalCallCounter, 
 const SECONDS = Number(process.env.BENCH_LOOKING_SECONDS ?? 6);
 const CHANGE_EVERY_MS = 2_000;
 const BARRIER_NAMESPACE = 'metrics_barrier';
-const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
 const keys = { operator: generateApiKey('operator'), lender: generateApiKey('origination') };
 
 interface Phase {
@@ -80,7 +80,7 @@ async function main(): Promise<number> {
     const running = await startStack({ temporal: { address: server.address, namespace: 'default', taskQueue: `looking-${randomUUID()}` }, caseFile: { embedded: {} }, processingDelayMs: 0, spoolDir: path.join(dir, 'spool'), caseApi });
     stack = running;
     const counter = new TemporalCallCounter(server.metricsUrl!, 'default', running.client.connection, BARRIER_NAMESPACE);
-    if (chromiumPath) browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
+    if (chromiumPath) browser = await launchChromium();
     else console.log('no Chromium found (CHROMIUM_PATH, /usr/bin/chromium): the console viewers are left out, journey watch alone is measured');
 
     const [still, changing] = await Promise.all([startWaitingCase(running), startWaitingCase(running)]);

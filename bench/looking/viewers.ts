@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { Client } from '@temporalio/client';
 import { journeyProgram, type Outcome, type Run } from '../../cli/journeyProgram';
 import type { CaseFileStore } from '../../case-file/store';
+import { signInWithKey } from './headlessChromium';
 
 export interface ConsoleViewer {
   page: Page;
@@ -20,12 +21,7 @@ export interface ConsoleViewer {
 
 /** Opens `pagePath` (`/console`, `/console/cases/<id>`) in a browser context of its own, signed in; resolves once its script waits on its long poll. */
 export async function openConsoleViewer(browser: Browser, consoleUrl: string, operatorKey: string, pagePath: string, timeoutMs = 20_000): Promise<ConsoleViewer> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(`${consoleUrl}/console`);
-  await page.fill('input[name=key]', operatorKey);
-  await page.click('button');
-  await page.waitForURL(/\/console$/);
+  const page = await signInWithKey(browser, consoleUrl, operatorKey);
   let reads = 0;
   let polls = 0;
   page.on('request', (request) => {
@@ -35,7 +31,7 @@ export async function openConsoleViewer(browser: Browser, consoleUrl: string, op
   });
   await page.goto(`${consoleUrl}${pagePath}`);
   await untilTrue(() => polls > 0, `${pagePath} waits for changes`, timeoutMs);
-  return { page, reads: () => reads, polls: () => polls, close: () => context.close() };
+  return { page, reads: () => reads, polls: () => polls, close: () => page.context().close() };
 }
 
 export interface WatchViewer {

@@ -5,17 +5,16 @@
  * Screenshots of the queue and the case pages go to the test's temporary folder, or to docs/ with
  * CONSOLE_SCREENSHOTS=docs (so an ordinary test run leaves the work tree clean).
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
+import { chromiumPath, launchChromium, signInWithKey } from '../../bench/looking/headlessChromium';
 
-const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
 if (!chromiumPath) console.warn('console test skipped: no chromium binary (apt-get install -y chromium, or set CHROMIUM_PATH); .ci/run installs it');
 const shots = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(__dirname, '../../docs') : testDirectory('screenshots');
 const shot = (name: string) => path.join(shots, name);
@@ -24,17 +23,17 @@ const describeWithChromium = chromiumPath ? describe : describe.skip;
 describeWithChromium('operator console', () => {
   let stack: Stack;
   let browser: Browser;
-  let page: Page;
+  const pages: Page[] = [];
   const control = (p: string, body?: unknown) => simulatorControl(stack.simulator)(p, body);
   const fast = { identityVerification: '30 seconds', banking: '30 seconds', picklist: '2 minutes', operatorDecision: '1 hour' };
 
   beforeAll(async () => {
     stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1203, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
-    page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
+    for (const page of pages) await page.context().close();
     await browser?.close();
     await stack?.stop();
   });
@@ -43,7 +42,21 @@ describeWithChromium('operator console', () => {
     return startOnboardCase(stack.client, { workflowId: `case/${input.caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ ...input, deadlines: fast } as never] });
   }
 
+  /** A page in a browser context of its own (each test signs in itself: jest --randomize runs them in any order). */
+  async function newPage(): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    pages.push(page);
+    return page;
+  }
+
+  async function signedIn(): Promise<Page> {
+    const page = await signInWithKey(browser, stack.caseApi.url, stack.caseApiKeys!.operator, { width: 1200, height: 800 });
+    pages.push(page);
+    return page;
+  }
+
   test('signing in needs an operator key; the session cookie is HttpOnly and SameSite=Strict', async () => {
+    const page = await newPage();
     await page.goto(`${stack.caseApi.url}/console`);
     expect(page.url()).toMatch(/\/console\/login$/);
     await page.fill('input[name=key]', stack.caseApiKeys!.origination);
@@ -60,6 +73,7 @@ describeWithChromium('operator console', () => {
   });
 
   test('an operator chooses the company of a picklist and retries an expired IDV from the pages', async () => {
+    const page = await signedIn();
     const picklistCaseId = (await control('/cases', {})).case_id as string;
     const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
     const picklistJourney = await start({ caseId: picklistCaseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } });

@@ -8,16 +8,15 @@
  * folder, or to docs/ with CONSOLE_SCREENSHOTS=docs.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { generateApiKey, hashApiKey } from '../../case-api/apiKeys';
 import { startStack, type Stack } from '../../cli/stack';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { chromiumPath, launchChromium, signInWithKey } from '../../bench/looking/headlessChromium';
 
-const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
 const shots = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(__dirname, '../../docs') : testDirectory('desk-screenshots');
 const describeWithChromium = chromiumPath ? describe : describe.skip;
 
@@ -26,7 +25,7 @@ const keys = { ada: generateApiKey('operator'), grace: generateApiKey('operator'
 describeWithChromium('the operations desk in the console', () => {
   let stack: Stack;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages: Page[] = [];
   const control = (p: string, body?: unknown) => simulatorControl(stack.simulator)(p, body);
 
   beforeAll(async () => {
@@ -42,24 +41,19 @@ describeWithChromium('the operations desk in the console', () => {
       sessionSecret: randomBytes(32).toString('base64url'),
     };
     stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1222, spoolDir: testDirectory('spool'), processingDelayMs: 20, caseApi });
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
+    for (const page of pages) await page.context().close();
     await browser?.close();
     await stack?.stop();
   });
 
   /** A browser context of its own (its own cookies), signed in with the operator's key. */
   async function signIn(key: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    await page.goto(`${stack.caseApi.url}/console`);
-    await page.fill('input[name=key]', key);
-    await page.click('button');
-    await page.waitForURL(/\/console$/);
+    const page = await signInWithKey(browser, stack.caseApi.url, key);
+    pages.push(page);
     return page;
   }
 

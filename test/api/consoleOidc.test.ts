@@ -13,20 +13,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { generateApiKey, hashApiKey } from '../../case-api/apiKeys';
 import { formatPayloadKeys } from '../../codec/payloadKeys';
 import { startStack, type Stack } from '../../cli/stack';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { chromiumPath, launchChromium } from '../../bench/looking/headlessChromium';
 
 const root = path.join(__dirname, '..', '..');
-const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
 const describeWithChromium = chromiumPath ? describe : describe.skip;
 
 const keys = { lender: generateApiKey('origination'), desk: generateApiKey('operator'), lead: generateApiKey('operator') };
@@ -101,7 +100,7 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
       CONSOLE_OIDC_REDIRECT_URL: client.redirect_uri,
     });
     await api.line((l) => l.includes('case api listening'));
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -14,9 +14,9 @@
  * journey's close once inside it.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumPath, launchChromium } from '../../bench/looking/headlessChromium';
 import { generateApiKey, hashApiKey } from '../../case-api/apiKeys';
 import { startDevServer, type DevServer } from '../../cli/devServer';
 import { freePort } from '../../cli/freePort';
@@ -30,7 +30,6 @@ import { testCaseFileOption, testDirectory, testWorkflowBundle } from '../setup/
 import { caseApiClient } from '../support/caseApiClient';
 import { waitUntil } from '../support/waitUntil';
 
-const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
 const describeWithChromium = chromiumPath ? describe : describe.skip;
 const keys = { ada: generateApiKey('operator'), lender: generateApiKey('origination') };
 const WINDOW_MS = 30_000;
@@ -59,7 +58,7 @@ describeWithChromium('looking at a journey costs no Temporal calls', () => {
     };
     stack = await startStack({ temporal: { address: server.address, namespace: 'default', taskQueue: `looking-${randomUUID()}` }, caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 2422, spoolDir: path.join(dir, 'spool'), processingDelayMs: 20, caseApi });
     counter = new TemporalCallCounter(server.metricsUrl!, 'default', stack.client.connection, BARRIER_NAMESPACE);
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
