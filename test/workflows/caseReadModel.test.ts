@@ -23,8 +23,11 @@ beforeAll(async () => {
   api = caseApiClient(stack.caseApi.url);
 });
 
+// Each test counts calls from its own spies: a spy left on the client would carry its calls into
+// the next test (jest.spyOn of a method already spied returns the same mock), whatever the order.
+afterEach(() => jest.restoreAllMocks());
+
 afterAll(async () => {
-  jest.restoreAllMocks();
   await stack?.stop();
 });
 
@@ -141,8 +144,6 @@ test('journey watch follows the read model: every change of a journey to its end
   const service = stack.client.workflowService;
   const queries = jest.spyOn(service, 'queryWorkflow');
   const describes = jest.spyOn(service, 'describeWorkflowExecution');
-  queries.mockClear();
-  describes.mockClear();
   const seen: { state: string }[] = [];
   const watching = journeyCommandPrinting((_text, json) => seen.push(json as { state: string }), 'watch', caseId);
   await waitUntil('watch shows the picklist', () => seen.some((s) => s.state === 'needs_attention'));
@@ -184,6 +185,5 @@ test('with no worker left that runs its workflow code, a closed case is still re
   });
   expect(rerun.runStatus).toBe('RUNNING');
   expect(queries).not.toHaveBeenCalled();
-  queries.mockRestore();
   await stack.client.workflow.getHandle(`case/${caseId}`).signal('cancel', { reason: 'test done' });
 });
