@@ -38,6 +38,8 @@ export const caseApiEnvironment = {
   TEMPORAL_UI_URL: httpUrlVariable.optional(),
   /** The role that may waive a step (a key's `+<role>`, an ID token's roles); unset: every operator may. */
   CASE_API_WAIVE_ROLE: roleNameSchema.optional(),
+  /** How long a console page's wait for a change is held open before it is renewed (a proxy's idle timeout must be longer). */
+  CONSOLE_LONG_POLL_SECONDS: z.coerce.number({ error: 'must be a number of seconds' }).int().min(1, 'must be 1 to 60 seconds').max(60, 'must be 1 to 60 seconds').default(25),
   ...oidcEnvironment,
 };
 
@@ -57,6 +59,8 @@ export interface CaseApiConfig {
   temporalUiUrl?: string;
   /** The role that may waive (API keys and console sessions); unset: every operator may. */
   waiveRole?: string;
+  /** How long a console page's long poll for a change is held open (25 s when unset). */
+  consoleLongPollMs?: number;
   /** Console sign-in with OpenID Connect (console/oidcConfig.ts); unset: with operator keys. */
   oidc?: OidcConfig;
 }
@@ -79,6 +83,7 @@ export function readCaseApiConfig(env: NodeJS.ProcessEnv = process.env, keyFile 
     sessionSecret: c.CASE_API_SESSION_SECRET ?? readOrCreateSecretFile(defaultSessionSecretFile, () => randomBytes(32).toString('base64url')).trim(),
     temporalUiUrl: c.TEMPORAL_UI_URL,
     waiveRole: c.CASE_API_WAIVE_ROLE,
+    consoleLongPollMs: c.CONSOLE_LONG_POLL_SECONDS * 1000,
     ...(oidc ? { oidc } : {}),
   };
 }

@@ -66,7 +66,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     }
   });
 
-  /** Long poll: answers 200 with the new mark once what the page shows changed in the case file, 204 after 25 s. */
+  /** Long poll: answers 200 with the new mark once what the page shows changed in the case file, 204 after `consoleLongPollMs` (25 s). */
   router.get('/console/changes', async (req, res) => {
     const caseId = caseIdParam.safeParse(req.query.case);
     const watched: Watched | undefined = req.query.queue === '1' ? { queue: true } : caseId.success ? { caseId: caseId.data } : undefined;
@@ -75,7 +75,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     const closed = new AbortController();
     req.on('close', () => closed.abort());
     // Without a case file there is nothing to watch: the page refreshes every 10 s instead.
-    const mark = watcher ? await watcher.wait(watched, since, 25_000, closed.signal) : await new Promise<string>((r) => setTimeout(() => r('unknown'), 10_000).unref());
+    const mark = watcher ? await watcher.wait(watched, since, config.consoleLongPollMs ?? 25_000, closed.signal) : await new Promise<string>((r) => setTimeout(() => r('unknown'), 10_000).unref());
     if (closed.signal.aborted) return;
     res.set('Cache-Control', 'no-store');
     if (mark === null) return void res.status(204).end();

@@ -8,10 +8,13 @@
  * change of the case costs each viewer one read of the read model: the page fetched once, the
  * watch's status read once.
  *
- * The suite runs its own dev server (with a metrics port), so that no other suite's calls mix in.
- * The window is 30 s, not the issue's minute, to keep the test under ~90 s: long enough that each
- * page renews its 25-s long poll on /console/changes and the watch its 20-s long poll for the
- * journey's close once inside it.
+ * The suite runs its own dev server (with a metrics port) and its own case file, so that no other
+ * suite's calls mix in and no other suite's journeys move the queue's mark (jest runs two suites at
+ * a time).
+ * The window is 12 s, not the issue's minute, to keep the test short: the console's long poll is
+ * held 4 s here (CONSOLE_LONG_POLL_SECONDS; 25 by default), so each page renews it about three
+ * times inside the window, and the watch renews its 20-s long poll for the journey's close at most
+ * once.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -26,17 +29,20 @@ import { resolveTemporalCli } from '../../cli/temporalCli';
 import { callsBetween, closeLongPoll, lookingCalls, TemporalCallCounter } from '../../bench/temporalCalls';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { openConsoleViewer, watchJourney } from '../../bench/looking/viewers';
-import { testCaseFileOption, testDirectory, testWorkflowBundle } from '../setup/testEnvironment';
+import { testDirectory, testWorkflowBundle } from '../setup/testEnvironment';
 import { caseApiClient } from '../support/caseApiClient';
+import { startCaseFileProcess, type CaseFileProcess } from '../support/caseFileProcess';
+import { EMBEDDED_POOL_SIZE } from '../../case-file/pool';
 import { waitUntil } from '../support/waitUntil';
 
 const describeWithChromium = chromiumPath ? describe : describe.skip;
 const keys = { ada: generateApiKey('operator'), lender: generateApiKey('origination') };
-const WINDOW_MS = 30_000;
+const WINDOW_MS = 12_000;
 const BARRIER_NAMESPACE = 'metrics_barrier';
 
 describeWithChromium('looking at a journey costs no Temporal calls', () => {
   let server: DevServer;
+  let caseFile: CaseFileProcess;
   let stack: Stack;
   let browser: Browser;
   let counter: TemporalCallCounter;
@@ -45,7 +51,10 @@ describeWithChromium('looking at a journey costs no Temporal calls', () => {
 
   beforeAll(async () => {
     const dir = testDirectory('looking');
-    server = await startDevServer({ cliPath: await resolveTemporalCli(), metricsPort: await freePort(), logFile: path.join(dir, 'temporal-dev-server.log'), extraNamespaces: [BARRIER_NAMESPACE] });
+    [server, caseFile] = await Promise.all([
+      startDevServer({ cliPath: await resolveTemporalCli(), metricsPort: await freePort(), logFile: path.join(dir, 'temporal-dev-server.log'), extraNamespaces: [BARRIER_NAMESPACE] }),
+      startCaseFileProcess(),
+    ]);
     const caseApi = {
       port: 0,
       keys: [
@@ -54,9 +63,10 @@ describeWithChromium('looking at a journey costs no Temporal calls', () => {
       ],
       maxBodyBytes: 64 * 1024,
       rateLimitPerMinute: 10_000,
+      consoleLongPollMs: 4_000,
       sessionSecret: randomBytes(32).toString('base64url'),
     };
-    stack = await startStack({ temporal: { address: server.address, namespace: 'default', taskQueue: `looking-${randomUUID()}` }, caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 2422, spoolDir: path.join(dir, 'spool'), processingDelayMs: 20, caseApi });
+    stack = await startStack({ temporal: { address: server.address, namespace: 'default', taskQueue: `looking-${randomUUID()}` }, caseFile: { url: caseFile.url, poolSize: EMBEDDED_POOL_SIZE }, workflowBundle: testWorkflowBundle(), simulatorSeed: 2422, spoolDir: path.join(dir, 'spool'), processingDelayMs: 20, caseApi });
     counter = new TemporalCallCounter(server.metricsUrl!, 'default', stack.client.connection, BARRIER_NAMESPACE);
     browser = await launchChromium();
   }, 60_000);
@@ -68,6 +78,7 @@ describeWithChromium('looking at a journey costs no Temporal calls', () => {
     }
     await browser?.close();
     await stack?.stop();
+    await caseFile?.stop();
     await server?.stop();
   });
 

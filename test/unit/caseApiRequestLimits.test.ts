@@ -142,3 +142,11 @@ test('CASE_API_TRUST_PROXY takes hops or proxy addresses; trusting anyone is ref
   expect(() => readCaseApiConfig({ ...env, CASE_API_TRUST_PROXY: 'true' })).toThrow(/CASE_API_TRUST_PROXY/);
   expect(() => readCaseApiConfig({ ...env, CASE_API_SIGN_IN_FAILURE_LIMIT: '0' })).toThrow(/CASE_API_SIGN_IN_FAILURE_LIMIT/);
 });
+
+test('CONSOLE_LONG_POLL_SECONDS sets how long a console page waits for a change: 25 s by default, 1 to 60', () => {
+  const env = { CASE_API_KEYS: `ops:operator:${hashApiKey(opsKey).toString('hex')}`, CASE_API_SESSION_SECRET: secret };
+  expect(readCaseApiConfig(env).consoleLongPollMs).toBe(25_000);
+  expect(readCaseApiConfig({ ...env, CONSOLE_LONG_POLL_SECONDS: '10' }).consoleLongPollMs).toBe(10_000);
+  expect(() => readCaseApiConfig({ ...env, CONSOLE_LONG_POLL_SECONDS: '0' })).toThrow(/CONSOLE_LONG_POLL_SECONDS/);
+  expect(() => readCaseApiConfig({ ...env, CONSOLE_LONG_POLL_SECONDS: '600' })).toThrow(/CONSOLE_LONG_POLL_SECONDS/);
+});
