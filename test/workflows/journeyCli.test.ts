@@ -100,20 +100,6 @@ test('the command line prints usage for an unknown command and exits 2', async (
   expect(failure.stderr).toContain('resolve-picklist [options] <caseId> <id>');
 });
 
-test('a usage error fails before any connection, and --help prints the commands', async () => {
-  const cwd = path.resolve(__dirname, '../..');
-  // An address nobody listens on: a command that connected first would fail differently.
-  const env = { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' };
-  const failure = await run('npx', ['tsx', 'cli/journey.ts', 'list', '--state', 'bogus'], { cwd, env }).catch((e) => e);
-  expect(failure.code).toBe(2);
-  expect(failure.stderr).toContain("argument 'bogus' is invalid. Allowed choices are running, completed, needs_attention, cancelled");
-  const help = await run('npx', ['tsx', 'cli/journey.ts', '--help'], { cwd, env });
-  expect(help.stdout).toContain('retry [options] <caseId>');
-  const unreachable = await run('npx', ['tsx', 'cli/journey.ts', 'status', 'x'], { cwd, env }).catch((e) => e);
-  expect(unreachable.code).toBe(1);
-  expect(unreachable.stderr).toContain('127.0.0.1:1');
-});
-
 async function waitForList(caseId: string, state: string): Promise<void> {
   // Visibility is eventually consistent: wait until the listing shows the journey.
   const deadline = Date.now() + 20_000;

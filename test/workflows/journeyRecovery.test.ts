@@ -182,7 +182,9 @@ test('a native Temporal cancel ends the journey cancelled, and no provider call 
   const ids = await newCase();
   const createPath = `/v2/persons/${ids.personId}/identity-verifications`;
   await control('/faults', { method: 'POST', path: createPath, status: 503, times: 200 });
-  const handle = await start({ caseId: ids.caseId, people: [{ personId: ids.personId }], steps: { identityVerification: true } });
+  // A provider-call budget of 8 s: the create stopped by the cancel is asked again for its answer
+  // for at most that long (providerActivities.ts, 30 s by default) before the journey closes.
+  const handle = await start({ caseId: ids.caseId, people: [{ personId: ids.personId }], steps: { identityVerification: true }, deadlines: { providerCalls: '8 seconds' } });
   const creates = () => stack.simulator.store.requests.filter((r) => r.method === 'POST' && r.path === createPath);
   // The step's creation is being retried against a provider answering 503.
   await waitUntil('a second create attempt against the provider answering 503', () => creates().length >= 2);

@@ -197,14 +197,14 @@ test('the inbox remembers the resources it subscribed to, tracked or heard from;
 });
 
 /**
- * Issue 24: waiting costs almost nothing. The clock scaled down 14,400 times: reconcileAfter 1 hour
- * is 250 ms here, the 12-hour cap 3 s. Each poll's wait is read from the timer the resource started
+ * Issue 24: waiting costs almost nothing. The clock scaled down 28,800 times: reconcileAfter 1 hour
+ * is 125 ms here, the 12-hour cap 1.5 s. Each poll's wait is read from the timer the resource started
  * before it (exact, whatever the machine's load, when started in the task that saw the last poll's
  * answer) and checked against the history's clock (never shorter).
  */
 describe('polling backs off', () => {
-  const SCALED_RECONCILE_AFTER_MS = 250;
-  const SCALED_CAP_MS = 3_000;
+  const SCALED_RECONCILE_AFTER_MS = 125;
+  const SCALED_CAP_MS = 1_500;
   const timerMs = (event: Event) => tsToMs(event.timerStartedEventAttributes!.startToFireTimeout);
   /** Each poll, with the timer it waited on and the time since the resource's last activity (a poll, a subscription, a delivery). */
   function pollWaits(events: Event[]): { timerMs: number; sinceLastMs: number }[] {
@@ -232,12 +232,12 @@ describe('polling backs off', () => {
     await command(probe, { op: 'unsubscribe', resource }, 2);
 
     const waits = pollWaits(await historyOf(resource)).slice(0, 8);
-    const expected = [250, 500, 1_000, 2_000, 3_000, 3_000, /* after the delivery */ 250, 500];
-    // The delivery's timer starts once its forward to the probe is done, so a little under 250 ms.
+    const expected = [125, 250, 500, 1_000, 1_500, 1_500, /* after the delivery */ 125, 250];
+    // The delivery's timer starts once its forward to the probe is done, so a little under 125 ms.
     const afterDelivery = waits[6]!.timerMs;
     expect(afterDelivery).toBeGreaterThan(0);
-    expect(afterDelivery).toBeLessThanOrEqual(250);
-    expect(waits.map((w, i) => (i === 6 ? 250 : w.timerMs))).toEqual(expected);
+    expect(afterDelivery).toBeLessThanOrEqual(125);
+    expect(waits.map((w, i) => (i === 6 ? 125 : w.timerMs))).toEqual(expected);
     waits.forEach((w, i) => expect({ poll: i + 1, waitedEnough: w.sinceLastMs >= expected[i]! }).toEqual({ poll: i + 1, waitedEnough: true }));
     // The patched path replays (docs/versioning.md): its marker at the first task, then these polls.
     await Worker.runReplayHistory({ workflowBundle: testWorkflowBundle(), dataConverter: dataConverterFor(stack.payloadKeys) }, await handle.fetchHistory());
