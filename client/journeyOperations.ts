@@ -4,7 +4,7 @@
  * per case, read its status, list journeys a page at a time, and the operator actions on
  * `case/<caseId>` (DESIGN.md §2, §4).
  */
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { CaseEventLog } from '../case-file/caseEventLog';
 import type { CaseListQuery } from '../case-file/caseQueue';
@@ -234,12 +234,34 @@ export function cancelJourney(ctx: JourneyClientContext, caseId: string, reason?
 
 export const journeyHandle = (ctx: JourneyClientContext, caseId: string) => ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
 
-/** Actions need a running journey; a closed one is refused by name rather than as "not found". */
+/**
+ * Actions need a running journey; a closed one is refused by name rather than as "not found", also
+ * when it closes between the look and the action (its last write to the read model comes just
+ * before its close, so a caller that saw it closing there often acts in that moment): Temporal
+ * then answers "not found" to the signal or the Update, and a second look names the close.
+ */
 async function onRunningJourney<T>(ctx: JourneyClientContext, caseId: string, action: (handle: ReturnType<typeof journeyHandle>) => Promise<T>): Promise<T> {
   const handle = journeyHandle(ctx, caseId);
+  await refuseUnlessRunning(handle, caseId);
+  try {
+    return await action(handle);
+  } catch (error) {
+    if (notFound(error)) await refuseUnlessRunning(handle, caseId);
+    throw error;
+  }
+}
+
+async function refuseUnlessRunning(handle: ReturnType<typeof journeyHandle>, caseId: string): Promise<void> {
   const description = await handle.describe();
   if (description.status.name !== 'RUNNING') throw new JourneyClosedError(caseId, description.status.name);
-  return action(handle);
+}
+
+/** The SDK's "not found" for a workflow, or gRPC's NOT_FOUND (5) under the ServiceError an Update's RPC wraps it in. */
+function notFound(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof WorkflowNotFoundError || (e as { code?: unknown }).code === 5) return true;
+  }
+  return false;
 }
 
 const runStatusNames = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT'];

@@ -30,6 +30,7 @@ import {
   type OperatorActionResult,
 } from '../../client/journeyMessages';
 import { cancelJourney, resolvePicklist, type JourneyClientContext } from '../../client/journeyOperations';
+import { JourneyClosedError } from '../../client/journeyErrors';
 import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
@@ -430,6 +431,32 @@ test('two resolvePicklist Updates sent together: one is taken, the other refused
   expect(await refusal(resolvePicklist(ctx, repeated.caseId, choice, { updateId: 'operator-request-8' }))).toBe('credit-report is completed; there is no picklist waiting to be resolved');
   expect((await ledger(repeated)).picklistResolutions).toHaveLength(1);
   await Promise.all(handles.map((h) => h.signal('cancel', { reason: 'test done' })));
+});
+
+test('a journey that closes between the look and the action is refused as closed, by name, not as an unknown case', async () => {
+  // The journey writes its final state to the read model just before it closes: a caller that saw
+  // it closing there acts in that moment, its describe says RUNNING and its Update then meets a
+  // closed workflow (Temporal's "not found"). Before the fix the API answered 404 "No case …".
+  const c = await newCase({ ambiguous: true });
+  const handle = await start({ caseId: c.caseId, company: { company_id: c.companyId }, steps: { creditReport: true } });
+  const waiting = await waitForStatus(handle, journeyStatusQuery, picklistWaiting);
+  const choice = picklistOf(waiting.steps['credit-report'])[0]!.provider_id;
+  const service = stack.client.workflowService;
+  const describe = service.describeWorkflowExecution.bind(service);
+  const spy = jest.spyOn(service, 'describeWorkflowExecution').mockImplementationOnce(async (request) => {
+    const seenRunning = await describe(request);
+    await handle.signal('cancel', { reason: 'closing meanwhile' });
+    await handle.result();
+    return seenRunning;
+  });
+  try {
+    const refused = await resolvePicklist(ctx, c.caseId, choice).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(JourneyClosedError);
+    expect((refused as Error).message).toBe(`case/${c.caseId} is completed; operator actions need a running journey (journey retry starts a new run)`);
+  } finally {
+    spy.mockRestore();
+  }
+  expect((await ledger(c)).picklistResolutions).toEqual([]);
 });
 
 test('after a native cancel, retryStep is refused while the journey closes (it waits for a creating call in flight)', async () => {
