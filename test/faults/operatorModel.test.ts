@@ -43,6 +43,7 @@ import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { checkInvariants } from './journeyModel/invariants';
 import { writeHistory } from './journeyModel/keptHistory';
+import { historyExcerpt } from './journeyModel/historyExcerpt';
 import { JourneyDriver, newJourney, type DrivenJourney, type ModelEnvironment } from './journeyModel/journeyDriver';
 import { startWeather, weatherFor } from './journeyModel/faultWeather';
 import { describeAction, sequencesFor, type Sequence } from './journeyModel/sequences';
@@ -138,7 +139,7 @@ async function replayAll(): Promise<Map<number, ReplayFailure[]>> {
     const list = failures.get(kept.index) ?? [];
     list.push({
       runId: kept.runId,
-      message: `run ${kept.runId} does not replay on the workflow code: ${message}${writeHistory(kept.workflowId, kept.runId, kept.history)}`,
+      message: `run ${kept.runId} does not replay on the workflow code: ${message}${writeHistory(kept.workflowId, kept.runId, kept.history)}${historyExcerpt(kept.history, message)}`,
       sdkResetDefect: touchedByReset(kept.history) && message.includes('Nondeterminism'),
     });
     failures.set(kept.index, list);
