@@ -28,17 +28,24 @@ function detail(e: Event): string {
   return parts.filter(Boolean).join(' ');
 }
 
-/** The events from the workflow task before `eventId` to a few after it; '' when the message names no event. */
+/** Events shown when the replay's message names none (a local activity's sequence number, say): the run's first ones. */
+const UNNAMED_EVENTS_SHOWN = 80;
+
+/**
+ * The events from the workflow task before the one the message names to a few after it; when it
+ * names none, the run's first events, where the runs that failed so far went astray.
+ */
 export function historyExcerpt(history: temporal.api.history.v1.IHistory, replayError: string): string {
-  const match = /HistoryEvent\(id: (\d+)/.exec(replayError);
-  if (!match) return '';
-  const failedAt = Number(match[1]);
   const events = history.events ?? [];
+  const line = (e: Event, mark = ' ') => `${mark} ${String(e.eventId).padStart(4)} ${typeName(e)} ${detail(e)}`.trimEnd();
+  const match = /HistoryEvent\(id: (\d+)/.exec(replayError);
+  if (!match) return `\n      the run's first ${Math.min(UNNAMED_EVENTS_SHOWN, events.length)} events:\n${events.slice(0, UNNAMED_EVENTS_SHOWN).map((e) => `        ${line(e)}`).join('\n')}`;
+  const failedAt = Number(match[1]);
   const at = events.findIndex((e) => Number(e.eventId) === failedAt);
   if (at < 0) return '';
   let from = at;
   // Back to the start of the workflow task before the one that failed (its activation's jobs come from there).
   for (let tasks = 0; from > 0 && tasks < 2; from--) if (events[from - 1]?.workflowTaskStartedEventAttributes) tasks++;
-  const lines = events.slice(Math.max(0, from - 1), at + 5).map((e) => `${Number(e.eventId) === failedAt ? '>' : ' '} ${String(e.eventId).padStart(4)} ${typeName(e)} ${detail(e)}`.trimEnd());
+  const lines = events.slice(Math.max(0, from - 1), at + 5).map((e) => line(e, Number(e.eventId) === failedAt ? '>' : ' '));
   return `\n      events around ${failedAt}:\n${lines.map((l) => `        ${l}`).join('\n')}`;
 }
