@@ -21,6 +21,9 @@ const trustProxyVariable = z.union([
   z.string().regex(/^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?))*$/, 'must be a number of hops, or proxy addresses, subnets or loopback/linklocal/uniquelocal, comma-separated'),
 ]);
 
+/** How long a console page's wait for a change is held open when CONSOLE_LONG_POLL_SECONDS is unset. */
+export const DEFAULT_CONSOLE_LONG_POLL_SECONDS = 25;
+
 export const caseApiEnvironment = {
   CASE_API_PORT: portVariable.default(8490),
   CASE_API_KEYS: apiKeyListSchema.optional(),
@@ -39,7 +42,7 @@ export const caseApiEnvironment = {
   /** The role that may waive a step (a key's `+<role>`, an ID token's roles); unset: every operator may. */
   CASE_API_WAIVE_ROLE: roleNameSchema.optional(),
   /** How long a console page's wait for a change is held open before it is renewed (a proxy's idle timeout must be longer). */
-  CONSOLE_LONG_POLL_SECONDS: z.coerce.number({ error: 'must be a number of seconds' }).int().min(1, 'must be 1 to 60 seconds').max(60, 'must be 1 to 60 seconds').default(25),
+  CONSOLE_LONG_POLL_SECONDS: z.coerce.number({ error: 'must be a number of seconds' }).int().min(1, 'must be 1 to 60 seconds').max(60, 'must be 1 to 60 seconds').default(DEFAULT_CONSOLE_LONG_POLL_SECONDS),
   ...oidcEnvironment,
 };
 

@@ -5,13 +5,14 @@
  * (a malformed request is a 400 before anything reaches Temporal); a visibility query Temporal
  * refused is 400 with its message; Temporal unreachable or too slow to answer an Update is 503.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, isGrpcServiceError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
+import { grpcCodeOf, workflowNotFound } from '../client/grpcCode';
 import { BulkRetryTooManyError, JourneyClosedError, JourneyInputError, RequestIdReusedError, VisibilityQueryError } from '../client/journeyErrors';
 import { HttpError } from './httpError';
 
 export function toHttpError(error: unknown, caseId: string): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof WorkflowNotFoundError) return unknownCase(caseId);
+  if (workflowNotFound(error)) return unknownCase(caseId);
   if (error instanceof JourneyClosedError) return new HttpError(409, 'case_closed', error.message);
   if (error instanceof JourneyInputError) return new HttpError(400, 'invalid_request', error.message);
   if (error instanceof VisibilityQueryError) return new HttpError(400, 'invalid_query', `${error.message}; see https://docs.temporal.io/list-filter for the query syntax`);
@@ -21,9 +22,7 @@ export function toHttpError(error: unknown, caseId: string): HttpError {
     const cause = error.cause as { message?: string } | undefined;
     return new HttpError(409, 'action_refused', cause?.message ?? error.message);
   }
-  // The client wraps some RPC failures (an Update's, a start's) in a ServiceError: the code is its cause's.
   const code = grpcCodeOf(error);
-  if (code === 5) return unknownCase(caseId);
   // The Update was accepted or is still queued, but its answer did not come within the RPC's
   // deadline (a busy worker): the operator may try again, which the Update's own checks make safe.
   if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return new HttpError(503, 'temporal_unavailable', 'Temporal did not answer in time; try again');
@@ -36,12 +35,6 @@ export function toHttpError(error: unknown, caseId: string): HttpError {
 }
 
 export const unknownCase = (caseId: string) => new HttpError(404, 'case_not_found', `No case ${caseId}`);
-
-function grpcCodeOf(error: unknown): number | undefined {
-  if (isGrpcServiceError(error)) return error.code;
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  return isGrpcServiceError(cause) ? cause.code : undefined;
-}
 
 /** For the log, never for the caller: the error's class and gRPC code, no message (it may quote input). */
 function describeUnexpected(error: unknown, code: number | undefined): string {

@@ -4,13 +4,14 @@
  * per case, read its status, list journeys a page at a time, and the operator actions on
  * `case/<caseId>` (DESIGN.md §2, §4).
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { CaseEventLog } from '../case-file/caseEventLog';
 import type { CaseListQuery } from '../case-file/caseQueue';
 import type { CaseFileStore } from '../case-file/store';
 import { describeIssues } from '../provider';
 import { caseEventSettingsOf } from './caseEventTimes';
+import { workflowNotFound } from './grpcCode';
 import { listCaseRows, readCaseStatus } from './caseReads';
 import { JourneyClosedError, JourneyInputError, RequestIdReusedError } from './journeyErrors';
 import { onboardCaseInputSchema, type ValidOnboardCaseInput } from './journeyInput';
@@ -246,7 +247,7 @@ async function onRunningJourney<T>(ctx: JourneyClientContext, caseId: string, ac
   try {
     return await action(handle);
   } catch (error) {
-    if (notFound(error)) await refuseUnlessRunning(handle, caseId);
+    if (workflowNotFound(error)) await refuseUnlessRunning(handle, caseId);
     throw error;
   }
 }
@@ -254,14 +255,6 @@ async function onRunningJourney<T>(ctx: JourneyClientContext, caseId: string, ac
 async function refuseUnlessRunning(handle: ReturnType<typeof journeyHandle>, caseId: string): Promise<void> {
   const description = await handle.describe();
   if (description.status.name !== 'RUNNING') throw new JourneyClosedError(caseId, description.status.name);
-}
-
-/** The SDK's "not found" for a workflow, or gRPC's NOT_FOUND (5) under the ServiceError an Update's RPC wraps it in. */
-function notFound(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof WorkflowNotFoundError || (e as { code?: unknown }).code === 5) return true;
-  }
-  return false;
 }
 
 const runStatusNames = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT'];

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { mayWaive } from '../apiKeys';
 import type { CaseGateway } from '../caseGateway';
 import { caseView } from '../caseView';
-import type { CaseApiConfig } from '../config';
+import { DEFAULT_CONSOLE_LONG_POLL_SECONDS, type CaseApiConfig } from '../config';
 import { HttpError } from '../httpError';
 import { caseIdParam } from '../schemas';
 import { escapeHtml } from '../escapeHtml';
@@ -75,7 +75,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     const closed = new AbortController();
     req.on('close', () => closed.abort());
     // Without a case file there is nothing to watch: the page refreshes every 10 s instead.
-    const mark = watcher ? await watcher.wait(watched, since, config.consoleLongPollMs ?? 25_000, closed.signal) : await new Promise<string>((r) => setTimeout(() => r('unknown'), 10_000).unref());
+    const mark = watcher ? await watcher.wait(watched, since, config.consoleLongPollMs ?? DEFAULT_CONSOLE_LONG_POLL_SECONDS * 1000, closed.signal) : await new Promise<string>((r) => setTimeout(() => r('unknown'), 10_000).unref());
     if (closed.signal.aborted) return;
     res.set('Cache-Control', 'no-store');
     if (mark === null) return void res.status(204).end();

@@ -31,8 +31,7 @@ import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { openConsoleViewer, watchJourney } from '../../bench/looking/viewers';
 import { testDirectory, testWorkflowBundle } from '../setup/testEnvironment';
 import { caseApiClient } from '../support/caseApiClient';
-import { startCaseFileProcess, type CaseFileProcess } from '../support/caseFileProcess';
-import { EMBEDDED_POOL_SIZE } from '../../case-file/pool';
+import { caseFileOptionOf, startCaseFileProcess, type CaseFileProcess } from '../support/caseFileProcess';
 import { waitUntil } from '../support/waitUntil';
 
 const describeWithChromium = chromiumPath ? describe : describe.skip;
@@ -66,7 +65,7 @@ describeWithChromium('looking at a journey costs no Temporal calls', () => {
       consoleLongPollMs: 4_000,
       sessionSecret: randomBytes(32).toString('base64url'),
     };
-    stack = await startStack({ temporal: { address: server.address, namespace: 'default', taskQueue: `looking-${randomUUID()}` }, caseFile: { url: caseFile.url, poolSize: EMBEDDED_POOL_SIZE }, workflowBundle: testWorkflowBundle(), simulatorSeed: 2422, spoolDir: path.join(dir, 'spool'), processingDelayMs: 20, caseApi });
+    stack = await startStack({ temporal: { address: server.address, namespace: 'default', taskQueue: `looking-${randomUUID()}` }, caseFile: caseFileOptionOf(caseFile), workflowBundle: testWorkflowBundle(), simulatorSeed: 2422, spoolDir: path.join(dir, 'spool'), processingDelayMs: 20, caseApi });
     counter = new TemporalCallCounter(server.metricsUrl!, 'default', stack.client.connection, BARRIER_NAMESPACE);
     browser = await launchChromium();
   }, 60_000);

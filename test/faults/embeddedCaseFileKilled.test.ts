@@ -19,7 +19,7 @@ import { providerEnvOf } from '../../cli/stackProcessEnv';
 import { killChildren, startChild, type Child } from '../../bench/faultHarness/childProcess';
 import { applicantActs, newApplicant, startJourney, type JourneyPlan } from '../../bench/faultHarness/faultJourneys';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
-import { startCaseFileProcess, type CaseFileProcess } from '../support/caseFileProcess';
+import { caseFileOptionOf, startCaseFileProcess, type CaseFileProcess } from '../support/caseFileProcess';
 import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 
 const KILLS = 3;
@@ -57,7 +57,7 @@ test(`the embedded case file SIGKILLed inside a write ${KILLS} times: the worker
   port = await freePort();
   caseFile = await startCaseFileProcess({ dataDir, port, holdCommitAfter: HELD_TABLE });
   stack = await startStack({
-    caseFile: { url: caseFile.url, poolSize: EMBEDDED_POOL_SIZE },
+    caseFile: caseFileOptionOf(caseFile),
     temporal: testTemporalConfig(),
     workflowBundle: testWorkflowBundle(),
     simulatorSeed: 2121,

@@ -17,8 +17,7 @@ import path from 'node:path';
 import { startStack, type Stack } from '../../cli/stack';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { startCaseFileProcess, type CaseFileProcess } from './caseFileProcess';
-import { EMBEDDED_POOL_SIZE } from '../../case-file/pool';
+import { caseFileOptionOf, startCaseFileProcess, type CaseFileProcess } from './caseFileProcess';
 import { caseApiClient, eventually } from './caseApiClient';
 import { resolveSchemathesis } from './schemathesis';
 
@@ -48,7 +47,7 @@ export function caseApiContractSuite(options: ContractSuiteOptions): void {
     // (an Update to one waits for a worker that never comes).
     caseFile = await startCaseFileProcess();
     [stack, python] = await Promise.all([
-      startStack({ temporal: testTemporalConfig(), caseFile: { url: caseFile.url, poolSize: EMBEDDED_POOL_SIZE }, workflowBundle: testWorkflowBundle(), simulatorSeed: options.simulatorSeed, spoolDir: testDirectory('spool'), processingDelayMs: 20 }),
+      startStack({ temporal: testTemporalConfig(), caseFile: caseFileOptionOf(caseFile), workflowBundle: testWorkflowBundle(), simulatorSeed: options.simulatorSeed, spoolDir: testDirectory('spool'), processingDelayMs: 20 }),
       resolveSchemathesis(),
     ]);
     await startPicklistCase(stack);

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { EMBEDDED_POOL_SIZE } from '../../case-file/pool';
 
 const root = path.join(__dirname, '..', '..');
 
@@ -18,6 +19,9 @@ export interface CaseFileProcess {
   /** SIGTERM (PGlite closed cleanly), and wait until it is gone. */
   stop(): Promise<void>;
 }
+
+/** The stack's case-file option for a case file served by such a process (one connection at a time, as PGlite serves). */
+export const caseFileOptionOf = (caseFile: CaseFileProcess) => ({ url: caseFile.url, poolSize: EMBEDDED_POOL_SIZE });
 
 export async function startCaseFileProcess(options: { dataDir?: string; port?: number; holdCommitAfter?: string; timeoutMs?: number } = {}): Promise<CaseFileProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, CASE_FILE_DATA_DIR: options.dataDir ?? '', CASE_FILE_PORT: String(options.port ?? 0), HOLD_COMMIT_AFTER: options.holdCommitAfter ?? '' };
