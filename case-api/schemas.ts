@@ -285,6 +285,15 @@ export const timelineSchema = z
         z
           .object({ kind: z.literal('notification'), at: z.string(), type: z.string(), state: z.string(), step: z.string().nullable(), runId: z.string(), sequence: z.number().int() })
           .meta({ description: 'A journey event the LOS took (CASE_EVENTS_URL), when it took it' }),
+        z
+          .object({
+            kind: z.literal('case_event'),
+            at: z.string().meta({ description: 'When the LOS took it' }),
+            type: z.string().meta({ description: 'case.applicant_action_due, case.step_expired, case.sla_breached or case.operator_action (more may come)' }),
+            eventId: z.string().meta({ description: 'The event\'s id (its webhook-id): GET /v1/cases/{caseId}/events lists its body under it' }),
+            step: z.string().nullable().meta({ description: 'The step key the event is about, if any' }),
+          })
+          .meta({ description: 'An event of the case the outbox sent (reminders, expiries, SLA breaches, operator actions) and the LOS took, when it took it; no data' }),
       ]),
     ),
   })

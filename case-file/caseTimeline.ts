@@ -1,7 +1,9 @@
 /**
  * A case's timeline: the operator actions of the audit trail, what the provider returned, as the
  * case file recorded it (a report read, an IDV result, an account, an insight, a document's outcome),
- * and the events the LOS took, in time order. Records carry their kind, ids and status, never their data.
+ * and the events the LOS took, in time order: the journey's own (`notification`, case_notifications)
+ * and those the outbox delivered (`case_event`: reminders, expiries, SLA breaches, operator actions).
+ * Records and events carry their kind, ids and status, never their data.
  */
 import type { PoolClient } from 'pg';
 import { readAudit, type AuditEntry } from './auditTrail';
@@ -9,7 +11,8 @@ import { readAudit, type AuditEntry } from './auditTrail';
 export type TimelineEntry =
   | ({ kind: 'operator_action' } & AuditEntry)
   | { kind: 'provider_record'; at: string; record: string; attemptId: string; id: string; status: string | null }
-  | { kind: 'notification'; at: string; type: string; state: string; step: string | null; runId: string; sequence: number };
+  | { kind: 'notification'; at: string; type: string; state: string; step: string | null; runId: string; sequence: number }
+  | { kind: 'case_event'; at: string; type: string; eventId: string; step: string | null };
 
 /** An event the LOS took: written by `notifyLos` once it was delivered. */
 export interface SentNotification {
@@ -65,5 +68,27 @@ export async function readCaseTimeline(client: PoolClient, caseId: string): Prom
     sequence: r.sequence as number,
   }));
   // A stable merge: entries at the same instant keep their own order.
-  return [...actions, ...records, ...notifications].sort((a, b) => a.at.localeCompare(b.at));
+  return [...actions, ...records, ...notifications, ...(await readDeliveredOutboxEvents(client, caseId))].sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/**
+ * The derived events (migration 005, sender `outbox`) the LOS took, at the time it took them. The
+ * journey's own events are in case_events too (sender `journey`), but the timeline has them from
+ * case_notifications already. Only the type, the id and the step key: an event's data can hold a
+ * step's reason (the events endpoint serves the body to whoever needs it, under the same id).
+ */
+async function readDeliveredOutboxEvents(client: PoolClient, caseId: string): Promise<TimelineEntry[]> {
+  const { rows } = await client.query(
+    `SELECT event_id, type, delivered_at,
+            CASE jsonb_typeof(data->'step') WHEN 'object' THEN data->'step'->>'key' WHEN 'string' THEN data->>'step' END AS step
+     FROM case_events WHERE case_id = $1 AND sender = 'outbox' AND delivered_at IS NOT NULL ORDER BY delivered_at, position`,
+    [caseId],
+  );
+  return rows.map((r: Record<string, unknown>) => ({
+    kind: 'case_event',
+    at: (r.delivered_at as Date).toISOString(),
+    type: r.type as string,
+    eventId: r.event_id as string,
+    step: (r.step as string | null) ?? null,
+  }));
 }

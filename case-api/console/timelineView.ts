@@ -1,4 +1,4 @@
-/** The case page's timeline: operator actions (who, what, why, when, the outcome), provider records and notifications sent. */
+/** The case page's timeline: operator actions (who, what, why, when, the outcome), provider records and the events the LOS took. */
 import type { TimelineEntry } from '../../case-file/caseTimeline';
 import { escapeHtml } from '../escapeHtml';
 import { when, stepLabel, type Names } from './format';
@@ -27,6 +27,7 @@ function describe(e: TimelineEntry, names: Names): string {
     case 'provider_record':
       return `<span class="muted">provider</span> ${escapeHtml(e.record.replace(/_/g, ' '))}${e.status ? ` ${escapeHtml(e.status)}` : ''} <code class="muted">${escapeHtml(e.id)}</code>`;
     case 'notification':
+    case 'case_event':
       return `<span class="muted">lender's system told</span> ${escapeHtml(e.type)}${e.step ? ` (${stepLabel(e.step, names)})` : ''}`;
   }
 }

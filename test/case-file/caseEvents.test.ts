@@ -98,3 +98,32 @@ it('a case needing attention past its own SLA is one case.sla_breached; the defa
   expect((await log.list(own))[0]!.data).toMatchObject({ caseId: own, slaMs: 1 });
   expect(await typesOf(byDefault)).toEqual([]);
 });
+
+it('the timeline shows each derived event once the LOS took it, when it took it, in time order, with its type and step and none of its data', async () => {
+  const caseId = randomUUID();
+  // A run of its own: a step expiry's event id is derived from the run, the step and the attempt.
+  await store.writeJourneyState(write(caseId, 1, { state: 'expired', reason: 'Ada Lovelace did not open her link' }, { runId: randomUUID() }));
+  await store.appendAudit({ caseId, actor: 'ops-team', action: 'retryStep', step: idv, reason: 'Ada Lovelace asked again', outcome: 'accepted' });
+  // The journey's own event is on the timeline as a notification (case_notifications), not twice.
+  await log.logJourneyEvent({ id: `evt_journey_${caseId}`, caseId, type: 'case.needs_attention', version: 1, occurredAt: new Date().toISOString(), data: { caseId } });
+  await log.markDelivered(`evt_journey_${caseId}`);
+  const derived = async () => (await store.timeline(caseId)).filter((e) => e.kind === 'case_event');
+  // Not yet taken by the LOS: not on the timeline.
+  expect(await derived()).toEqual([]);
+
+  const [expired, action] = await log.list(caseId).then((events) => events.filter((e) => e.type !== 'case.needs_attention'));
+  expect([expired!.type, action!.type]).toEqual(['case.step_expired', 'case.operator_action']);
+  // Taken in the other order than recorded: the timeline follows when the LOS took them.
+  await log.markDelivered(action!.id);
+  await log.markDelivered(expired!.id);
+  const delivered = new Map((await log.list(caseId)).map((e) => [e.id, e.deliveredAt]));
+  expect(await derived()).toEqual([
+    { kind: 'case_event', at: delivered.get(action!.id), type: 'case.operator_action', eventId: action!.id, step: idv },
+    { kind: 'case_event', at: delivered.get(expired!.id), type: 'case.step_expired', eventId: expired!.id, step: idv },
+  ]);
+  const timeline = await store.timeline(caseId);
+  expect(timeline.map((e) => e.kind)).toEqual(['operator_action', 'case_event', 'case_event']);
+  const times = timeline.map((e) => e.at);
+  expect(times).toEqual([...times].sort());
+  expect(JSON.stringify(await derived())).not.toContain('Ada');
+});

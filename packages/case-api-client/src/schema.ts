@@ -189,8 +189,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What happened to the case: operator actions (who, what, why, the outcome) and provider records, in time order
-         * @description Operator actions come from the append-only audit trail: each names its actor (the API key's name, or the console's operator), the action, the step, the reason, the request id and the outcome (accepted, or refused with the journey's message). Provider records are what the case file recorded (kind, ids and status, no data).
+         * What happened to the case: operator actions (who, what, why, the outcome), provider records and the events the LOS took, in time order
+         * @description Operator actions come from the append-only audit trail: each names its actor (the API key's name, or the console's operator), the action, the step, the reason, the request id and the outcome (accepted, or refused with the journey's message). Provider records are what the case file recorded (kind, ids and status, no data). Events are those the LOS took, when it took them: the journey's (`notification`) and the ones sent from the case file (`case_event`: reminders, expiries, SLA breaches, operator actions), by type, id and step, no data.
          */
         get: operations["getTimeline"];
         put?: never;
@@ -851,6 +851,17 @@ export interface components {
                 sequence: number;
                 state: string;
                 step: string | null;
+                type: string;
+            } | {
+                /** @description When the LOS took it */
+                at: string;
+                /** @description The event's id (its webhook-id): GET /v1/cases/{caseId}/events lists its body under it */
+                eventId: string;
+                /** @constant */
+                kind: "case_event";
+                /** @description The step key the event is about, if any */
+                step: string | null;
+                /** @description case.applicant_action_due, case.step_expired, case.sla_breached or case.operator_action (more may come) */
                 type: string;
             })[];
         };
