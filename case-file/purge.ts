@@ -16,7 +16,7 @@
  *   idempotency id. `reason` is blanked: free text an operator typed ("spoke to Ada Lovelace …").
  *   `message` is blanked: the journey's refusal can quote the picklist's company names
  *   (client/creditReportMessages.ts) and a step's reason, which holds a waiver's free text.
- *   This is the one change an audit entry ever sees; the store has no other.
+ *   This is the one change an audit entry ever sees: the database refuses any other (migration 006).
  * - `case_journeys`: ids, states, attempts, provider ids, times, outcome, assignee stay (the case
  *   stays readable and `journey retry` can still plan from it). Blanked: every step's and attempt's
  *   `reason` and `requestedBecause` (a waiver's or retry's free text, a bank statement's file name,

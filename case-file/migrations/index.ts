@@ -4,6 +4,7 @@ import { sql as operationsDesk } from './002_operationsDesk';
 import { sql as caseNotifications } from './003_caseNotifications';
 import { sql as caseAssignment } from './004_caseAssignment';
 import { sql as caseEvents } from './005_caseEvents';
+import { sql as appendOnlyAudit } from './006_appendOnlyAudit';
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'case notifications', sql: caseNotifications },
   { version: 4, name: 'case assignment', sql: caseAssignment },
   { version: 5, name: 'case events', sql: caseEvents },
+  { version: 6, name: 'append-only audit', sql: appendOnlyAudit },
 ];

@@ -202,3 +202,30 @@ it('purge erases the names of a case and keeps its state and its audit trail, wi
   expect(events[0].data).toMatchObject({ step: { key: idv, attempt: 1 }, reason: null });
   expect(events[1].data).toMatchObject({ state: 'cancelled', reasons: [] });
 });
+
+/** Runs one statement in a transaction rolled back after it: refused or not, it changes nothing the other tests see. */
+async function attempt(sql: string, params: unknown[] = []): Promise<void> {
+  const client = await store.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(sql, params);
+  } finally {
+    await client.query('ROLLBACK');
+    client.release();
+  }
+}
+
+it('the database refuses to change or remove an audit entry, whoever asks; erasure still blanks its reason and message', async () => {
+  const caseId = randomUUID();
+  const entry = await store.appendAudit({ caseId, actor: 'grace', action: 'waiveStep', step: 'banking', reason: 'Ada Lovelace posted her statements', requestId: 'r-20', outcome: 'accepted' });
+  const refused = /operator_audit is append-only/;
+  await expect(attempt('DELETE FROM operator_audit WHERE id = $1', [entry.id])).rejects.toThrow(refused);
+  await expect(attempt('TRUNCATE operator_audit')).rejects.toThrow(refused);
+  await expect(attempt("UPDATE operator_audit SET actor = 'mallory' WHERE id = $1", [entry.id])).rejects.toThrow(refused);
+  await expect(attempt("UPDATE operator_audit SET outcome = 'refused', message = NULL, reason = NULL WHERE id = $1", [entry.id])).rejects.toThrow(refused);
+  await expect(attempt("UPDATE operator_audit SET reason = 'nothing to see' WHERE id = $1", [entry.id])).rejects.toThrow(refused);
+  expect(await store.audit(caseId)).toEqual([entry]);
+
+  expect(await store.purge(caseId)).toMatchObject({ operator_audit_blanked: 1 });
+  expect(await store.audit(caseId)).toEqual([{ ...entry, reason: null, message: null }]);
+});
