@@ -15,6 +15,7 @@ import { methodNotAllowed } from './methodNotAllowed';
 import { mountRoutes } from './mountRoutes';
 import { caseApiDocument } from './caseApiDocument';
 import { referencePage } from './referencePage';
+import { assignRequestIds } from './requestId';
 import { requestRateLimit } from './requestLimits';
 
 export { API_VERSION } from './caseApiDocument';
@@ -22,6 +23,8 @@ export { API_VERSION } from './caseApiDocument';
 export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, logger: Logger, extraRouters: express.Router[] = []): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // First: every answer, a refusal before the routes included, names its request.
+  app.use(assignRequestIds());
   // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, and the console checks Origin.
   app.use(helmet({ referrerPolicy: { policy: 'same-origin' } }));
   // Behind a proxy, the client's address and scheme are the ones the trusted proxy reports.

@@ -36,9 +36,11 @@ export type StartedCase = StartedJourney;
 export type CaseSummary = JourneySummary;
 export type BulkRetryAnswer = (BulkRetryPlan & { dryRun: true }) | (BulkRetrySummary & { dryRun: false; query: string });
 
-/** What an operator action may carry besides its body: the request's `Idempotency-Key`, and who acts. */
+/** What an operator action may carry besides its body: the request's `Idempotency-Key`, its id, and who acts. */
 export interface ActionOptions {
   idempotencyKey?: string | undefined;
+  /** The request's id (the `Request-Id` the API answers): the audit entry carries it. */
+  requestId?: string | undefined;
   /** The API key's name, or the console's signed-in operator: recorded in the audit trail. */
   actor?: string | undefined;
 }
@@ -99,15 +101,15 @@ export class CaseGateway {
 
   retryStep(caseId: string, step: string, reason?: string, options: ActionOptions & { fresh?: boolean | undefined } = {}): Promise<OperatorActionResult> {
     const fresh = options.fresh ? { fresh: true } : {};
-    return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason, { ...fresh, ...updateId('retry-step', options), ...actor(options) }));
+    return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason, { ...fresh, ...updateId('retry-step', options), ...actor(options), ...requestId(options) }));
   }
 
   waiveStep(caseId: string, step: string, reason: string, options: ActionOptions = {}): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => waiveStep(this.ctx, caseId, step, reason, { ...updateId('waive-step', options), ...actor(options) }));
+    return this.answer(caseId, () => waiveStep(this.ctx, caseId, step, reason, { ...updateId('waive-step', options), ...actor(options), ...requestId(options) }));
   }
 
   resolvePicklist(caseId: string, providerId: string, options: ActionOptions = {}): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId, { ...updateId('resolve-picklist', options), ...actor(options) }));
+    return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId, { ...updateId('resolve-picklist', options), ...actor(options), ...requestId(options) }));
   }
 
   /** The plan of a bulk retry (dryRun), or the retry itself and its summary. */
@@ -120,7 +122,7 @@ export class CaseGateway {
   }
 
   /** Gives the case to an operator, or to nobody with null (the case file's read model; audited). */
-  async assign(caseId: string, assignee: string | null, options: { actor: string; reason?: string | undefined }): Promise<Assignment> {
+  async assign(caseId: string, assignee: string | null, options: { actor: string; reason?: string | undefined; requestId?: string | undefined }): Promise<Assignment> {
     try {
       return await assignCase(this.ctx, caseId, assignee, options);
     } catch (error) {
@@ -130,8 +132,8 @@ export class CaseGateway {
     }
   }
 
-  cancel(caseId: string, reason?: string, options: Pick<ActionOptions, 'actor'> = {}): Promise<void> {
-    return this.answer(caseId, () => cancelJourney(this.ctx, caseId, reason, actor(options)));
+  cancel(caseId: string, reason?: string, options: Pick<ActionOptions, 'actor' | 'requestId'> = {}): Promise<void> {
+    return this.answer(caseId, () => cancelJourney(this.ctx, caseId, reason, { ...actor(options), ...requestId(options) }));
   }
 
   private async answer<T>(caseId: string, operation: () => Promise<T>): Promise<T> {
@@ -147,5 +149,6 @@ export class CaseGateway {
 const updateId = (action: OperatorAction, options: ActionOptions) => (options.idempotencyKey ? { updateId: operatorUpdateId(action, options.idempotencyKey) } : {});
 
 const actor = (options: ActionOptions) => (options.actor ? { actor: options.actor } : {});
+const requestId = (options: ActionOptions) => (options.requestId ? { requestId: options.requestId } : {});
 
 const isBadToken = (error: unknown) => (error as { code?: number }).code === 3;

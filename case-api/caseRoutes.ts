@@ -70,7 +70,8 @@ const action = {
   422: error('The Idempotency-Key was used on this case for another step (idempotency_key_reused)'),
 };
 const idempotent = ' Send an `Idempotency-Key` header to make the request safe to repeat: a repeat with the same key answers the first result and acts once.';
-const keyOf = (headers: Record<string, unknown>) => ({ idempotencyKey: headers['Idempotency-Key'] as string | undefined });
+/** What an action passes on besides its body: the Idempotency-Key, and the request's id for its audit entry (and, with a key, the same Update id: mountRoutes.ts). */
+const keyOf = (headers: Record<string, unknown>, requestId: string) => ({ idempotencyKey: headers['Idempotency-Key'] as string | undefined, requestId });
 
 export const caseRoutes: RouteSpec[] = [
   {
@@ -139,63 +140,70 @@ export const caseRoutes: RouteSpec[] = [
     method: 'post',
     path: '/v1/cases/:caseId/steps/:step/retry',
     operationId: 'retryStep',
+    audited: true,
     summary: 'Run a new attempt of a step (Update retryStep)',
     description: `The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>). \`fresh: true\` asks the provider for a new purchase instead of continuing what it still holds for the step.${idempotent}`,
     role: 'operator',
     params: stepParams,
     headers: idempotencyKeyHeaders,
+    idempotent: 'retry-step',
     body: retryStepRequestSchema,
     responses: action,
-    async handle({ params, body, headers, actor }, gateway) {
+    async handle({ params, body, headers, actor, requestId }, gateway) {
       const { reason, fresh } = body as z.output<typeof retryStepRequestSchema>;
-      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason, { fresh, ...keyOf(headers), actor }) };
+      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason, { fresh, ...keyOf(headers, requestId), actor }) };
     },
   },
   {
     method: 'post',
     path: '/v1/cases/:caseId/steps/:step/waive',
     operationId: 'waiveStep',
+    audited: true,
     summary: 'Waive a step with a reason (Update waiveStep)',
     description: `The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>).${idempotent}`,
     role: 'operator',
     waives: true,
     params: stepParams,
     headers: idempotencyKeyHeaders,
+    idempotent: 'waive-step',
     body: waiveStepRequestSchema,
     responses: action,
-    async handle({ params, body, headers, actor }, gateway) {
+    async handle({ params, body, headers, actor, requestId }, gateway) {
       const { reason } = body as z.output<typeof waiveStepRequestSchema>;
-      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason, { ...keyOf(headers), actor }) };
+      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason, { ...keyOf(headers, requestId), actor }) };
     },
   },
   {
     method: 'post',
     path: '/v1/cases/:caseId/picklist',
     operationId: 'resolvePicklist',
+    audited: true,
     summary: 'Choose the company of the credit report\'s picklist (Update resolvePicklist)',
     description: idempotent.trim(),
     role: 'operator',
     params: caseParams,
     headers: idempotencyKeyHeaders,
+    idempotent: 'resolve-picklist',
     body: resolvePicklistRequestSchema,
     responses: action,
-    async handle({ params, body, headers, actor }, gateway) {
+    async handle({ params, body, headers, actor, requestId }, gateway) {
       const { providerId } = body as z.output<typeof resolvePicklistRequestSchema>;
-      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId, { ...keyOf(headers), actor }) };
+      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId, { ...keyOf(headers, requestId), actor }) };
     },
   },
   {
     method: 'post',
     path: '/v1/cases/:caseId/cancel',
     operationId: 'cancelCase',
+    audited: true,
     summary: 'Cancel the journey (signal cancel); it ends cancelled',
     role: 'operator',
     params: caseParams,
     body: cancelRequestSchema,
     responses: { ...onCase, ...bodyRefusals, 202: { description: 'Cancel requested', schema: cancelResultSchema }, 409: closed },
-    async handle({ params, body, actor }, gateway) {
+    async handle({ params, body, actor, requestId }, gateway) {
       const { reason } = body as z.output<typeof cancelRequestSchema>;
-      await gateway.cancel(params.caseId!, reason, { actor });
+      await gateway.cancel(params.caseId!, reason, { actor, requestId });
       return { status: 202, body: { caseId: params.caseId!, cancelRequested: true } };
     },
   },
@@ -203,15 +211,16 @@ export const caseRoutes: RouteSpec[] = [
     method: 'post',
     path: '/v1/cases/:caseId/assign',
     operationId: 'assignCase',
+    audited: true,
     summary: 'Assign the case to an operator (yourself or a colleague), or release it',
     description: 'Ownership is kept in the case file\'s read model (the journey is not asked, so a closed case can be assigned too) and audited with the caller as actor: the timeline shows who assigned the case to whom, when and why. `assignee: null` releases the case. Repeating a request changes nothing but the time and adds an audit entry.',
     role: 'operator',
     params: caseParams,
     body: assignCaseRequestSchema,
     responses: { ...onCase, ...bodyRefusals, 200: { description: 'The case\'s assignment now', schema: assignmentSchema }, 503: error('No case file is configured for this API process') },
-    async handle({ params, body, actor }, gateway) {
+    async handle({ params, body, actor, requestId }, gateway) {
       const { assignee, reason } = body as z.output<typeof assignCaseRequestSchema>;
-      return { status: 200, body: await gateway.assign(params.caseId!, assignee, { actor, reason }) };
+      return { status: 200, body: await gateway.assign(params.caseId!, assignee, { actor, reason, requestId }) };
     },
   },
   {

@@ -12,6 +12,8 @@ import { callerOf, mayCall } from './authenticate';
 import type { CaseGateway } from './caseGateway';
 import { HttpError } from './httpError';
 import { refuseNul } from './nulCharacters';
+import { answerRequestId, requestIdOf } from './requestId';
+import { operatorUpdateId } from '../client/operatorRequestId';
 import type { RouteSpec } from './routeSpec';
 
 /**
@@ -34,27 +36,37 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
         return;
       }
       try {
-        const input = {
+        const parsed = {
           params: parse(route.params, req.params, 'path') as Record<string, string>,
           query: parse(route.query, knownQuery(route.query, req.query as Record<string, unknown>), 'query'),
           headers: parse(route.headers, declaredHeaders(route.headers, req), 'header') as Record<string, unknown>,
           body: parse(route.body, requiredBody(route.body, req), 'body'),
-          actor: caller.name,
         };
+        const input = { ...parsed, actor: caller.name, requestId: idempotentRequestId(route, parsed.headers, res) };
         // What the route takes, after its schema dropped what it ignores (an unknown field's value).
         refuseNul({ path: input.params, query: input.query, body: input.body });
         const answer = await route.handle(input, gateway);
-        logger.info({ operation: route.operationId, caller: caller.name, status: answer.status }, 'case api request');
+        logger.info({ operation: route.operationId, caller: caller.name, status: answer.status, requestId: requestIdOf(res) }, 'case api request');
         res.status(answer.status).json(answer.body);
       } catch (error) {
         const http = error instanceof HttpError ? error : new HttpError(500, 'internal', 'The request failed unexpectedly', error instanceof Error ? error.name : typeof error);
         // Only the operation, the caller's key name and the outcome: never bodies, ids of people or keys.
         const cause = http.logDetail ? { cause: http.logDetail } : {};
-        logger[http.status >= 500 ? 'error' : 'info']({ operation: route.operationId, caller: caller.name, status: http.status, code: http.code, ...cause }, 'case api request');
+        logger[http.status >= 500 ? 'error' : 'info']({ operation: route.operationId, caller: caller.name, status: http.status, code: http.code, requestId: requestIdOf(res), ...cause }, 'case api request');
         res.status(http.status).json({ error: http.code, message: http.message });
       }
     });
   }
+}
+
+/**
+ * An action sent with an Idempotency-Key is audited under the key's Update id, the same for every
+ * repeat of the request: the request answers that id (and it reaches the handler), else its own.
+ */
+function idempotentRequestId(route: RouteSpec, headers: Record<string, unknown>, res: Response): string {
+  const key = headers['Idempotency-Key'];
+  if (route.idempotent && typeof key === 'string') answerRequestId(res, operatorUpdateId(route.idempotent, key));
+  return requestIdOf(res);
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, where: string): unknown {

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { documentNoNul } from './nulCharacters';
+import { requestIdHeader } from './requestId';
 import { openApiPath, type RouteSpec } from './routeSpec';
 
 type JsonSchema = Record<string, unknown>;
@@ -47,9 +48,19 @@ function operation(route: RouteSpec, schemaOf: (s: z.ZodType, io: 'input' | 'out
     parameters: [...parameters(route.params, 'path', schemaOf), ...parameters(route.query, 'query', schemaOf), ...parameters(route.headers, 'header', schemaOf)],
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } } } : {}),
     responses: Object.fromEntries(
-      Object.entries(route.responses).map(([status, r]) => [status, { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : {}) }]),
+      Object.entries(route.responses).map(([status, r]) => [
+        status,
+        { description: r.description, headers: requestIdHeaders(route), ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : {}) },
+      ]),
     ),
   };
+}
+
+/** Every answer names its request (requestId.ts); an operator action's audit entry carries that id. */
+function requestIdHeaders(route: RouteSpec) {
+  const idempotent = route.idempotent ? ` Sent with an Idempotency-Key: \`${route.idempotent}/<key>\`, the same for every repeat.` : '';
+  const description = `This request's id (\`req_<uuid>\`).${idempotent}${route.audited ? ' The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted.' : ''}`;
+  return { [requestIdHeader]: { description, required: true, schema: { type: 'string' } } };
 }
 
 /** A webhook as the LOS receives it: a signed POST (Standard Webhooks headers) that it answers with a 2xx. */

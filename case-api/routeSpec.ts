@@ -3,6 +3,7 @@
  * same table mounts the express routes and generates the OpenAPI document, so they cannot drift.
  */
 import type { z } from 'zod';
+import type { OperatorAction } from '../client/operatorRequestId';
 import type { ApiRole } from './apiKeys';
 import type { CaseGateway } from './caseGateway';
 
@@ -14,6 +15,8 @@ export interface RouteInput {
   headers: Record<string, unknown>;
   /** Who calls: the API key's configured name (the audit trail's actor). */
   actor: string;
+  /** The request's id (requestId.ts): an operator action's audit entry carries it. */
+  requestId: string;
 }
 
 export interface RouteAnswer {
@@ -36,6 +39,10 @@ export interface RouteSpec {
   query?: z.ZodObject;
   /** Request headers the route reads, by their canonical name (matched case-insensitively). */
   headers?: z.ZodObject;
+  /** An operator action on one case: its audit entry carries the request's id (the `Request-Id` it answers). */
+  audited?: true;
+  /** The action whose Update ids an `Idempotency-Key` header names: the request's id becomes that Update id. */
+  idempotent?: OperatorAction;
   body?: z.ZodType;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
   handle(input: RouteInput, gateway: CaseGateway): Promise<RouteAnswer>;

@@ -18,6 +18,8 @@ export interface AssignRequest {
   assignee: string | null;
   actor: string;
   reason: string | null;
+  /** The request's id, for the audit entry. */
+  requestId?: string | null;
 }
 
 /** The case's new assignment and its audit entry; undefined when the read model holds no such case. */
@@ -36,6 +38,7 @@ export async function assignCase(client: PoolClient, request: AssignRequest): Pr
     action: request.assignee === null ? 'release' : 'assign',
     assignee: request.assignee,
     reason: request.reason,
+    requestId: request.requestId ?? null,
     outcome: 'accepted',
   });
   return { assignment: { caseId: request.caseId, assignee: row.assignee, assignedAt: row.assigned_at?.toISOString() ?? null }, audit };

@@ -9,7 +9,7 @@ import type { CaseFileStore } from '../case-file/store';
 import type { JourneyClientContext } from '../client/journeyOperations';
 import { describeIssues } from '../provider';
 import { bulkRetryDefaultConcurrency, bulkRetryMaxCases, bulkRetryMaxConcurrency, bulkStepRetryRequestSchema, type BulkStepRetryRequest } from '../client/bulkStepRetryRequest';
-import { operatorRequestIdSchema, operatorUpdateId, type OperatorAction } from '../client/operatorRequestId';
+import { actionRequestIds, newRequestId, operatorRequestIdSchema, type OperatorAction } from '../client/operatorRequestId';
 import { JourneyCommandError, readJourneyInput } from './journeyInputFile';
 import { textTable } from './textTable';
 
@@ -167,8 +167,9 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
       if (caseId === undefined || stepKey === undefined) throw new JourneyCommandError("retry-step needs <caseId> <step> [reason…], or --where <query> --step <step> --reason <text> (see 'journey retry-step --help')");
       if (reason.length && options.reason !== undefined) throw new JourneyCommandError('retry-step: give the reason once, as words or as --reason');
       const why = reason.join(' ') || options.reason || undefined;
-      const actionOptions = { ...(options.fresh ? { fresh: true } : {}), ...requestUpdateId('retry-step', options.requestId), actor: actorOf(options) };
+      const actionOptions = { ...(options.fresh ? { fresh: true } : {}), ...requestIds('retry-step', options.requestId), actor: actorOf(options) };
       chosen(async (ctx, out) => {
+        announce(out, actionOptions.requestId);
         const result = await later.operations().retryStep(await withReadModel(ctx, out), caseId, stepKey, why, actionOptions);
         return done(`${stepKey}: attempt ${result.status.attempt} started (${result.status.workflowId})`, result);
       });
@@ -182,8 +183,11 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .option('--request-id <id>', requestIdHelp('waive-step'))
     .option('--actor <name>', actorHelp)
     .action((caseId: string, step: string, reason: string[], options: { requestId?: string; actor?: string }) => {
-      const actionOptions = { ...requestUpdateId('waive-step', options.requestId), actor: actorOf(options) };
-      chosen(async (ctx, out) => done(`${step}: waived`, await later.operations().waiveStep(await withReadModel(ctx, out), caseId, step, reason.join(' '), actionOptions)));
+      const actionOptions = { ...requestIds('waive-step', options.requestId), actor: actorOf(options) };
+      chosen(async (ctx, out) => {
+        announce(out, actionOptions.requestId);
+        return done(`${step}: waived`, await later.operations().waiveStep(await withReadModel(ctx, out), caseId, step, reason.join(' '), actionOptions));
+      });
     });
 
   command('resolve-picklist', 'resolve the credit report picklist with provider_id <id>')
@@ -192,8 +196,9 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .option('--request-id <id>', requestIdHelp('resolve-picklist'))
     .option('--actor <name>', actorHelp)
     .action((caseId: string, providerId: string, options: { requestId?: string; actor?: string }) => {
-      const actionOptions = { ...requestUpdateId('resolve-picklist', options.requestId), actor: actorOf(options) };
+      const actionOptions = { ...requestIds('resolve-picklist', options.requestId), actor: actorOf(options) };
       chosen(async (ctx, out) => {
+        announce(out, actionOptions.requestId);
         const result = await later.operations().resolvePicklist(await withReadModel(ctx, out), caseId, providerId, actionOptions);
         const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)?.report;
         return done(`credit-report ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`, result);
@@ -205,7 +210,9 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .argument('[reason...]')
     .option('--actor <name>', actorHelp)
     .action((caseId: string, reason: string[], options: { actor?: string }) => chosen(async (ctx, out) => {
-      await later.operations().cancelJourney(await withReadModel(ctx, out), caseId, reason.join(' ') || undefined, { actor: actorOf(options) });
+      const requestId = newRequestId();
+      announce(out, requestId);
+      await later.operations().cancelJourney(await withReadModel(ctx, out), caseId, reason.join(' ') || undefined, { actor: actorOf(options), requestId });
       return done(`cancel requested for case/${caseId}`);
     }));
 
@@ -322,15 +329,18 @@ interface RetryStepOptions {
 }
 
 const requestIdHelp = (action: OperatorAction, more = '') =>
-  `makes the command safe to repeat: the Update id is ${action}/<id>${more}; a repeat with the same id answers the first result and acts once (1 to 200 printable ASCII characters)`;
+  `makes the command safe to repeat: the Update id is ${action}/<id>${more}; a repeat with the same id answers the first result and acts once (1 to 200 printable ASCII characters). The action is audited under ${action}/<id>, or without it under a new id; either is printed on stderr`;
 
-/** `--request-id` checked now, as the Update id of the action. */
-function requestUpdateId(action: OperatorAction, requestId: string | undefined): { updateId?: string } {
-  if (requestId === undefined) return {};
+/** `--request-id` checked now: the Update id of the action and the id it is audited under, or a new id to audit it under. */
+function requestIds(action: OperatorAction, requestId: string | undefined): { updateId?: string; requestId: string } {
+  if (requestId === undefined) return actionRequestIds(action, undefined);
   const parsed = operatorRequestIdSchema.safeParse(requestId);
   if (!parsed.success) throw new JourneyCommandError(`--request-id ${parsed.error.issues[0]!.message}`);
-  return { updateId: operatorUpdateId(action, parsed.data) };
+  return actionRequestIds(action, parsed.data);
 }
+
+/** The id the audit trail records the action under, on stderr before it runs (so also when it is refused, or not answered). */
+const announce = (out: Output, requestId: string) => (out.progress ?? ((line: string) => console.error(line)))(`request id ${requestId}`);
 
 /** The bulk form's flags, checked with the schema the case API uses too; problems named by their flags. */
 function bulkRequest(caseId: string | undefined, options: RetryStepOptions): BulkStepRetryRequest {

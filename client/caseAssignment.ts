@@ -5,6 +5,7 @@
  */
 import type { Assignment } from '../case-file/caseAssignment';
 import type { JourneyClientContext } from './journeyOperations';
+import { newRequestId } from './operatorRequestId';
 
 /** Assignment needs the case file: without it there is nowhere to keep who owns a case. */
 export class CaseFileRequiredError extends Error {
@@ -28,12 +29,14 @@ export interface AssignOptions {
   /** Who assigns: recorded in the audit trail. */
   actor: string;
   reason?: string | undefined;
+  /** The id the audit entry carries (the API's `Request-Id`); unset, a new one. */
+  requestId?: string | undefined;
 }
 
 /** Gives the case to `assignee`, or to nobody with null; audited with the actor. */
 export async function assignCase(ctx: JourneyClientContext, caseId: string, assignee: string | null, options: AssignOptions): Promise<Assignment> {
   if (!ctx.readModel) throw new CaseFileRequiredError('assigning a case');
-  const done = await ctx.readModel.assignCase({ caseId, assignee, actor: options.actor, reason: options.reason ?? null });
+  const done = await ctx.readModel.assignCase({ caseId, assignee, actor: options.actor, reason: options.reason ?? null, requestId: options.requestId ?? newRequestId() });
   if (!done) throw new CaseNotFoundError(caseId);
   return done.assignment;
 }

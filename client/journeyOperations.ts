@@ -28,6 +28,7 @@ import {
   type OperatorActionResult,
 } from './journeyMessages';
 import { audited } from './operatorAudit';
+import { newRequestId } from './operatorRequestId';
 import { caseSearchAttributes } from './searchAttributes';
 import { journeySummary } from './workflowMetadata';
 
@@ -192,6 +193,11 @@ export interface OperatorActionOptions {
    * with an operator's request id build it with `operatorUpdateId` (operatorRequestId.ts).
    */
   updateId?: string;
+  /**
+   * The id the audit entry carries: what the caller answered its own caller (the API's
+   * `Request-Id`). Unset: the Update id, or else a new one, so that no entry is without one.
+   */
+  requestId?: string;
 }
 
 export interface RetryStepOptions extends OperatorActionOptions {
@@ -218,7 +224,7 @@ export function resolvePicklist(ctx: JourneyClientContext, caseId: string, provi
 }
 
 const actorOf = (options: OperatorActionOptions) => (options.actor ? { actor: options.actor } : {});
-const auditedBy = (options: OperatorActionOptions) => ({ actor: options.actor ?? 'unknown', requestId: options.updateId ?? null });
+const auditedBy = (options: OperatorActionOptions) => ({ actor: options.actor ?? 'unknown', requestId: options.requestId ?? options.updateId ?? newRequestId() });
 
 const updateIdOf = (options: OperatorActionOptions) => (options.updateId ? { updateId: options.updateId } : {});
 
@@ -228,7 +234,7 @@ function sameStep(result: OperatorActionResult, step: string, options: OperatorA
   return result;
 }
 
-export function cancelJourney(ctx: JourneyClientContext, caseId: string, reason?: string, options: Pick<OperatorActionOptions, 'actor'> = {}): Promise<void> {
+export function cancelJourney(ctx: JourneyClientContext, caseId: string, reason?: string, options: Pick<OperatorActionOptions, 'actor' | 'requestId'> = {}): Promise<void> {
   const entry = { caseId, action: 'cancel' as const, reason: reason ?? null, ...auditedBy(options) };
   return audited(ctx.readModel, entry, () => onRunningJourney(ctx, caseId, (handle) => handle.signal(cancelJourneySignal, { ...(reason ? { reason } : {}), ...actorOf(options) })));
 }

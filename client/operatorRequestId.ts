@@ -3,7 +3,12 @@
  * becomes the id of the Update it sends. Temporal answers a second Update with the id of one it
  * already took on the same run with the first one's result, so a client that repeats a request
  * (a timed-out HTTP call, a re-run command) never acts twice.
+ *
+ * Every operator action is audited under a request id (issue 22): that Update id when the caller
+ * gave a request id, else one made for the request (`req_<uuid>`), which the API answers in its
+ * `Request-Id` header and the CLI prints, so a caller can find its action in the audit trail.
  */
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 
 /** The operator actions that take a request id; each has its own namespace of Update ids. */
@@ -21,4 +26,18 @@ export const operatorRequestIdSchema = z
  */
 export function operatorUpdateId(action: OperatorAction, requestId: string): string {
   return `${action}/${requestId}`;
+}
+
+/** A request id for a request that brought none. */
+export const newRequestId = (): string => `req_${randomUUID()}`;
+
+/**
+ * What an action carries for a request: with the caller's request id, the Update id it makes, also
+ * the id the action is audited under (a repeat of the request is audited under the same id);
+ * without, a new id to audit it under, and no Update id (Temporal makes one).
+ */
+export function actionRequestIds(action: OperatorAction, requestId: string | undefined): { updateId?: string; requestId: string } {
+  if (requestId === undefined) return { requestId: newRequestId() };
+  const updateId = operatorUpdateId(action, requestId);
+  return { updateId, requestId: updateId };
 }

@@ -11,6 +11,7 @@ import type { CaseGateway } from '../caseGateway';
 import { caseView } from '../caseView';
 import { DEFAULT_CONSOLE_LONG_POLL_SECONDS, type CaseApiConfig } from '../config';
 import { HttpError } from '../httpError';
+import { requestIdOf } from '../requestId';
 import { caseIdParam } from '../schemas';
 import { escapeHtml } from '../escapeHtml';
 import { caseBody } from './casePage';
@@ -109,7 +110,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     const parsed = actionForms[action].safeParse(req.body);
     if (!parsed.success) return showCase(res, caseId.data, 400, { kind: 'error', text: parsed.error.issues.map((i) => i.message).join('; ') }).catch((e) => showError(res, e));
     try {
-      const done = await runAction(gateway, caseId.data, action, parsed.data as never, me(res));
+      const done = await runAction(gateway, caseId.data, action, parsed.data as never, me(res), requestIdOf(res));
       res.redirect(303, `/console/cases/${encodeURIComponent(caseId.data)}?done=${encodeURIComponent(done)}`);
     } catch (error) {
       if (error instanceof HttpError && (error.status === 409 || error.status === 422)) return showCase(res, caseId.data, error.status, { kind: 'error', text: error.message }).catch((e) => showError(res, e));
@@ -125,24 +126,24 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
   return router;
 }
 
-/** `actor`: the signed-in operator (the name of the key they signed in with), for the audit trail. */
-async function runAction(gateway: CaseGateway, caseId: string, action: ActionName, form: Record<string, string | undefined>, actor: string): Promise<string> {
+/** `actor`: the signed-in operator (the name of the key they signed in with), and the request's id (its `Request-Id`), for the audit trail. */
+async function runAction(gateway: CaseGateway, caseId: string, action: ActionName, form: Record<string, string | undefined>, actor: string, requestId: string): Promise<string> {
   switch (action) {
     case 'retry':
-      await gateway.retryStep(caseId, form.step!, form.reason || 'retried from the console', { actor });
+      await gateway.retryStep(caseId, form.step!, form.reason || 'retried from the console', { actor, requestId });
       return `${form.step} is running again`;
     case 'waive':
-      await gateway.waiveStep(caseId, form.step!, form.reason!, { actor });
+      await gateway.waiveStep(caseId, form.step!, form.reason!, { actor, requestId });
       return `${form.step} waived`;
     case 'picklist':
-      await gateway.resolvePicklist(caseId, form.providerId!, { actor });
+      await gateway.resolvePicklist(caseId, form.providerId!, { actor, requestId });
       return `company ${form.providerId} chosen`;
     case 'cancel':
-      await gateway.cancel(caseId, form.reason || 'cancelled from the console', { actor });
+      await gateway.cancel(caseId, form.reason || 'cancelled from the console', { actor, requestId });
       return 'cancel requested';
     case 'assign': {
       const assignee = form.to === 'me' ? actor : form.to === 'colleague' ? form.assignee! : null;
-      await gateway.assign(caseId, assignee, { actor });
+      await gateway.assign(caseId, assignee, { actor, requestId });
       return assignee ? `assigned to ${assignee}` : 'released';
     }
   }

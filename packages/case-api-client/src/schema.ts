@@ -1167,6 +1167,8 @@ export interface operations {
             /** @description One page of cases */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1176,6 +1178,8 @@ export interface operations {
             /** @description The request is not valid */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1185,6 +1189,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1194,6 +1200,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1203,6 +1211,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1212,6 +1222,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or could not hand the action to the journey just now; try again */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1236,6 +1248,8 @@ export interface operations {
             /** @description The case already has a journey */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1245,6 +1259,8 @@ export interface operations {
             /** @description Journey started */
             201: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1254,6 +1270,8 @@ export interface operations {
             /** @description The request is not valid: the message names each problem (a field, an unknown query parameter, a missing body, a body that is not JSON) */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1263,6 +1281,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1272,6 +1292,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1281,6 +1303,8 @@ export interface operations {
             /** @description The body is larger than this API takes (CASE_API_MAX_BODY) */
             413: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1290,6 +1314,8 @@ export interface operations {
             /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
             415: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1299,6 +1325,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1308,6 +1336,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or could not hand the action to the journey just now; try again */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1331,6 +1361,8 @@ export interface operations {
             /** @description The journey's status */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1340,6 +1372,8 @@ export interface operations {
             /** @description The request is not valid */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1349,6 +1383,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1358,6 +1394,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1367,6 +1405,8 @@ export interface operations {
             /** @description No such case */
             404: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1376,6 +1416,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1385,6 +1427,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or could not hand the action to the journey just now; try again */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1412,6 +1456,8 @@ export interface operations {
             /** @description The case's assignment now */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1421,6 +1467,8 @@ export interface operations {
             /** @description The request is not valid: the message names each problem (a field, an unknown query parameter, a missing body, a body that is not JSON) */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1430,6 +1478,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1439,6 +1489,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1448,6 +1500,8 @@ export interface operations {
             /** @description No such case */
             404: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1457,6 +1511,8 @@ export interface operations {
             /** @description The body is larger than this API takes (CASE_API_MAX_BODY) */
             413: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1466,6 +1522,8 @@ export interface operations {
             /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
             415: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1475,6 +1533,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1484,6 +1544,8 @@ export interface operations {
             /** @description No case file is configured for this API process */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1511,6 +1573,8 @@ export interface operations {
             /** @description Cancel requested */
             202: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1520,6 +1584,8 @@ export interface operations {
             /** @description The request is not valid: the message names each problem (a field, an unknown query parameter, a missing body, a body that is not JSON) */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1529,6 +1595,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1538,6 +1606,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1547,6 +1617,8 @@ export interface operations {
             /** @description No such case */
             404: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1556,6 +1628,8 @@ export interface operations {
             /** @description The journey is closed (case_closed): it takes no more actions; `journey retry` runs a closed journey again */
             409: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1565,6 +1639,8 @@ export interface operations {
             /** @description The body is larger than this API takes (CASE_API_MAX_BODY) */
             413: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1574,6 +1650,8 @@ export interface operations {
             /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
             415: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1583,6 +1661,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1592,6 +1672,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or could not hand the action to the journey just now; try again */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1615,6 +1697,8 @@ export interface operations {
             /** @description The case's events */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1624,6 +1708,8 @@ export interface operations {
             /** @description The request is not valid */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1633,6 +1719,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1642,6 +1730,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1651,6 +1741,8 @@ export interface operations {
             /** @description No such case */
             404: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1660,6 +1752,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1669,6 +1763,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or no case file is configured for this API process */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1692,6 +1788,8 @@ export interface operations {
             /** @description The case file's records for the case */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1701,6 +1799,8 @@ export interface operations {
             /** @description The request is not valid */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1710,6 +1810,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1719,6 +1821,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1728,6 +1832,8 @@ export interface operations {
             /** @description No such case */
             404: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1737,6 +1843,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1746,6 +1854,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or no case file is configured for this API process */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1776,6 +1886,8 @@ export interface operations {
             /** @description Accepted: the step as it stands now (a repeated Idempotency-Key: the first request's answer) */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1785,6 +1897,8 @@ export interface operations {
             /** @description The request is not valid: the message names each problem (a field, an unknown query parameter, a missing body, a body that is not JSON) */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1794,6 +1908,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1803,6 +1919,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1812,6 +1930,8 @@ export interface operations {
             /** @description No such case */
             404: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1821,6 +1941,8 @@ export interface operations {
             /** @description The journey refuses the action in its current state (action_refused, with the journey's message: the step's state and the states that allow it, an unknown step, a picklist choice not offered, an action under way), or it is closed (case_closed) */
             409: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1830,6 +1952,8 @@ export interface operations {
             /** @description The body is larger than this API takes (CASE_API_MAX_BODY) */
             413: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1839,6 +1963,8 @@ export interface operations {
             /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
             415: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1848,6 +1974,8 @@ export interface operations {
             /** @description The Idempotency-Key was used on this case for another step (idempotency_key_reused) */
             422: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1857,6 +1985,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1866,6 +1996,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or could not hand the action to the journey just now; try again */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1898,6 +2030,8 @@ export interface operations {
             /** @description Accepted: the step as it stands now (a repeated Idempotency-Key: the first request's answer) */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1907,6 +2041,8 @@ export interface operations {
             /** @description The request is not valid: the message names each problem (a field, an unknown query parameter, a missing body, a body that is not JSON) */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1916,6 +2052,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1925,6 +2063,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1934,6 +2074,8 @@ export interface operations {
             /** @description No such case */
             404: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1943,6 +2085,8 @@ export interface operations {
             /** @description The journey refuses the action in its current state (action_refused, with the journey's message: the step's state and the states that allow it, an unknown step, a picklist choice not offered, an action under way), or it is closed (case_closed) */
             409: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1952,6 +2096,8 @@ export interface operations {
             /** @description The body is larger than this API takes (CASE_API_MAX_BODY) */
             413: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1961,6 +2107,8 @@ export interface operations {
             /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
             415: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1970,6 +2118,8 @@ export interface operations {
             /** @description The Idempotency-Key was used on this case for another step (idempotency_key_reused) */
             422: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1979,6 +2129,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1988,6 +2140,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or could not hand the action to the journey just now; try again */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2020,6 +2174,8 @@ export interface operations {
             /** @description Accepted: the step as it stands now (a repeated Idempotency-Key: the first request's answer) */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2029,6 +2185,8 @@ export interface operations {
             /** @description The request is not valid: the message names each problem (a field, an unknown query parameter, a missing body, a body that is not JSON) */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2038,6 +2196,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2047,6 +2207,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2056,6 +2218,8 @@ export interface operations {
             /** @description No such case */
             404: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2065,6 +2229,8 @@ export interface operations {
             /** @description The journey refuses the action in its current state (action_refused, with the journey's message: the step's state and the states that allow it, an unknown step, a picklist choice not offered, an action under way), or it is closed (case_closed) */
             409: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,6 +2240,8 @@ export interface operations {
             /** @description The body is larger than this API takes (CASE_API_MAX_BODY) */
             413: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2083,6 +2251,8 @@ export interface operations {
             /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
             415: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2092,6 +2262,8 @@ export interface operations {
             /** @description The Idempotency-Key was used on this case for another step (idempotency_key_reused) */
             422: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2101,6 +2273,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2110,6 +2284,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or could not hand the action to the journey just now; try again */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2133,6 +2309,8 @@ export interface operations {
             /** @description The case's timeline */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2142,6 +2320,8 @@ export interface operations {
             /** @description The request is not valid */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2151,6 +2331,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2160,6 +2342,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2169,6 +2353,8 @@ export interface operations {
             /** @description No such case */
             404: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2178,6 +2364,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2187,6 +2375,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or no case file is configured for this API process */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2211,6 +2401,8 @@ export interface operations {
             /** @description The plan (dryRun: true) or the summary of the retries (dryRun: false) */
             200: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2220,6 +2412,8 @@ export interface operations {
             /** @description The request is not valid (the message names each problem), or Temporal refused the visibility query (its message says why) */
             400: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2229,6 +2423,8 @@ export interface operations {
             /** @description No or unknown API key */
             401: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2238,6 +2434,8 @@ export interface operations {
             /** @description The key's role may not do this */
             403: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2247,6 +2445,8 @@ export interface operations {
             /** @description The body is larger than this API takes (CASE_API_MAX_BODY) */
             413: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2256,6 +2456,8 @@ export interface operations {
             /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
             415: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2265,6 +2467,8 @@ export interface operations {
             /** @description More journeys match than one request takes: narrow the query */
             422: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2274,6 +2478,8 @@ export interface operations {
             /** @description Too many requests */
             429: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2283,6 +2489,8 @@ export interface operations {
             /** @description Temporal did not answer in time, or could not hand the action to the journey just now; try again */
             503: {
                 headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
