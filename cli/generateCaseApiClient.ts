@@ -2,9 +2,13 @@
  * `npm run generate:client`: writes the case API client's generated files from the document the
  * API serves at /openapi.json: `packages/case-api-client/openapi.json` and, with openapi-typescript,
  * `packages/case-api-client/src/schema.ts` (the types of every path, body and webhook). Both are
- * checked in, so the package builds without a running API. `--check` writes nothing and exits 1
- * when either differs from what the document makes now (the test that keeps them fresh runs it).
+ * checked in, so the package builds without a running API. After writing, it compiles the package
+ * to its `dist/` (what `import '@verification-journeys/case-api-client'` loads; `npm install`
+ * compiles it too, by the root's `prepare`), so code that imports the package by its name sees the
+ * new types at once. `--check` writes nothing and exits 1 when either differs from what the
+ * document makes now (the test that keeps them fresh runs it).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -41,6 +45,13 @@ async function main(): Promise<void> {
     console.log(`stale: ${stale.map((f) => `packages/case-api-client/${f}`).join(', ')}; run npm run generate:client`);
     process.exitCode = 1;
   } else console.log(check ? 'the case API client is up to date' : stale.length ? `wrote ${stale.join(', ')}` : 'nothing changed');
+  if (!check && stale.length) build();
+}
+
+/** The package's dist/, as the root's `prepare` builds it on `npm install`. */
+function build(): void {
+  execFileSync(process.execPath, [path.join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', packageDir], { stdio: 'inherit' });
+  console.log('built packages/case-api-client/dist');
 }
 
 main().catch((error: Error) => {

@@ -1,14 +1,14 @@
 /**
  * A loan origination system as a lender would write one against the case API: the generated client
- * (packages/case-api-client) to start cases and read them, the `standardwebhooks` package to verify
- * the events, a set of seen `webhook-id`s to take each event once, and, after it was down, the
- * events endpoint to recover the events it missed. It can be taken down (answers 503, as a
+ * imported by its package name (@verification-journeys/case-api-client) to start cases and read
+ * them, the `standardwebhooks` package to verify the events, a set of seen `webhook-id`s to take
+ * each event once, and, after it was down, the events endpoint to recover the events it missed. It can be taken down (answers 503, as a
  * receiver behind a load balancer whose instances are gone) and brought back.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { createCaseApiClient, type CaseApiClient, type CaseEvent } from '../../packages/case-api-client/src';
+import { createCaseApiClient, type CaseApiClient, type CaseEvent } from '@verification-journeys/case-api-client';
 
 export interface TakenEvent {
   id: string;
