@@ -8,6 +8,13 @@ export interface CreditReportDetail {
   /** The report's headline; the whole report is in the case file. */
   report: ReportHeadline | null;
   resolvedBy: 'provider' | 'operator' | 'automatic-rule' | null;
+  /**
+   * When the wait for an operator's picklist choice expires (ISO 8601, workflow time): set when the
+   * step starts waiting on the picklist, removed once the choice is taken, kept on a step that
+   * expired waiting (when it expired). Absent on a step that never waited on a picklist (and on
+   * steps of workflow code from before the field). The queue's deadline reads it.
+   */
+  expiresAt?: string;
 }
 
 export interface PicklistChoice {

@@ -8,6 +8,7 @@
  * a number (that is why it is ambiguous), so the name decides more often; the rule never guesses.
  */
 import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { condition, setHandler } from '@temporalio/workflow';
 import { reportHeadline, type CreditReportSummary } from '../case-file/summaries';
 import { choosePicklistEntrySignal, picklistChoiceProblem, resolveCreditReportPicklistUpdate, type CreditReportDetail, type PicklistChoice } from '../client/creditReportMessages';
@@ -110,10 +111,17 @@ async function requestReport(input: CreditReportInput, detail: CreditReportDetai
     detail.resolvedBy = 'automatic-rule';
   } else {
     const deadline = input.picklistDeadline ?? defaultDeadlines.picklist;
+    // When the wait below expires, in workflow time: the status says so (the queue's deadline,
+    // case-file/caseQueue.ts). Only what `status` and the report to the journey carry changes; the
+    // timer is the condition's own, as before.
+    detail.expiresAt = new Date(Date.now() + msToNumber(deadline)).toISOString();
     update({ state: 'waiting', reason: 'the report matched several companies: choose one with the resolvePicklist update', detail });
     if (!(await condition(() => choice.providerId !== undefined, deadline))) {
+      // Kept: when the wait expired.
       return finish('expired', `nobody resolved the picklist within ${String(deadline)}`, detail);
     }
+    // Resolved: no wait expires any more.
+    delete detail.expiresAt;
     detail.resolvedBy = 'operator';
   }
   update({ state: 'running', reason: null, detail });

@@ -194,14 +194,22 @@ describe('credit report step', () => {
   };
 
   test('a picklist is shown in status and resolved by the Update, which refuses a choice not on the list', async () => {
+    const beforeStart = Date.now();
     const handle = await startReport('Ambiguous Foods Ltd');
     const waiting = await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting');
     const picklist = (waiting.detail as any).picklist as { provider_id: string }[];
     expect(picklist.length).toBeGreaterThan(1);
+    // The status says when the wait expires: its picklistDeadline (20 s) after it began.
+    const expiresAt = Date.parse((waiting.detail as any).expiresAt);
+    expect(expiresAt).toBeGreaterThanOrEqual(beforeStart + 20_000 - 1_000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 20_000 + 1_000);
     await expect(handle.executeUpdate(resolveCreditReportPicklistUpdate, { args: [{ provider_id: 'CR-NOT-LISTED' }] })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
     const resolved = await handle.executeUpdate(resolveCreditReportPicklistUpdate, { args: [{ provider_id: picklist[1]!.provider_id }] });
     expect(resolved.report).toMatchObject({ provider_id: picklist[1]!.provider_id });
-    expect(await handle.result()).toMatchObject({ state: 'completed', detail: { resolvedBy: 'operator' } });
+    const result = await handle.result();
+    expect(result).toMatchObject({ state: 'completed', detail: { resolvedBy: 'operator' } });
+    // Resolved: no wait expires any more.
+    expect(result.detail).not.toHaveProperty('expiresAt');
   });
 
   test('the automatic rule picks the one exact name match, and does not guess without one', async () => {
@@ -216,6 +224,7 @@ describe('credit report step', () => {
 
   test('an unresolved picklist expires at its deadline', async () => {
     const handle = await startReport('Ambiguous Foods Ltd', { picklistDeadline: '2 seconds' });
-    expect(await handle.result()).toMatchObject({ state: 'expired', reason: expect.stringContaining('picklist'), detail: { picklist: expect.any(Array) } });
+    // Expired: the status keeps when its wait expired.
+    expect(await handle.result()).toMatchObject({ state: 'expired', reason: expect.stringContaining('picklist'), detail: { picklist: expect.any(Array), expiresAt: expect.any(String) } });
   });
 });
