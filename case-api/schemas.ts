@@ -107,7 +107,7 @@ const stepSchema = z
     error: providerErrorSchema.nullable().optional(),
     links: z.record(z.string(), z.string()).optional().meta({ description: 'Links the applicant must open (IDV, bank connection)' }),
     picklist: z.array(picklistEntrySchema).nullable().meta({ description: 'Companies to choose from while the credit report waits for a picklist choice' }),
-    detail: z.unknown().meta({ description: 'Step-specific detail (accounts read, document outcomes)' }),
+    detail: z.unknown().meta({ description: "Step-specific detail (accounts read, document outcomes; the credit report's picklist, report headline, resolvedBy, and expiresAt: while it waits on a picklist, when that wait expires, ISO 8601)" }),
   })
   .meta({ id: 'Step' });
 
@@ -141,7 +141,7 @@ export const listCasesQuerySchema = z.object({
   stepState: z.string().min(1).max(40).optional().meta({ description: 'Only cases with a step (the one named by step, else any) in this state' }),
   waitingLongerThanMinutes: queryInteger(0, 525_600).optional().meta({ description: 'Only cases that have waited for an operator at least this long' }),
   name: z.string().min(1).max(200).optional().meta({ description: 'Part of the company\'s or an applicant\'s name, any case' }),
-  sort: z.enum(['newest', 'oldest', 'deadline']).default('newest').meta({ description: 'By start (newest or oldest first), or by operator deadline, soonest first' }),
+  sort: z.enum(['newest', 'oldest', 'deadline']).default('newest').meta({ description: 'By start (newest or oldest first), or by deadline (the operator deadline, or sooner the expiry of a picklist wait), soonest first; cases without one last' }),
   assignee: z.string().max(200).optional().meta({ description: 'Only cases this operator owns (POST /v1/cases/{caseId}/assign); empty: only cases nobody owns' }),
 });
 
@@ -159,7 +159,12 @@ export const caseListSchema = z
         applicants: z.array(z.object({ personId: z.string(), name: z.string().nullable() })).optional(),
         reasons: z.array(z.string()).optional(),
         waitingSince: z.string().nullable().optional().meta({ description: 'Since when the journey has waited for an operator' }),
-        operatorDeadline: z.string().nullable().optional(),
+        operatorDeadline: z.string().nullable().optional().meta({ description: 'While the journey waits only for an operator: when that wait ends' }),
+        deadline: z
+          .string()
+          .nullable()
+          .optional()
+          .meta({ description: "The case's deadline in the queue: the earlier of operatorDeadline and when the wait of a step waiting on a picklist expires (the credit report's detail.expiresAt); what sort=deadline orders by. Null: neither" }),
         updatedAt: z.string().optional().meta({ description: 'When the journey last wrote its state' }),
         assignee: z.string().nullable().optional().meta({ description: 'The operator who owns the case; null: nobody' }),
       }),

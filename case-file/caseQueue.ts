@@ -1,8 +1,9 @@
 /**
  * Lists of cases from the read model: filtered by state, step and step state, how long a case has
  * waited for an operator, who owns it, and company or applicant name (case-insensitive, from the case file's
- * own records); sorted by age or by operator deadline; paginated by a keyset cursor, so a page
- * never repeats or skips a case when others are written meanwhile.
+ * own records); sorted by age or by deadline (the operator deadline, or sooner the expiry of a
+ * picklist wait); paginated by a keyset cursor, so a page never repeats or skips a case when others
+ * are written meanwhile.
  */
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
@@ -43,8 +44,9 @@ export class InvalidCursorError extends Error {
 const sortKeys: Record<(typeof caseSorts)[number], { expression: string; direction: 'ASC' | 'DESC' }> = {
   newest: { expression: 'EXTRACT(EPOCH FROM j.started_at)', direction: 'DESC' },
   oldest: { expression: 'EXTRACT(EPOCH FROM j.started_at)', direction: 'ASC' },
-  // Cases without a deadline come after every case with one.
-  deadline: { expression: 'COALESCE(EXTRACT(EPOCH FROM j.operator_deadline), 1e12)', direction: 'ASC' },
+  // The queue's deadline (migration 007): the operator deadline, or sooner a picklist wait's
+  // expiry. Cases without a deadline come after every case with one.
+  deadline: { expression: 'COALESCE(EXTRACT(EPOCH FROM j.deadline), 1e12)', direction: 'ASC' },
 };
 
 const cursorSchema = z.tuple([z.string().regex(/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i), z.string().min(1)]);

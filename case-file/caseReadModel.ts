@@ -101,6 +101,11 @@ export interface CaseRecord {
   reasons: string[];
   picklist: unknown[] | null;
   operatorDeadline: string | null;
+  /**
+   * The queue's deadline: the earlier of `operatorDeadline` and when the wait of any step waiting
+   * on a picklist expires (its `detail.expiresAt`); computed by the database (migration 007).
+   */
+  deadline: string | null;
   waitingSince: string | null;
   startedAt: string;
   closedAt: string | null;
@@ -139,6 +144,7 @@ export function caseRecordOf(row: Record<string, unknown>): CaseRecord {
     reasons: row.reasons as string[],
     picklist: (row.picklist as unknown[] | null) ?? null,
     operatorDeadline: iso(row.operator_deadline),
+    deadline: iso(row.deadline),
     waitingSince: iso(row.waiting_since),
     startedAt: iso(row.started_at) as string,
     closedAt: iso(row.closed_at),

@@ -24,6 +24,8 @@ export interface CaseListRow {
   reasons: string[];
   waitingSince: string | null;
   operatorDeadline: string | null;
+  /** The queue's deadline: the operator deadline, or sooner the expiry of a picklist wait (migration 007). */
+  deadline: string | null;
   updatedAt: string;
   assignee: string | null;
 }
@@ -53,6 +55,6 @@ export async function listCaseRows(store: CaseFileStore, query: CaseListQuery): 
 }
 
 function rowOf(r: CaseRecord): CaseListRow {
-  const { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, updatedAt, assignee } = r;
-  return { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, updatedAt, assignee };
+  const { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, deadline, updatedAt, assignee } = r;
+  return { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, deadline, updatedAt, assignee };
 }

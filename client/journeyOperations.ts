@@ -67,6 +67,8 @@ export interface JourneySummary {
   reasons?: string[];
   waitingSince?: string | null;
   operatorDeadline?: string | null;
+  /** The queue's deadline: the operator deadline, or sooner the expiry of a picklist wait. */
+  deadline?: string | null;
   /** The operator who owns the case (client/caseAssignment.ts). */
   assignee?: string | null;
 }

@@ -83,7 +83,7 @@ function stepRow(key: string, step: StepView, names: Names, open: boolean, actio
     step.error ? `<div>provider said: <code>${escapeHtml(String(step.error.status ?? 'no answer'))}</code> ${escapeHtml(step.error.message)}</div>` : '',
     ...Object.entries(step.links ?? {}).map(([name, link]) => `<div>${escapeHtml(name.replace(/_/g, ' '))}: <a href="${escapeHtml(link)}" rel="noreferrer">${escapeHtml(link)}</a></div>`),
     ...Object.entries(step.providerIds).map(([k, v]) => `<div class="muted">${escapeHtml(k)} <code>${escapeHtml(v)}</code></div>`),
-    open && step.picklist?.length ? picklistForm(step.picklist, action, hidden) : '',
+    open && step.picklist?.length ? picklistForm(step.picklist, picklistExpiry(step), action, hidden) : '',
   ].join('');
   const attempts = step.attempts
     .map((a) => `<div>#${a.attempt} <span class="state ${escapeHtml(a.state)}">${escapeHtml(a.state)}</span>${a.carriedOver ? ' (carried over)' : ''}${a.reason ? ` <span class="muted">${escapeHtml(a.reason)}</span>` : ''}</div>`)
@@ -101,9 +101,15 @@ function stepActions(key: string, step: StepView, action: (p: string) => string,
   return retry + waive;
 }
 
-function picklistForm(picklist: NonNullable<StepView['picklist']>, action: (p: string) => string, hidden: string): string {
+/** When the step's wait for a choice expires (client/creditReportMessages.ts), if it says. */
+function picklistExpiry(step: StepView): string | null {
+  const expiresAt = (step.detail as { expiresAt?: unknown } | null | undefined)?.expiresAt;
+  return typeof expiresAt === 'string' ? expiresAt : null;
+}
+
+function picklistForm(picklist: NonNullable<StepView['picklist']>, expiresAt: string | null, action: (p: string) => string, hidden: string): string {
   const options = picklist
     .map((e, i) => `<label style="display:block"><input type="radio" name="providerId" value="${escapeHtml(e.provider_id)}"${i === 0 ? ' required' : ''}> ${escapeHtml(e.company_name)} <span class="muted">(${escapeHtml(e.company_number ?? 'no number')}, ${escapeHtml(e.country_code ?? '??')})${e.address ? `, ${escapeHtml(e.address)}` : ''} · <code>${escapeHtml(e.provider_id)}</code></span></label>`)
     .join('');
-  return `<form method="post" action="${action('picklist')}" class="box">${hidden}<strong>Which company is it?</strong>${options}<button>Choose this company</button></form>`;
+  return `<form method="post" action="${action('picklist')}" class="box">${hidden}<strong>Which company is it?</strong>${expiresAt ? `<div class="muted picklist-expiry">unresolved, the step expires at ${when(expiresAt)}</div>` : ''}${options}<button>Choose this company</button></form>`;
 }

@@ -1,6 +1,7 @@
 /**
  * The queue: whose case it is (company, applicants), what is wrong (reasons), since when it waits
- * for an operator and until when, and who owns it; filtered by a GET form, sorted by age or
+ * for an operator and until when (the operator deadline, or sooner a picklist's expiry), and who
+ * owns it; filtered by a GET form, sorted by age or
  * deadline, a page at a time by the read model's cursor.
  */
 import type { CaseSummary } from '../caseGateway';
@@ -47,7 +48,7 @@ ${select('sort', 'Sort', [['newest', 'newest first'], ['oldest', 'oldest first']
 function table(cases: CaseSummary[], me: string): string {
   if (cases.length === 0) return '<p class="muted">No case matches.</p>';
   const rows = cases.map((c) => row(c, me)).join('');
-  return `<table class="queue"><thead><tr><th>Case</th><th>Applicants</th><th>State</th><th>What is wrong</th><th>Waiting since</th><th>Operator deadline</th><th>Owner</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table class="queue"><thead><tr><th>Case</th><th>Applicants</th><th>State</th><th>What is wrong</th><th>Waiting since</th><th>Deadline</th><th>Owner</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function row(c: CaseSummary, me: string): string {
@@ -56,6 +57,18 @@ function row(c: CaseSummary, me: string): string {
   const applicants = (c.applicants ?? []).map((a) => (a.name ? escapeHtml(a.name) : `<code class="muted">${escapeHtml(a.personId.slice(0, 8))}…</code>`)).join(', ');
   const reasons = (c.reasons ?? []).map((r) => `<div>${escapeHtml(r)}</div>`).join('');
   const waiting = c.waitingSince ? `${when(c.waitingSince)} <span class="muted">(${escapeHtml(age(c.waitingSince))})</span>` : '';
+  const deadline = deadlineCell(c);
   const owner = c.assignee ? `${escapeHtml(c.assignee)}${c.assignee === me ? ' <span class="muted">(me)</span>' : ''}` : '<span class="muted">nobody</span>';
-  return `<tr data-case="${escapeHtml(c.caseId)}"><td><a href="${href}">${title}</a><div><code class="muted">${escapeHtml(c.caseId)}</code></div><div class="muted">started ${when(c.startedAt)}</div></td><td>${applicants}</td><td><span class="state ${escapeHtml(c.state)}">${escapeHtml(c.state)}</span></td><td>${reasons}</td><td>${waiting}</td><td>${when(c.operatorDeadline)}</td><td class="owner">${owner}</td></tr>`;
+  return `<tr data-case="${escapeHtml(c.caseId)}"><td><a href="${href}">${title}</a><div><code class="muted">${escapeHtml(c.caseId)}</code></div><div class="muted">started ${when(c.startedAt)}</div></td><td>${applicants}</td><td><span class="state ${escapeHtml(c.state)}">${escapeHtml(c.state)}</span></td><td>${reasons}</td><td>${waiting}</td><td class="deadline">${deadline}</td><td class="owner">${owner}</td></tr>`;
+}
+
+/**
+ * The queue's deadline (case-file/caseQueue.ts): the operator deadline, or sooner the expiry of a
+ * picklist wait, said so. A list without the read model has only the operator deadline.
+ */
+function deadlineCell(c: CaseSummary): string {
+  const deadline = c.deadline !== undefined ? c.deadline : c.operatorDeadline;
+  if (!deadline) return '';
+  const picklist = deadline !== (c.operatorDeadline ?? null) ? ' <span class="muted">(the picklist expires)</span>' : '';
+  return `${when(deadline)}${picklist}`;
 }

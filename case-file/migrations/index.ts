@@ -5,6 +5,7 @@ import { sql as caseNotifications } from './003_caseNotifications';
 import { sql as caseAssignment } from './004_caseAssignment';
 import { sql as caseEvents } from './005_caseEvents';
 import { sql as appendOnlyAudit } from './006_appendOnlyAudit';
+import { sql as queueDeadline } from './007_queueDeadline';
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: 'case assignment', sql: caseAssignment },
   { version: 5, name: 'case events', sql: caseEvents },
   { version: 6, name: 'append-only audit', sql: appendOnlyAudit },
+  { version: 7, name: 'queue deadline', sql: queueDeadline },
 ];

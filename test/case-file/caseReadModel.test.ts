@@ -126,6 +126,66 @@ describe('the queue', () => {
   });
 });
 
+describe("the queue's deadline", () => {
+  const tag = randomUUID().slice(0, 8);
+  const at = (hours: number) => new Date(Date.parse(runStart) + hours * 3_600_000).toISOString();
+  const picklist = [
+    { provider_id: 'CR-1', company_name: 'Ambiguous Foods Ltd' },
+    { provider_id: 'CR-2', company_name: 'Ambiguous Foods Ltd (Trading)' },
+  ];
+  /** The credit report waiting on its picklist, whose wait expires at `expiresAt`. */
+  const waitingOnPicklist = (expiresAt: string) => ({ state: 'waiting', providerIds: { report_id: 'r-1' }, detail: { picklist, report: null, resolvedBy: null, expiresAt } });
+  const [attention, picklistCase, running, both] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()] as [string, string, string, string];
+
+  beforeAll(async () => {
+    const cases: [string, Partial<JourneyStateWrite>][] = [
+      // Nothing runs: the journey waits for an operator until its operator deadline.
+      [attention, { state: 'needs_attention', operatorDeadline: at(5), steps: { banking: { state: 'failed', providerIds: {} } } }],
+      // The commonest wait: a step runs (so no operator deadline), its picklist expires in 2 hours.
+      [picklistCase, { state: 'needs_attention', steps: { 'credit-report': waitingOnPicklist(at(2)), banking: { state: 'waiting', providerIds: {} } } }],
+      [running, { state: 'running', steps: { banking: { state: 'waiting', providerIds: {} } } }],
+      // Both: the earlier wins.
+      [both, { state: 'needs_attention', operatorDeadline: at(3), steps: { 'credit-report': waitingOnPicklist(at(8)) } }],
+    ];
+    for (const [caseId, changes] of cases) {
+      await store.writeJourneyState(write(caseId, 1, changes));
+      await store.recordParties(caseId, [{ role: 'company', partyId: `c-${caseId}`, name: `Deadline Co ${tag}` }]);
+    }
+  });
+
+  const ids = (page: { cases: { caseId: string }[] }) => page.cases.map((c) => c.caseId);
+
+  it("is the earlier of the operator deadline and a picklist wait's expiry; the deadline sort orders by it, cases without one last", async () => {
+    expect(await store.caseRecord(picklistCase)).toMatchObject({ operatorDeadline: null, deadline: at(2) });
+    expect(await store.caseRecord(both)).toMatchObject({ operatorDeadline: at(3), deadline: at(3) });
+    expect(await store.caseRecord(attention)).toMatchObject({ operatorDeadline: at(5), deadline: at(5) });
+    expect(await store.caseRecord(running)).toMatchObject({ operatorDeadline: null, deadline: null });
+
+    const sorted = await store.listCases({ name: tag, sort: 'deadline' });
+    expect(ids(sorted)).toEqual([picklistCase, both, attention, running]);
+    expect(sorted.cases.map((c) => c.deadline)).toEqual([at(2), at(3), at(5), null]);
+    // A page at a time by the same key.
+    const first = await store.listCases({ name: tag, sort: 'deadline', limit: 1 });
+    const rest = await store.listCases({ name: tag, sort: 'deadline', limit: 3, cursor: first.nextCursor as string });
+    expect([...ids(first), ...ids(rest)]).toEqual([picklistCase, both, attention, running]);
+  });
+
+  it('goes with the wait: a resolved picklist has no deadline, a malformed expiry is ignored and the write still taken', async () => {
+    // A name of its own: the test above sees the same four cases whichever runs first.
+    const [resolved, own] = [randomUUID(), randomUUID().slice(0, 8)];
+    await store.recordParties(resolved, [{ role: 'company', partyId: `c-${resolved}`, name: `Resolved Co ${own}` }]);
+    await store.writeJourneyState(write(resolved, 1, { state: 'needs_attention', steps: { 'credit-report': waitingOnPicklist(at(1)) } }));
+    expect(await store.caseRecord(resolved)).toMatchObject({ deadline: at(1) });
+    expect((await store.listCases({ name: own, sort: 'deadline' })).cases).toMatchObject([{ caseId: resolved, deadline: at(1) }]);
+    await store.writeJourneyState(write(resolved, 2, { state: 'running', steps: { 'credit-report': { state: 'running', providerIds: { report_id: 'r-1' }, detail: { picklist, report: null, resolvedBy: 'operator' } } } }));
+    expect(await store.caseRecord(resolved)).toMatchObject({ state: 'running', deadline: null });
+
+    const odd = randomUUID();
+    expect(await store.writeJourneyState(write(odd, 1, { state: 'needs_attention', operatorDeadline: at(4), steps: { 'credit-report': waitingOnPicklist('next tuesday') } }))).toBe(true);
+    expect(await store.caseRecord(odd)).toMatchObject({ deadline: at(4) });
+  });
+});
+
 it('appends every operator action to the audit trail in order, with its actor and outcome', async () => {
   const caseId = randomUUID();
   await store.appendAudit({ caseId, actor: 'grace', action: 'waiveStep', step: 'banking', reason: 'statements by post', requestId: 'r-1', outcome: 'accepted' });

@@ -14,6 +14,8 @@ import { waitUntil } from '../support/waitUntil';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startWorker } from '../../worker/createWorker';
 import { startOnboardCase } from '../support/startOnboardCase';
+import { msToNumber } from '@temporalio/common/lib/time';
+import { defaultDeadlines } from '../../client/deadlines';
 
 let stack: Stack;
 let api: ReturnType<typeof caseApiClient>;
@@ -48,6 +50,7 @@ test('a closed case is read from the read model: its final state, the queue by c
   const keys = stack.caseApiKeys!;
   const caseId = (await control('/cases', {})).case_id as string;
   const ambiguous = ((await control('/companies')) as { company_id: string; company_name: string }[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
+  const beforeStart = Date.now();
   const started = await api('POST', '/v1/cases', { key: keys.origination, body: { caseId, company: { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd' }, steps: { creditReport: true } } });
   expect(started.status).toBe(201);
 
@@ -56,8 +59,25 @@ test('a closed case is read from the read model: its final state, the queue by c
     const record = await stack.caseFile.caseRecord(caseId);
     return record?.state === 'needs_attention' && record.picklist?.length ? record : undefined;
   });
+  const seenWaiting = Date.now();
   expect(waiting).toMatchObject({ runStatus: 'RUNNING', company: 'Ambiguous Foods Ltd', steps: { 'credit-report': { state: 'waiting' } } });
   expect(waiting.waitingSince).not.toBeNull();
+
+  // The queue's deadline is the picklist's expiry (a step runs, so the journey has no operator
+  // deadline): deadlines.picklist after the wait began, which was between the start and now.
+  const picklistMs = msToNumber(defaultDeadlines.picklist);
+  const expiresAt = (waiting.steps['credit-report']!.detail as { expiresAt?: string }).expiresAt;
+  expect(expiresAt).toEqual(expect.any(String));
+  expect(waiting).toMatchObject({ operatorDeadline: null, deadline: expiresAt });
+  const deadline = Date.parse(waiting.deadline!);
+  expect(deadline).toBeGreaterThanOrEqual(beforeStart + picklistMs - 1_000);
+  expect(deadline).toBeLessThanOrEqual(seenWaiting + picklistMs + 1_000);
+  expect(Math.abs(deadline - Date.parse(waiting.waitingSince!) - picklistMs)).toBeLessThan(60_000);
+  // The API's list answers it as the case's deadline, and its case the step's expiry.
+  const queue = await api('GET', `/v1/cases?state=needs_attention&sort=deadline&name=${encodeURIComponent('Ambiguous Foods')}`, { key: keys.origination });
+  expect(queue.body.cases.find((c: { caseId: string }) => c.caseId === caseId)).toMatchObject({ operatorDeadline: null, deadline: waiting.deadline });
+  const waitingCase = await api('GET', `/v1/cases/${caseId}`, { key: keys.origination });
+  expect(waitingCase.body.steps['credit-report']).toMatchObject({ state: 'waiting', detail: { expiresAt } });
 
   // A refused action and an accepted one, both by the operator key, both in the audit trail.
   const refused = await api('POST', `/v1/cases/${caseId}/steps/banking/waive`, { key: keys.operator, body: { reason: 'no bank' } });
@@ -68,7 +88,7 @@ test('a closed case is read from the read model: its final state, the queue by c
     const record = await stack.caseFile.caseRecord(caseId);
     return record?.runStatus === 'COMPLETED' ? record : undefined;
   });
-  expect(closed).toMatchObject({ state: 'completed', outcome: 'completed', steps: { 'credit-report': { state: 'waived', reason: 'waived: company checked by phone' } } });
+  expect(closed).toMatchObject({ state: 'completed', outcome: 'completed', deadline: null, steps: { 'credit-report': { state: 'waived', reason: 'waived: company checked by phone' } } });
   expect(closed.closedAt).not.toBeNull();
 
   const service = stack.client.workflowService;

@@ -782,6 +782,9 @@ export interface components {
                 caseId: string;
                 /** @description The company's name as the case file knows it */
                 company?: string | null;
+                /** @description The case's deadline in the queue: the earlier of operatorDeadline and when the wait of a step waiting on a picklist expires (the credit report's detail.expiresAt); what sort=deadline orders by. Null: neither */
+                deadline?: string | null;
+                /** @description While the journey waits only for an operator: when that wait ends */
                 operatorDeadline?: string | null;
                 reasons?: string[];
                 runId: string;
@@ -1049,7 +1052,7 @@ export interface components {
                 workflowId: string;
             }[];
             dependsOn: string | null;
-            /** @description Step-specific detail (accounts read, document outcomes) */
+            /** @description Step-specific detail (accounts read, document outcomes; the credit report's picklist, report headline, resolvedBy, and expiresAt: while it waits on a picklist, when that wait expires, ISO 8601) */
             detail: unknown;
             error?: {
                 message: string;
@@ -1148,7 +1151,7 @@ export interface operations {
                 name?: string;
                 pageSize?: number;
                 pageToken?: string;
-                /** @description By start (newest or oldest first), or by operator deadline, soonest first */
+                /** @description By start (newest or oldest first), or by deadline (the operator deadline, or sooner the expiry of a picklist wait), soonest first; cases without one last */
                 sort?: "newest" | "oldest" | "deadline";
                 state?: "running" | "needs_attention" | "completed" | "cancelled";
                 /** @description Only cases with this step (a key such as banking, or identity-verification for every person's) */
