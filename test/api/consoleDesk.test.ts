@@ -4,8 +4,10 @@
  * queue by an applicant's name, opens the case (IDV by the person's name, the evidence with the
  * accounts' money chart), assigns it to herself, and waives the credit report with a reason; the
  * timeline names her, the reason and the time; Grace's open case page shows the assignment live,
- * without reloading. Screenshots of the queue and the case page go to the test's temporary
- * folder, or to docs/ with CONSOLE_SCREENSHOTS=docs.
+ * without reloading. The queue shows the other case, which waits on its picklist, with the
+ * picklist's expiry as its deadline; the case page's timeline shows what the lender's system was
+ * told (the stack sends case events to a receiver of the test's). Screenshots of the queue and the
+ * case page go to the test's temporary folder, or to docs/ with CONSOLE_SCREENSHOTS=docs.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOpti
 import { caseApiClient, eventually } from '../support/caseApiClient';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { chromiumPath, launchChromium, signInWithKey } from '../../bench/looking/headlessChromium';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
 const shots = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(__dirname, '../../docs') : testDirectory('desk-screenshots');
 const describeWithChromium = chromiumPath ? describe : describe.skip;
@@ -25,6 +28,7 @@ const keys = { ada: generateApiKey('operator'), grace: generateApiKey('operator'
 describeWithChromium('the operations desk in the console', () => {
   let stack: Stack;
   let browser: Browser;
+  let receiver: WebhookReceiver;
   const pages: Page[] = [];
   const control = (p: string, body?: unknown) => simulatorControl(stack.simulator)(p, body);
 
@@ -40,7 +44,10 @@ describeWithChromium('the operations desk in the console', () => {
       rateLimitPerMinute: 10_000,
       sessionSecret: randomBytes(32).toString('base64url'),
     };
-    stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1222, spoolDir: testDirectory('spool'), processingDelayMs: 20, caseApi });
+    // The lender's system: the journeys' events and the operator actions reach it, and the timeline says so.
+    receiver = await startWebhookReceiver();
+    const caseEvents = { url: receiver.url, secret: `whsec_${randomBytes(32).toString('base64')}`, timeoutMs: 5_000, sweepIntervalMs: 1_000 };
+    stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1222, spoolDir: testDirectory('spool'), processingDelayMs: 20, caseApi, caseEvents });
     browser = await launchChromium();
   });
 
@@ -48,6 +55,7 @@ describeWithChromium('the operations desk in the console', () => {
     for (const page of pages) await page.context().close();
     await browser?.close();
     await stack?.stop();
+    await receiver?.close();
   });
 
   /** A browser context of its own (its own cookies), signed in with the operator's key. */
@@ -83,7 +91,9 @@ describeWithChromium('the operations desk in the console', () => {
   test('an operator finds a case by applicant name, assigns it, waives a step with a reason; the timeline names her, and a colleague sees the assignment live', async () => {
     const suffix = randomBytes(3).toString('hex');
     const applicant = `Ottoline Quarrie ${suffix}`;
-    const [{ caseId, personId }] = await Promise.all([startCase(applicant), startCase(`Bartholomew Finch ${suffix}`)]);
+    const startedAt = Date.now();
+    const [{ caseId, personId }, { caseId: otherCaseId }] = await Promise.all([startCase(applicant), startCase(`Bartholomew Finch ${suffix}`)]);
+    const picklistSeen = Date.now();
     // From here on the pages read the case file only: no query, no visibility list; one describe,
     // the waiver's check that the journey still runs.
     const service = stack.client.workflowService;
@@ -134,6 +144,16 @@ describeWithChromium('the operations desk in the console', () => {
     expect(at).toBeLessThanOrEqual(Date.now());
     await expect(ada.locator('#timeline li.operator_action', { hasText: 'assigned the case to ada' }).count()).resolves.toBe(1);
     await ada.locator('#journey-state', { hasText: /^completed$/ }).waitFor({ timeout: 15_000 });
+    // What the lender's system was told is on the timeline: the journey's events, the last one its
+    // completion (sent just before the journey closes), and the operator actions the outbox delivered.
+    const api = caseApiClient(stack.caseApi.url);
+    await eventually(
+      () => api('GET', `/v1/cases/${caseId}/timeline`, { key: keys.lender }),
+      (r) => r.status === 200 && r.body.entries.some((e: { kind: string; type?: string }) => e.kind === 'notification' && e.type === 'case.completed') && r.body.entries.some((e: { kind: string }) => e.kind === 'case_event'),
+    );
+    await ada.reload();
+    await expect(ada.locator('#timeline li.notification', { hasText: 'case.completed' }).count()).resolves.toBe(1);
+    await expect(ada.locator('#timeline li.case_event', { hasText: 'case.operator_action' }).count()).resolves.toBeGreaterThan(0);
     await ada.screenshot({ path: path.join(shots, 'console-desk-case.png'), fullPage: true });
 
     // Grace's page followed the waiver too, and names who did it.
@@ -141,6 +161,13 @@ describeWithChromium('the operations desk in the console', () => {
     // The queue: Ada owns the case she closed, nobody the other.
     await ada.goto(`${stack.caseApi.url}/console`);
     await expect(ada.locator(`tr[data-case="${caseId}"] td.owner`).textContent()).resolves.toBe('ada (me)');
+    // The other case waits on its picklist while its other steps run: its deadline is the
+    // picklist's expiry, 10 minutes (its deadlines.picklist) after the wait began.
+    const deadlineCell = ada.locator(`tr[data-case="${otherCaseId}"] td.deadline`);
+    await expect(deadlineCell.textContent()).resolves.toContain('the picklist expires');
+    const deadline = Date.parse((await deadlineCell.locator('time').getAttribute('datetime'))!);
+    expect(deadline).toBeGreaterThanOrEqual(startedAt + 10 * 60_000 - 1_000);
+    expect(deadline).toBeLessThanOrEqual(picklistSeen + 10 * 60_000 + 1_000);
     await ada.screenshot({ path: path.join(shots, 'console-desk-queue.png'), fullPage: true });
     expect({ queries: calls.queries.mock.calls.length, describes: calls.describes.mock.calls.length, lists: calls.lists.mock.calls.length }).toEqual({ queries: 0, describes: 1, lists: 0 });
     jest.restoreAllMocks();
