@@ -7,12 +7,14 @@
  *    it), half start during it. Every journey completes once the provider is back, with no
  *    operator action and no extra purchase (one report per company, one IDV request per person);
  *    meanwhile steps show `waiting`, "provider unavailable since …".
- * 2. An outage longer than the budget: 50 credit reports end `failed`. One bulk retry
- *    (client/bulkStepRetry.ts, what `journey retry-step --where … --yes` and
- *    `POST /v1/cases/retry-step` run) accepts all 50, and every journey completes with one report.
+ * 2. An outage longer than the budget: 50 credit reports end `failed`. One invocation of the
+ *    operator's command, `journey retry-step --where … --yes` (spawned as an operator runs it),
+ *    accepts all 50, and every journey completes with one report.
  */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { startStack, type Stack } from '../../cli/stack';
-import { planBulkStepRetry, runBulkStepRetry } from '../../client/bulkStepRetry';
 import type { OnboardCaseInput } from '../../client/journeyInput';
 import { journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
 import { startJourney, type JourneyClientContext } from '../../client/journeyOperations';
@@ -68,6 +70,18 @@ function inputOf(c: Case): OnboardCaseInput {
     // 14 days, 1 hour and 30 days scaled down likewise (and rounded up: nothing here should expire).
     deadlines: { providerCalls: BUDGET, identityVerification: '10 minutes', reconcileAfter: '10 seconds', operatorDecision: '30 minutes' },
   };
+}
+
+const journeyBin = path.resolve(__dirname, '../../cli/journeyBin.cjs');
+
+/** `journey <args> --json` as an operator runs it, against this stack; its exit code and parsed output. */
+async function journey(args: string[]): Promise<{ code: number; out: any; stderr: string }> {
+  const env = { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue, DATABASE_URL: stack.caseFileUrl };
+  const ran = await promisify(execFile)(process.execPath, [journeyBin, ...args, '--json'], { env, maxBuffer: 16 * 2 ** 20 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+  return { code: ran.code, out: ran.stdout ? JSON.parse(ran.stdout) : undefined, stderr: ran.stderr };
 }
 
 const handleOf = (c: Case) => stack.client.workflow.getHandle<OnboardCaseWorkflow>(`case/${c.caseId}`);
@@ -151,18 +165,24 @@ test(`an outage longer than the ${BUDGET} budget leaves ${JOURNEYS} credit repor
   expect(attention.map((s) => s?.state)).toEqual(cases.map(() => 'needs_attention'));
   expect(attention[0]!.steps['credit-report']).toMatchObject({ error: { status: 503 }, actions: ['retryStep credit-report', 'waiveStep credit-report'] });
 
-  // One invocation over every journey the visibility query finds (what `journey retry-step --where … --yes` does).
-  const where = `JourneyState = 'needs_attention'`;
-  const plan = await waitUntil('visibility listing the failed journeys', async () => {
-    const listed = await planBulkStepRetry(ctx, { where, step: 'credit-report' }, { readStepStates: true });
-    return listed.cases.length === JOURNEYS ? listed : undefined;
+  // The operator's command: a dry run (the default) lists the cases, then one invocation with --yes retries them all.
+  const bulk = ['retry-step', '--where', `JourneyState = 'needs_attention'`, '--step', 'credit-report', '--reason', 'the provider is back after an outage'];
+  const plan = await waitUntil('the dry run listing every failed journey (visibility lags a moment)', async () => {
+    const dry = await journey(bulk);
+    expect({ code: dry.code, stderr: dry.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    return dry.out.cases.length === JOURNEYS ? dry.out : undefined;
   }, { timeoutMs: 30_000, intervalMs: 1_000 });
-  expect(plan.cases.map((c) => c.stepState)).toEqual(plan.cases.map(() => 'failed'));
+  expect(plan).toMatchObject({ dryRun: true, step: 'credit-report', more: false });
+  expect(plan.cases.map((c: { stepState: string }) => c.stepState)).toEqual(plan.cases.map(() => 'failed'));
   const retryBegan = Date.now();
-  const bulk = await runBulkStepRetry(ctx, plan, { reason: 'the provider is back after an outage', concurrency: 8 });
+  const run = await journey([...bulk, '--request-id', plan.requestId, '--concurrency', '8', '--yes']);
   const retryMs = Date.now() - retryBegan;
-  expect({ cases: bulk.cases, accepted: bulk.accepted.length, refused: bulk.refused, failed: bulk.failed }).toEqual({ cases: JOURNEYS, accepted: JOURNEYS, refused: [], failed: [] });
-  expect(new Set(bulk.accepted.map((a) => a.caseId))).toEqual(new Set(cases.map((c) => c.caseId)));
+  expect(run.code).toBe(0);
+  const retried = run.out as { cases: number; accepted: { caseId: string }[]; refused: unknown[]; failed: unknown[] };
+  expect({ cases: retried.cases, accepted: retried.accepted.length, refused: retried.refused, failed: retried.failed }).toEqual({ cases: JOURNEYS, accepted: JOURNEYS, refused: [], failed: [] });
+  expect(new Set(retried.accepted.map((a) => a.caseId))).toEqual(new Set(cases.map((c) => c.caseId)));
+  // Progress while it ran: a line per case on stderr.
+  expect(run.stderr.match(new RegExp(`^\\d+/${JOURNEYS} case \\S+ accepted`, 'gm'))).toHaveLength(JOURNEYS);
 
   const outcomes = await Promise.all(cases.map((c) => handleOf(c).result()));
   expect(outcomes.map((o) => o.state)).toEqual(cases.map(() => 'completed'));
@@ -171,6 +191,6 @@ test(`an outage longer than the ${BUDGET} budget leaves ${JOURNEYS} credit repor
   const counts = await Promise.all(cases.map(ledgerCounts));
   expect(counts.map((c) => c.reports)).toEqual(cases.map(() => 1));
   summary.push(
-    `bulk retry: ${JOURNEYS} reports failed ${seconds(failedAfter)} into an outage longer than the budget, one bulk retry accepted ${bulk.accepted.length} of ${bulk.cases} in ${seconds(retryMs)}, all completed ${seconds(Date.now() - retryBegan)} after it with 1 report each, in ${seconds(Date.now() - began)}`,
+    `bulk retry: ${JOURNEYS} reports failed ${seconds(failedAfter)} into an outage longer than the budget, one journey retry-step --where … --yes accepted ${retried.accepted.length} of ${retried.cases} in ${seconds(retryMs)}, all completed ${seconds(Date.now() - retryBegan)} after it with 1 report each, in ${seconds(Date.now() - began)}`,
   );
 }, 400_000);
