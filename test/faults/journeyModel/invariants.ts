@@ -9,13 +9,15 @@
  *   operator asked for it or the one before was spent;
  * - everything bought is recorded: every purchase is in some attempt's provider ids (in any run
  *   of the journey: a reset and a journey retry start new runs), every credit report in the case
- *   file, and a completed IDV step's result too;
+ *   file, and a completed IDV step's result, a completed banking step's accounts and a completed
+ *   affordability step's insight too;
  * - a completed journey agrees with the provider: its report is the ledger's report, resolved once,
  *   to the entry the step shows; its IDV request is Completed and Approved; its bank connection is
  *   Connected; its insight exists.
  */
 import type { JourneyStatus, JourneyStep } from '../../../client/journeyMessages';
 import type { CreditReportDetail } from '../../../client/creditReportMessages';
+import type { CaseEvidence } from '../../../case-file/evidence';
 import { journeyStatusQuery } from '../../../client/journeyMessages';
 import { stepStatusQuery } from '../../../client/stepMessages';
 import type { DrivenJourney, Ledger, ModelEnvironment } from './journeyDriver';
@@ -174,7 +176,7 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
   const notFiled = byCompany.creditReports.filter((r) => !filed.has(r.report_id)).map((r) => r.report_id);
   if (notFiled.length > 0) violations.push(`credit reports ${notFiled.join(', ')} bought but not in the case file`);
 
-  if (j.final) violations.push(...settledAgreement(j, j.final, { byCompany, byPerson, byCase }, evidence.idvResults.map((r) => String(r.request_id)), env));
+  if (j.final) violations.push(...settledAgreement(j, j.final, { byCompany, byPerson, byCase }, evidence, env));
   return {
     violations,
     cutOffByReset,
@@ -184,8 +186,9 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
 }
 
 /** A completed journey's steps against the provider's records. */
-function settledAgreement(j: DrivenJourney, s: JourneyStatus, ledgers: { byCompany: Ledger; byPerson: Ledger; byCase: Ledger }, idvFiled: string[], env: ModelEnvironment): string[] {
+function settledAgreement(j: DrivenJourney, s: JourneyStatus, ledgers: { byCompany: Ledger; byPerson: Ledger; byCase: Ledger }, evidence: CaseEvidence, env: ModelEnvironment): string[] {
   const problems: string[] = [];
+  const idvFiled = evidence.idvResults.map((r) => String(r.request_id));
   const report = s.steps['credit-report'];
   if (report?.state === 'completed') {
     const reportId = report.providerIds.report_id;
@@ -212,10 +215,14 @@ function settledAgreement(j: DrivenJourney, s: JourneyStatus, ledgers: { byCompa
   if (banking?.state === 'completed') {
     const held = ledgers.byCase.openBankingConnections.find((c) => c.bank_connection_id === banking.providerIds.bank_connection_id);
     if (held?.status !== 'Connected') problems.push(`the completed banking step holds connection ${banking.providerIds.bank_connection_id}, which the provider has as ${held?.status ?? 'nothing'}`);
+    if (evidence.bankAccounts.length === 0) problems.push(`the completed banking step's accounts (connection ${banking.providerIds.bank_connection_id}) are not in the case file`);
   }
   const affordability = s.steps.affordability;
   if (affordability?.state === 'completed' && !ledgers.byCase.affordabilityInsights.some((i) => i.request_id === affordability.providerIds.request_id)) {
     problems.push(`the completed affordability step holds insight ${affordability.providerIds.request_id}, which the provider does not have`);
+  }
+  if (affordability?.state === 'completed' && !evidence.affordabilityInsights.some((i) => String(i.request_id) === affordability.providerIds.request_id)) {
+    problems.push(`the completed affordability insight ${affordability.providerIds.request_id} is not in the case file`);
   }
   return problems;
 }
