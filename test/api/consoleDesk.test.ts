@@ -8,6 +8,9 @@
  * picklist's expiry as its deadline; the case page's timeline shows what the lender's system was
  * told (the stack sends case events to a receiver of the test's). Screenshots of the queue and the
  * case page go to the test's temporary folder, or to docs/ with CONSOLE_SCREENSHOTS=docs.
+ * Then Ada gives another case to Grace with the case page's colleague form and later releases it:
+ * the case page, both operators' queues (Grace's live) and the timeline show the owner and who did
+ * what, when.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -171,6 +174,61 @@ describeWithChromium('the operations desk in the console', () => {
     await ada.screenshot({ path: path.join(shots, 'console-desk-queue.png'), fullPage: true });
     expect({ queries: calls.queries.mock.calls.length, describes: calls.describes.mock.calls.length, lists: calls.lists.mock.calls.length }).toEqual({ queries: 0, describes: 1, lists: 0 });
     jest.restoreAllMocks();
+  });
+
+  test('an operator gives a case to a named colleague and later releases it; the case page, the queue and the timeline show who owns it and who did it', async () => {
+    const applicant = `Wilhelmina Dunstable ${randomBytes(3).toString('hex')}`;
+    const { caseId } = await startCase(applicant);
+    const ada = await signIn(keys.ada);
+    const grace = await signIn(keys.grace);
+
+    // Grace watches the queue, found by the applicant's name; it must follow without a reload.
+    await grace.goto(`${stack.caseApi.url}/console?name=${encodeURIComponent(applicant)}`);
+    const gracesRow = grace.locator(`tr[data-case="${caseId}"] td.owner`);
+    await expect(gracesRow.textContent()).resolves.toBe('nobody');
+    await grace.evaluate(() => ((globalThis as unknown as { notReloaded: boolean }).notReloaded = true));
+
+    await ada.goto(`${stack.caseApi.url}/console/cases/${caseId}`);
+    await expect(ada.textContent('#owner')).resolves.toBe('nobody');
+    const release = ada.getByRole('button', { name: 'Release', exact: true });
+    await expect(release.count()).resolves.toBe(0);
+    // The colleagues Ada may give the case to: the other operators, by name.
+    const colleague = ada.getByLabel('colleague');
+    await expect(colleague.locator('option').allTextContents()).resolves.toEqual(['grace']);
+
+    const assignedFrom = Date.now();
+    await colleague.selectOption('grace');
+    await ada.getByRole('button', { name: 'Assign', exact: true }).click();
+    await expect(ada.textContent('[role=status]')).resolves.toContain('assigned to grace');
+    await expect(ada.textContent('#owner')).resolves.toBe('grace');
+    const assigned = ada.locator('#timeline li.operator_action', { hasText: 'assigned the case to grace' });
+    await expect(assigned.locator('.actor').textContent()).resolves.toBe('ada');
+    const assignedAt = Date.parse((await assigned.locator('time').getAttribute('datetime'))!);
+    expect(assignedAt).toBeGreaterThanOrEqual(assignedFrom - 1000);
+    expect(assignedAt).toBeLessThanOrEqual(Date.now());
+    await gracesRow.filter({ hasText: 'grace (me)' }).waitFor({ timeout: 15_000 });
+    // Ada's queue names Grace as the owner.
+    await ada.goto(`${stack.caseApi.url}/console?name=${encodeURIComponent(applicant)}`);
+    await expect(ada.locator(`tr[data-case="${caseId}"] td.owner`).textContent()).resolves.toBe('grace');
+
+    // Later Ada takes it back to the queue: nobody owns it, and no Release is offered any more.
+    await ada.goto(`${stack.caseApi.url}/console/cases/${caseId}`);
+    const releasedFrom = Date.now();
+    await release.click();
+    await expect(ada.textContent('[role=status]')).resolves.toContain('released');
+    await expect(ada.textContent('#owner')).resolves.toBe('nobody');
+    await expect(release.count()).resolves.toBe(0);
+    const released = ada.locator('#timeline li.operator_action', { hasText: 'released the case' });
+    await expect(released.locator('.actor').textContent()).resolves.toBe('ada');
+    const releasedAt = Date.parse((await released.locator('time').getAttribute('datetime'))!);
+    expect(releasedAt).toBeGreaterThanOrEqual(releasedFrom - 1000);
+    expect(releasedAt).toBeLessThanOrEqual(Date.now());
+    // The timeline lists the newest first: the release above the assignment, each once.
+    await expect(ada.locator('#timeline li.operator_action').allTextContents()).resolves.toEqual([expect.stringMatching(/ada released the case$/), expect.stringMatching(/ada assigned the case to grace$/)]);
+    await gracesRow.filter({ hasText: /^nobody$/ }).waitFor({ timeout: 15_000 });
+    await expect(grace.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).resolves.toBe(true);
+
+    await caseApiClient(stack.caseApi.url)('POST', `/v1/cases/${caseId}/cancel`, { key: keys.ada, body: {} });
   });
 
   test('the live updates need a session, and name what they watch', async () => {
