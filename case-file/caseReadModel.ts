@@ -5,6 +5,7 @@
  */
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
+import { inPlanOrder } from './stepOrder';
 
 const isoTime = z.iso.datetime({ offset: true });
 
@@ -140,7 +141,7 @@ export function caseRecordOf(row: Record<string, unknown>): CaseRecord {
     state: row.state as string,
     runStatus: row.run_status as string,
     outcome: (row.outcome as string | null) ?? null,
-    steps: row.steps as CaseRecord['steps'],
+    steps: inPlanOrder(row.steps as CaseRecord['steps']),
     reasons: row.reasons as string[],
     picklist: (row.picklist as unknown[] | null) ?? null,
     operatorDeadline: iso(row.operator_deadline),

@@ -53,6 +53,14 @@ it('keeps the newest state: a late write with an older version changes nothing, 
   expect(await store.caseRecord(caseId)).toMatchObject({ runId: 'run-2', version: 1, state: 'running', startedAt: runStart, waitingSince: null, outcome: null });
 });
 
+it('reads the steps back in the order the journey plans them, though jsonb stores them sorted by key length', async () => {
+  const caseId = randomUUID();
+  const step = { state: 'running', providerIds: {} };
+  const planned = { 'credit-report': step, 'identity-verification/p-1': step, 'identity-verification/p-2': step, banking: step, documents: step, 'income-employer': step, affordability: step };
+  await store.writeJourneyState(write(caseId, 1, { steps: planned }));
+  expect(Object.keys((await store.caseRecord(caseId))!.steps)).toEqual(Object.keys(planned));
+});
+
 it('keeps a closed run\'s final state with its outcome', async () => {
   const caseId = randomUUID();
   await store.writeJourneyState(write(caseId, 7, { state: 'completed', runStatus: 'COMPLETED', stateSince: '2026-11-20T11:00:00.000Z', steps: { banking: { state: 'completed', providerIds: {} } } }));
