@@ -357,6 +357,24 @@ describe('no dead ends', () => {
     expect(waiting.steps[idv(c)]!.actions).toEqual([`retryStep ${idv(c)}`, `waiveStep ${idv(c)}`]);
   });
 
+  test('an IDV step that expired while its request is still open at the provider is retried on that request: no second request', async () => {
+    // The journey's deadline ran out before the provider's link did: the request is still Pending,
+    // so the person can still use the link they were sent, and a retry adopts it.
+    const c = await newCase();
+    const handle = await start({ caseId: c.caseId, people: [{ personId: c.personId }], steps: { identityVerification: true }, deadlines: { identityVerification: '2 seconds' } });
+    const expired = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idv(c)]?.state === 'expired');
+    const requestId = expired.steps[idv(c)]!.providerIds.request_id;
+    expect(requestId).toEqual(expect.any(String));
+    expect((await ledger(c)).identityVerifications).toEqual([expect.objectContaining({ request_id: requestId, status: 'Pending' })]);
+
+    const retried = await handle.executeUpdate(retryStepUpdate, { args: [{ step: idv(c), reason: 'the applicant will finish today' }] });
+    expect(retried.status).toMatchObject({ attempt: 2, need: 1 });
+    await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+    const done = await handle.result();
+    expect(done.steps[idv(c)]).toMatchObject({ state: 'completed', attempt: 2, providerIds: { request_id: requestId } });
+    expect((await ledger(c)).identityVerifications).toEqual([expect.objectContaining({ request_id: requestId, status: 'Completed', idempotency_key: keyOf(c, idv(c), 1, 'request') })]);
+  });
+
   test('retryStep with fresh buys a new IDV request, recorded as such; the link sent first still settles the step', async () => {
     // Before dc04588 a waiting step could not be retried, and `fresh` did not exist.
     const c = await newCase();
