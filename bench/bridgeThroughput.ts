@@ -5,14 +5,18 @@
  *
  * - throughput: the bridge as deployed (`webhook-bridge/main.ts` in its own process: verify, parse,
  *   route, signalWithStart under a deadline, 202) against direct `signalWithStart` calls with the
- *   same routing from this process (Temporal's own cost). Target: ≥ 0.9×. The same bridge inside
- *   this process, sharing its event loop with the load generator, is reported too.
+ *   same routing from this process (Temporal's own cost). Target: the median of the rounds' bridge
+ *   throughputs ≥ 0.9× the median of theirs (BENCH_ROUNDS, 5 alternating rounds). The same bridge
+ *   inside this process, sharing its event loop with the load generator, is reported too.
  * - verify-and-validate: the bridge's HTTP surface with a signaller that answers at once (no
  *   Temporal) against a bare express route that only reads the raw body, both in this process.
- *   Target: ≥ 0.7×. The same surface logging at `warn` (BRIDGE_LOG_LEVEL=warn: no line per
- *   accepted delivery) is reported too, so that the line's cost is measured in every run.
- * - visibility latency: POST until the event shows in the resource workflow's state query, with
- *   a worker running the resource workflows (reported, no target).
+ *   Reported, no target (issue 24 retired it: the bridge's own 110 µs beside Temporal's 6–12 ms).
+ *   The same surface logging at `warn` (BRIDGE_LOG_LEVEL=warn: no line per accepted delivery) is
+ *   reported too, so that the line's cost is measured in every run.
+ * - visibility latency: POST until the resource workflow has processed the delivery (its first
+ *   workflow task completed after the signal, read from its history afterwards), with a worker
+ *   running the resource workflows, deliveries arriving at 50 a second (an open loop:
+ *   BENCH_VISIBILITY_RATE) as a provider sends them. Target: p99 ≤ 300 ms.
  *
  * Variants run in alternating rounds so that load from elsewhere on the machine falls on all of
  * them alike. The variants without Temporal have a phase of their own, first, while the dev
@@ -42,17 +46,17 @@ import { readBridgeConfig } from '../webhook-bridge/config';
 import { routeIncoming } from '../webhook-bridge/deliveryRecorder';
 import { startBridge } from '../webhook-bridge/startBridge';
 import { SIGNATURE_HEADER } from '../webhook-bridge/verifySignature';
-import { resourceStateQuery } from '../client/resourceMessages';
 import { workflowsPath } from '../worker/createWorker';
-import { exitCodeOf, ratioAtLeast, ratioReported, reportResult, reportSize, type BenchResult } from './benchResult';
+import { exitCodeOf, ratioAtLeast, ratioReported, reportResult, reportSize, valueAtMost, type BenchResult } from './benchResult';
 import { startBridgeProcess } from './bridgeProcess';
 import { listen, startBridgeWithoutTemporal } from './bridgeWithoutTemporal';
 import { closedLoop, combined, percentile, type LoadFigures } from './closedLoop';
 import { cpuMeter, type CpuSpent } from './cpuMeter';
 import { keepAlivePostClient, type PostClient } from './keepAlivePost';
 import { exitWhenDone } from './exitWhenDone';
+import { pacedLoad } from './pacedLoad';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** The variants without Temporal take about a second a round: more rounds for the same confidence. */
 const HTTP_ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 6);
 const PER_ROUND = Number(process.env.BENCH_DELIVERIES ?? 400);
@@ -62,8 +66,9 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 /** The bridge process warms its own JIT: enough deliveries that its hot paths are optimised before measuring. */
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 600);
 const VISIBILITY_SAMPLE = Number(process.env.BENCH_VISIBILITY_DELIVERIES ?? 200);
-/** Queries go through the dev server to the worker: every 20 ms keeps them from becoming the load. */
-const VISIBILITY_POLL_MS = 20;
+/** Deliveries a second while visibility is measured: the issue's 50. */
+const VISIBILITY_RATE = Number(process.env.BENCH_VISIBILITY_RATE ?? 50);
+const VISIBILITY_P99_MAX_MS = 300;
 const SETTLE_MS = 1_000;
 const SECRET = 'bench-secret';
 const TASK_QUEUE = 'bench-bridge';
@@ -129,7 +134,7 @@ function line(name: string, f: LoadFigures, cpu: CpuSpent): string {
 const addCpu = (a: CpuSpent, b: CpuSpent): CpuSpent => ({ selfMs: a.selfMs + b.selfMs, othersMs: b.othersMs.map((ms, i) => ms + (a.othersMs[i] ?? 0)) });
 
 /** Warm-up, then `count` rounds of every variant, each round in a different order. */
-async function rounds(variants: readonly Variant[], pids: readonly number[], count: number): Promise<Map<string, { figures: LoadFigures; cpu: CpuSpent }>> {
+async function rounds(variants: readonly Variant[], pids: readonly number[], count: number): Promise<Map<string, { figures: LoadFigures; cpu: CpuSpent; rounds: LoadFigures[] }>> {
   for (const v of variants) await closedLoop(deliveries(v.perRound === PER_ROUND ? WARM_UP : WARM_UP * 3), CONCURRENCY, v.send);
   const runs = new Map<string, LoadFigures[]>(variants.map((v) => [v.name, []]));
   const cpu = new Map<string, CpuSpent>(variants.map((v) => [v.name, { selfMs: 0, othersMs: [] }]));
@@ -147,11 +152,11 @@ async function rounds(variants: readonly Variant[], pids: readonly number[], cou
       console.log(`  round ${round + 1}  ${line(v.name, figures, used)}`);
     }
   }
-  return new Map(variants.map((v) => [v.name, { figures: combined(runs.get(v.name)!), cpu: cpu.get(v.name)! }]));
+  return new Map(variants.map((v) => [v.name, { figures: combined(runs.get(v.name)!), cpu: cpu.get(v.name)!, rounds: runs.get(v.name)! }]));
 }
 
 async function main(): Promise<number> {
-  reportSize(`${ROUNDS} rounds of ${PER_ROUND} deliveries through Temporal, ${HTTP_ROUNDS} of ${PER_ROUND_HTTP} without, ${CONCURRENCY} at once (BENCH_ROUNDS, BENCH_DELIVERIES, BENCH_HTTP_ROUNDS, BENCH_HTTP_DELIVERIES)`);
+  reportSize(`${ROUNDS} rounds of ${PER_ROUND} deliveries through Temporal, ${HTTP_ROUNDS} of ${PER_ROUND_HTTP} without, ${CONCURRENCY} at once; visibility ${VISIBILITY_SAMPLE} at ${VISIBILITY_RATE}/s (BENCH_ROUNDS, BENCH_DELIVERIES, BENCH_HTTP_ROUNDS, BENCH_HTTP_DELIVERIES, BENCH_VISIBILITY_DELIVERIES, BENCH_VISIBILITY_RATE)`);
   const cliPath = await resolveTemporalCli();
   const server = await startDevServer({ cliPath, logFile: path.join(os.tmpdir(), 'bench-temporal.log') });
   const temporal = { address: server.address, namespace: 'default', taskQueue: TASK_QUEUE };
@@ -209,6 +214,8 @@ async function main(): Promise<number> {
     console.log(`all rounds (load average now ${loadAverage()}):`);
     for (const v of variants) console.log(`  ${line(v.name, total.get(v.name)!.figures, total.get(v.name)!.cpu)}`);
     const figure = (name: string) => total.get(name)!.figures;
+    // The throughput a target judges: the median of the rounds' (one slow round, from load elsewhere, moves it least).
+    const median = (name: string) => percentile(total.get(name)!.rounds.map((r) => r.perSecond), 50);
     console.log(`direct signalWithStart mean latency ${mean(figure(names.direct).latencies).toFixed(1)} ms; bridge (own process) mean ${mean(figure(names.bridge).latencies).toFixed(1)} ms`);
     console.log(`spool depth after the run: ${inProcess.recorder.spoolDepth} in-process (the bridge process logs its own, ${bridgeLog})`);
 
@@ -216,17 +223,17 @@ async function main(): Promise<number> {
     await bridgeProcess.stop();
     const visibility = await visibilityLatency(server.address, dataConverter, client, spoolRoot, http);
     console.log(
-      `POST → event visible in resource/idv/<id> (state query), ${visibility.count} deliveries through a bridge process, every one queried every ${VISIBILITY_POLL_MS} ms, concurrency ${CONCURRENCY}, a worker running: ` +
-        `p50 ${visibility.p50.toFixed(1)} ms, p99 ${visibility.p99.toFixed(1)} ms (the 202 alone: p50 ${visibility.ackP50.toFixed(1)} ms, p99 ${visibility.ackP99.toFixed(1)} ms; ${visibility.queriesPerDelivery.toFixed(1)} queries per delivery)`,
+      `POST → delivery processed by resource/idv/<id> (its first workflow task completed after the signal, from the history), ${visibility.count} deliveries through a bridge process at ${VISIBILITY_RATE} a second (${visibility.perSecond.toFixed(1)} reached), a worker running: ` +
+        `p50 ${visibility.p50.toFixed(1)} ms, p99 ${visibility.p99.toFixed(1)} ms (the 202 alone: p50 ${visibility.ackP50.toFixed(1)} ms, p99 ${visibility.ackP99.toFixed(1)} ms)`,
     );
 
     const results: BenchResult[] = [
-      ratioAtLeast('bridge throughput', { value: figure(names.bridge).perSecond, unit: 'deliveries/s' }, { value: figure(names.direct).perSecond, name: 'direct signalWithStart' }, 0.9),
-      ratioAtLeast('bridge verify-and-validate', { value: figure(names.noTemporal).perSecond, unit: 'deliveries/s' }, { value: figure(names.bare).perSecond, name: 'bare express route' }, 0.7),
+      ratioAtLeast(`bridge throughput (median of ${ROUNDS} rounds)`, { value: median(names.bridge), unit: 'deliveries/s' }, { value: median(names.direct), name: 'direct signalWithStart' }, 0.9),
+      ratioReported('bridge verify-and-validate', { value: figure(names.noTemporal).perSecond, unit: 'deliveries/s' }, { value: figure(names.bare).perSecond, name: 'bare express route' }),
       ratioReported('bridge verify-and-validate, BRIDGE_LOG_LEVEL=warn', { value: figure(names.noTemporalAtWarn).perSecond, unit: 'deliveries/s' }, { value: figure(names.bare).perSecond, name: 'bare express route' }),
       ratioReported('bridge in the load generator process', { value: figure(names.inProcess).perSecond, unit: 'deliveries/s' }, { value: figure(names.direct).perSecond, name: 'direct signalWithStart' }),
-      { name: 'bridge POST→visible p50', figure: visibility.p50, unit: 'ms', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null },
-      { name: 'bridge POST→visible p99', figure: visibility.p99, unit: 'ms', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null },
+      { name: `bridge POST→visible p50 at ${VISIBILITY_RATE}/s`, figure: visibility.p50, unit: 'ms', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null },
+      valueAtMost(`bridge POST→visible p99 at ${VISIBILITY_RATE}/s`, { value: visibility.p99, unit: 'ms' }, VISIBILITY_P99_MAX_MS),
     ];
     for (const r of results.filter((x) => x.ratio !== null)) {
       console.log(`${r.name}: ${r.figure.toFixed(0)} ${r.unit} / ${r.baselineName} ${r.baseline!.toFixed(0)} = ${r.ratio!.toFixed(2)} (target ${r.target}${r.pass === null ? '' : r.pass ? ': met' : ': MISSED'})`);
@@ -247,8 +254,12 @@ async function main(): Promise<number> {
 }
 
 /**
- * A bridge process on a task queue that a worker serves: each caller POSTs one delivery, then
- * queries its resource workflow until the event is in its state.
+ * A bridge process on a task queue that a worker serves, deliveries POSTed at VISIBILITY_RATE a
+ * second; each one's latency runs from its POST to the first workflow task its resource workflow
+ * completed after the signal (the delivery is in the workflow's state from then on), read from
+ * the histories once the load is over. Polling the state query instead (as this benchmark did
+ * before) put a query every 20 ms per delivery in flight on the worker, several hundred a second
+ * at this rate: the measurement became the load.
  */
 async function visibilityLatency(
   address: string,
@@ -256,7 +267,7 @@ async function visibilityLatency(
   client: Client,
   spoolRoot: string,
   http: PostClient,
-): Promise<{ count: number; p50: number; p99: number; ackP50: number; ackP99: number; queriesPerDelivery: number }> {
+): Promise<{ count: number; perSecond: number; p50: number; p99: number; ackP50: number; ackP99: number }> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') });
   const nativeConnection = await NativeConnection.connect({ address });
@@ -265,36 +276,42 @@ async function visibilityLatency(
   const running = worker.run();
   const bridge = await startBridgeProcess({ temporalAddress: address, taskQueue: VISIBLE_TASK_QUEUE, secret: SECRET, spoolDir: path.join(spoolRoot, 'visible'), logFile: path.join(os.tmpdir(), 'bench-bridge-process.log') });
   const acks: number[] = [];
-  let queries = 0;
+  const postedAt = new Map<string, number>();
   const send: Send = async (d) => {
+    postedAt.set(d.requestId, Date.now());
     const t0 = performance.now();
     await post(http, bridge.url)(d);
     acks.push(performance.now() - t0);
-    const handle = client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: d.requestId }));
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      // A query before the workflow's first task completed may be refused: asked again.
-      queries++;
-      const state = await handle.query(resourceStateQuery).catch((error: unknown) => {
-        if (Date.now() > deadline) throw error;
-        return undefined;
-      });
-      if (state?.events.some((e) => e.webhookId === d.webhookId)) return;
-      if (Date.now() > deadline) throw new Error(`delivery ${d.webhookId} not visible after 30 s`);
-      await sleep(VISIBILITY_POLL_MS);
-    }
   };
   try {
     await closedLoop(deliveries(Math.min(50, VISIBILITY_SAMPLE)), CONCURRENCY, send);
     acks.length = 0;
-    queries = 0;
-    const figures = await closedLoop(deliveries(VISIBILITY_SAMPLE), CONCURRENCY, send);
-    return { count: figures.count, p50: figures.p50, p99: figures.p99, ackP50: percentile(acks, 50), ackP99: percentile(acks, 99), queriesPerDelivery: queries / figures.count };
+    postedAt.clear();
+    const sample = deliveries(VISIBILITY_SAMPLE);
+    const load = await pacedLoad(sample, VISIBILITY_RATE, send);
+    const latencies = await Promise.all(sample.map(async (d) => (await processedAt(client, d.requestId)) - postedAt.get(d.requestId)!));
+    return { count: sample.length, perSecond: load.perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99), ackP50: percentile(acks, 50), ackP99: percentile(acks, 99) };
   } finally {
     await bridge.stop();
     worker.shutdown();
     await running;
     await nativeConnection.close();
+  }
+}
+
+const eventMs = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
+
+/** When the resource workflow of `requestId` completed its first workflow task after the delivery's signal (epoch ms). */
+async function processedAt(client: Client, requestId: string): Promise<number> {
+  const handle = client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: requestId }));
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const events = (await handle.fetchHistory()).events ?? [];
+    const signaled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
+    const completed = signaled < 0 ? undefined : events.slice(signaled + 1).find((e) => e.workflowTaskCompletedEventAttributes);
+    if (completed) return eventMs(completed.eventTime);
+    if (Date.now() > deadline) throw new Error(`delivery for ${requestId} not processed after 30 s`);
+    await sleep(200);
   }
 }
 
