@@ -11,7 +11,6 @@ import type { CaseFileStore } from '../case-file/store';
 import type { Client } from '@temporalio/client';
 import type { OperatorActionResult } from '../client/journeyMessages';
 import { planBulkStepRetry, runBulkStepRetry, type BulkRetryPlan, type BulkRetrySummary, type BulkStepRetryRequest } from '../client/bulkStepRetry';
-import { operatorUpdateId, type OperatorAction } from '../client/operatorRequestId';
 import type { Assignment } from '../case-file/caseAssignment';
 import { assignCase, CaseFileRequiredError, CaseNotFoundError } from '../client/caseAssignment';
 import {
@@ -36,9 +35,10 @@ export type StartedCase = StartedJourney;
 export type CaseSummary = JourneySummary;
 export type BulkRetryAnswer = (BulkRetryPlan & { dryRun: true }) | (BulkRetrySummary & { dryRun: false; query: string });
 
-/** What an operator action may carry besides its body: the request's `Idempotency-Key`, its id, and who acts. */
+/** What an operator action may carry besides its body: the Update id its `Idempotency-Key` made, the request's id, and who acts. */
 export interface ActionOptions {
-  idempotencyKey?: string | undefined;
+  /** `<action>/<Idempotency-Key>` (operatorRequestId.ts), made once by mountRoutes.ts: a repeat answers the first result. */
+  updateId?: string | undefined;
   /** The request's id (the `Request-Id` the API answers): the audit entry carries it. */
   requestId?: string | undefined;
   /** The API key's name, or the console's signed-in operator: recorded in the audit trail. */
@@ -101,15 +101,15 @@ export class CaseGateway {
 
   retryStep(caseId: string, step: string, reason?: string, options: ActionOptions & { fresh?: boolean | undefined } = {}): Promise<OperatorActionResult> {
     const fresh = options.fresh ? { fresh: true } : {};
-    return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason, { ...fresh, ...updateId('retry-step', options), ...actor(options), ...requestId(options) }));
+    return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason, { ...fresh, ...updateId(options), ...actor(options), ...requestId(options) }));
   }
 
   waiveStep(caseId: string, step: string, reason: string, options: ActionOptions = {}): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => waiveStep(this.ctx, caseId, step, reason, { ...updateId('waive-step', options), ...actor(options), ...requestId(options) }));
+    return this.answer(caseId, () => waiveStep(this.ctx, caseId, step, reason, { ...updateId(options), ...actor(options), ...requestId(options) }));
   }
 
   resolvePicklist(caseId: string, providerId: string, options: ActionOptions = {}): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId, { ...updateId('resolve-picklist', options), ...actor(options), ...requestId(options) }));
+    return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId, { ...updateId(options), ...actor(options), ...requestId(options) }));
   }
 
   /** The plan of a bulk retry (dryRun), or the retry itself and its summary. */
@@ -145,8 +145,7 @@ export class CaseGateway {
   }
 }
 
-/** The key becomes the Update id, namespaced by the action so one key cannot answer two actions. */
-const updateId = (action: OperatorAction, options: ActionOptions) => (options.idempotencyKey ? { updateId: operatorUpdateId(action, options.idempotencyKey) } : {});
+const updateId = (options: ActionOptions) => (options.updateId ? { updateId: options.updateId } : {});
 
 const actor = (options: ActionOptions) => (options.actor ? { actor: options.actor } : {});
 const requestId = (options: ActionOptions) => (options.requestId ? { requestId: options.requestId } : {});

@@ -70,8 +70,8 @@ const action = {
   422: error('The Idempotency-Key was used on this case for another step (idempotency_key_reused)'),
 };
 const idempotent = ' Send an `Idempotency-Key` header to make the request safe to repeat: a repeat with the same key answers the first result and acts once.';
-/** What an action passes on besides its body: the Idempotency-Key, and the request's id for its audit entry (and, with a key, the same Update id: mountRoutes.ts). */
-const keyOf = (headers: Record<string, unknown>, requestId: string) => ({ idempotencyKey: headers['Idempotency-Key'] as string | undefined, requestId });
+/** What an action passes on besides its body: the Update id its Idempotency-Key made (mountRoutes.ts), and the request's id for its audit entry. */
+const keyOf = ({ updateId, requestId }: { updateId?: string | undefined; requestId: string }) => ({ updateId, requestId });
 
 export const caseRoutes: RouteSpec[] = [
   {
@@ -149,9 +149,9 @@ export const caseRoutes: RouteSpec[] = [
     idempotent: 'retry-step',
     body: retryStepRequestSchema,
     responses: action,
-    async handle({ params, body, headers, actor, requestId }, gateway) {
+    async handle({ params, body, actor, ...ids }, gateway) {
       const { reason, fresh } = body as z.output<typeof retryStepRequestSchema>;
-      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason, { fresh, ...keyOf(headers, requestId), actor }) };
+      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason, { fresh, ...keyOf(ids), actor }) };
     },
   },
   {
@@ -168,9 +168,9 @@ export const caseRoutes: RouteSpec[] = [
     idempotent: 'waive-step',
     body: waiveStepRequestSchema,
     responses: action,
-    async handle({ params, body, headers, actor, requestId }, gateway) {
+    async handle({ params, body, actor, ...ids }, gateway) {
       const { reason } = body as z.output<typeof waiveStepRequestSchema>;
-      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason, { ...keyOf(headers, requestId), actor }) };
+      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason, { ...keyOf(ids), actor }) };
     },
   },
   {
@@ -186,9 +186,9 @@ export const caseRoutes: RouteSpec[] = [
     idempotent: 'resolve-picklist',
     body: resolvePicklistRequestSchema,
     responses: action,
-    async handle({ params, body, headers, actor, requestId }, gateway) {
+    async handle({ params, body, actor, ...ids }, gateway) {
       const { providerId } = body as z.output<typeof resolvePicklistRequestSchema>;
-      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId, { ...keyOf(headers, requestId), actor }) };
+      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId, { ...keyOf(ids), actor }) };
     },
   },
   {

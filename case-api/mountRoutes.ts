@@ -42,7 +42,10 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
           headers: parse(route.headers, declaredHeaders(route.headers, req), 'header') as Record<string, unknown>,
           body: parse(route.body, requiredBody(route.body, req), 'body'),
         };
-        const input = { ...parsed, actor: caller.name, requestId: idempotentRequestId(route, parsed.headers, res) };
+        const updateId = updateIdOf(route, parsed.headers);
+        // A repeat of an idempotent request is audited, and answered, under the Update id its key makes.
+        if (updateId) answerRequestId(res, updateId);
+        const input = { ...parsed, actor: caller.name, requestId: requestIdOf(res), ...(updateId ? { updateId } : {}) };
         // What the route takes, after its schema dropped what it ignores (an unknown field's value).
         refuseNul({ path: input.params, query: input.query, body: input.body });
         const answer = await route.handle(input, gateway);
@@ -59,14 +62,10 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
   }
 }
 
-/**
- * An action sent with an Idempotency-Key is audited under the key's Update id, the same for every
- * repeat of the request: the request answers that id (and it reaches the handler), else its own.
- */
-function idempotentRequestId(route: RouteSpec, headers: Record<string, unknown>, res: Response): string {
+/** The Update id an Idempotency-Key makes for the route's action (namespaced by it, so one key cannot answer two actions). */
+function updateIdOf(route: RouteSpec, headers: Record<string, unknown>): string | undefined {
   const key = headers['Idempotency-Key'];
-  if (route.idempotent && typeof key === 'string') answerRequestId(res, operatorUpdateId(route.idempotent, key));
-  return requestIdOf(res);
+  return route.idempotent && typeof key === 'string' ? operatorUpdateId(route.idempotent, key) : undefined;
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, where: string): unknown {

@@ -17,6 +17,8 @@ export interface RouteInput {
   actor: string;
   /** The request's id (requestId.ts): an operator action's audit entry carries it. */
   requestId: string;
+  /** For a route that is `idempotent`, sent with an Idempotency-Key: the Update id the key makes (then also the request's id). */
+  updateId?: string;
 }
 
 export interface RouteAnswer {
