@@ -11,7 +11,7 @@ import type { CaseListQuery } from '../case-file/caseQueue';
 import type { CaseFileStore } from '../case-file/store';
 import { describeIssues } from '../provider';
 import { caseEventSettingsOf } from './caseEventTimes';
-import { workflowNotFound } from './grpcCode';
+import { workflowClosing, workflowNotFound } from './grpcCode';
 import { listCaseRows, readCaseStatus } from './caseReads';
 import { JourneyClosedError, JourneyInputError, RequestIdReusedError } from './journeyErrors';
 import { onboardCaseInputSchema, type ValidOnboardCaseInput } from './journeyInput';
@@ -247,7 +247,8 @@ export const journeyHandle = (ctx: JourneyClientContext, caseId: string) => ctx.
  * Actions need a running journey; a closed one is refused by name rather than as "not found", also
  * when it closes between the look and the action (its last write to the read model comes just
  * before its close, so a caller that saw it closing there often acts in that moment): Temporal
- * then answers "not found" to the signal or the Update, and a second look names the close.
+ * then answers "not found" (or "workflow is closing") to the signal or the Update, and a second
+ * look names the close.
  */
 async function onRunningJourney<T>(ctx: JourneyClientContext, caseId: string, action: (handle: ReturnType<typeof journeyHandle>) => Promise<T>): Promise<T> {
   const handle = journeyHandle(ctx, caseId);
@@ -256,6 +257,11 @@ async function onRunningJourney<T>(ctx: JourneyClientContext, caseId: string, ac
     return await action(handle);
   } catch (error) {
     if (workflowNotFound(error)) await refuseUnlessRunning(handle, caseId);
+    // Still closing after the client's quick tries: refused as closed, which it is about to be.
+    if (workflowClosing(error)) {
+      await refuseUnlessRunning(handle, caseId);
+      throw new JourneyClosedError(caseId, 'closing');
+    }
     throw error;
   }
 }

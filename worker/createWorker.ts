@@ -15,6 +15,7 @@ import type { ProviderConfig } from '../activities/providerConfig';
 import type { CaseFileStore } from '../case-file/store';
 import type { CaseEventsConfig } from '../case-events/caseEventsConfig';
 import { startCaseEventOutbox } from '../case-events/caseEventOutbox';
+import { temporalRetryInterceptors } from '../client/temporalRetry';
 import { temporalConnectionOptions, type TemporalConfig } from '../config/temporalConfig';
 import type { WorkerTuning } from './workerConfig';
 import { workerDeploymentOptionsFor } from './workerVersioning';
@@ -53,7 +54,7 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
   const dataConverter = dataConverterFor(payloadKeys);
   const connectionOptions = temporalConnectionOptions(setup.temporal);
   const nativeConnection = await NativeConnection.connect(connectionOptions);
-  const clientConnection = await Connection.connect(connectionOptions);
+  const clientConnection = await Connection.connect({ ...connectionOptions, interceptors: temporalRetryInterceptors() });
   const client = temporalClientOn(clientConnection, setup.temporal.namespace, payloadKeys);
   const provider = new ProviderClient(setup.provider);
   const worker = await Worker.create({

@@ -387,4 +387,20 @@ describe('the document is the contract (issue 23)', () => {
       expect({ op, documented: Object.keys(operation.responses) }).toEqual({ op, documented: expect.arrayContaining(['409']) });
     }
   });
+
+  test('a cancel that meets the journey while it closes is 409 case_closed, as on a closed one', async () => {
+    const { caseId, input } = await picklistCase();
+    expect((await api('POST', '/v1/cases', { key: origination, body: input })).status).toBe(201);
+    await eventually(() => readCase(caseId), (r) => r.body?.steps?.['credit-report']?.state === 'waiting');
+    expect((await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: { reason: 'first' } })).status).toBe(202);
+    // Back to back until refused: the journey's close takes a workflow task or two, and Temporal
+    // answers "workflow is closing" to a signal in that moment (client/temporalRetry.ts).
+    const answers: { status: number; error?: string }[] = [];
+    while (answers.at(-1)?.status !== 409 && answers.length < 500) {
+      const answer = await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: { reason: 'again' } });
+      answers.push({ status: answer.status, ...(answer.body?.error ? { error: answer.body.error } : {}) });
+    }
+    expect(answers.at(-1)).toEqual({ status: 409, error: 'case_closed' });
+    expect(answers.slice(0, -1).every((a) => a.status === 202)).toBe(true);
+  });
 });

@@ -10,6 +10,7 @@
  * (each failure, its request as curl, the answer). Both suites generate from fixed seeds, so that
  * CI's verdict on a change depends on the change, not on the draw; to look further, run the fault
  * suite with other seeds (CONTRACT_SEED=$RANDOM), and turn what it finds into tests.
+ * CONTRACT_REPORT_DIR=<dir> keeps every exchange with its time as HAR files.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/
 import { caseFileOptionOf, startCaseFileProcess, type CaseFileProcess } from './caseFileProcess';
 import { caseApiClient, eventually } from './caseApiClient';
 import { resolveSchemathesis } from './schemathesis';
+import { failuresIn } from './schemathesisReport';
 
 export interface ContractSuiteOptions {
   simulatorSeed: number;
@@ -65,8 +67,10 @@ export function caseApiContractSuite(options: ContractSuiteOptions): void {
   test(`every operation keeps the document's promises to a caller with each role (${roles.join(', ')})`, async () => {
     for (const role of roles) {
       const began = Date.now();
-      const result = await schemathesis(python, stack.caseApi.url, stack.caseApiKeys![role], seed, options);
-      expect({ role, seed, code: result.code, output: result.code === 0 ? 'passed' : result.output }).toEqual({ role, seed, code: 0, output: 'passed' });
+      const result = await schemathesis(python, stack.caseApi.url, role, stack.caseApiKeys![role], seed, options);
+      // What failed comes first, a line each: CI shows the head of a failure's message.
+      const failed = result.code === 0 ? [] : failuresIn(result.output);
+      expect({ role, seed, code: result.code, failed, output: result.code === 0 ? 'passed' : result.output }).toEqual({ role, seed, code: 0, failed: [], output: 'passed' });
       expect(Number(/(\d+) generated/.exec(result.output)?.[1] ?? 0)).toBeGreaterThan(0);
       expect(Date.now() - began).toBeLessThan(options.budgetMs);
     }
@@ -86,7 +90,7 @@ async function startPicklistCase(stack: Stack): Promise<void> {
 }
 
 /** One Schemathesis run with a role's key: its exit code and its whole report. */
-function schemathesis(python: string, apiUrl: string, key: string, seed: number, options: ContractSuiteOptions): Promise<{ code: number; output: string }> {
+function schemathesis(python: string, apiUrl: string, role: string, key: string, seed: number, options: ContractSuiteOptions): Promise<{ code: number; output: string }> {
   const args = [
     '-m', 'schemathesis.cli', 'run', `${apiUrl}/openapi.json`,
     '--header', `Authorization: Bearer ${key}`,
@@ -98,6 +102,8 @@ function schemathesis(python: string, apiUrl: string, key: string, seed: number,
     '--workers', '1',
     '--no-shrink',
     '--output-sanitize', 'true',
+    // CONTRACT_REPORT_DIR=<dir> keeps every request and answer with its time (HAR, a folder per role).
+    ...(process.env.CONTRACT_REPORT_DIR ? ['--report', 'har', '--report-dir', path.join(process.env.CONTRACT_REPORT_DIR, role)] : []),
   ];
   // A throwaway working folder: Hypothesis keeps its example database there.
   const cwd = mkdtempSync(path.join(process.env.TEST_TEMP_DIR!, 'schemathesis-'));
@@ -108,3 +114,4 @@ function schemathesis(python: string, apiUrl: string, key: string, seed: number,
     });
   });
 }
+
