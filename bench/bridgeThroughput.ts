@@ -221,11 +221,12 @@ async function main(): Promise<number> {
 
     await inProcess.stop();
     await bridgeProcess.stop();
-    const visibility = await visibilityLatency(server.address, dataConverter, client, spoolRoot, http);
+    const visibility = await visibilityLatency(server.address, server.pid, dataConverter, client, spoolRoot, http);
     console.log(
       `POST → delivery processed by resource/idv/<id> (its first workflow task completed after the signal, from the history), ${visibility.count} deliveries through a bridge process at ${VISIBILITY_RATE} a second (${visibility.perSecond.toFixed(1)} reached), a worker running: ` +
         `p50 ${visibility.p50.toFixed(1)} ms, p99 ${visibility.p99.toFixed(1)} ms (the 202 alone: p50 ${visibility.ackP50.toFixed(1)} ms, p99 ${visibility.ackP99.toFixed(1)} ms)`,
     );
+    console.log(`  of which: ${visibility.breakdown}`);
 
     const results: BenchResult[] = [
       ratioAtLeast(`bridge throughput (median of ${ROUNDS} rounds)`, { value: median(names.bridge), unit: 'deliveries/s' }, { value: median(names.direct), name: 'direct signalWithStart' }, 0.9),
@@ -263,11 +264,12 @@ async function main(): Promise<number> {
  */
 async function visibilityLatency(
   address: string,
+  serverPid: number,
   dataConverter: ReturnType<typeof dataConverterFor>,
   client: Client,
   spoolRoot: string,
   http: PostClient,
-): Promise<{ count: number; perSecond: number; p50: number; p99: number; ackP50: number; ackP99: number }> {
+): Promise<{ count: number; perSecond: number; p50: number; p99: number; ackP50: number; ackP99: number; breakdown: string }> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') });
   const nativeConnection = await NativeConnection.connect({ address });
@@ -288,9 +290,17 @@ async function visibilityLatency(
     acks.length = 0;
     postedAt.clear();
     const sample = deliveries(VISIBILITY_SAMPLE);
+    const spent = cpuMeter([serverPid, bridge.pid]);
     const load = await pacedLoad(sample, VISIBILITY_RATE, send);
-    const latencies = await Promise.all(sample.map(async (d) => (await processedAt(client, d.requestId)) - postedAt.get(d.requestId)!));
-    return { count: sample.length, perSecond: load.perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99), ackP50: percentile(acks, 50), ackP99: percentile(acks, 99) };
+    const cpu = spent();
+    const processed = await Promise.all(sample.map(async (d) => ({ ...(await processedAt(client, d.requestId)), posted: postedAt.get(d.requestId)! })));
+    const latencies = processed.map((p) => p.completed - p.posted);
+    const part = (name: string, values: number[]) => `${name} p50 ${percentile(values, 50).toFixed(0)} ms, p99 ${percentile(values, 99).toFixed(0)} ms`;
+    const breakdown =
+      `${part('waiting for a worker to take the task (task scheduled → started)', processed.map((p) => p.started - p.scheduled))}; ` +
+      `${part('the worker on it (started → completed)', processed.map((p) => p.completed - p.started))}; ` +
+      `CPU per delivery over the load: this process (load generator and worker) ${((cpu.selfMs / sample.length) * 1000).toFixed(0)} µs, dev server ${(((cpu.othersMs[0] ?? 0) / sample.length) * 1000).toFixed(0)} µs, bridge process ${(((cpu.othersMs[1] ?? 0) / sample.length) * 1000).toFixed(0)} µs`;
+    return { count: sample.length, perSecond: load.perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99), ackP50: percentile(acks, 50), ackP99: percentile(acks, 99), breakdown };
   } finally {
     await bridge.stop();
     worker.shutdown();
@@ -301,15 +311,24 @@ async function visibilityLatency(
 
 const eventMs = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
 
-/** When the resource workflow of `requestId` completed its first workflow task after the delivery's signal (epoch ms). */
-async function processedAt(client: Client, requestId: string): Promise<number> {
+/**
+ * The first workflow task of the resource workflow of `requestId` after the delivery's signal:
+ * when it was scheduled, started by a worker and completed (epoch ms, from the history).
+ */
+async function processedAt(client: Client, requestId: string): Promise<{ scheduled: number; started: number; completed: number }> {
   const handle = client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: requestId }));
   const deadline = Date.now() + 30_000;
   for (;;) {
     const events = (await handle.fetchHistory()).events ?? [];
     const signaled = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
-    const completed = signaled < 0 ? undefined : events.slice(signaled + 1).find((e) => e.workflowTaskCompletedEventAttributes);
-    if (completed) return eventMs(completed.eventTime);
+    const after = signaled < 0 ? [] : events.slice(signaled + 1);
+    const completed = after.findIndex((e) => e.workflowTaskCompletedEventAttributes);
+    if (completed >= 0) {
+      // The task that completed is the last one scheduled and started before it (a signal can land between).
+      const before = after.slice(0, completed);
+      const last = (has: (e: (typeof events)[number]) => unknown) => eventMs([...events.slice(0, signaled + 1), ...before].reverse().find(has)?.eventTime);
+      return { scheduled: last((e) => e.workflowTaskScheduledEventAttributes), started: last((e) => e.workflowTaskStartedEventAttributes), completed: eventMs(after[completed]!.eventTime) };
+    }
     if (Date.now() > deadline) throw new Error(`delivery for ${requestId} not processed after 30 s`);
     await sleep(200);
   }

@@ -18,7 +18,10 @@
  * Both shapes are printed side by side. BENCH_THROUGHPUT_ROUNDS (3) measured rounds of each,
  * alternating, so that load from elsewhere on the machine falls on both alike; the figures are the
  * median round's journeys a minute each way (issue 24: the median of at least 3 rounds), and the
- * journeys over all rounds are printed beside them. Exits 1 when the ratio is under TARGET.
+ * journeys over all rounds are printed beside them. Each round also prints the CPU time per
+ * journey of this process (every thread: worker, stack, simulator, applicants) and of the dev
+ * server, and how busy they kept the cores: near 100%, those CPU times are what sets the pace.
+ * Exits 1 when the ratio is under TARGET.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -38,6 +41,7 @@ import { BASELINE_TASK_QUEUE, startBaselineWorker, workerSettings } from './jour
 import { baselineJourney, baselineMailbox } from './journeyThroughput/baselineWorkflows';
 import { journeysOf, planFor, shapeFigures, summariseRunsSince, typicalPlan, type ShapeFigures } from './journeyThroughput/journeyShape';
 import { describeTimeSpent, type TimeSpent } from './journeyThroughput/timeSpent';
+import { cpuMeter } from './cpuMeter';
 import { exitWhenDone } from './exitWhenDone';
 
 const JOURNEYS = Number(process.env.BENCH_THROUGHPUT_JOURNEYS ?? 40);
@@ -53,6 +57,8 @@ interface Round {
   seconds: number;
   /** Start to completion of each journey, milliseconds, sorted. */
   latencies: number[];
+  /** CPU time over the round: this process (worker, stack, simulator, player: every thread) and the dev server. */
+  cpu: { selfMs: number; devServerMs: number };
 }
 
 const perMinute = (round: Round) => (round.journeyIds.length / round.seconds) * 60;
@@ -62,9 +68,19 @@ const overall = (rounds: Round[]) => (rounds.reduce((n, r) => n + r.journeyIds.l
 const medianPerMinute = (rounds: Round[]) => rounds.map(perMinute).sort((a, b) => a - b)[Math.floor(rounds.length / 2)] ?? 0;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
+/** Measures the CPU time of this process and of the dev server (`pid`) from now on. */
+function roundCpu(devServerPid: number | undefined): () => Round['cpu'] {
+  const spent = cpuMeter(devServerPid ? [devServerPid] : []);
+  return () => {
+    const { selfMs, othersMs } = spent();
+    return { selfMs, devServerMs: othersMs[0] ?? Number.NaN };
+  };
+}
+
 /** `count` demo journeys at once; resolves when all have completed. */
 async function realRound(stack: Stack, player: ApplicantPlayer, count: number): Promise<Round> {
   const cases = await Promise.all(Array.from({ length: count }, () => prepareDemoCase(stack)));
+  const cpu = roundCpu(stack.devServer?.pid);
   const started = performance.now();
   const latencies = await Promise.race([
     player.running.then(() => Promise.reject(new Error('the applicant player stopped'))),
@@ -77,13 +93,14 @@ async function realRound(stack: Stack, player: ApplicantPlayer, count: number): 
       }),
     ),
   ]);
-  return { journeyIds: cases.map((c) => `case/${c.caseId}`), seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+  return { journeyIds: cases.map((c) => `case/${c.caseId}`), seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), cpu: cpu() };
 }
 
 /** `count` baseline journeys at once, each with its mailboxes' client deliveries; resolves when all have completed. */
-async function baselineRound(client: Client, template: BaselineJourneyPlan, count: number): Promise<Round> {
+async function baselineRound(client: Client, template: BaselineJourneyPlan, count: number, devServerPid: number | undefined): Promise<Round> {
   const run = randomUUID().slice(0, 8);
   const journeyIds = Array.from({ length: count }, (_, i) => `baseline/${run}/${i}`);
+  const cpu = roundCpu(devServerPid);
   const started = performance.now();
   const latencies = await Promise.all(
     journeyIds.map(async (workflowId) => {
@@ -99,7 +116,7 @@ async function baselineRound(client: Client, template: BaselineJourneyPlan, coun
       return performance.now() - t0;
     }),
   );
-  return { journeyIds, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+  return { journeyIds, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), cpu: cpu() };
 }
 
 function devServerCommand(stack: Stack): string {
@@ -117,7 +134,20 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 function describeRound(name: string, round: Round): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  return `${name.padEnd(9)} ${round.journeyIds.length} journeys in ${round.seconds.toFixed(1)} s: ${perMinute(round).toFixed(1)} journeys/min (each from start to completion: p50 ${s(percentile(round.latencies, 50))}, max ${s(round.latencies.at(-1) ?? 0)})`;
+  const n = round.journeyIds.length;
+  const busy = (round.cpu.selfMs + round.cpu.devServerMs) / (round.seconds * 1000 * os.cpus().length);
+  return (
+    `${name.padEnd(9)} ${n} journeys in ${round.seconds.toFixed(1)} s: ${perMinute(round).toFixed(1)} journeys/min (each from start to completion: p50 ${s(percentile(round.latencies, 50))}, max ${s(round.latencies.at(-1) ?? 0)}); ` +
+    `CPU per journey: this process ${(round.cpu.selfMs / n).toFixed(0)} ms, dev server ${(round.cpu.devServerMs / n).toFixed(0)} ms; the cores ${(busy * 100).toFixed(0)}% busy with the two`
+  );
+}
+
+/** CPU milliseconds per journey over the rounds, this process's and the dev server's. */
+function describeCpu(name: string, rounds: Round[]): string {
+  const n = rounds.reduce((sum, r) => sum + r.journeyIds.length, 0);
+  const self = rounds.reduce((sum, r) => sum + r.cpu.selfMs, 0) / n;
+  const server = rounds.reduce((sum, r) => sum + r.cpu.devServerMs, 0) / n;
+  return `${name} ${(self + server).toFixed(0)} ms (this process ${self.toFixed(0)}, dev server ${server.toFixed(0)})`;
 }
 
 function shapeTable(real: ShapeFigures, baseline: ShapeFigures): string {
@@ -166,9 +196,9 @@ async function main(): Promise<void> {
     const baselineSettings = workerSettings(baselineWorker.worker);
     console.log(`worker settings ${realSettings === baselineSettings ? '(the same for both)' : 'DIFFER'}: ${realSettings}`);
     if (realSettings !== baselineSettings) console.log(`baseline worker settings: ${baselineSettings}`);
-    await baselineRound(baselineWorker.client, template, WARMUP);
+    await baselineRound(baselineWorker.client, template, WARMUP, stack.devServer?.pid);
     const baselineSince = new Date();
-    const baselines = [await baselineRound(baselineWorker.client, template, JOURNEYS)];
+    const baselines = [await baselineRound(baselineWorker.client, template, JOURNEYS, stack.devServer?.pid)];
     console.log(describeRound('baseline', baselines[0] as Round));
     const baselineSpent: TimeSpent = new Map();
     const baselineRuns = journeysOf(await summariseRunsSince(baselineWorker.client, baselineSince, baselineSpent), (baselines[0] as Round).journeyIds);
@@ -177,7 +207,7 @@ async function main(): Promise<void> {
     for (let round = 2; round <= ROUNDS; round++) {
       reals.push(await realRound(stack, player, JOURNEYS));
       console.log(describeRound('system', reals.at(-1) as Round));
-      baselines.push(await baselineRound(baselineWorker.client, template, JOURNEYS));
+      baselines.push(await baselineRound(baselineWorker.client, template, JOURNEYS, stack.devServer?.pid));
       console.log(describeRound('baseline', baselines.at(-1) as Round));
     }
     await player.stop();
@@ -193,6 +223,7 @@ async function main(): Promise<void> {
     const ratio = Math.round((medianPerMinute(reals) / medianPerMinute(baselines)) * 100) / 100;
     console.log(`load average at the end: ${load()}`);
     console.log(`all ${ROUNDS} round(s) together: system ${overall(reals).toFixed(1)} journeys/min, baseline ${overall(baselines).toFixed(1)} journeys/min`);
+    console.log(`CPU per journey over all rounds: ${describeCpu('system', reals)}; ${describeCpu('baseline', baselines)}`);
     console.log(`median round of ${ROUNDS} of ${JOURNEYS}: system ${figure} journeys/min, baseline ${base} journeys/min, ratio ${ratio} (target ≥ ${TARGET})`);
     reportResult(ratioAtLeast('journey throughput', { value: figure, unit: 'journeys/min' }, { value: base, name: 'baseline workflows of the same shape, journeys/min' }, TARGET));
     process.exitCode = ratio >= TARGET ? 0 : 1;
