@@ -1,9 +1,9 @@
 /**
  * The one way a process builds a Temporal client: always with the project's data converter (the
  * encryption codec and the failure converter, codec/dataConverter.ts), so that nothing a process
- * sends reaches Temporal as plaintext. Workers, the bridge, the case API, the CLI and the
- * dead-letter replay all build theirs here, with the retry policy of temporalRetry.ts; test/unit/temporalClientFactory.test.ts fails when a
- * process builds one any other way.
+ * sends reaches Temporal as plaintext, and with the retry policy of temporalRetry.ts. Workers,
+ * the bridge, the case API, the CLI and the dead-letter replay all build theirs here;
+ * test/unit/temporalClientFactory.test.ts fails when a process builds one any other way.
  */
 import { Client, Connection } from '@temporalio/client';
 import { dataConverterFor } from '../codec/dataConverter';

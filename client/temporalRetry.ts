@@ -18,7 +18,7 @@ export function isWorkflowClosing(status: Pick<StatusObject, 'code' | 'details'>
   return status.code === RESOURCE_EXHAUSTED && /workflow is closing/i.test(status.details ?? '');
 }
 
-/** Tries after the first while the workflow closes, and the wait before each (about 0.8 s in all). */
+/** Tries after the first while the workflow closes, and the wait before each (0.75 s in all). */
 export const closingRetryDelaysMs = [50, 100, 150, 200, 250] as const;
 
 export function temporalRetryOptions(defaults: GrpcRetryOptions = defaultGrpcRetryOptions()): GrpcRetryOptions {
