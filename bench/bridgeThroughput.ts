@@ -121,13 +121,17 @@ const post =
     if (status !== 202) throw new Error(`${url} answered ${status}`);
   };
 
-/** CPU columns: this process, the dev server, the bridge process. */
-function line(name: string, f: LoadFigures, cpu: CpuSpent): string {
-  const perDelivery = (ms: number) => ((ms / f.count) * 1000).toFixed(0).padStart(5);
+/** CPU per delivery of this process, the dev server and the bridge process (`cpuMeter`'s pids in that order). */
+function cpuColumns(cpu: CpuSpent, deliveries: number): string {
+  const perDelivery = (ms: number) => ((ms / deliveries) * 1000).toFixed(0).padStart(5);
   const [devServer = 0, bridgeProcess = 0] = cpu.othersMs;
+  return `CPU µs/delivery: here ${perDelivery(cpu.selfMs)}, dev server ${perDelivery(devServer)}, bridge process ${perDelivery(bridgeProcess)}`;
+}
+
+function line(name: string, f: LoadFigures, cpu: CpuSpent): string {
   return (
     `${name.padEnd(46)} ${f.perSecond.toFixed(0).padStart(6)}/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms  ` +
-    `CPU µs/delivery: here ${perDelivery(cpu.selfMs)}, dev server ${perDelivery(devServer)}, bridge process ${perDelivery(bridgeProcess)}  (${f.count} in ${f.seconds.toFixed(1)} s)`
+    `${cpuColumns(cpu, f.count)}  (${f.count} in ${f.seconds.toFixed(1)} s)`
   );
 }
 
@@ -299,7 +303,7 @@ async function visibilityLatency(
     const breakdown =
       `${part('waiting for a worker to take the task (task scheduled → started)', processed.map((p) => p.started - p.scheduled))}; ` +
       `${part('the worker on it (started → completed)', processed.map((p) => p.completed - p.started))}; ` +
-      `CPU per delivery over the load: this process (load generator and worker) ${((cpu.selfMs / sample.length) * 1000).toFixed(0)} µs, dev server ${(((cpu.othersMs[0] ?? 0) / sample.length) * 1000).toFixed(0)} µs, bridge process ${(((cpu.othersMs[1] ?? 0) / sample.length) * 1000).toFixed(0)} µs`;
+      `over the load (here: the load generator and the worker) ${cpuColumns(cpu, sample.length)}`;
     return { count: sample.length, perSecond: load.perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99), ackP50: percentile(acks, 50), ackP99: percentile(acks, 99), breakdown };
   } finally {
     await bridge.stop();
@@ -325,8 +329,8 @@ async function processedAt(client: Client, requestId: string): Promise<{ schedul
     const completed = after.findIndex((e) => e.workflowTaskCompletedEventAttributes);
     if (completed >= 0) {
       // The task that completed is the last one scheduled and started before it (a signal can land between).
-      const before = after.slice(0, completed);
-      const last = (has: (e: (typeof events)[number]) => unknown) => eventMs([...events.slice(0, signaled + 1), ...before].reverse().find(has)?.eventTime);
+      const upToIt = events.slice(0, signaled + 1 + completed).reverse();
+      const last = (has: (e: (typeof events)[number]) => unknown) => eventMs(upToIt.find(has)?.eventTime);
       return { scheduled: last((e) => e.workflowTaskScheduledEventAttributes), started: last((e) => e.workflowTaskStartedEventAttributes), completed: eventMs(after[completed]!.eventTime) };
     }
     if (Date.now() > deadline) throw new Error(`delivery for ${requestId} not processed after 30 s`);
