@@ -4,7 +4,8 @@ const faults = process.env.JOURNEYS_SUITE === 'faults';
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // Node's environment, and a file that leaves a socket, a child process or a timer running fails.
+  testEnvironment: '<rootDir>/test/setup/leftoverHandles.ts',
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testMatch: faults ? ['<rootDir>/test/faults/**/*.test.ts'] : ['<rootDir>/test/**/*.test.ts'],
   testPathIgnorePatterns: faults ? ['/node_modules/'] : ['/node_modules/', '<rootDir>/test/faults/'],
