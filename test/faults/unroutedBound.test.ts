@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
+import type { CaseFileStore } from '../../case-file/store';
 import { dataConverterFor } from '../../codec/dataConverter';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { readPayloadKeys } from '../../codec/payloadKeys';
@@ -27,10 +28,12 @@ const temporal = testTemporalConfig();
 let worker: RunningWorker;
 let connection: Connection;
 let client: Client;
+let caseFile: CaseFileStore;
 
 beforeAll(async () => {
+  caseFile = await testCaseFile();
   // Unrouted resources have no subscriber, so they never poll: the provider is never called.
-  worker = await startWorker({ temporal, provider: readProviderConfig({}), workflowBundle: testWorkflowBundle(), caseFile: await testCaseFile() });
+  worker = await startWorker({ temporal, provider: readProviderConfig({}), workflowBundle: testWorkflowBundle(), caseFile });
   connection = await Connection.connect({ address: temporal.address });
   client = new Client({ connection, dataConverter: dataConverterFor(readPayloadKeys()) });
 });
@@ -38,6 +41,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   await connection?.close();
+  // The worker leaves the case file to whoever opened it.
+  await caseFile?.close();
 });
 
 const delivery = (n: number): ResourceDelivery => ({
