@@ -32,14 +32,16 @@ export function activityIdempotencyKey(context = currentActivity()): string | un
 }
 
 /**
- * Runs `work` with the activity's cancellation signal, heartbeating until it settles. A local
- * activity (a resource's poll) has no heartbeats: its workflow task bounds it, and the SDK's core
+ * Runs `work` with the activity's cancellation signal, heartbeating until it settles. An activity
+ * scheduled without a heartbeat timeout sends none: a resource's poll, whose attempts are short
+ * reads, each heartbeat a billable action (the SDK sends the first at once) that would double what
+ * a poll costs. A local activity has none either: its workflow task bounds it, and the SDK's core
  * warns of each one sent.
  */
 export async function whileHeartbeating<T>(work: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
   const context = currentActivity();
   if (!context) return work(undefined);
-  if (context.info.isLocal) return work(context.cancellationSignal);
+  if (context.info.isLocal || !context.info.heartbeatTimeoutMs) return work(context.cancellationSignal);
   context.heartbeat();
   const timer = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
   try {

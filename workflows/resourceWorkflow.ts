@@ -19,8 +19,12 @@
  *
  * Polls back off (pollBackoff.ts): the first `reconcileAfter` after the last delivery or
  * subscription, each further one twice as long after the one before, up to
- * `reconcileBackoffCap`; a delivery or subscription starts again from `reconcileAfter`. Those polls
- * are local activities (activityOptions.reconcileLocal): a wait costs little more than its timers.
+ * `reconcileBackoffCap`; a delivery or subscription starts again from `reconcileAfter`. The first
+ * poll waits for a timer; it and the polls after it are one activity whose retry policy is that
+ * schedule (retryingPoll.ts): an attempt costs one billable action and no event. A delivery, a
+ * subscription or the last subscriber leaving cancels it. (Resources started before this polled
+ * with a timer and a local activity each time, or, earlier still, every `reconcileAfter`:
+ * docs/versioning.md.)
  */
 import { msToNumber } from '@temporalio/common/lib/time';
 import { condition, continueAsNew, getExternalWorkflowHandle, log, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
@@ -30,6 +34,7 @@ import { activityOptions } from './activityOptions';
 import { defaultDeadlines, resourceQuietAfterOutcome } from '../client/deadlines';
 import { pollable, settlesResource } from './resourceSettlement';
 import { pollInterval } from './pollBackoff';
+import { startRetryingPoll, type RetryingPoll, type SettledPoll } from './retryingPoll';
 import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, unsubscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from '../client/resourceMessages';
 
 export type { ResourceWorkflowInput };
@@ -48,11 +53,14 @@ const localReconciliation = proxyLocalActivities<Activities>(activityOptions.rec
 
 /** docs/versioning.md: resources started before it polled every reconcileAfter, without backing off. */
 const POLLING_BACKS_OFF = 'resource-polling-backs-off';
+/** docs/versioning.md: resources started before it polled with a timer and a local activity each time. */
+const POLLS_BY_RETRY = 'resource-polls-by-retry';
 
 export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<ResourceState> {
   // Decided at the first task, before any handler runs: a marker asked for later lands where an
   // older run's replay does not look for it.
   const backsOff = patched(POLLING_BACKS_OFF);
+  const pollsByRetry = backsOff && patched(POLLS_BY_RETRY);
   const state: ResourceState = {
     resource: input.resource,
     events: input.carried?.events ?? [],
@@ -82,6 +90,12 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   // grows the history (a workflow nobody subscribes to, such as unrouted deliveries, must still
   // reach the continue-as-new check).
   let wake = false;
+  // The poll under way when polling is an activity's retries (pollsByRetry); never set otherwise.
+  let polling: RetryingPoll | undefined;
+  const stopPolling = (): void => {
+    polling?.cancel();
+    polling = undefined;
+  };
 
   const record = (delivery: ResourceDelivery): void => {
     if (seen.has(delivery.dedupeId)) {
@@ -101,6 +115,8 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     lastActivity = Date.now();
     pollsSinceActivity = 0;
     wake = true;
+    // Settled, or the schedule starts again from reconcileAfter (the loop starts a new poll).
+    stopPolling();
     if (!told) for (const to of state.subscribers) outbox.push({ to, delivery });
   };
 
@@ -116,6 +132,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     // A new need (a retried step's): its first poll comes reconcileAfter from now, as the first one did.
     pollsSinceActivity = 0;
     wake = true;
+    stopPolling();
     // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing; one
     // delivery per occurrence, as live ones are forwarded.
     state.events.forEach((delivery, index) => {
@@ -127,6 +144,8 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   // for a resource nobody waits on nor counts the unsubscription as activity.
   setHandler(unsubscribeSignal, ({ workflowId }) => {
     state.subscribers = state.subscribers.filter((s) => s !== workflowId);
+    // Nobody waits: a poll under way ends here (the loop's timer is the quiet's, not a poll's).
+    if (state.subscribers.length === 0) stopPolling();
   });
 
   setHandler(resourceStateQuery, () => state);
@@ -138,7 +157,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   const nextPollInterval = (after: number): number => (backsOff ? pollInterval(after, reconcileBackoffCapMs ?? defaultCapMs, pollsSinceActivity) : after);
   // Read from the state each time: a subscriber can leave while the loop waits.
   const nextPollAt = (): number => {
-    const pollDue = reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && pollable(state.resource.kind);
+    const pollDue = polling === undefined && reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && pollable(state.resource.kind);
     return pollDue ? Math.max(lastActivity, lastPoll ?? lastActivity) + nextPollInterval(reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
   };
   const quietUntil = (): number => lastActivity + (outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs);
@@ -149,6 +168,25 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     if (busy) {
       const told = await flush(outbox, state);
       if (settled && told > 0) outcomeTold = true;
+    } else if (Date.now() >= nextPollAt() && pollsByRetry) {
+      polling = startRetryingPoll(
+        state.resource,
+        { reconcileAfterMs: reconcileAfterMs as number, capMs: reconcileBackoffCapMs ?? defaultCapMs, pollsBefore: pollsSinceActivity },
+        (answer) => {
+          polling = undefined;
+          settled = true;
+          lastPoll = Date.now();
+          record(polledDelivery(answer));
+        },
+        (error) => {
+          // Not expected (the policy retries without end): the next poll comes by the timer.
+          log.warn('polling ended without an answer; will poll again', { resource: state.resource, error: String(error) });
+          polling = undefined;
+          lastPoll = Date.now();
+          pollsSinceActivity++;
+          wake = true;
+        },
+      );
     } else if (Date.now() >= nextPollAt()) {
       // A poll that is due comes before the end of quiet. Where the rule before (quiet from the
       // last poll) polled, this one polls too, so executions that polled under it replay unchanged.
@@ -158,11 +196,14 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
       // A delivery while the provider was asked has started the count again; it stays at 0.
       if (!settled && lastActivity === activityBefore) pollsSinceActivity++;
     } else if (Date.now() >= quietUntil()) {
+      stopPolling();
       return state;
     }
     const info = workflowInfo();
     const longHistory = input.continueAsNewAtHistoryLength !== undefined && info.historyLength >= input.continueAsNewAtHistoryLength;
-    if ((info.continueAsNewSuggested || longHistory) && outbox.length === 0) {
+    // Not while a poll is under way: its attempts add nothing to the history, and the next
+    // delivery or subscription, which grows it, ends the poll first.
+    if ((info.continueAsNewSuggested || longHistory) && outbox.length === 0 && polling === undefined) {
       const { resource, ...carried } = state;
       await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, ...(reconcileBackoffCapMs !== undefined ? { reconcileBackoffCapMs } : {}), ...(pollsSinceActivity > 0 ? { pollsSinceActivity } : {}), settled, ...(outcomeTold ? { outcomeTold } : {}), ...(quietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs } : {}), lastActivityAt: lastActivity, ...(lastPoll !== undefined ? { lastPollAt: lastPoll } : {}) } });
     }
@@ -197,22 +238,18 @@ function dropOldest(state: ResourceState, seen: Set<string>): void {
   state.eventsDropped = (state.eventsDropped ?? 0) + excess;
 }
 
+/** The `polled` event a settled answer becomes. */
+function polledDelivery(result: SettledPoll): ResourceDelivery {
+  const now = new Date(Date.now()).toISOString();
+  return { dedupeId: `poll|${result.eventType}`, eventType: result.eventType, batchId: null, webhookId: '', datetimeSent: now, receivedAt: now, parse: 'polled', data: result.data };
+}
+
 /** Asks the provider where the resource stands; a settled answer becomes a `polled` event. */
 async function reconcile(state: ResourceState, record: (d: ResourceDelivery) => void, provider: Pick<Activities, 'pollResource'>): Promise<boolean> {
   try {
     const result = await provider.pollResource({ resource: state.resource });
     if (!result.settled) return false;
-    const now = new Date(Date.now()).toISOString();
-    record({
-      dedupeId: `poll|${result.eventType}`,
-      eventType: result.eventType,
-      batchId: null,
-      webhookId: '',
-      datetimeSent: now,
-      receivedAt: now,
-      parse: 'polled',
-      data: result.data,
-    });
+    record(polledDelivery(result));
     return true;
   } catch (error) {
     log.warn('reconciliation failed; will try again', { resource: state.resource, error: String(error) });

@@ -1,17 +1,21 @@
 /**
  * Reconciliation polls in a resource workflow's history: a `pollResource` activity (resources that
- * poll every reconcileAfter), or the marker of its local activity (resources that back off,
- * workflows/resourceWorkflow.ts). Counted by bench:cost and bench:waiting and by the polling tests.
+ * poll every reconcileAfter), the marker of its local activity (resources that backed off with a
+ * timer per poll), or a `pollUntilSettled` activity, whose retries are the polls after its first
+ * (workflows/retryingPoll.ts): those are not events, and are counted at the provider
+ * (providerPolls.ts). Counted by bench:cost and bench:waiting and by the polling tests.
  */
 import type { temporal } from '@temporalio/proto';
 
 type Event = temporal.api.history.v1.IHistoryEvent;
 
 const POLL = 'pollResource';
+const POLL_BY_RETRY = 'pollUntilSettled';
 
 /** The event that records a poll's answer (its marker) or its start (the activity scheduled). */
 export function isPoll(event: Event): boolean {
-  if (event.activityTaskScheduledEventAttributes?.activityType?.name === POLL) return true;
+  const scheduled = event.activityTaskScheduledEventAttributes?.activityType?.name;
+  if (scheduled === POLL || scheduled === POLL_BY_RETRY) return true;
   const marker = event.markerRecordedEventAttributes;
   if (marker?.markerName !== 'core_local_activity') return false;
   // The marker's data (written by the SDK's core, never encoded by the codec) names the activity type.

@@ -246,6 +246,26 @@ async function main(): Promise<void> {
       async (caseId) => ({ caseId, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { identityVerification: true }, deadlines: { ...fast, reconcileAfter: '1 second', reconcileBackoffCap: '4 seconds' } }),
     );
 
+    // The webhook is lost (1.3): the IDV's resource finds the outcome by polling, one activity
+    // whose retries are the polls, completing on the attempt that reads it settled.
+    await journeyScenario(
+      stack,
+      'resource-settled-by-poll',
+      async (caseId) => {
+        const h = stack.client.workflow.getHandle(`case/${caseId}`);
+        const idv = (s: { steps: Record<string, { state: string; providerIds: Record<string, string> }> }) => Object.entries(s.steps).find(([key]) => key.startsWith('identity-verification/'))![1];
+        const asked = await waitForStatus(h, journeyStatusQuery, (s) => idv(s).state === 'waiting' && Boolean(idv(s).providerIds.request_id));
+        const requestId = idv(asked).providerIds.request_id as string;
+        const polls = () => stack.simulator.store.requests.filter((r) => r.method === 'GET' && r.path === `/v2/identity/${requestId}`).length;
+        await waitUntil('two polls of the waiting request', () => polls() >= 2, { timeoutMs: 60_000 });
+        await control(stack, '/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
+        await control(stack, `/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+        await waitForStatus(h, journeyStatusQuery, (s) => idv(s).state === 'completed');
+        await control(stack, '/fault-rates', { delivery_drop_rate: 0 }, 'PUT');
+      },
+      async (caseId) => ({ caseId, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { identityVerification: true }, deadlines: { ...fast, reconcileAfter: '1 second', reconcileBackoffCap: '2 seconds' } }),
+    );
+
     // A standalone IDV with a resubmission, then approval.
     const idvPerson = (await control(stack, '/persons', {})).person_id as string;
     const idv = await stack.client.workflow.start(identityVerificationWorkflow, { workflowId: `idv/record/${idvPerson}`, taskQueue: stack.temporal.taskQueue, args: [{ personId: idvPerson, deadline: '30 seconds' }] });

@@ -27,14 +27,16 @@ const identityHistories = histories.filter((h) => h.scenario === 'idv-resubmissi
 const payloadText = (data: Uint8Array | null | undefined) => Buffer.from(data ?? []).toString('utf8');
 
 /** The generations whose journeys may still run (docs/versioning.md: one is retired when its last journey closed). */
-const GENERATIONS = ['1.0', '1.1', '1.2'];
+const GENERATIONS = ['1.0', '1.1', '1.2', '1.3'];
 
 /**
  * The patch ids in use (`grep -rn "patched(" workflows/`): 1.1's operator actions that never re-buy
- * (issue 20), 1.2's read model (issue 22) and polling that backs off (issue 24). A history records
- * the markers of the paths it took; a 1.0 history has none, and replays the old path of each.
+ * (issue 20), 1.2's read model (issue 22) and polling that backs off (issue 24), 1.3's polls as an
+ * activity's retries (issue 24). A history records the markers of the paths it took; a 1.0 history
+ * has none, and replays the old path of each.
  */
-const PATCHES = ['attempt-restarts-after-a-reset', 'cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'journey-writes-its-read-model', 'resource-polling-backs-off', 'steps-leave-their-resources'];
+const PATCHES_1_2 = ['attempt-restarts-after-a-reset', 'cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'journey-writes-its-read-model', 'resource-polling-backs-off', 'steps-leave-their-resources'];
+const PATCHES = [...PATCHES_1_2, 'resource-polls-by-retry'].sort();
 
 /**
  * The patches each generation's histories hold. 1.2's journeys decide `attempt-restarts-after-a-reset`
@@ -42,7 +44,7 @@ const PATCHES = ['attempt-restarts-after-a-reset', 'cancelled-attempt-answers-it
  * so every 1.2 history of that type holds them. `creating-call-recovers-its-answer` is in use but in
  * no recorded path (docs/versioning.md says which tests drive it).
  */
-const PATCHES_OF = { '1.1': ['cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'steps-leave-their-resources'], '1.2': PATCHES } as const;
+const PATCHES_OF = { '1.1': ['cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'steps-leave-their-resources'], '1.2': PATCHES_1_2, '1.3': PATCHES } as const;
 
 /**
  * Every scenario the pre-1.0 generations (v1 … v8) covered, under the names the baseline uses:
@@ -63,9 +65,14 @@ const SCENARIOS_1_0 = [
   'unrouted',
 ];
 
-/** 1.1 records every scenario again, and the new paths: continued purchases, a fresh one, a re-opened waiver, an outage ridden out. 1.2 adds a late applicant whose resource polls with backoff. */
+/**
+ * 1.1 records every scenario again, and the new paths: continued purchases, a fresh one, a re-opened
+ * waiver, an outage ridden out. 1.2 adds a late applicant whose resource polls with backoff; 1.3 a
+ * lost webhook whose outcome a poll's retry finds.
+ */
 const SCENARIOS_1_1 = [...SCENARIOS_1_0, 'journey-continued', 'provider-outage'].sort();
-const SCENARIOS = { '1.0': SCENARIOS_1_0, '1.1': SCENARIOS_1_1, '1.2': [...SCENARIOS_1_1, 'resource-polled-with-backoff'].sort() } as const;
+const SCENARIOS_1_2 = [...SCENARIOS_1_1, 'resource-polled-with-backoff'].sort();
+const SCENARIOS = { '1.0': SCENARIOS_1_0, '1.1': SCENARIOS_1_1, '1.2': SCENARIOS_1_2, '1.3': [...SCENARIOS_1_2, 'resource-settled-by-poll'].sort() } as const;
 const ofGeneration = (generation: string) => histories.filter((h) => h.generation === generation);
 
 async function replay(workflowBundle: WorkflowBundleOption, subset = histories) {
@@ -107,9 +114,9 @@ const patchIds = (h: RecordedHistory) =>
     .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
     .map((e) => (JSON.parse(payloadText(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data)) as { id: string }).id);
 
-test('1.0 histories hold no patch marker; 1.1 and 1.2 histories hold their patches and no other; 1.2 holds every patch in use', () => {
+test('1.0 histories hold no patch marker; 1.1, 1.2 and 1.3 histories hold their patches and no other; 1.3 holds every patch in use', () => {
   expect(ofGeneration('1.0').flatMap(patchIds)).toEqual([]);
-  for (const generation of ['1.1', '1.2'] as const) {
+  for (const generation of ['1.1', '1.2', '1.3'] as const) {
     const used = [...new Set(ofGeneration(generation).flatMap(patchIds))].sort();
     expect({ generation, used }).toEqual({ generation, used: [...PATCHES_OF[generation]] });
   }
@@ -121,6 +128,26 @@ test('1.2: every journey writes its read model and every resource that waited ba
   const polled = ofGeneration('1.2').filter((h) => h.scenario === 'resource-polled-with-backoff' && workflowType(h) === 'resourceWorkflow');
   expect(polled.length).toBeGreaterThan(0);
   expect(polled.every((h) => patchIds(h).includes('resource-polling-backs-off'))).toBe(true);
+});
+
+test('1.3: every resource polls by retries; a late applicant\'s webhook cancels the poll, a lost one is found by a retry', () => {
+  const resources = ofGeneration('1.3').filter((h) => workflowType(h) === 'resourceWorkflow');
+  expect(resources.every((h) => patchIds(h).includes('resource-polls-by-retry'))).toBe(true);
+  const pollsOf = (scenario: string) =>
+    resources.filter((h) => h.scenario === scenario).flatMap((h) => events(h)).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pollUntilSettled');
+  const outcomeOf = (scenario: string) => {
+    const all = resources.filter((h) => h.scenario === scenario).flatMap((h) => events(h));
+    return {
+      cancelled: all.filter((e) => e.activityTaskCanceledEventAttributes).length,
+      completedOnAttempt: all.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 1),
+    };
+  };
+  expect(pollsOf('resource-polled-with-backoff')).toHaveLength(1);
+  expect(outcomeOf('resource-polled-with-backoff')).toEqual({ cancelled: 1, completedOnAttempt: [] });
+  expect(pollsOf('resource-settled-by-poll')).toHaveLength(1);
+  expect(outcomeOf('resource-settled-by-poll').cancelled).toBe(0);
+  expect(outcomeOf('resource-settled-by-poll').completedOnAttempt).toEqual([expect.any(Number)]);
+  expect(outcomeOf('resource-settled-by-poll').completedOnAttempt[0]).toBeGreaterThan(1);
 });
 
 test('1.1 continues what the provider holds: a picklist retried reads the report again, a waiting IDV retried adopts its request', () => {
@@ -195,7 +222,7 @@ test('every provider read returned a case file reference and a summary, and jour
 
 test('every journey notifies the LOS, by a local activity first', () => {
   const byLocalActivity = (e: Event) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && payloadText(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data).includes('notifyLos');
-  expect(journeys.length).toBe(6 + 8 + 9);
+  expect(journeys.length).toBe(6 + 8 + 9 + 10);
   for (const h of journeys) expect({ file: h.file, notifies: events(h).some(byLocalActivity) }).toEqual({ file: h.file, notifies: true });
 });
 

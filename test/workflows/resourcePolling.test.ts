@@ -3,8 +3,9 @@
  * period measured from its last delivery or subscription, never from a poll. Real resource
  * workflows on the dev server against the simulator (pending IDV requests, so every poll answers
  * "not yet"); the subscriber is a probe holding the steps' resource inbox
- * (test/support/resourceInboxProbe.ts), on a worker of its own. Polls are counted in the
- * resource's history.
+ * (test/support/resourceInboxProbe.ts), on a worker of its own. Polls are counted where they
+ * land, in the provider's request log: a poll is one activity whose retries are its schedule
+ * (workflows/retryingPoll.ts), and the history shows only its first attempt.
  */
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -14,6 +15,7 @@ import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@te
 import { routes } from '../../activities/routes';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { isPoll } from '../../bench/journeyCost/polls';
+import { pollsAtProvider } from '../../bench/journeyCost/providerPolls';
 import { waitForStatus } from '../../cli/watchStatus';
 import { startStack, type Stack } from '../../cli/stack';
 import { deliverSignal, resourceWorkflowId, subscribeSignal, type ResourceDelivery, type Subscription } from '../../client/resourceMessages';
@@ -104,24 +106,33 @@ const historyOf = async (resource: ResourceKey): Promise<Event[]> => (await reso
 const timeOf = (event: Event) => tsToMs(event.eventTime);
 const idOf = (event: Event) => Number(event.eventId);
 const signaled = (events: Event[], name: string) => events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === name);
-/** Each poll: its activity scheduled, or its local activity's marker (resources that back off). */
+/** Each poll that the history shows: the polling activity scheduled (its retries are not events). */
 const pollsScheduled = (events: Event[]) => events.filter(isPoll);
-/** Each poll's answer ("not yet"): its activity's completion, or its local activity's marker. */
-function pollsCompleted(events: Event[]): Event[] {
-  const polls = new Set(pollsScheduled(events).map(idOf));
-  return events.filter((e) => (e.markerRecordedEventAttributes && isPoll(e)) || (e.activityTaskCompletedEventAttributes && polls.has(Number(e.activityTaskCompletedEventAttributes.scheduledEventId))));
+/** When each poll of the resource reached the provider (ms, its request log). */
+const pollTimes = (resource: ResourceKey): number[] => pollsAtProvider(stack.simulator.store.requests, resource);
+/**
+ * When the workflow had taken in its signal `name` (its first workflow task completed after it):
+ * from then on the polling it cancelled gets no new attempt. A poll's read that had started just
+ * before may still land a moment later: `GRACE_MS`.
+ */
+function handledAt(events: Event[], name: string): number {
+  const signal = signaled(events, name)[0]!;
+  return timeOf(events.find((e) => idOf(e) > idOf(signal) && e.workflowTaskCompletedEventAttributes)!);
 }
+const GRACE_MS = 250;
 
 test('a resource whose only subscriber unsubscribes stops polling, and ends its quiet period after its last delivery although it polled', async () => {
   const resource = await pendingIdvResource();
   const probe = await startProbe();
-  // Polling without backing off (the cap is reconcileAfter): four polls fit in the quiet period.
+  // Polling without backing off (the cap is reconcileAfter): several polls fit in the quiet period.
   await command(probe, { op: 'subscribe', resource, reconcileAfter: RECONCILE_AFTER, reconcileBackoffCap: RECONCILE_AFTER }, 1);
   await deliver(resource, 'last-delivery');
   await waitUntil('the delivery forwarded to the probe', async () => (await probe.query(probeStateQuery)).received.length === 1);
   // No outcome yet: the resource goes on polling after the delivery.
   const deliveredAt = timeOf(signaled(await historyOf(resource), 'deliver')[0]!);
-  await waitUntil('four polls after the delivery', async () => pollsCompleted(await historyOf(resource)).filter((e) => timeOf(e) > deliveredAt).length >= 4, { timeoutMs: 30_000 });
+  // Polls until well after the delivery, then the unsubscription, with the quiet period's last
+  // seconds still to come: a resource that went on polling would poll in them.
+  await waitUntil('polls 1.5 s after the delivery', async () => pollTimes(resource).some((at) => at - deliveredAt >= 1_500), { timeoutMs: 30_000 });
 
   await command(probe, { op: 'unsubscribe', resource }, 2);
   const ended = await resourceHandle(resource).result();
@@ -131,8 +142,9 @@ test('a resource whose only subscriber unsubscribes stops polling, and ends its 
   const unsubscribed = signaled(events, 'unsubscribe');
   expect(unsubscribed).toHaveLength(1);
   expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed[0]!))).toEqual([]);
+  expect(pollTimes(resource).filter((at) => at > handledAt(events, 'unsubscribe') + GRACE_MS)).toEqual([]);
   const completedAt = timeOf(events.at(-1)!);
-  const lastPollAt = Math.max(...pollsCompleted(events).map(timeOf));
+  const lastPollAt = Math.max(...pollTimes(resource));
   expect(events.at(-1)!.workflowExecutionCompletedEventAttributes).toBeTruthy();
   // Quiet from the delivery: the polls (the last one well after it) did not start it again.
   expect(lastPollAt - deliveredAt).toBeGreaterThanOrEqual(1_500);
@@ -146,7 +158,7 @@ test('a subscriber found closed while an event is forwarded is dropped, and poll
   const resource = await pendingIdvResource();
   const probe = await startProbe();
   await command(probe, { op: 'subscribe', resource, reconcileAfter: RECONCILE_AFTER }, 1);
-  await waitUntil('two polls', async () => pollsCompleted(await historyOf(resource)).length >= 2, { timeoutMs: 30_000 });
+  await waitUntil('two polls', async () => pollTimes(resource).length >= 2, { timeoutMs: 30_000 });
   // The step ends without unsubscribing (as every step did before this change).
   await probe.terminate('closed without unsubscribing');
   await deliver(resource, 'to-a-closed-subscriber');
@@ -158,6 +170,7 @@ test('a subscriber found closed while an event is forwarded is dropped, and poll
   const forwardFailed = events.filter((e) => e.signalExternalWorkflowExecutionFailedEventAttributes);
   expect(forwardFailed).toHaveLength(1);
   expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(forwardFailed[0]!))).toEqual([]);
+  expect(pollTimes(resource).filter((at) => at > timeOf(forwardFailed[0]!) + GRACE_MS)).toEqual([]);
   expect(timeOf(events.at(-1)!) - timeOf(signaled(events, 'deliver')[0]!)).toBeGreaterThanOrEqual(RETENTION_MS);
 });
 
@@ -180,7 +193,7 @@ test('the inbox remembers the resources it subscribed to, tracked or heard from;
   });
   expect(state.subscribed).toEqual([viaSubscribe, viaActivity, viaEvent]);
   const all = [viaSubscribe, viaActivity, viaEvent];
-  await waitUntil('each resource polling', async () => (await Promise.all(all.map(historyOf))).every((events) => pollsCompleted(events).length >= 1), { timeoutMs: 30_000 });
+  await waitUntil('each resource polling', async () => all.every((resource) => pollTimes(resource).length >= 1), { timeoutMs: 30_000 });
 
   // Cancelled: unsubscribeAll runs from the cancelled scope.
   await probe.cancel();
@@ -193,32 +206,30 @@ test('the inbox remembers the resources it subscribed to, tracked or heard from;
     const unsubscribed = signaled(events, 'unsubscribe');
     expect({ resource, unsubscribed: unsubscribed.length }).toEqual({ resource, unsubscribed: 1 });
     expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed[0]!))).toEqual([]);
+    expect({ resource, later: pollTimes(resource).filter((at) => at > handledAt(events, 'unsubscribe') + GRACE_MS) }).toEqual({ resource, later: [] });
   }
 });
 
 /**
- * Issue 24: waiting costs almost nothing. The clock scaled down 28,800 times: reconcileAfter 1 hour
- * is 125 ms here, the 12-hour cap 1.5 s. Each poll's wait is read from the timer the resource started
- * before it (exact, whatever the machine's load, when started in the task that saw the last poll's
- * answer) and checked against the history's clock (never shorter).
+ * Issue 24: waiting costs almost nothing. The clock scaled down 3,600 times and the cap to 4 hours:
+ * reconcileAfter 1 hour is a second here, the cap 4 s (the dev server fires timers and retries
+ * about a second apart at the least, so a finer clock would measure the server). The first poll
+ * waits on a timer, the history's (exact); the polls after it are its activity's retries, by the
+ * retry policy the history records (exact), and the provider's request log shows each gap no
+ * shorter than the schedule (a retry's backoff starts once the attempt before it has failed, after
+ * its read reached the provider), nor as long as the schedule's next step.
  */
 describe('polling backs off', () => {
-  const SCALED_RECONCILE_AFTER_MS = 125;
-  const SCALED_CAP_MS = 1_500;
+  const SCALED_RECONCILE_AFTER_MS = 1_000;
+  const SCALED_CAP_MS = 4_000;
   const timerMs = (event: Event) => tsToMs(event.timerStartedEventAttributes!.startToFireTimeout);
-  /** Each poll, with the timer it waited on and the time since the resource's last activity (a poll, a subscription, a delivery). */
-  function pollWaits(events: Event[]): { timerMs: number; sinceLastMs: number }[] {
-    const waits: { timerMs: number; sinceLastMs: number }[] = [];
-    let lastTimer: Event | undefined;
-    let lastActivityAt = 0;
-    const polls = new Set(pollsCompleted(events).map(idOf));
-    for (const event of events) {
-      if (event.timerStartedEventAttributes) lastTimer = event;
-      if (polls.has(idOf(event))) waits.push({ timerMs: timerMs(lastTimer!), sinceLastMs: timeOf(event) - lastActivityAt });
-      if (event.workflowExecutionSignaledEventAttributes || polls.has(idOf(event))) lastActivityAt = timeOf(event);
-    }
-    return waits;
-  }
+  const retryPolicyOf = (event: Event) => {
+    const policy = event.activityTaskScheduledEventAttributes!.retryPolicy!;
+    return { initialMs: tsToMs(policy.initialInterval), coefficient: policy.backoffCoefficient, maximumMs: tsToMs(policy.maximumInterval), maximumAttempts: policy.maximumAttempts ?? 0 };
+  };
+  /** The timer the resource started last before `event`. */
+  const timerBefore = (events: Event[], event: Event) => events.filter((e) => idOf(e) < idOf(event) && e.timerStartedEventAttributes).at(-1)!;
+  const gaps = (from: number, times: number[]) => times.map((at, i) => at - (i === 0 ? from : times[i - 1]!));
 
   test('the first poll comes reconcileAfter after the subscription, each next one twice as long after the last, up to the cap; a delivery starts again from reconcileAfter', async () => {
     const resource = await pendingIdvResource();
@@ -226,32 +237,50 @@ describe('polling backs off', () => {
     const handle = await stack.client.workflow.start(resourceWorkflow, { workflowId: resourceWorkflowId(resource), taskQueue: stack.temporal.taskQueue, args: [{ resource, retention: '2 minutes' }] });
     const probe = await startProbe();
     await command(probe, { op: 'subscribe', resource, reconcileAfter: `${SCALED_RECONCILE_AFTER_MS} milliseconds`, reconcileBackoffCap: `${SCALED_CAP_MS} milliseconds` }, 1);
-    await waitUntil('six polls', async () => pollsCompleted(await historyOf(resource)).length >= 6, { timeoutMs: 40_000 });
+    await waitUntil('five polls', async () => pollTimes(resource).length >= 5, { timeoutMs: 40_000 });
     await deliver(resource, 'resets-the-backoff');
-    await waitUntil('eight polls', async () => pollsCompleted(await historyOf(resource)).length >= 8, { timeoutMs: 20_000 });
+    const deliveredAt = timeOf(signaled(await historyOf(resource), 'deliver')[0]!);
+    await waitUntil('two polls after the delivery', async () => pollTimes(resource).filter((at) => at > deliveredAt).length >= 2, { timeoutMs: 20_000 });
     await command(probe, { op: 'unsubscribe', resource }, 2);
 
-    const waits = pollWaits(await historyOf(resource)).slice(0, 8);
-    const expected = [125, 250, 500, 1_000, 1_500, 1_500, /* after the delivery */ 125, 250];
-    // The delivery's timer starts once its forward to the probe is done, so a little under 125 ms.
-    const afterDelivery = waits[6]!.timerMs;
+    const events = await historyOf(resource);
+    const subscribedAt = timeOf(signaled(events, 'subscribe')[0]!);
+    // One polling activity before the delivery and one after it, each with the schedule as its retry policy.
+    const polls = pollsScheduled(events);
+    expect(polls.map((p) => idOf(p) > idOf(signaled(events, 'deliver')[0]!))).toEqual([false, true]);
+    for (const poll of polls) expect(retryPolicyOf(poll)).toEqual({ initialMs: 2 * SCALED_RECONCILE_AFTER_MS, coefficient: 2, maximumMs: SCALED_CAP_MS, maximumAttempts: 0 });
+    expect(timerMs(timerBefore(events, polls[0]!))).toBe(SCALED_RECONCILE_AFTER_MS);
+    // The delivery's timer starts once its forward to the probe is done, so a little under reconcileAfter.
+    const afterDelivery = timerMs(timerBefore(events, polls[1]!));
     expect(afterDelivery).toBeGreaterThan(0);
-    expect(afterDelivery).toBeLessThanOrEqual(125);
-    expect(waits.map((w, i) => (i === 6 ? 125 : w.timerMs))).toEqual(expected);
-    waits.forEach((w, i) => expect({ poll: i + 1, waitedEnough: w.sinceLastMs >= expected[i]! }).toEqual({ poll: i + 1, waitedEnough: true }));
-    // The patched path replays (docs/versioning.md): its marker at the first task, then these polls.
+    expect(afterDelivery).toBeLessThanOrEqual(SCALED_RECONCILE_AFTER_MS);
+
+    // At the provider: every gap at least the schedule's, and shorter than the next doubling's
+    // (with half a second for the server's and the worker's lateness).
+    const times = pollTimes(resource);
+    const within = (gap: number, expected: number) => ({ gap, atLeast: gap >= expected, shorterThanNext: gap < expected * 1.5 + 500 });
+    const before = gaps(subscribedAt, times.filter((at) => at < deliveredAt).slice(0, 5));
+    const after = gaps(deliveredAt, times.filter((at) => at > deliveredAt).slice(0, 2));
+    const expected = [1_000, 2_000, 4_000, 4_000, 4_000];
+    before.forEach((gap, i) => expect({ poll: i + 1, ...within(gap, expected[i]!) }).toEqual({ poll: i + 1, gap, atLeast: true, shorterThanNext: true }));
+    expect(within(after[1]!, 2_000)).toEqual({ gap: after[1], atLeast: true, shorterThanNext: true });
+    // The patched path replays (docs/versioning.md): its markers at the first task, then these polls.
     await Worker.runReplayHistory({ workflowBundle: testWorkflowBundle(), dataConverter: dataConverterFor(stack.payloadKeys) }, await handle.fetchHistory());
     await handle.terminate('test done');
     await probe.signal(probeCommandSignal, { op: 'finish' });
   }, 90_000);
 
-  /** Waits until the resource's next timer is its retention (days), not a poll's: it will not poll again. */
+  /**
+   * Waits until the resource has taken in its subscriber's leaving and has no poll pending: with no
+   * subscriber left, nothing starts one again.
+   */
   async function pollsNoMore(resource: ResourceKey): Promise<Event[]> {
-    return waitUntil(`${resourceWorkflowId(resource)} waiting on its retention only`, async () => {
+    return waitUntil(`${resourceWorkflowId(resource)} polling no more`, async () => {
       const events = await historyOf(resource);
       const unsubscribed = signaled(events, 'unsubscribe')[0];
-      const retention = unsubscribed && events.find((e) => idOf(e) > idOf(unsubscribed) && e.timerStartedEventAttributes && timerMs(e) > 86_400_000);
-      return retention ? events : undefined;
+      if (!unsubscribed || !events.some((e) => idOf(e) > idOf(unsubscribed) && e.workflowTaskCompletedEventAttributes)) return undefined;
+      const pending = (await resourceHandle(resource).describe()).raw.pendingActivities ?? [];
+      return pending.length === 0 ? events : undefined;
     }, { timeoutMs: 30_000 });
   }
 
@@ -264,7 +293,7 @@ describe('polling backs off', () => {
     });
     const requestId = (await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting')).providerIds.request_id as string;
     const resource: ResourceKey = { kind: 'idv', id: requestId };
-    await waitUntil('a first poll', async () => pollsCompleted(await historyOf(resource)).length >= 1, { timeoutMs: 20_000 });
+    await waitUntil('a first poll', async () => pollTimes(resource).length >= 1, { timeoutMs: 20_000 });
     return { handle, resource };
   };
 
@@ -276,6 +305,9 @@ describe('polling backs off', () => {
     const events = await pollsNoMore(resource);
     const unsubscribed = signaled(events, 'unsubscribe')[0]!;
     expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed))).toEqual([]);
+    expect(pollTimes(resource).filter((at) => at > handledAt(events, 'unsubscribe') + GRACE_MS)).toEqual([]);
+    // Its next wake is its quiet's end (days), never a poll's timer.
+    expect(events.filter((e) => idOf(e) > idOf(unsubscribed) && e.timerStartedEventAttributes && timerMs(e) < 86_400_000)).toEqual([]);
     await resourceHandle(resource).terminate('test done');
   }, 60_000);
 });
