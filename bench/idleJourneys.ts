@@ -38,6 +38,7 @@ import { killChildren, startChild, type Child } from './faultHarness/childProces
 import { act, newApplicant, startJourney, type Applicant, type Control, type JourneyPlan } from './faultHarness/faultJourneys';
 import { simulatorControl } from './faultHarness/rawProviderApi';
 import type { SimulatorStore } from '../simulator/store';
+import { installRuntimeLogging } from '../worker/runtimeLogging';
 import { reportResult, reportSize } from './benchResult';
 import { askedApplicants, type AskedIds } from './idleJourneys/askedApplicants';
 import { forEachBounded } from './idleJourneys/boundedPool';
@@ -143,6 +144,8 @@ function printOpen(title: string, groups: OpenWorkflows, journeys: number): void
 
 async function main(): Promise<void> {
   reportSize(`${JOURNEYS} idle journeys, ${Math.min(RESUME_SAMPLE, JOURNEYS)} of them resumed, ${RESUME_CONCURRENCY} at once (BENCH_IDLE_JOURNEYS=5000 for the large run, BENCH_IDLE_RESUME, BENCH_IDLE_RESUME_CONCURRENCY)`);
+  // The stack's own worker (stopped at once) logs at WARN: its state changes are not the bench's output.
+  installRuntimeLogging();
   const started = Date.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-idle-'));
   const bundlePath = path.join(dir, 'workflow-bundle.js');

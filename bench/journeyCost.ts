@@ -16,8 +16,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { runDemoJourney } from '../cli/demoJourney';
 import { startStack } from '../cli/stack';
-import { addCost, eventBreakdown, eventName, historyCost, zeroCost, type Cost } from './journeyCost/historyCost';
-import { allRuns, historyOf, partOf, untilQuiet } from './journeyCost/caseRuns';
+import { addCost, eventBreakdown, eventName, zeroCost, type Cost } from './journeyCost/historyCost';
+import { allRuns, historyOf, partOf, runCost, untilQuiet } from './journeyCost/caseRuns';
 import { actionLines, dollarsFor, LIST_PRICE_PER_MILLION_ACTIONS_USD, notInHistory } from './journeyCost/billableActions';
 import { reportResult, reportSize } from './benchResult';
 
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
       workflowRuns += runs.length;
       for (const run of runs) {
         const events = await historyOf(stack.client, run);
-        const cost = historyCost(events);
+        const cost = runCost(run, events, stack.simulator.store.requests);
         const part = partOf(run.workflowId, outcome.caseId);
         if (process.env.BENCH_COST_DUMP && i === 0) console.log(`${run.workflowId}: ${events.map((e) => eventName(e.eventType)).join(' ')}`);
         perPart.set(part, addCost(perPart.get(part) ?? zeroCost(), cost));

@@ -4,7 +4,10 @@
  */
 import type { Client } from '@temporalio/client';
 import { caseIdSearchAttribute } from '../../client/searchAttributes';
+import type { ResourceKey } from '../../provider';
+import type { RequestLogEntry } from '../../simulator/store';
 import { addCost, historyCost, zeroCost, type Cost } from './historyCost';
+import { pollAttempts } from './providerPolls';
 
 export interface Run {
   workflowId: string;
@@ -55,12 +58,34 @@ export function partOf(workflowId: string, caseId: string): string {
   return `resource ${kind}`;
 }
 
-/** What the runs of a case cost, in all and by part (partOf). */
-export async function costOf(client: Client, runs: readonly Run[], caseId: string): Promise<{ total: Cost; byPart: Map<string, Cost> }> {
+/** The resource a `resource/<kind>/<id>` workflow stands for. */
+function resourceOf(workflowId: string): ResourceKey | undefined {
+  const [prefix, kind, ...id] = workflowId.split('/');
+  return prefix === 'resource' && kind ? ({ kind, id: id.join('/') } as ResourceKey) : undefined;
+}
+
+/**
+ * What one run costs, from its history; with the provider's request log, a resource's poll attempts
+ * that no history shows are added to its actions and polls (providerPolls.ts).
+ */
+export function runCost(run: Run, events: Awaited<ReturnType<typeof historyOf>>, requests?: readonly RequestLogEntry[]): Cost {
+  const cost = historyCost(events);
+  const resource = resourceOf(run.workflowId);
+  if (!requests || !resource) return cost;
+  const polled = pollAttempts(events, requests, resource);
+  cost.actions += polled.attempts - polled.shown;
+  cost.actionsByKind.activityRetries += polled.attempts - polled.shown;
+  // The history counted one poll per activity; each attempt is one.
+  cost.polls += polled.attempts - polled.activities;
+  return cost;
+}
+
+/** What the runs of a case cost, in all and by part (partOf); `requests` as for runCost. */
+export async function costOf(client: Client, runs: readonly Run[], caseId: string, requests?: readonly RequestLogEntry[]): Promise<{ total: Cost; byPart: Map<string, Cost> }> {
   const total = zeroCost();
   const byPart = new Map<string, Cost>();
   for (const run of runs) {
-    const cost = historyCost(await historyOf(client, run));
+    const cost = runCost(run, await historyOf(client, run), requests);
     addCost(total, cost);
     const part = partOf(run.workflowId, caseId);
     byPart.set(part, addCost(byPart.get(part) ?? zeroCost(), cost));
