@@ -35,6 +35,7 @@ import { resolveTemporalCli } from '../cli/temporalCli';
 import { journeyStatusQuery } from '../client/journeyMessages';
 import { simulatorControl } from './faultHarness/rawProviderApi';
 import { dollarsFor, LIST_PRICE_PER_MILLION_ACTIONS_USD } from './journeyCost/billableActions';
+import { installRuntimeLogging } from '../worker/runtimeLogging';
 import { exitWhenDone } from './exitWhenDone';
 import { exitCodeOf, reportResult, reportSize, type BenchResult } from './benchResult';
 import { openConsoleViewer, untilTrue, watchJourney, type ConsoleViewer, type WatchViewer } from './looking/viewers';
@@ -61,6 +62,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 async function main(): Promise<number> {
   reportSize(`${SECONDS} s per phase (BENCH_LOOKING_SECONDS), 3 phases, figures scaled to a minute`);
+  // The stack's worker logs at WARN: its state changes at INFO are not the bench's output.
+  installRuntimeLogging();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-looking-'));
   const server = await startDevServer({ cliPath: await resolveTemporalCli({ log: (line) => console.log(line) }), metricsPort: await freePort(), logFile: path.join(dir, 'temporal.log'), extraNamespaces: [BARRIER_NAMESPACE] });
   let stack: Stack | undefined;
