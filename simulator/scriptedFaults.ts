@@ -54,10 +54,15 @@ export function apiFaultRates(store: SimulatorStore, faults: FaultInjector) {
 export function holdResponse(res: Response, ms: number): void {
   const held: (() => void)[] = [];
   let released = false;
-  setTimeout(() => {
+  const release = setTimeout(() => {
     released = true;
     for (const call of held.splice(0)) call();
   }, ms);
+  // A client that gave up (or a simulator stopping) closes the connection first: nothing is left to
+  // release, and a pending release would keep a stopped simulator's process alive for the delay.
+  res.once('close', () => {
+    if (!released) clearTimeout(release);
+  });
   const hold = <K extends 'writeHead' | 'flushHeaders' | 'write' | 'end'>(name: K, heldResult: () => unknown) => {
     const original = (res[name] as (...args: unknown[]) => unknown).bind(res);
     res[name] = ((...args: unknown[]) => {
