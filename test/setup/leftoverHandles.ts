@@ -4,6 +4,10 @@
  * socket or a child process a file left open keeps the worker alive past that, and Jest then
  * prints "A worker process has failed to exit gracefully" (a warning CI refuses) only when that
  * file happened to run last in its worker. Here the file that left it fails, whatever the order.
+ *
+ * Node names active resources only by type, so this compares counts per type with the file's
+ * start: a leftover can hide behind one of the same type that ended meanwhile (a timer, most
+ * often). It catches most; the unit tests of what it caught check the cause itself.
  */
 import { TestEnvironment } from 'jest-environment-node';
 
