@@ -86,6 +86,33 @@ async function journeyScenario(stack: Stack, scenario: string, run: (caseId: str
   await write(new EncryptionCodec(stack.payloadKeys), scenario, await journeyHistories({ client: stack.client, taskQueue: stack.temporal.taskQueue }, caseId));
 }
 
+/**
+ * A journey whose one step is a person's IDV, the applicant completing it after `polls` polls of
+ * the waiting request (a poll reads its result, GET /v2/identity/{request_id}; reconcileAfter 1 s,
+ * backing off to `cap`). With `webhookLost` the provider drops the outcome's delivery, so a poll
+ * must find it.
+ */
+async function lateApplicantScenario(stack: Stack, deadlines: Record<string, string>, scenario: string, options: { polls: number; cap: string; webhookLost?: boolean }): Promise<void> {
+  await journeyScenario(
+    stack,
+    scenario,
+    async (caseId) => {
+      const h = stack.client.workflow.getHandle(`case/${caseId}`);
+      const idv = (s: { steps: Record<string, { state: string; providerIds: Record<string, string> }> }) => Object.entries(s.steps).find(([key]) => key.startsWith('identity-verification/'))![1];
+      const asked = await waitForStatus(h, journeyStatusQuery, (s) => idv(s).state === 'waiting' && Boolean(idv(s).providerIds.request_id));
+      const requestId = idv(asked).providerIds.request_id as string;
+      const polls = () => stack.simulator.store.requests.filter((r) => r.method === 'GET' && r.path === `/v2/identity/${requestId}`).length;
+      await waitUntil(`${options.polls} polls of the waiting request`, () => polls() >= options.polls, { timeoutMs: 60_000 });
+      if (options.webhookLost) await control(stack, '/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
+      await control(stack, `/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+      if (!options.webhookLost) return;
+      await waitForStatus(h, journeyStatusQuery, (s) => idv(s).state === 'completed');
+      await control(stack, '/fault-rates', { delivery_drop_rate: 0 }, 'PUT');
+    },
+    async (caseId) => ({ caseId, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { identityVerification: true }, deadlines: { ...deadlines, reconcileAfter: '1 second', reconcileBackoffCap: options.cap } }),
+  );
+}
+
 async function main(): Promise<void> {
   installRuntimeLogging();
   mkdirSync(out, { recursive: true });
@@ -230,41 +257,10 @@ async function main(): Promise<void> {
 
     // The applicant acts late (1.2): the IDV's resource polls the provider after reconcileAfter,
     // then at doubling intervals up to the cap, until the applicant completes the request.
-    await journeyScenario(
-      stack,
-      'resource-polled-with-backoff',
-      async (caseId) => {
-        const h = stack.client.workflow.getHandle(`case/${caseId}`);
-        const idv = (s: { steps: Record<string, { state: string; providerIds: Record<string, string> }> }) => Object.entries(s.steps).find(([key]) => key.startsWith('identity-verification/'))![1];
-        const asked = await waitForStatus(h, journeyStatusQuery, (s) => idv(s).state === 'waiting' && Boolean(idv(s).providerIds.request_id));
-        const requestId = idv(asked).providerIds.request_id as string;
-        // A poll reads the request's result (GET /v2/identity/{request_id}).
-        const polls = () => stack.simulator.store.requests.filter((r) => r.method === 'GET' && r.path === `/v2/identity/${requestId}`).length;
-        await waitUntil('three polls of the waiting request', () => polls() >= 3, { timeoutMs: 60_000 });
-        await control(stack, `/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
-      },
-      async (caseId) => ({ caseId, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { identityVerification: true }, deadlines: { ...fast, reconcileAfter: '1 second', reconcileBackoffCap: '4 seconds' } }),
-    );
-
+    await lateApplicantScenario(stack, fast, 'resource-polled-with-backoff', { polls: 3, cap: '4 seconds' });
     // The webhook is lost (1.3): the IDV's resource finds the outcome by polling, one activity
     // whose retries are the polls, completing on the attempt that reads it settled.
-    await journeyScenario(
-      stack,
-      'resource-settled-by-poll',
-      async (caseId) => {
-        const h = stack.client.workflow.getHandle(`case/${caseId}`);
-        const idv = (s: { steps: Record<string, { state: string; providerIds: Record<string, string> }> }) => Object.entries(s.steps).find(([key]) => key.startsWith('identity-verification/'))![1];
-        const asked = await waitForStatus(h, journeyStatusQuery, (s) => idv(s).state === 'waiting' && Boolean(idv(s).providerIds.request_id));
-        const requestId = idv(asked).providerIds.request_id as string;
-        const polls = () => stack.simulator.store.requests.filter((r) => r.method === 'GET' && r.path === `/v2/identity/${requestId}`).length;
-        await waitUntil('two polls of the waiting request', () => polls() >= 2, { timeoutMs: 60_000 });
-        await control(stack, '/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
-        await control(stack, `/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
-        await waitForStatus(h, journeyStatusQuery, (s) => idv(s).state === 'completed');
-        await control(stack, '/fault-rates', { delivery_drop_rate: 0 }, 'PUT');
-      },
-      async (caseId) => ({ caseId, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { identityVerification: true }, deadlines: { ...fast, reconcileAfter: '1 second', reconcileBackoffCap: '2 seconds' } }),
-    );
+    await lateApplicantScenario(stack, fast, 'resource-settled-by-poll', { polls: 2, cap: '2 seconds', webhookLost: true });
 
     // A standalone IDV with a resubmission, then approval.
     const idvPerson = (await control(stack, '/persons', {})).person_id as string;
