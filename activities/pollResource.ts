@@ -5,7 +5,7 @@
  * a connection's state), so it is never polled.
  *
  * `pollUntilSettled` is one attempt of a poll whose schedule is its retry policy
- * (workflows/resourcePolling.ts): "not yet" is a retryable failure, so the next attempt comes after
+ * (workflows/retryingPoll.ts): "not yet" is a retryable failure, so the next attempt comes after
  * the policy's backoff without a timer or a workflow task, and costs one billable action. It is
  * marked benign: the SDK logs it at DEBUG and records no failure metric, since waiting is not an
  * error. A provider that fails is another matter: that attempt fails as itself, logged as a
@@ -36,7 +36,7 @@ export function pollPath(resource: ResourceKey): string | undefined {
 }
 
 /** The failure type of a poll that found the resource still waiting. */
-export const NOT_SETTLED_YET = 'ResourceNotSettledYet';
+const NOT_SETTLED_YET = 'ResourceNotSettledYet';
 
 export function createPollActivities(client: ProviderClient) {
   const activities = {

@@ -56,6 +56,7 @@ import { cpuMeter, type CpuSpent } from './cpuMeter';
 import { keepAlivePostClient, type PostClient } from './keepAlivePost';
 import { exitWhenDone } from './exitWhenDone';
 import { pacedLoad } from './pacedLoad';
+import { eventTimeMs } from './journeyCost/billableActions';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** The variants without Temporal take about a second a round: more rounds for the same confidence. */
@@ -346,7 +347,6 @@ async function visibilityLatency(
   }
 }
 
-const eventMs = (time: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
 
 /**
  * The first workflow task of the resource workflow of `requestId` after its signal `signalName`
@@ -364,8 +364,8 @@ async function processedAt(client: Client, requestId: string, signalName: string
     if (completed >= 0) {
       // The task that completed is the last one scheduled and started before it (a signal can land between).
       const upToIt = events.slice(0, signaled + 1 + completed).reverse();
-      const last = (has: (e: (typeof events)[number]) => unknown) => eventMs(upToIt.find(has)?.eventTime);
-      return { scheduled: last((e) => e.workflowTaskScheduledEventAttributes), started: last((e) => e.workflowTaskStartedEventAttributes), completed: eventMs(after[completed]!.eventTime) };
+      const last = (has: (e: (typeof events)[number]) => unknown) => eventTimeMs(upToIt.find(has) ?? {});
+      return { scheduled: last((e) => e.workflowTaskScheduledEventAttributes), started: last((e) => e.workflowTaskStartedEventAttributes), completed: eventTimeMs(after[completed]!) };
     }
     if (Date.now() > deadline) throw new Error(`${signalName} for ${requestId} not processed after 30 s`);
     await sleep(200);

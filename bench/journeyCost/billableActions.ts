@@ -142,16 +142,17 @@ function heartbeatsOf(events: readonly Event[]): number {
     const started = event.activityTaskStartedEventAttributes;
     if (started && throttleMs.has(String(started.scheduledEventId))) {
       heartbeats += Math.max(1, started.attempt ?? 1);
-      startedAt.set(String(started.scheduledEventId), timeOf(event));
+      startedAt.set(String(started.scheduledEventId), eventTimeMs(event));
     }
     const closed = event.activityTaskCompletedEventAttributes ?? event.activityTaskFailedEventAttributes ?? event.activityTaskCanceledEventAttributes ?? event.activityTaskTimedOutEventAttributes;
     const scheduledId = closed && String(closed.scheduledEventId);
-    if (scheduledId && startedAt.has(scheduledId)) heartbeats += Math.floor((timeOf(event) - startedAt.get(scheduledId)!) / throttleMs.get(scheduledId)!);
+    if (scheduledId && startedAt.has(scheduledId)) heartbeats += Math.floor((eventTimeMs(event) - startedAt.get(scheduledId)!) / throttleMs.get(scheduledId)!);
   }
   return heartbeats;
 }
 
-function timeOf(event: Event): number {
+/** When a history event happened, epoch ms (0 when it has no time). */
+export function eventTimeMs(event: Event): number {
   const t = event.eventTime;
   return t ? Number(t.seconds ?? 0) * 1000 + (t.nanos ?? 0) / 1e6 : 0;
 }

@@ -10,7 +10,8 @@ import type { temporal } from '@temporalio/proto';
 type Event = temporal.api.history.v1.IHistoryEvent;
 
 const POLL = 'pollResource';
-const POLL_BY_RETRY = 'pollUntilSettled';
+/** The activity of a poll whose retries are the polls after its first. */
+export const POLL_BY_RETRY = 'pollUntilSettled';
 
 /** The event that records a poll's answer (its marker) or its start (the activity scheduled). */
 export function isPoll(event: Event): boolean {

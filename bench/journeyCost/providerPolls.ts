@@ -8,6 +8,8 @@ import type { temporal } from '@temporalio/proto';
 import { pollPath } from '../../activities/pollResource';
 import type { ResourceKey } from '../../provider';
 import type { RequestLogEntry } from '../../simulator/store';
+import { eventTimeMs } from './billableActions';
+import { POLL_BY_RETRY } from './polls';
 
 /**
  * When each poll of `resource` reached the provider (ms), in order: the reads of its poll path
@@ -21,8 +23,6 @@ export function pollsAtProvider(requests: readonly RequestLogEntry[], resource: 
 
 type Event = temporal.api.history.v1.IHistoryEvent;
 
-const timeOf = (event: Event) => Number(event.eventTime?.seconds ?? 0) * 1000 + (event.eventTime?.nanos ?? 0) / 1e6;
-
 /**
  * The poll attempts of a resource run's `pollUntilSettled` activities: the provider's reads of the
  * resource while each was pending (from its scheduling to its cancel request or its end), and how
@@ -32,7 +32,7 @@ const timeOf = (event: Event) => Number(event.eventTime?.seconds ?? 0) * 1000 + 
  */
 export function pollAttempts(events: readonly Event[], requests: readonly RequestLogEntry[], resource: ResourceKey): { activities: number; attempts: number; shown: number } {
   const total = { activities: 0, attempts: 0, shown: 0 };
-  for (const scheduled of events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pollUntilSettled')) {
+  for (const scheduled of events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === POLL_BY_RETRY)) {
     const id = Number(scheduled.eventId);
     const ofIt = (e: Event) => {
       const a = e.activityTaskCancelRequestedEventAttributes ?? e.activityTaskCompletedEventAttributes ?? e.activityTaskCanceledEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes;
@@ -41,8 +41,8 @@ export function pollAttempts(events: readonly Event[], requests: readonly Reques
     const ended = events.find(ofIt);
     const started = events.find((e) => Number(e.activityTaskStartedEventAttributes?.scheduledEventId ?? -1) === id);
     // The read that found the resource settled came before its completion: inside the window.
-    const until = ended ? timeOf(ended) : Number.POSITIVE_INFINITY;
-    const read = pollsAtProvider(requests, resource, until).filter((at) => at >= timeOf(scheduled)).length;
+    const until = ended ? eventTimeMs(ended) : Number.POSITIVE_INFINITY;
+    const read = pollsAtProvider(requests, resource, until).filter((at) => at >= eventTimeMs(scheduled)).length;
     const shown = Math.max(1, started?.activityTaskStartedEventAttributes?.attempt ?? 1);
     total.activities++;
     total.attempts += Math.max(read, shown);
