@@ -109,7 +109,8 @@ async function baselineRound(client: Client, template: BaselineJourneyPlan, coun
       const handle = await client.workflow.start(baselineJourney, { workflowId, taskQueue: BASELINE_TASK_QUEUE, args: [plan] });
       for (const mailbox of plan.mailboxes) {
         for (let i = 0; i < mailbox.deliveries; i++) {
-          await client.workflow.signalWithStart(baselineMailbox, { workflowId: mailbox.workflowId, taskQueue: BASELINE_TASK_QUEUE, args: [], signal: baselineDeliverSignal, signalArgs: [] });
+          const forward = i < mailbox.forwarded;
+          await client.workflow.signalWithStart(baselineMailbox, { workflowId: mailbox.workflowId, taskQueue: BASELINE_TASK_QUEUE, args: [], signal: baselineDeliverSignal, signalArgs: [forward] });
         }
       }
       await handle.result();
@@ -156,6 +157,7 @@ function shapeTable(real: ShapeFigures, baseline: ShapeFigures): string {
     ['child workflows', 'childStarts'],
     ['workflows started by signalWithStart', 'signalWithStartStarts'],
     ['activities', 'activities'],
+    ['local activities', 'localActivities'],
     ['signals between workflows', 'signalsBetweenWorkflows'],
     ['signals from clients (incl. signalWithStart)', 'signalsFromClients'],
     ['timers started', 'timers'],

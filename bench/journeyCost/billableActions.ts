@@ -96,7 +96,7 @@ export function billableActions(events: readonly Event[]): Actions {
         actions.markers += Number(event.workflowTaskCompletedEventAttributes?.meteringMetadata?.nonfirstLocalActivityExecutionAttempts ?? 0);
         break;
       case T.EVENT_TYPE_MARKER_RECORDED:
-        if (event.markerRecordedEventAttributes?.markerName !== LOCAL_ACTIVITY_MARKER) break;
+        if (!isLocalActivityMarker(event)) break;
         if (!markersThisTask) actions.markers++;
         markersThisTask = true;
         break;
@@ -114,7 +114,8 @@ export function billableActions(events: readonly Event[]): Actions {
   return actions;
 }
 
-const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
+/** The marker sdk-core records for a local activity's result (a patch's is `core_patch`). */
+export const isLocalActivityMarker = (event: Event): boolean => event.markerRecordedEventAttributes?.markerName === 'core_local_activity';
 
 /** An upsert of `TemporalChangeVersion` alone (the SDK's, with a patch marker): exempt from actions. */
 function onlyVersioning(event: Event): boolean {

@@ -3,7 +3,7 @@
  * activities, timers, children, and Temporal Cloud billable actions (billableActions.ts).
  */
 import { temporal } from '@temporalio/proto';
-import { addActions, billableActions, noActions, totalOf, type Actions } from './billableActions';
+import { addActions, billableActions, isLocalActivityMarker, noActions, totalOf, type Actions } from './billableActions';
 import { isPoll } from './polls';
 
 const T = temporal.api.enums.v1.EventType;
@@ -15,6 +15,8 @@ export interface Cost {
   signalsSent: number;
   signalsReceived: number;
   activities: number;
+  /** Local activities (their markers): the read model's writes and the LOS events, each sent first as one. */
+  localActivities: number;
   timers: number;
   children: number;
   /** Reconciliation polls (polls.ts): what waiting for the applicant costs. */
@@ -25,7 +27,7 @@ export interface Cost {
   actionsByKind: Actions;
 }
 
-export const zeroCost = (): Cost => ({ events: 0, workflowTasks: 0, signalsSent: 0, signalsReceived: 0, activities: 0, timers: 0, children: 0, polls: 0, actions: 0, actionsByKind: noActions() });
+export const zeroCost = (): Cost => ({ events: 0, workflowTasks: 0, signalsSent: 0, signalsReceived: 0, activities: 0, localActivities: 0, timers: 0, children: 0, polls: 0, actions: 0, actionsByKind: noActions() });
 
 type Count = Exclude<keyof Cost, 'actionsByKind'>;
 
@@ -57,6 +59,9 @@ export function historyCost(events: readonly Event[]): Cost {
         break;
       case T.EVENT_TYPE_TIMER_STARTED:
         cost.timers++;
+        break;
+      case T.EVENT_TYPE_MARKER_RECORDED:
+        if (isLocalActivityMarker(event)) cost.localActivities++;
         break;
       case T.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED:
         cost.children++;

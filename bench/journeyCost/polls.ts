@@ -6,6 +6,7 @@
  * (providerPolls.ts). Counted by bench:cost and bench:waiting and by the polling tests.
  */
 import type { temporal } from '@temporalio/proto';
+import { isLocalActivityMarker } from './billableActions';
 
 type Event = temporal.api.history.v1.IHistoryEvent;
 
@@ -18,7 +19,7 @@ export function isPoll(event: Event): boolean {
   const scheduled = event.activityTaskScheduledEventAttributes?.activityType?.name;
   if (scheduled === POLL || scheduled === POLL_BY_RETRY) return true;
   const marker = event.markerRecordedEventAttributes;
-  if (marker?.markerName !== 'core_local_activity') return false;
+  if (!marker || !isLocalActivityMarker(event)) return false;
   // The marker's data (written by the SDK's core, never encoded by the codec) names the activity type.
   return Buffer.from(marker.details?.data?.payloads?.[0]?.data ?? []).toString('utf8').includes(`"${POLL}"`);
 }

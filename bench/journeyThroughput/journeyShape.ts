@@ -10,6 +10,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { isLocalActivityMarker } from '../journeyCost/billableActions';
 import { historyCost, type Cost } from '../journeyCost/historyCost';
 import type { BaselineJourneyPlan } from './baselinePlan';
 import { timeSpent, type TimeSpent } from './timeSpent';
@@ -31,6 +32,8 @@ export interface RunSummary {
   childWaves: Map<string, number>;
   /** Activities scheduled before the first timer started (all of them when none did). */
   activitiesBeforeFirstTimer: number;
+  /** Local activities recorded before the first child completed (all of them when none did). */
+  localActivitiesBeforeFirstChildCompleted: number;
 }
 
 export function summarise(workflowId: string, events: readonly Event[]): RunSummary {
@@ -48,9 +51,11 @@ export function summarise(workflowId: string, events: readonly Event[]): RunSumm
     signalTargets: [],
     childWaves: new Map(),
     activitiesBeforeFirstTimer: 0,
+    localActivitiesBeforeFirstChildCompleted: 0,
   };
   const waveOfTask = new Map<string, number>();
   let timerSeen = false;
+  let childCompleted = false;
   for (const event of events) {
     switch (event.eventType) {
       case T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
@@ -74,6 +79,12 @@ export function summarise(workflowId: string, events: readonly Event[]): RunSumm
         break;
       case T.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
         if (!timerSeen) summary.activitiesBeforeFirstTimer++;
+        break;
+      case T.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED:
+        childCompleted = true;
+        break;
+      case T.EVENT_TYPE_MARKER_RECORDED:
+        if (!childCompleted && isLocalActivityMarker(event)) summary.localActivitiesBeforeFirstChildCompleted++;
         break;
       default:
         break;
@@ -132,6 +143,7 @@ export interface ShapeFigures {
   childStarts: number;
   signalWithStartStarts: number;
   activities: number;
+  localActivities: number;
   signalsBetweenWorkflows: number;
   signalsFromClients: number;
   timers: number;
@@ -149,6 +161,7 @@ export function shapeFigures(journeys: readonly JourneyRuns[]): ShapeFigures {
     childStarts: mean((r) => (r.startedBy === 'child' ? 1 : 0)),
     signalWithStartStarts: mean((r) => (r.startedBy === 'signalWithStart' ? 1 : 0)),
     activities: mean((r) => r.cost.activities),
+    localActivities: mean((r) => r.cost.localActivities),
     signalsBetweenWorkflows: mean((r) => r.cost.signalsSent),
     signalsFromClients: mean((r) => r.signalsFromClients),
     timers: mean((r) => r.cost.timers),
@@ -160,7 +173,8 @@ export function shapeFigures(journeys: readonly JourneyRuns[]): ShapeFigures {
 /**
  * The baseline plan for one real journey, with placeholder ids (`{journey}` is replaced per
  * baseline journey by `planFor`). A mailbox's subscribers each subscribed once (a client signal);
- * its other client signals are deliveries. A step's activities exclude its subscriptions.
+ * its other client signals are deliveries. A step's activities exclude its subscriptions; its
+ * signals to mailboxes are its leaving them when it ends.
  */
 export function planOf(runs: JourneyRuns): BaselineJourneyPlan {
   const mailboxIds = new Map(runs.mailboxes.map((m, i) => [m.workflowId, `{journey}/mailbox-${i}`]));
@@ -168,6 +182,7 @@ export function planOf(runs: JourneyRuns): BaselineJourneyPlan {
     const subscribed = runs.mailboxes.filter((m) => m.signalTargets.includes(child.workflowId)).map((m) => mailboxIds.get(m.workflowId) as string);
     const activities = Math.max(0, child.cost.activities - subscribed.length);
     const before = Math.min(activities, Math.max(0, child.activitiesBeforeFirstTimer - subscribed.length));
+    const left = child.signalTargets.filter((t) => mailboxIds.has(t)).map((t) => mailboxIds.get(t) as string);
     return {
       workflowId: `{journey}/step-${i}`,
       wave: runs.journey.childWaves.get(child.workflowId) ?? 0,
@@ -175,11 +190,23 @@ export function planOf(runs: JourneyRuns): BaselineJourneyPlan {
       activitiesAfter: child.cost.timers > 0 ? activities - before : 0,
       reports: child.signalTargets.filter((t) => t === runs.journey.workflowId).length,
       mailboxes: subscribed,
+      leaves: left,
       forwardsAwaited: subscribed.length > 0 ? Math.max(1, child.signalsFromWorkflows) : 0,
     };
   });
-  const mailboxes = runs.mailboxes.map((m) => ({ workflowId: mailboxIds.get(m.workflowId) as string, deliveries: Math.max(0, m.signalsFromClients - new Set(m.signalTargets).size) }));
-  return { activities: runs.journey.cost.activities, steps, mailboxes };
+  const mailboxes = runs.mailboxes.map((m) => {
+    const subscribers = new Set(m.signalTargets).size;
+    const deliveries = Math.max(0, m.signalsFromClients - subscribers);
+    return { workflowId: mailboxIds.get(m.workflowId) as string, deliveries, forwarded: Math.min(deliveries, Math.round(m.signalTargets.length / Math.max(1, subscribers))) };
+  });
+  const { journey } = runs;
+  return {
+    activities: journey.cost.activities,
+    localActivities: journey.cost.localActivities,
+    localActivitiesAtStart: Math.min(journey.cost.localActivities, journey.localActivitiesBeforeFirstChildCompleted),
+    steps,
+    mailboxes,
+  };
 }
 
 /** The plan most of the journeys share (timing can vary a count; the shape itself should not). */
