@@ -42,6 +42,7 @@ import { baselineJourney, baselineMailbox } from './journeyThroughput/baselineWo
 import { journeysOf, planFor, shapeFigures, summariseRunsSince, typicalPlan, type ShapeFigures } from './journeyThroughput/journeyShape';
 import { describeTimeSpent, type TimeSpent } from './journeyThroughput/timeSpent';
 import { cpuMeter } from './cpuMeter';
+import { monotonicUs, windowLine, type ProfileWindow } from './journeyThroughput/cpuByPart';
 import { exitWhenDone } from './exitWhenDone';
 
 const JOURNEYS = Number(process.env.BENCH_THROUGHPUT_JOURNEYS ?? 40);
@@ -51,6 +52,7 @@ const APPLICANT_POLL_MS = Number(process.env.BENCH_THROUGHPUT_APPLICANT_MS ?? 20
 const ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
 /** Issue 24: journey throughput at least 0.85 of the baseline workflows'. */
 const TARGET = 0.85;
+const profiled = process.execArgv.some((arg) => arg.startsWith('--cpu-prof'));
 
 interface Round {
   journeyIds: string[];
@@ -59,6 +61,14 @@ interface Round {
   latencies: number[];
   /** CPU time over the round: this process (worker, stack, simulator, player: every thread) and the dev server. */
   cpu: { selfMs: number; devServerMs: number };
+  /** When the round ran, in the monotonic clock of a V8 CPU profile (microseconds). */
+  window: ProfileWindow;
+}
+
+/** Starts a round's window; the returned function closes it. */
+function roundWindow(name: string, journeys: number): () => ProfileWindow {
+  const fromUs = monotonicUs();
+  return () => ({ name, journeys, fromUs, toUs: monotonicUs() });
 }
 
 const perMinute = (round: Round) => (round.journeyIds.length / round.seconds) * 60;
@@ -81,6 +91,7 @@ function roundCpu(devServerPid: number | undefined): () => Round['cpu'] {
 async function realRound(stack: Stack, player: ApplicantPlayer, count: number): Promise<Round> {
   const cases = await Promise.all(Array.from({ length: count }, () => prepareDemoCase(stack)));
   const cpu = roundCpu(stack.devServer?.pid);
+  const window = roundWindow('system', count);
   const started = performance.now();
   const latencies = await Promise.race([
     player.running.then(() => Promise.reject(new Error('the applicant player stopped'))),
@@ -93,7 +104,7 @@ async function realRound(stack: Stack, player: ApplicantPlayer, count: number): 
       }),
     ),
   ]);
-  return { journeyIds: cases.map((c) => `case/${c.caseId}`), seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), cpu: cpu() };
+  return { journeyIds: cases.map((c) => `case/${c.caseId}`), seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), cpu: cpu(), window: window() };
 }
 
 /** `count` baseline journeys at once, each with its mailboxes' client deliveries; resolves when all have completed. */
@@ -101,6 +112,7 @@ async function baselineRound(client: Client, template: BaselineJourneyPlan, coun
   const run = randomUUID().slice(0, 8);
   const journeyIds = Array.from({ length: count }, (_, i) => `baseline/${run}/${i}`);
   const cpu = roundCpu(devServerPid);
+  const window = roundWindow('baseline', count);
   const started = performance.now();
   const latencies = await Promise.all(
     journeyIds.map(async (workflowId) => {
@@ -117,7 +129,7 @@ async function baselineRound(client: Client, template: BaselineJourneyPlan, coun
       return performance.now() - t0;
     }),
   );
-  return { journeyIds, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), cpu: cpu() };
+  return { journeyIds, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), cpu: cpu(), window: window() };
 }
 
 function devServerCommand(stack: Stack): string {
@@ -141,6 +153,12 @@ function describeRound(name: string, round: Round): string {
     `${name.padEnd(9)} ${n} journeys in ${round.seconds.toFixed(1)} s: ${perMinute(round).toFixed(1)} journeys/min (each from start to completion: p50 ${s(percentile(round.latencies, 50))}, max ${s(round.latencies.at(-1) ?? 0)}); ` +
     `CPU per journey: this process ${(round.cpu.selfMs / n).toFixed(0)} ms, dev server ${(round.cpu.devServerMs / n).toFixed(0)} ms; the cores ${(busy * 100).toFixed(0)}% busy with the two`
   );
+}
+
+function printRound(name: string, round: Round): void {
+  console.log(describeRound(name, round));
+  // Under `node --cpu-prof`, the round's window, by which cpuByPart.ts reads the profiles.
+  if (profiled) console.log(windowLine(round.window));
 }
 
 /** CPU milliseconds per journey over the rounds, this process's and the dev server's. */
@@ -185,7 +203,7 @@ async function main(): Promise<void> {
     await realRound(stack, player, WARMUP);
     const since = new Date();
     const reals = [await realRound(stack, player, JOURNEYS)];
-    console.log(describeRound('system', reals[0] as Round));
+    printRound('system', reals[0] as Round);
 
     // The first measured round's histories: the baseline's plan, and where the time went.
     const realSpent: TimeSpent = new Map();
@@ -201,16 +219,16 @@ async function main(): Promise<void> {
     await baselineRound(baselineWorker.client, template, WARMUP, stack.devServer?.pid);
     const baselineSince = new Date();
     const baselines = [await baselineRound(baselineWorker.client, template, JOURNEYS, stack.devServer?.pid)];
-    console.log(describeRound('baseline', baselines[0] as Round));
+    printRound('baseline', baselines[0] as Round);
     const baselineSpent: TimeSpent = new Map();
     const baselineRuns = journeysOf(await summariseRunsSince(baselineWorker.client, baselineSince, baselineSpent), (baselines[0] as Round).journeyIds);
 
     // Further rounds alternate, so that load from elsewhere on the machine falls on both alike.
     for (let round = 2; round <= ROUNDS; round++) {
       reals.push(await realRound(stack, player, JOURNEYS));
-      console.log(describeRound('system', reals.at(-1) as Round));
+      printRound('system', reals.at(-1) as Round);
       baselines.push(await baselineRound(baselineWorker.client, template, JOURNEYS, stack.devServer?.pid));
-      console.log(describeRound('baseline', baselines.at(-1) as Round));
+      printRound('baseline', baselines.at(-1) as Round);
     }
     await player.stop();
 
