@@ -240,13 +240,15 @@ async function main(): Promise<void> {
 
     const figure = Math.round(medianPerMinute(reals) * 10) / 10;
     const base = Math.round(medianPerMinute(baselines) * 10) / 10;
-    const ratio = Math.round((medianPerMinute(reals) / medianPerMinute(baselines)) * 100) / 100;
+    const ratio = medianPerMinute(reals) / medianPerMinute(baselines);
     console.log(`load average at the end: ${load()}`);
     console.log(`all ${ROUNDS} round(s) together: system ${overall(reals).toFixed(1)} journeys/min, baseline ${overall(baselines).toFixed(1)} journeys/min`);
     console.log(`CPU per journey over all rounds: ${describeCpu('system', reals)}; ${describeCpu('baseline', baselines)}`);
-    console.log(`median round of ${ROUNDS} of ${JOURNEYS}: system ${figure} journeys/min, baseline ${base} journeys/min, ratio ${ratio} (target ≥ ${TARGET})`);
-    reportResult(ratioAtLeast('journey throughput', { value: figure, unit: 'journeys/min' }, { value: base, name: 'baseline workflows of the same shape, journeys/min' }, TARGET));
-    process.exitCode = ratio >= TARGET ? 0 : 1;
+    console.log(`median round of ${ROUNDS} of ${JOURNEYS}: system ${figure} journeys/min, baseline ${base} journeys/min, ratio ${ratio.toFixed(3)} (target ≥ ${TARGET})`);
+    const result = ratioAtLeast('journey throughput', { value: figure, unit: 'journeys/min' }, { value: base, name: 'baseline workflows of the same shape, journeys/min' }, TARGET);
+    reportResult(result);
+    // Judged as the summary judges it, unrounded: 0.846 misses 0.85.
+    process.exitCode = result.pass ? 0 : 1;
   } finally {
     await baselineWorker?.stop();
     await stack.stop();
