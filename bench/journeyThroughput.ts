@@ -16,13 +16,14 @@
  * journey's shape becomes the plan of baselineWorkflows.ts (the mapping is in its header), run by a
  * worker of its own with the same settings; as many baseline journeys, at once, after a warm-up.
  * Both shapes are printed side by side. BENCH_THROUGHPUT_ROUNDS (3) measured rounds of each, in
- * pairs that alternate which side goes first, so that load from elsewhere on the machine falls on
- * both alike; before each round the workflows the last one left open are terminated, so that no
- * round measures a dev server fuller than the first did. The figures are the median round's
- * journeys a minute each way (issue 24: the median of at least 3 rounds); the journeys over all
- * rounds and each pair's ratio are printed beside them. Each round also prints the CPU time per
- * journey of this process (every thread: worker, stack, simulator, applicants) and of the dev
- * server, and how busy they kept the cores: near 100%, those CPU times are what sets the pace.
+ * pairs that alternate which side goes first, so that what changes over the run falls on both
+ * alike: load from elsewhere on the machine, and the in-memory dev server, which spends more CPU on
+ * each journey as its store fills (by half from the first round to the third). The figures are the
+ * median round's journeys a minute each way (issue 24: the median of at least 3 rounds); the
+ * journeys over all rounds and each pair's ratio are printed beside them. Each round also prints
+ * the CPU time per journey of this process (every thread: worker, stack, simulator, applicants)
+ * and of the dev server, and how busy they kept the cores: near 100%, those CPU times are what
+ * sets the pace.
  * Exits 1 when the ratio is under TARGET.
  */
 import { randomUUID } from 'node:crypto';
@@ -134,25 +135,6 @@ async function baselineRound(client: Client, template: BaselineJourneyPlan, coun
   return { journeyIds, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), cpu: cpu(), window: window() };
 }
 
-/**
- * Terminates every workflow still open: what a round leaves behind (the resource workflows and the
- * baseline's mailboxes wait out their retention). Left open, they pile up round after round in the
- * in-memory dev server, whose CPU per journey then grew by half from the first round to the third
- * (2026-11-24), so that a later round measured a busier server than an earlier one.
- */
-async function clearLeftovers(client: Client): Promise<void> {
-  const started = performance.now();
-  let closed = 0;
-  for await (const open of client.workflow.list({ query: 'ExecutionStatus="Running"' })) {
-    await client.workflow
-      .getHandle(open.workflowId, open.runId)
-      .terminate('bench:throughput: the round is over')
-      .then(() => closed++)
-      .catch(() => undefined);
-  }
-  console.log(`  (${closed} workflows left open by the round terminated in ${((performance.now() - started) / 1000).toFixed(1)} s, outside the measured time)`);
-}
-
 function devServerCommand(stack: Stack): string {
   const pid = stack.devServer?.pid;
   if (!pid) return 'not embedded';
@@ -223,7 +205,6 @@ async function main(): Promise<void> {
     const player = playApplicants(stack.simulator.controlUrl, APPLICANT_POLL_MS);
     await realRound(stack, player, WARMUP);
     const since = new Date();
-    await clearLeftovers(stack.client);
     const reals = [await realRound(stack, player, JOURNEYS)];
     printRound('system', reals[0] as Round);
 
@@ -239,28 +220,23 @@ async function main(): Promise<void> {
     console.log(`worker settings ${realSettings === baselineSettings ? '(the same for both)' : 'DIFFER'}: ${realSettings}`);
     if (realSettings !== baselineSettings) console.log(`baseline worker settings: ${baselineSettings}`);
     await baselineRound(baselineWorker.client, template, WARMUP, stack.devServer?.pid);
-    await clearLeftovers(stack.client);
     const baselineSince = new Date();
     const baselines = [await baselineRound(baselineWorker.client, template, JOURNEYS, stack.devServer?.pid)];
     printRound('baseline', baselines[0] as Round);
     const baselineSpent: TimeSpent = new Map();
     const baselineRuns = journeysOf(await summariseRunsSince(baselineWorker.client, baselineSince, baselineSpent), (baselines[0] as Round).journeyIds);
 
-    await clearLeftovers(stack.client);
-
     // Further pairs alternate which side goes first (system-baseline, then baseline-system, …), so
     // that what changes over the run (load from elsewhere, the dev server's store growing) falls on
-    // both alike; each round starts with the previous round's leftovers closed.
+    // both alike.
     for (let pair = 2; pair <= ROUNDS; pair++) {
       const system = async () => {
         reals.push(await realRound(stack, player, JOURNEYS));
         printRound('system', reals.at(-1) as Round);
-        await clearLeftovers(stack.client);
       };
       const baseline = async () => {
         baselines.push(await baselineRound((baselineWorker as BaselineWorker).client, template, JOURNEYS, stack.devServer?.pid));
         printRound('baseline', baselines.at(-1) as Round);
-        await clearLeftovers(stack.client);
       };
       for (const side of pair % 2 === 0 ? [baseline, system] : [system, baseline]) await side();
     }
