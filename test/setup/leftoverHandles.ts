@@ -6,8 +6,10 @@
  * file happened to run last in its worker. Here the file that left it fails, whatever the order.
  *
  * Node names active resources only by type, so this compares counts per type with the file's
- * start: a leftover can hide behind one of the same type that ended meanwhile (a timer, most
- * often). It catches most; the unit tests of what it caught check the cause itself.
+ * start: a leftover can hide behind one of the same type that ended meanwhile, a timer most often.
+ * So the file's own timers are also kept by identity, with where each was set: one still pending
+ * and holding the process (ref'd) when the file ends is named by its creator's stack. (A worker
+ * too large to exit in 500 ms gives the same warning with nothing left open: jest.config.js.)
  */
 import { TestEnvironment } from 'jest-environment-node';
 
@@ -15,7 +17,30 @@ import { TestEnvironment } from 'jest-environment-node';
 const SETTLE_MS = 500;
 const POLL_MS = 20;
 
+/** A file that sets many timers keeps only those not yet settled once it has this many. */
+const PRUNE_AT = 1_000;
+
 type Counts = Map<string, number>;
+type Timer = NodeJS.Timeout & { _destroyed?: boolean };
+
+/** Node marks a timer that fired (once) or was cleared as destroyed; an unref'd one holds nothing. */
+function holdsProcess(timer: Timer): boolean {
+  return timer._destroyed !== true && timer.hasRef();
+}
+
+function forgetSettled(timers: Map<Timer, string>): void {
+  for (const timer of timers.keys()) if (timer._destroyed === true) timers.delete(timer);
+}
+
+/** Frames of the test file's code and its dependencies, not of this file or Node's internals. */
+function whereSet(): string {
+  const frames = (new Error().stack ?? '').split('\n').slice(1);
+  return frames
+    .filter((frame) => !frame.includes('leftoverHandles.ts') && !frame.includes('node:internal'))
+    .slice(0, 4)
+    .map((frame) => frame.trim())
+    .join(' < ');
+}
 
 function activeResources(): Counts {
   const counts: Counts = new Map();
@@ -32,24 +57,50 @@ function leftover(before: Counts): string[] {
 
 export default class LeftoverHandlesEnvironment extends TestEnvironment {
   private before: Counts = new Map();
+  private readonly timers = new Map<Timer, string>();
 
   override async setup(): Promise<void> {
     this.before = activeResources();
     await super.setup();
+    this.trackTimers();
+  }
+
+  /** The file's setTimeout and setInterval, and everything it loads, keep what they set here. */
+  private trackTimers(): void {
+    const timers = this.timers;
+    for (const name of ['setTimeout', 'setInterval'] as const) {
+      const original = this.global[name] as (...args: unknown[]) => Timer;
+      const tracked = (...args: unknown[]): Timer => {
+        const timer = original(...args);
+        if (timers.size >= PRUNE_AT) forgetSettled(timers);
+        timers.set(timer, whereSet());
+        return timer;
+      };
+      this.global[name] = Object.assign(tracked, original) as never;
+    }
+  }
+
+  /** Timers the file set that are still to fire (or repeat) and keep the process alive. */
+  private pendingTimers(): string[] {
+    return [...this.timers].filter(([timer]) => holdsProcess(timer)).map(([, where]) => where);
   }
 
   override async teardown(): Promise<void> {
     await super.teardown();
     const deadline = Date.now() + SETTLE_MS;
     // A server closing or a child exiting settles within a few milliseconds: wait for it, no longer.
-    while (leftover(this.before).length > 0 && Date.now() < deadline) {
+    const settled = () => leftover(this.before).length === 0 && this.pendingTimers().length === 0;
+    while (!settled() && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS).unref());
     }
-    const left = leftover(this.before);
-    if (left.length === 0) return;
+    const timers = this.pendingTimers();
+    this.timers.clear();
+    const left = leftover(this.before).filter((entry) => !(timers.length > 0 && entry.startsWith('Timeout ')));
+    if (left.length === 0 && timers.length === 0) return;
+    const named = [...left, ...timers.map((where) => `a timer set at ${where}`)];
     throw new Error(
-      `the test file left ${left.join(', ')} running ${SETTLE_MS} ms after it ended: close what it opened ` +
-        '(server.closeAllConnections() for sockets whose answers were not read, kill and await child processes, clear timers)',
+      `the test file left ${named.join(', ')} running ${SETTLE_MS} ms after it ended: close what it opened ` +
+        '(server.closeAllConnections() for sockets whose answers were not read, kill and await child processes, clear timers or unref them)',
     );
   }
 }
