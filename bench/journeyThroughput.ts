@@ -215,16 +215,17 @@ async function main(): Promise<void> {
     if (process.env.BENCH_THROUGHPUT_PLAN) console.log(`baseline plan: ${JSON.stringify(template, null, 2)}`);
 
     baselineWorker = await startBaselineWorker(stack.temporal);
+    const baselineClient = baselineWorker.client;
     const realSettings = workerSettings(stack.worker.worker);
     const baselineSettings = workerSettings(baselineWorker.worker);
     console.log(`worker settings ${realSettings === baselineSettings ? '(the same for both)' : 'DIFFER'}: ${realSettings}`);
     if (realSettings !== baselineSettings) console.log(`baseline worker settings: ${baselineSettings}`);
-    await baselineRound(baselineWorker.client, template, WARMUP, stack.devServer?.pid);
+    await baselineRound(baselineClient, template, WARMUP, stack.devServer?.pid);
     const baselineSince = new Date();
-    const baselines = [await baselineRound(baselineWorker.client, template, JOURNEYS, stack.devServer?.pid)];
+    const baselines = [await baselineRound(baselineClient, template, JOURNEYS, stack.devServer?.pid)];
     printRound('baseline', baselines[0] as Round);
     const baselineSpent: TimeSpent = new Map();
-    const baselineRuns = journeysOf(await summariseRunsSince(baselineWorker.client, baselineSince, baselineSpent), (baselines[0] as Round).journeyIds);
+    const baselineRuns = journeysOf(await summariseRunsSince(baselineClient, baselineSince, baselineSpent), (baselines[0] as Round).journeyIds);
 
     // Further pairs alternate which side goes first (system-baseline, then baseline-system, …), so
     // that what changes over the run (load from elsewhere, the dev server's store growing) falls on
@@ -235,7 +236,7 @@ async function main(): Promise<void> {
         printRound('system', reals.at(-1) as Round);
       };
       const baseline = async () => {
-        baselines.push(await baselineRound((baselineWorker as BaselineWorker).client, template, JOURNEYS, stack.devServer?.pid));
+        baselines.push(await baselineRound(baselineClient, template, JOURNEYS, stack.devServer?.pid));
         printRound('baseline', baselines.at(-1) as Round);
       };
       for (const side of pair % 2 === 0 ? [baseline, system] : [system, baseline]) await side();
