@@ -1,14 +1,13 @@
 /**
  * Documents (spec §4.7; upload assumed). A journey names a document by its id in the case file
  * (`journey upload` put the bytes there); the upload activity reads the bytes from the case file,
- * so no history ever holds them. Journeys started before the case file carried the bytes inline:
- * those are stored in the case file first, then uploaded the same way.
+ * so no history ever holds them.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import type { CaseFileStore } from '../case-file/store';
 import type { ProviderDocumentSummary } from '../case-file/summaries';
-import { documentKindSchema, documentSchema, documentUploadSchema, entityTypeSchema, type ProviderDocument } from '../provider';
+import { documentKindSchema, documentSchema, entityTypeSchema, type ProviderDocument } from '../provider';
 import { idempotencyKeyFor } from './activityCall';
 import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
@@ -18,7 +17,7 @@ import { validateInput } from './validateInput';
 
 export const DOCUMENT_NOT_IN_CASE_FILE = 'DocumentNotInCaseFile';
 
-const documentByReferenceSchema = z.object({
+export const documentUploadInputSchema = z.object({
   entity_type: entityTypeSchema,
   entity_id: z.string().min(1),
   document_id: z.uuid({ error: 'document_id must be the id `journey upload` printed' }),
@@ -26,22 +25,16 @@ const documentByReferenceSchema = z.object({
   document_type: documentKindSchema.nullable().optional(),
 });
 
-export const documentUploadInputSchema = z.union([documentByReferenceSchema, documentUploadSchema]);
 export type DocumentUploadInput = z.input<typeof documentUploadInputSchema>;
 
 export function createDocumentActivities(client: ProviderClient, caseFile: CaseFileStore) {
-  /** The stored document the upload names (or the inline bytes, stored now) and its bytes. */
+  /** The stored document the upload names, and its bytes. */
   const contentOf = async (input: z.output<typeof documentUploadInputSchema>): Promise<{ documentId: string; content: Buffer }> => {
-    if ('document_id' in input) {
-      const stored = await caseFile.readDocument(input.document_id);
-      if (!stored || stored.case_id !== input.entity_id) {
-        throw ApplicationFailure.create({ type: DOCUMENT_NOT_IN_CASE_FILE, message: `document ${input.document_id} is not in the case file of ${input.entity_id}`, nonRetryable: true });
-      }
-      return { documentId: stored.document_id, content: stored.content };
+    const stored = await caseFile.readDocument(input.document_id);
+    if (!stored || stored.case_id !== input.entity_id) {
+      throw ApplicationFailure.create({ type: DOCUMENT_NOT_IN_CASE_FILE, message: `document ${input.document_id} is not in the case file of ${input.entity_id}`, nonRetryable: true });
     }
-    const content = Buffer.from(input.content_base64, 'base64');
-    const stored = await caseFile.putDocument({ caseId: input.entity_id, fileName: input.file_name, documentType: input.document_type, content });
-    return { documentId: stored.document_id, content };
+    return { documentId: stored.document_id, content: stored.content };
   };
 
   return {

@@ -13,6 +13,7 @@ import type { OperatorActionResult } from '../client/journeyMessages';
 import { planBulkStepRetry, runBulkStepRetry, type BulkRetryPlan, type BulkRetrySummary, type BulkStepRetryRequest } from '../client/bulkStepRetry';
 import type { Assignment } from '../case-file/caseAssignment';
 import { assignCase, CaseFileRequiredError, CaseNotFoundError } from '../client/caseAssignment';
+import type { OperatorIdentity } from '../client/operatorIdentity';
 import {
   cancelJourney,
   journeyStatus,
@@ -24,6 +25,7 @@ import {
   type JourneyClientContext,
   type JourneyListFilters,
   type JourneyPage,
+  type JourneyReadContext,
   type JourneyStatusView,
   type JourneySummary,
   type StartedJourney,
@@ -35,16 +37,6 @@ export type StartedCase = StartedJourney;
 export type CaseSummary = JourneySummary;
 export type BulkRetryAnswer = (BulkRetryPlan & { dryRun: true }) | (BulkRetrySummary & { dryRun: false; query: string });
 
-/** What an operator action may carry besides its body: the Update id its `Idempotency-Key` made, the request's id, and who acts. */
-export interface ActionOptions {
-  /** `<action>/<Idempotency-Key>` (operatorRequestId.ts), made once by mountRoutes.ts: a repeat answers the first result. */
-  updateId?: string | undefined;
-  /** The request's id (the `Request-Id` the API answers): the audit entry carries it. */
-  requestId?: string | undefined;
-  /** The API key's name, or the console's signed-in operator: recorded in the audit trail. */
-  actor?: string | undefined;
-}
-
 export class CaseGateway {
   private readonly ctx: JourneyClientContext;
 
@@ -54,7 +46,7 @@ export class CaseGateway {
     private readonly caseFile?: CaseFileStore,
   ) {
     // With the case file, cases are read from its read model and operator actions audited there.
-    this.ctx = { client, taskQueue, ...(caseFile ? { readModel: caseFile } : {}) };
+    this.ctx = { client, taskQueue, readModel: caseFile };
   }
 
   /** What the case file holds for the case (reports, results, accounts with transactions, document metadata). */
@@ -75,13 +67,14 @@ export class CaseGateway {
   }
 
   status(caseId: string): Promise<JourneyStatusView> {
-    return this.answer(caseId, () => journeyStatus(this.ctx, caseId));
+    return this.answer(caseId, () => journeyStatus(this.reads(), caseId));
   }
 
-  /** One page of cases, newest first unless sorted otherwise (the read model; without a case file, Temporal's visibility). */
-  list(state: string | undefined, pageSize: number, pageToken?: string, filters: JourneyListFilters = {}): Promise<JourneyPage> {
-    return listJourneys(this.ctx, { ...filters, ...(state ? { state } : {}), pageSize, ...(pageToken ? { pageToken } : {}) }).catch((error: unknown) => {
-      throw isBadToken(error) || error instanceof InvalidCursorError ? new HttpError(400, 'invalid_page_token', 'pageToken is not a token from an earlier page') : toHttpError(error, '');
+  /** One page of cases from the read model, newest first unless sorted otherwise. */
+  async list(state: string | undefined, pageSize: number, pageToken?: string, filters: JourneyListFilters = {}): Promise<JourneyPage> {
+    const reads = this.reads();
+    return listJourneys(reads, { ...filters, state: state || undefined, pageSize, pageToken: pageToken || undefined }).catch((error: unknown) => {
+      throw error instanceof InvalidCursorError ? new HttpError(400, 'invalid_page_token', 'pageToken is not a token from an earlier page') : toHttpError(error, '');
     });
   }
 
@@ -99,17 +92,22 @@ export class CaseGateway {
     return new CaseEventLog(this.caseFile.pool).list(caseId);
   }
 
-  retryStep(caseId: string, step: string, reason?: string, options: ActionOptions & { fresh?: boolean | undefined } = {}): Promise<OperatorActionResult> {
+  /**
+   * The operator actions, each under the identity the front end built (client/operatorIdentity.ts:
+   * the API key's name or the console's operator, the `Request-Id`, the Update id an
+   * `Idempotency-Key` made).
+   */
+  retryStep(caseId: string, step: string, reason: string | undefined, identity: OperatorIdentity, options: { fresh?: boolean | undefined } = {}): Promise<OperatorActionResult> {
     const fresh = options.fresh ? { fresh: true } : {};
-    return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason, { ...fresh, ...updateId(options), ...actor(options), ...requestId(options) }));
+    return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason, { ...fresh, ...identity }));
   }
 
-  waiveStep(caseId: string, step: string, reason: string, options: ActionOptions = {}): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => waiveStep(this.ctx, caseId, step, reason, { ...updateId(options), ...actor(options), ...requestId(options) }));
+  waiveStep(caseId: string, step: string, reason: string, identity: OperatorIdentity): Promise<OperatorActionResult> {
+    return this.answer(caseId, () => waiveStep(this.ctx, caseId, step, reason, identity));
   }
 
-  resolvePicklist(caseId: string, providerId: string, options: ActionOptions = {}): Promise<OperatorActionResult> {
-    return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId, { ...updateId(options), ...actor(options), ...requestId(options) }));
+  resolvePicklist(caseId: string, providerId: string, identity: OperatorIdentity): Promise<OperatorActionResult> {
+    return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId, identity));
   }
 
   /** The plan of a bulk retry (dryRun), or the retry itself and its summary. */
@@ -122,9 +120,9 @@ export class CaseGateway {
   }
 
   /** Gives the case to an operator, or to nobody with null (the case file's read model; audited). */
-  async assign(caseId: string, assignee: string | null, options: { actor: string; reason?: string | undefined; requestId?: string | undefined }): Promise<Assignment> {
+  async assign(caseId: string, assignee: string | null, identity: OperatorIdentity, reason?: string): Promise<Assignment> {
     try {
-      return await assignCase(this.ctx, caseId, assignee, options);
+      return await assignCase(this.ctx, caseId, assignee, identity, reason);
     } catch (error) {
       if (error instanceof CaseNotFoundError) throw unknownCase(caseId);
       if (error instanceof CaseFileRequiredError) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
@@ -132,8 +130,14 @@ export class CaseGateway {
     }
   }
 
-  cancel(caseId: string, reason?: string, options: Pick<ActionOptions, 'actor' | 'requestId'> = {}): Promise<void> {
-    return this.answer(caseId, () => cancelJourney(this.ctx, caseId, reason, { ...actor(options), ...requestId(options) }));
+  cancel(caseId: string, reason: string | undefined, identity: OperatorIdentity): Promise<void> {
+    return this.answer(caseId, () => cancelJourney(this.ctx, caseId, reason, { actor: identity.actor, requestId: identity.requestId }));
+  }
+
+  /** Cases are read from the case file's read model: without a case file, this process cannot read them. */
+  private reads(): JourneyReadContext {
+    if (!this.caseFile) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
+    return { ...this.ctx, readModel: this.caseFile };
   }
 
   private async answer<T>(caseId: string, operation: () => Promise<T>): Promise<T> {
@@ -145,9 +149,3 @@ export class CaseGateway {
   }
 }
 
-const updateId = (options: ActionOptions) => (options.updateId ? { updateId: options.updateId } : {});
-
-const actor = (options: ActionOptions) => (options.actor ? { actor: options.actor } : {});
-const requestId = (options: ActionOptions) => (options.requestId ? { requestId: options.requestId } : {});
-
-const isBadToken = (error: unknown) => (error as { code?: number }).code === 3;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { bulkRetryMaxCases } from '../client/bulkStepRetryRequest';
 import type { OnboardCaseInput } from '../client/journeyInput';
+import { operatorActions } from '../client/journeyNames';
 import { caseEventListSchema } from './caseEventSchemas';
 import { caseView } from './caseView';
 import { openPageToken, sealPageToken } from './pageToken';
@@ -70,8 +71,6 @@ const action = {
   422: error('The Idempotency-Key was used on this case for another step (idempotency_key_reused)'),
 };
 const idempotent = ' Send an `Idempotency-Key` header to make the request safe to repeat: a repeat with the same key answers the first result and acts once.';
-/** What an action passes on besides its body: the Update id its Idempotency-Key made (mountRoutes.ts), and the request's id for its audit entry. */
-const keyOf = ({ updateId, requestId }: { updateId?: string | undefined; requestId: string }) => ({ updateId, requestId });
 
 export const caseRoutes: RouteSpec[] = [
   {
@@ -99,7 +98,7 @@ export const caseRoutes: RouteSpec[] = [
     responses: { ...common, 200: { description: 'One page of cases', schema: caseListSchema } },
     async handle({ query }, gateway) {
       const q = query as z.output<typeof listCasesQuerySchema>;
-      const filters = { sort: q.sort, ...(q.step ? { step: q.step } : {}), ...(q.stepState ? { stepState: q.stepState } : {}), ...(q.name ? { name: q.name } : {}), ...(q.assignee !== undefined ? { assignee: q.assignee } : {}), ...(q.waitingLongerThanMinutes !== undefined ? { waitingLongerThanMs: q.waitingLongerThanMinutes * 60_000 } : {}) };
+      const filters = { sort: q.sort, step: q.step || undefined, stepState: q.stepState || undefined, name: q.name || undefined, assignee: q.assignee, waitingLongerThanMs: q.waitingLongerThanMinutes === undefined ? undefined : q.waitingLongerThanMinutes * 60_000 };
       const page = await gateway.list(q.state, q.pageSize, q.pageToken === undefined ? undefined : openPageToken(q.pageToken), filters);
       return { status: 200, body: { ...page, nextPageToken: page.nextPageToken === null ? null : sealPageToken(page.nextPageToken) } };
     },
@@ -120,8 +119,8 @@ export const caseRoutes: RouteSpec[] = [
       200: { description: 'The plan (dryRun: true) or the summary of the retries (dryRun: false)', schema: bulkRetryStepAnswerSchema },
       422: error('More journeys match than one request takes: narrow the query'),
     },
-    async handle({ body, actor }, gateway) {
-      return { status: 200, body: await gateway.bulkRetryStep({ ...(body as z.output<typeof bulkRetryStepRequestSchema>), actor }) };
+    async handle({ body, identity }, gateway) {
+      return { status: 200, body: await gateway.bulkRetryStep({ ...(body as z.output<typeof bulkRetryStepRequestSchema>), actor: identity.actor }) };
     },
   },
   {
@@ -138,7 +137,7 @@ export const caseRoutes: RouteSpec[] = [
   },
   {
     method: 'post',
-    path: '/v1/cases/:caseId/steps/:step/retry',
+    path: operatorActions.retryStep.path,
     operationId: 'retryStep',
     audited: true,
     summary: 'Run a new attempt of a step (Update retryStep)',
@@ -146,17 +145,17 @@ export const caseRoutes: RouteSpec[] = [
     role: 'operator',
     params: stepParams,
     headers: idempotencyKeyHeaders,
-    idempotent: 'retry-step',
+    idempotent: operatorActions.retryStep.name,
     body: retryStepRequestSchema,
     responses: action,
-    async handle({ params, body, actor, ...ids }, gateway) {
+    async handle({ params, body, identity }, gateway) {
       const { reason, fresh } = body as z.output<typeof retryStepRequestSchema>;
-      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason, { fresh, ...keyOf(ids), actor }) };
+      return { status: 200, body: await gateway.retryStep(params.caseId!, params.step!, reason, identity, { fresh }) };
     },
   },
   {
     method: 'post',
-    path: '/v1/cases/:caseId/steps/:step/waive',
+    path: operatorActions.waiveStep.path,
     operationId: 'waiveStep',
     audited: true,
     summary: 'Waive a step with a reason (Update waiveStep)',
@@ -165,17 +164,17 @@ export const caseRoutes: RouteSpec[] = [
     waives: true,
     params: stepParams,
     headers: idempotencyKeyHeaders,
-    idempotent: 'waive-step',
+    idempotent: operatorActions.waiveStep.name,
     body: waiveStepRequestSchema,
     responses: action,
-    async handle({ params, body, actor, ...ids }, gateway) {
+    async handle({ params, body, identity }, gateway) {
       const { reason } = body as z.output<typeof waiveStepRequestSchema>;
-      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason, { ...keyOf(ids), actor }) };
+      return { status: 200, body: await gateway.waiveStep(params.caseId!, params.step!, reason, identity) };
     },
   },
   {
     method: 'post',
-    path: '/v1/cases/:caseId/picklist',
+    path: operatorActions.resolvePicklist.path,
     operationId: 'resolvePicklist',
     audited: true,
     summary: 'Choose the company of the credit report\'s picklist (Update resolvePicklist)',
@@ -183,12 +182,12 @@ export const caseRoutes: RouteSpec[] = [
     role: 'operator',
     params: caseParams,
     headers: idempotencyKeyHeaders,
-    idempotent: 'resolve-picklist',
+    idempotent: operatorActions.resolvePicklist.name,
     body: resolvePicklistRequestSchema,
     responses: action,
-    async handle({ params, body, actor, ...ids }, gateway) {
+    async handle({ params, body, identity }, gateway) {
       const { providerId } = body as z.output<typeof resolvePicklistRequestSchema>;
-      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId, { ...keyOf(ids), actor }) };
+      return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId, identity) };
     },
   },
   {
@@ -201,9 +200,9 @@ export const caseRoutes: RouteSpec[] = [
     params: caseParams,
     body: cancelRequestSchema,
     responses: { ...onCase, ...bodyRefusals, 202: { description: 'Cancel requested', schema: cancelResultSchema }, 409: closed },
-    async handle({ params, body, actor, requestId }, gateway) {
+    async handle({ params, body, identity }, gateway) {
       const { reason } = body as z.output<typeof cancelRequestSchema>;
-      await gateway.cancel(params.caseId!, reason, { actor, requestId });
+      await gateway.cancel(params.caseId!, reason, identity);
       return { status: 202, body: { caseId: params.caseId!, cancelRequested: true } };
     },
   },
@@ -218,9 +217,9 @@ export const caseRoutes: RouteSpec[] = [
     params: caseParams,
     body: assignCaseRequestSchema,
     responses: { ...onCase, ...bodyRefusals, 200: { description: 'The case\'s assignment now', schema: assignmentSchema }, 503: error('No case file is configured for this API process') },
-    async handle({ params, body, actor, requestId }, gateway) {
+    async handle({ params, body, identity }, gateway) {
       const { assignee, reason } = body as z.output<typeof assignCaseRequestSchema>;
-      return { status: 200, body: await gateway.assign(params.caseId!, assignee, { actor, reason, requestId }) };
+      return { status: 200, body: await gateway.assign(params.caseId!, assignee, identity, reason) };
     },
   },
   {

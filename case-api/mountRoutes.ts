@@ -13,7 +13,7 @@ import type { CaseGateway } from './caseGateway';
 import { HttpError } from './httpError';
 import { refuseNul } from './nulCharacters';
 import { answerRequestId, requestIdOf } from './requestId';
-import { operatorUpdateId } from '../client/operatorRequestId';
+import { operatorIdentity, type OperatorIdentity } from '../client/operatorIdentity';
 import type { RouteSpec } from './routeSpec';
 
 /**
@@ -42,10 +42,10 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
           headers: parse(route.headers, declaredHeaders(route.headers, req), 'header') as Record<string, unknown>,
           body: parse(route.body, requiredBody(route.body, req), 'body'),
         };
-        const updateId = updateIdOf(route, parsed.headers);
+        const identity = identityOf(route, parsed.headers, caller.name, requestIdOf(res));
         // A repeat of an idempotent request is audited, and answered, under the Update id its key makes.
-        if (updateId) answerRequestId(res, updateId);
-        const input = { ...parsed, actor: caller.name, requestId: requestIdOf(res), ...(updateId ? { updateId } : {}) };
+        if (identity.updateId) answerRequestId(res, identity.requestId);
+        const input = { ...parsed, identity };
         // What the route takes, after its schema dropped what it ignores (an unknown field's value).
         refuseNul({ path: input.params, query: input.query, body: input.body });
         const answer = await route.handle(input, gateway);
@@ -62,10 +62,13 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
   }
 }
 
-/** The Update id an Idempotency-Key makes for the route's action (namespaced by it, so one key cannot answer two actions). */
-function updateIdOf(route: RouteSpec, headers: Record<string, unknown>): string | undefined {
+/**
+ * The caller and the request's id; with an Idempotency-Key on an idempotent route, the Update id
+ * the key makes for the route's action (namespaced by it, so one key cannot answer two actions).
+ */
+function identityOf(route: RouteSpec, headers: Record<string, unknown>, actor: string, requestId: string): OperatorIdentity {
   const key = headers['Idempotency-Key'];
-  return route.idempotent && typeof key === 'string' ? operatorUpdateId(route.idempotent, key) : undefined;
+  return operatorIdentity(actor, { action: route.idempotent, callerRequestId: route.idempotent && typeof key === 'string' ? key : undefined, requestId });
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, where: string): unknown {

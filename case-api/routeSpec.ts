@@ -3,6 +3,7 @@
  * same table mounts the express routes and generates the OpenAPI document, so they cannot drift.
  */
 import type { z } from 'zod';
+import type { OperatorIdentity } from '../client/operatorIdentity';
 import type { OperatorAction } from '../client/operatorRequestId';
 import type { ApiRole } from './apiKeys';
 import type { CaseGateway } from './caseGateway';
@@ -13,12 +14,12 @@ export interface RouteInput {
   body: unknown;
   /** The headers the route declares, parsed (absent when it declares none). */
   headers: Record<string, unknown>;
-  /** Who calls: the API key's configured name (the audit trail's actor). */
-  actor: string;
-  /** The request's id (requestId.ts): an operator action's audit entry carries it. */
-  requestId: string;
-  /** For a route that is `idempotent`, sent with an Idempotency-Key: the Update id the key makes (then also the request's id). */
-  updateId?: string;
+  /**
+   * Who calls (the API key's configured name) and the request's id (requestId.ts); for a route
+   * that is `idempotent`, sent with an Idempotency-Key, also the Update id the key makes, which is
+   * then the request's id too (mountRoutes.ts). An operator action goes under it.
+   */
+  identity: OperatorIdentity;
 }
 
 export interface RouteAnswer {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { caseIdSchema } from '../client/caseId';
 import { bulkRetryMaxCases, bulkStepRetryRequestSchema } from '../client/bulkStepRetryRequest';
 import { checkStepsHaveWhatTheyNeed, onboardCaseInputFields } from '../client/journeyInput';
+import type { StepField } from '../client/journeyNames';
 import { operatorRequestIdSchema } from '../client/operatorRequestId';
 import { defaultDeadlines } from '../client/deadlines';
 import { deadlineDurationSchema } from './deadlineDuration';
@@ -21,7 +22,7 @@ export const errorBodySchema = z
   .meta({ id: 'Error' });
 
 /**
- * The case's own times for the events the LOS acts on (issue 23): kept in the case file, never sent
+ * The case's own times for the events the LOS acts on: kept in the case file, never sent
  * to the journey; each unset one takes the deployment's default (CASE_EVENTS_* of the workers).
  */
 const caseEventTimesRequestSchema = z
@@ -51,7 +52,7 @@ export const startCaseRequestSchema = onboardCaseInputFields
  * a person, affordability a banking method. The contract test finds any drift between the two.
  */
 function stepNeedsAsJsonSchema() {
-  const when = (step: string) => ({ properties: { steps: { properties: { [step]: { const: true } }, required: [step] } }, required: ['steps'] });
+  const when = (step: StepField) => ({ properties: { steps: { properties: { [step]: { const: true } }, required: [step] } }, required: ['steps'] });
   return [
     { if: when('creditReport'), then: { required: ['company'] } },
     { if: when('identityVerification'), then: { required: ['people'], properties: { people: { minItems: 1 } } } },

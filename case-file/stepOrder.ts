@@ -4,6 +4,9 @@
  * which is the order of the journey's own `status`. The read model keeps steps in a jsonb column,
  * and jsonb keeps an object's keys sorted by length, so read back as stored every reader (`journey
  * status`, the API, the console) would list banking before the credit report.
+ *
+ * The kinds are those of client/journeyNames.ts, in its order: the case file sits below client and
+ * cannot import it, so test/unit/journeyNames.test.ts holds this list to that table.
  */
 const PLAN_ORDER = ['credit-report', 'identity-verification', 'banking', 'documents', 'income-employer', 'affordability'];
 

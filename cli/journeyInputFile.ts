@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describeIssues } from '../provider';
-import { inlineDocumentsOf, onboardCaseInputSchema, type OnboardCaseInput } from '../client/journeyInput';
+import { onboardCaseInputSchema, type OnboardCaseInput } from '../client/journeyInput';
 
 export class JourneyCommandError extends Error {
   override name = 'JourneyCommandError';
@@ -19,8 +19,5 @@ export function readJourneyInput(file: string): OnboardCaseInput {
   }
   const parsed = onboardCaseInputSchema.safeParse(raw);
   if (!parsed.success) throw new JourneyCommandError(`${file} is not a valid journey input:\n  ${describeIssues(parsed.error).join('\n  ')}`);
-  // Bytes in the input would sit in the journey's history: documents go to the case file first.
-  const inline = inlineDocumentsOf(parsed.data);
-  if (inline.length) throw new JourneyCommandError(`${file} carries documents inline (${inline.join(', ')}): upload each with \`journey upload <caseId> <file>\` and name its document_id instead`);
   return raw as OnboardCaseInput;
 }

@@ -6,10 +6,12 @@ import { Command, Option } from 'commander';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { JourneyStatus } from '../client/journeyMessages';
 import type { CaseFileStore } from '../case-file/store';
-import type { JourneyClientContext } from '../client/journeyOperations';
+import type { JourneyClientContext, JourneyReadContext } from '../client/journeyOperations';
 import { describeIssues } from '../provider';
 import { bulkRetryDefaultConcurrency, bulkRetryMaxCases, bulkRetryMaxConcurrency, bulkStepRetryRequestSchema, type BulkStepRetryRequest } from '../client/bulkStepRetryRequest';
-import { actionRequestIds, newRequestId, operatorRequestIdSchema, type OperatorAction } from '../client/operatorRequestId';
+import { journeySteps, operatorActions } from '../client/journeyNames';
+import { operatorIdentity, type OperatorIdentity } from '../client/operatorIdentity';
+import { operatorRequestIdSchema, type OperatorAction } from '../client/operatorRequestId';
 import { JourneyCommandError, readJourneyInput } from './journeyInputFile';
 import { textTable } from './textTable';
 
@@ -90,7 +92,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
   command('status', 'the journey and every step: attempts, reasons, provider errors, links, picklist')
     .argument('<caseId>')
     .action((caseId: string) => chosen(async (ctx, out) => {
-      const status = await later.operations().journeyStatus(await withReadModel(ctx, out), caseId);
+      const status = await later.operations().journeyStatus(await withCaseFile(ctx), caseId);
       return done(later.format().formatStatus(status), status);
     }));
 
@@ -104,10 +106,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     .action((options: { state?: string; step?: string; stepState?: string; name?: string; assignee?: string; unassigned?: boolean }) => chosen(async (ctx, out) => {
       const assignee = options.unassigned ? { assignee: '' } : options.assignee !== undefined ? { assignee: options.assignee } : {};
       const filters = { ...(options.step ? { step: options.step } : {}), ...(options.stepState ? { stepState: options.stepState } : {}), ...(options.name ? { name: options.name } : {}), ...assignee };
-      const readModel = await withReadModel(ctx, out);
-      if (Object.keys(filters).length && !readModel.readModel) throw new JourneyCommandError('list --step, --step-state, --name, --assignee and --unassigned read the case file: set DATABASE_URL, or start the stack');
-      const rows = await later.operations().listAllJourneys(readModel, options.state, filters);
-      // Rows from the read model also name whose case it is and since when it waits for an operator.
+      const rows = await later.operations().listAllJourneys(await withCaseFile(ctx), options.state, filters);
       const who = (r: (typeof rows)[number]) => [r.company ?? '', (r.applicants ?? []).map((a) => a.name ?? a.personId).join(', '), r.waitingSince ?? '', r.assignee ?? ''];
       const text = rows.length ? textTable(['CASE', 'STATE', 'RUN', 'COMPANY', 'APPLICANTS', 'WAITING SINCE', 'OWNER'], rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase(), ...who(r)])) : 'no journeys';
       return done(text, rows);
@@ -132,12 +131,12 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
       return { text: '', json: null, failed: last.state !== 'completed', printed: true };
     }));
 
-  command('retry-step', 'run a step of an open journey again, as a new attempt; with --where, on every running journey a visibility query matches')
+  command(operatorActions.retryStep.cli, 'run a step of an open journey again, as a new attempt; with --where, on every running journey a visibility query matches')
     .argument('[caseId]', 'the case (not with --where)')
-    .argument('[step]', 'step key, e.g. credit-report or identity-verification/<personId>')
+    .argument('[step]', `step key, e.g. ${journeySteps.creditReport.key} or ${journeySteps.identityVerification.key}/<personId>`)
     .argument('[reason...]', 'why (recorded with the attempt)')
     .option('--fresh', 'ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step')
-    .option('--request-id <id>', requestIdHelp('retry-step', ' (with --where: retry-step/<id>/<caseId> on each case, so a re-run with the printed id resumes)'))
+    .option('--request-id <id>', requestIdHelp(operatorActions.retryStep.name, ` (with --where: ${operatorActions.retryStep.name}/<id>/<caseId> on each case, so a re-run with the printed id resumes)`))
     .option('--where <query>', "bulk: a Temporal visibility query, e.g. \"JourneyState = 'needs_attention'\"; only running journeys of this task queue are considered")
     .option('--step <step>', 'bulk: the step to retry on each case')
     .option('--reason <text>', 'bulk: why (required; recorded with each new attempt)')
@@ -167,41 +166,41 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
       if (caseId === undefined || stepKey === undefined) throw new JourneyCommandError("retry-step needs <caseId> <step> [reason…], or --where <query> --step <step> --reason <text> (see 'journey retry-step --help')");
       if (reason.length && options.reason !== undefined) throw new JourneyCommandError('retry-step: give the reason once, as words or as --reason');
       const why = reason.join(' ') || options.reason || undefined;
-      const actionOptions = { ...(options.fresh ? { fresh: true } : {}), ...requestIds('retry-step', options.requestId), actor: actorOf(options) };
+      const identity = identityOf(operatorActions.retryStep.name, options);
       chosen(async (ctx, out) => {
-        announce(out, actionOptions.requestId);
-        const result = await later.operations().retryStep(await withReadModel(ctx, out), caseId, stepKey, why, actionOptions);
+        announce(out, identity.requestId);
+        const result = await later.operations().retryStep(await withReadModel(ctx, out), caseId, stepKey, why, { ...(options.fresh ? { fresh: true } : {}), ...identity });
         return done(`${stepKey}: attempt ${result.status.attempt} started (${result.status.workflowId})`, result);
       });
     });
 
-  command('waive', 'accept a step as it stands (the reason is recorded)')
-    .alias('waive-step')
+  command(operatorActions.waiveStep.cli, 'accept a step as it stands (the reason is recorded)')
+    .alias(operatorActions.waiveStep.name)
     .argument('<caseId>')
     .argument('<step>')
     .argument('<reason...>')
-    .option('--request-id <id>', requestIdHelp('waive-step'))
+    .option('--request-id <id>', requestIdHelp(operatorActions.waiveStep.name))
     .option('--actor <name>', actorHelp)
     .action((caseId: string, step: string, reason: string[], options: { requestId?: string; actor?: string }) => {
-      const actionOptions = { ...requestIds('waive-step', options.requestId), actor: actorOf(options) };
+      const identity = identityOf(operatorActions.waiveStep.name, options);
       chosen(async (ctx, out) => {
-        announce(out, actionOptions.requestId);
-        return done(`${step}: waived`, await later.operations().waiveStep(await withReadModel(ctx, out), caseId, step, reason.join(' '), actionOptions));
+        announce(out, identity.requestId);
+        return done(`${step}: waived`, await later.operations().waiveStep(await withReadModel(ctx, out), caseId, step, reason.join(' '), identity));
       });
     });
 
-  command('resolve-picklist', 'resolve the credit report picklist with provider_id <id>')
+  command(operatorActions.resolvePicklist.cli, 'resolve the credit report picklist with provider_id <id>')
     .argument('<caseId>')
     .argument('<id>', 'the provider_id of the chosen company (see status)')
-    .option('--request-id <id>', requestIdHelp('resolve-picklist'))
+    .option('--request-id <id>', requestIdHelp(operatorActions.resolvePicklist.name))
     .option('--actor <name>', actorHelp)
     .action((caseId: string, providerId: string, options: { requestId?: string; actor?: string }) => {
-      const actionOptions = { ...requestIds('resolve-picklist', options.requestId), actor: actorOf(options) };
+      const identity = identityOf(operatorActions.resolvePicklist.name, options);
       chosen(async (ctx, out) => {
-        announce(out, actionOptions.requestId);
-        const result = await later.operations().resolvePicklist(await withReadModel(ctx, out), caseId, providerId, actionOptions);
+        announce(out, identity.requestId);
+        const result = await later.operations().resolvePicklist(await withReadModel(ctx, out), caseId, providerId, identity);
         const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)?.report;
-        return done(`credit-report ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`, result);
+        return done(`${journeySteps.creditReport.key} ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`, result);
       });
     });
 
@@ -210,9 +209,9 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .argument('[reason...]')
     .option('--actor <name>', actorHelp)
     .action((caseId: string, reason: string[], options: { actor?: string }) => chosen(async (ctx, out) => {
-      const requestId = newRequestId();
-      announce(out, requestId);
-      await later.operations().cancelJourney(await withReadModel(ctx, out), caseId, reason.join(' ') || undefined, { actor: actorOf(options), requestId });
+      const identity = identityOf(undefined, options);
+      announce(out, identity.requestId);
+      await later.operations().cancelJourney(await withReadModel(ctx, out), caseId, reason.join(' ') || undefined, identity);
       return done(`cancel requested for case/${caseId}`);
     }));
 
@@ -221,7 +220,7 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .option('--dry-run', 'show the plan, start nothing')
     .action((caseId: string, options: { dryRun?: boolean }) => chosen(async (ctx, out) => {
       const [{ planJourneyRetry, retryJourney }, { formatRetryPlan }] = [later.retry(), later.format()];
-      const plan = await planJourneyRetry(await withReadModel(ctx, out), caseId);
+      const plan = await planJourneyRetry(await withCaseFile(ctx), caseId);
       const { input: _input, ...summary } = plan;
       if (options.dryRun) return done(`${formatRetryPlan(plan)}\n(dry run: nothing started)`, { ...summary, dryRun: true });
       const runId = await retryJourney(ctx, plan);
@@ -300,16 +299,21 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
   return program;
 }
 
+/** The context with the case file, whose read model every read of a case comes from. */
+async function withCaseFile(ctx: JourneyClientContext & CaseFileAccess): Promise<JourneyReadContext> {
+  return { ...ctx, readModel: await ctx.caseFile() };
+}
+
 /**
- * The context with the case file's read model, so that cases are read there and actions audited.
- * Without a case file (none configured and no stack running here) reads ask Temporal as before;
- * a configured one (DATABASE_URL) that cannot be opened is said on stderr.
+ * The context with the case file, so that operator actions are audited there. Without a case file
+ * (none configured and no stack running here) an action still acts, unaudited; a configured one
+ * (DATABASE_URL) that cannot be opened is said on stderr.
  */
 async function withReadModel(ctx: JourneyClientContext & CaseFileAccess, out: Output): Promise<JourneyClientContext> {
   try {
     return { ...ctx, readModel: await ctx.caseFile() };
   } catch (error) {
-    if (process.env.DATABASE_URL) out.progress?.(`${(error as Error).message.split('\n')[0]}: reading from Temporal, and the action is not audited`);
+    if (process.env.DATABASE_URL) out.progress?.(`${(error as Error).message.split('\n')[0]}: the action is not audited`);
     return ctx;
   }
 }
@@ -331,12 +335,15 @@ interface RetryStepOptions {
 const requestIdHelp = (action: OperatorAction, more = '') =>
   `makes the command safe to repeat: the Update id is ${action}/<id>${more}; a repeat with the same id answers the first result and acts once (1 to 200 printable ASCII characters). The action is audited under ${action}/<id>, or without it under a new id; either is printed on stderr`;
 
-/** `--request-id` checked now: the Update id of the action and the id it is audited under, or a new id to audit it under. */
-function requestIds(action: OperatorAction, requestId: string | undefined): { updateId?: string; requestId: string } {
-  if (requestId === undefined) return actionRequestIds(action, undefined);
-  const parsed = operatorRequestIdSchema.safeParse(requestId);
-  if (!parsed.success) throw new JourneyCommandError(`--request-id ${parsed.error.issues[0]!.message}`);
-  return actionRequestIds(action, parsed.data);
+/**
+ * The action's identity (client/operatorIdentity.ts), `--request-id` checked now: who acts
+ * (`--actor`, default $USER), the Update id the request id makes and the id the action is audited
+ * under, or without a request id a new id to audit it under.
+ */
+function identityOf(action: OperatorAction | undefined, options: { actor?: string; requestId?: string }): OperatorIdentity {
+  const parsed = options.requestId === undefined ? undefined : operatorRequestIdSchema.safeParse(options.requestId);
+  if (parsed && !parsed.success) throw new JourneyCommandError(`--request-id ${parsed.error.issues[0]!.message}`);
+  return operatorIdentity(actorOf(options), { action, callerRequestId: parsed?.data });
 }
 
 /** The id the audit trail records the action under, on stderr before it runs (so also when it is refused, or not answered). */
@@ -350,9 +357,9 @@ function bulkRequest(caseId: string | undefined, options: RetryStepOptions): Bul
     where: options.where,
     step: options.step,
     reason: options.reason,
-    ...(options.fresh ? { fresh: true } : {}),
-    ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
-    ...(concurrency !== undefined ? { concurrency } : {}),
+    fresh: options.fresh || undefined,
+    requestId: options.requestId,
+    concurrency,
   });
   if (!parsed.success) {
     const flags: Record<string, string> = { requestId: 'request-id' };

@@ -14,6 +14,7 @@ import { BulkRetryTooManyError, JourneyClosedError, RequestIdReusedError, Visibi
 import { journeyStatusQuery, journeyWorkflowType } from './journeyMessages';
 import { retryStep, type JourneyClientContext } from './journeyOperations';
 import { bulkRetryDefaultConcurrency, bulkRetryMaxCases } from './bulkStepRetryRequest';
+import { operatorActions } from './journeyNames';
 import { operatorUpdateId } from './operatorRequestId';
 
 export { bulkRetryDefaultConcurrency, bulkRetryMaxCases, bulkRetryMaxConcurrency, bulkStepRetryRequestSchema, type BulkStepRetryRequest } from './bulkStepRetryRequest';
@@ -70,7 +71,7 @@ export function newBulkRequestId(now = new Date()): string {
 }
 
 /** The Update id of one case's retry in a bulk run. */
-export const bulkRetryUpdateId = (requestId: string, caseId: string) => operatorUpdateId('retry-step', `${requestId}/${caseId}`);
+export const bulkRetryUpdateId = (requestId: string, caseId: string) => operatorUpdateId(operatorActions.retryStep.name, `${requestId}/${caseId}`);
 
 /** Journeys only, running only, on this task queue, and whatever the caller's query says. */
 export function bulkRetryQuery(taskQueue: string, where: string): string {
@@ -95,7 +96,7 @@ export async function planBulkStepRetry(
   let nextPageToken: Uint8Array | undefined;
   do {
     const page = await ctx.client.workflowService
-      .listWorkflowExecutions({ namespace: ctx.client.options.namespace, query, pageSize: 100, ...(nextPageToken ? { nextPageToken } : {}) })
+      .listWorkflowExecutions({ namespace: ctx.client.options.namespace, query, pageSize: 100, nextPageToken })
       .catch((error: unknown) => {
         throw grpcCode(error) === 3 ? new VisibilityQueryError(`Temporal refused the query: ${grpcDetails(error)}`) : error;
       });
@@ -166,7 +167,7 @@ const transientTries = 3;
 
 async function retryOne(ctx: JourneyClientContext, caseId: string, plan: BulkRetryPlan, request: { reason: string; fresh?: boolean | undefined; actor?: string | undefined }): Promise<BulkRetryOutcome> {
   // Each case's retry is audited as that case's own retryStep, under the bulk run's request id.
-  const options = { updateId: bulkRetryUpdateId(plan.requestId, caseId), ...(request.fresh ? { fresh: true } : {}), ...(request.actor ? { actor: request.actor } : {}) };
+  const options = { updateId: bulkRetryUpdateId(plan.requestId, caseId), fresh: request.fresh || undefined, actor: request.actor || undefined };
   for (let tries = 1; ; tries++) {
     try {
       const result = await retryStep(ctx, caseId, plan.step, request.reason, options);

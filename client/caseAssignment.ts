@@ -1,11 +1,11 @@
 /**
- * Assigning a case to an operator and releasing it (issue 22), through the one client like every
+ * Assigning a case to an operator and releasing it, through the one client like every
  * operator action. Ownership lives in the case file's read model, not in the journey: assigning is
  * no Temporal call, so it works on a closed case too, and the journey's history never holds it.
  */
 import type { Assignment } from '../case-file/caseAssignment';
 import type { JourneyClientContext } from './journeyOperations';
-import { newRequestId } from './operatorRequestId';
+import type { OperatorIdentity } from './operatorIdentity';
 
 /** Assignment needs the case file: without it there is nowhere to keep who owns a case. */
 export class CaseFileRequiredError extends Error {
@@ -25,18 +25,10 @@ export class CaseNotFoundError extends Error {
   }
 }
 
-export interface AssignOptions {
-  /** Who assigns: recorded in the audit trail. */
-  actor: string;
-  reason?: string | undefined;
-  /** The id the audit entry carries (the API's `Request-Id`); unset, a new one. */
-  requestId?: string | undefined;
-}
-
-/** Gives the case to `assignee`, or to nobody with null; audited with the actor. */
-export async function assignCase(ctx: JourneyClientContext, caseId: string, assignee: string | null, options: AssignOptions): Promise<Assignment> {
+/** Gives the case to `assignee`, or to nobody with null; audited under the operator's identity (assigning sends no Update). */
+export async function assignCase(ctx: JourneyClientContext, caseId: string, assignee: string | null, identity: OperatorIdentity, reason?: string): Promise<Assignment> {
   if (!ctx.readModel) throw new CaseFileRequiredError('assigning a case');
-  const done = await ctx.readModel.assignCase({ caseId, assignee, actor: options.actor, reason: options.reason ?? null, requestId: options.requestId ?? newRequestId() });
+  const done = await ctx.readModel.assignCase({ caseId, assignee, actor: identity.actor, requestId: identity.requestId, reason: reason ?? null });
   if (!done) throw new CaseNotFoundError(caseId);
   return done.assignment;
 }

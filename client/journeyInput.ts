@@ -1,7 +1,8 @@
 /**
- * The input of `onboardCase`, validated with zod at the boundary: the case API and the CLI.
- * Workflow code imports its types only; the journey checks its input with journeyInputCheck.ts,
- * which a test holds to this schema (a schema in the workflow bundle is built for every run).
+ * The input of `onboardCase`, validated with zod at the boundary: every client parses it with this
+ * schema before it starts a journey (journeyOperations.ts). Workflow code imports its types only
+ * and reads the input as parsed, so a rule tightened later never changes the replay of a journey
+ * already started; nor is a schema built in the workflow bundle, where every run would build it.
  */
 import { z } from 'zod';
 import { creditReportRequestSchema, documentKindSchema } from '../provider';
@@ -27,14 +28,6 @@ export const documentReferenceSchema = z.object({
   file_name: z.string().min(1).max(255),
   document_type: documentKindSchema.nullable().optional(),
 });
-
-/**
- * Before the case file, documents rode in the input as Base64. Still accepted here, because the
- * journey validates its input on every replay and such journeys must replay; new starts name
- * uploaded documents (the CLI refuses inline bytes: `inlineDocumentsOf`). The upload activity
- * stores inline bytes in the case file before it uploads them.
- */
-export const inlineDocumentSchema = z.object({ file_name: z.string().min(1), content_base64: z.string().min(1), document_type: documentKindSchema.nullable().optional() });
 
 export const purchaseContinuationSchema = z.object({
   need: z.number().int().min(1),
@@ -80,7 +73,7 @@ export const onboardCaseInputFields = z.object({
     creditReport: z.boolean().default(false),
     identityVerification: z.boolean().default(false),
     banking: z.enum(['open_banking', 'bank_statements']).optional(),
-    documents: z.array(z.union([documentReferenceSchema, inlineDocumentSchema])).optional(),
+    documents: z.array(documentReferenceSchema).optional(),
     affordability: z.boolean().default(false),
     incomeEmployer: z.boolean().default(false),
   }),
@@ -107,8 +100,3 @@ export const onboardCaseInputSchema = onboardCaseInputFields.superRefine(checkSt
 
 export type OnboardCaseInput = z.input<typeof onboardCaseInputSchema>;
 export type ValidOnboardCaseInput = z.output<typeof onboardCaseInputSchema>;
-
-/** The file names of documents given inline (bytes in the input) rather than by reference. */
-export function inlineDocumentsOf(input: ValidOnboardCaseInput): string[] {
-  return (input.steps.documents ?? []).filter((d) => 'content_base64' in d).map((d) => d.file_name);
-}

@@ -1,9 +1,10 @@
 /**
  * The journey's messages and status, shared by the workflow and its clients (the CLI, the tests,
  * the case API): `status` (query), `cancel` (signal) and the operator Updates `retryStep`,
- * `waiveStep` and `resolvePicklist` on `case/<caseId>` (DESIGN.md §4, contract).
+ * `waiveStep` and `resolvePicklist` on `case/<caseId>` (docs/architecture.md, "Journeys").
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { OperatorUpdateName } from './journeyNames';
 import type { StepState } from './stepState';
 import type { ValidOnboardCaseInput } from './journeyInput';
 import type { StepStatus } from './stepMessages';
@@ -87,9 +88,10 @@ export interface OperatorActionResult {
 
 export const journeyStatusQuery = defineQuery<JourneyStatus>('status');
 export const cancelJourneySignal = defineSignal<[{ reason?: string; actor?: string }]>('cancel');
-export const retryStepUpdate = defineUpdate<OperatorActionResult, [RetryStepRequest]>('retryStep');
-export const waiveStepUpdate = defineUpdate<OperatorActionResult, [WaiveStepRequest]>('waiveStep');
-export const resolveJourneyPicklistUpdate = defineUpdate<OperatorActionResult, [ResolvePicklistRequest]>('resolvePicklist');
+// The operator actions' Updates, by their names in journeyNames.ts.
+export const retryStepUpdate = defineUpdate<OperatorActionResult, [RetryStepRequest]>('retryStep' satisfies OperatorUpdateName);
+export const waiveStepUpdate = defineUpdate<OperatorActionResult, [WaiveStepRequest]>('waiveStep' satisfies OperatorUpdateName);
+export const resolveJourneyPicklistUpdate = defineUpdate<OperatorActionResult, [ResolvePicklistRequest]>('resolvePicklist' satisfies OperatorUpdateName);
 
 /** The journey's workflow type; clients start it by name (they never import workflow code). */
 export const journeyWorkflowType = 'onboardCase';

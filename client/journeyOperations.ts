@@ -2,10 +2,9 @@
  * The operations on journeys, in one place for every client (the case API, the console and the
  * `journey` CLI call these; none of them talks to the workflows another way): start a journey once
  * per case, read its status, list journeys a page at a time, and the operator actions on
- * `case/<caseId>` (DESIGN.md §2, §4).
+ * `case/<caseId>` (docs/architecture.md).
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { CaseEventLog } from '../case-file/caseEventLog';
 import type { CaseListQuery } from '../case-file/caseQueue';
 import type { CaseFileStore } from '../case-file/store';
@@ -27,8 +26,9 @@ import {
   type OnboardCaseWorkflow,
   type OperatorActionResult,
 } from './journeyMessages';
+import { journeySteps } from './journeyNames';
 import { audited } from './operatorAudit';
-import { newRequestId } from './operatorRequestId';
+import { auditedIdentity, type OperatorIdentity } from './operatorIdentity';
 import { caseSearchAttributes } from './searchAttributes';
 import { journeySummary } from './workflowMetadata';
 
@@ -36,12 +36,14 @@ export interface JourneyClientContext {
   client: Client;
   taskQueue: string;
   /**
-   * The case file: cases are read from its read model (no query, no describe, no visibility list),
-   * starts record the case's parties, and operator actions go into its audit trail. Unset, reads
-   * ask Temporal as before the read model.
+   * The case file: starts record the case's parties there, and operator actions go into its audit
+   * trail. Reading cases needs it (`JourneyReadContext`); replaying a case's histories does not.
    */
   readModel?: CaseFileStore;
 }
+
+/** Cases are read from the case file's read model, which every journey writes: no visibility list, no replay. */
+export type JourneyReadContext = JourneyClientContext & { readModel: CaseFileStore };
 
 export interface StartedJourney {
   caseId: string;
@@ -61,16 +63,16 @@ export interface JourneySummary {
   state: string;
   runStatus: string;
   startedAt: string | null;
-  /** What the read model adds (client/caseReads.ts): whose case it is, what is wrong, since when. */
-  company?: string | null;
-  applicants?: { personId: string; name: string | null }[];
-  reasons?: string[];
-  waitingSince?: string | null;
-  operatorDeadline?: string | null;
+  /** Whose case it is, what is wrong, since when (client/caseReads.ts). */
+  company: string | null;
+  applicants: { personId: string; name: string | null }[];
+  reasons: string[];
+  waitingSince: string | null;
+  operatorDeadline: string | null;
   /** The queue's deadline: the operator deadline, or sooner the expiry of a picklist wait. */
-  deadline?: string | null;
+  deadline: string | null;
   /** The operator who owns the case (client/caseAssignment.ts). */
-  assignee?: string | null;
+  assignee: string | null;
 }
 
 /** The queue's filters (case-file/caseQueue.ts); only the read model answers them. */
@@ -122,59 +124,31 @@ function partiesOf(input: ValidOnboardCaseInput) {
   return [...company, ...input.people.map((p) => ({ role: 'applicant' as const, partyId: p.personId, name: p.name ?? null }))];
 }
 
-/** People's names stay in the case file: histories hold ids, not personal data (DESIGN.md §4). */
+/** People's names stay in the case file: histories hold ids, not personal data (docs/architecture.md). */
 function withoutNames(input: ValidOnboardCaseInput): ValidOnboardCaseInput {
   return { ...input, people: input.people.map(({ personId }) => ({ personId })) };
 }
 
 /**
- * The journey's status: from the read model when it holds the case; else (a journey started before
- * the read model, or one whose first write has not landed yet) the `status` query.
+ * The journey's status from the read model. A journey writes its first state in its first workflow
+ * task; until that write lands, the `status` query answers (and an unknown case is not found).
  */
-export async function journeyStatus(ctx: JourneyClientContext, caseId: string): Promise<JourneyStatusView> {
-  const read = ctx.readModel && (await readCaseStatus(ctx.readModel, caseId));
+export async function journeyStatus(ctx: JourneyReadContext, caseId: string): Promise<JourneyStatusView> {
+  const read = await readCaseStatus(ctx.readModel, caseId);
   if (read) return read;
   const handle = journeyHandle(ctx, caseId);
   const description = await handle.describe();
   return { ...(await handle.query(journeyStatusQuery)), runStatus: description.status.name, runId: description.runId };
 }
 
-/** One page of journeys on this task queue, newest first, the latest run of each case once. */
-export async function listJourneys(ctx: JourneyClientContext, options: { state?: string; pageSize?: number; pageToken?: string } & JourneyListFilters = {}): Promise<JourneyPage> {
-  if (ctx.readModel) {
-    const { state, pageSize, pageToken, ...filters } = options;
-    return listCaseRows(ctx.readModel, { ...filters, ...(state ? { state } : {}), limit: pageSize ?? 100, ...(pageToken ? { cursor: pageToken } : {}) });
-  }
-  const filters = [`WorkflowType = "${journeyWorkflowType}"`, `TaskQueue = "${ctx.taskQueue}"`, ...(options.state ? [`JourneyState = "${options.state.replace(/"/g, '')}"`] : [])];
-  const answer = await ctx.client.workflowService.listWorkflowExecutions({
-    namespace: ctx.client.options.namespace,
-    query: filters.join(' AND '),
-    pageSize: options.pageSize ?? 100,
-    nextPageToken: options.pageToken ? Buffer.from(options.pageToken, 'base64url') : undefined,
-  });
-  const seen = new Set<string>();
-  const cases: JourneySummary[] = [];
-  for (const execution of answer.executions ?? []) {
-    const workflowId = execution.execution?.workflowId ?? '';
-    // Newest first: the first run seen of a workflow id is the case's latest (journey retry adds runs).
-    if (seen.has(workflowId)) continue;
-    seen.add(workflowId);
-    const attributes = decodeSearchAttributes(execution.searchAttributes?.indexedFields);
-    cases.push({
-      caseId: String(attributes.CaseId?.[0] ?? workflowId.replace(/^case\//, '')),
-      workflowId,
-      runId: execution.execution?.runId ?? '',
-      state: String(attributes.JourneyState?.[0] ?? 'unknown'),
-      runStatus: runStatusName(execution.status ?? 0),
-      startedAt: execution.startTime?.seconds != null ? new Date(Number(execution.startTime.seconds) * 1000).toISOString() : null,
-    });
-  }
-  const token = answer.nextPageToken?.length ? Buffer.from(answer.nextPageToken).toString('base64url') : null;
-  return { cases, nextPageToken: token };
+/** One page of journeys, newest first (unless sorted otherwise), the latest run of each case once. */
+export async function listJourneys(ctx: JourneyReadContext, options: { state?: string; pageSize?: number; pageToken?: string } & JourneyListFilters = {}): Promise<JourneyPage> {
+  const { state, pageSize, pageToken, ...filters } = options;
+  return listCaseRows(ctx.readModel, { ...filters, state, limit: pageSize ?? 100, cursor: pageToken });
 }
 
 /** Every page of `listJourneys`. */
-export async function listAllJourneys(ctx: JourneyClientContext, state?: string, filters: JourneyListFilters = {}): Promise<JourneySummary[]> {
+export async function listAllJourneys(ctx: JourneyReadContext, state?: string, filters: JourneyListFilters = {}): Promise<JourneySummary[]> {
   const all: JourneySummary[] = [];
   let pageToken: string | undefined;
   do {
@@ -185,22 +159,14 @@ export async function listAllJourneys(ctx: JourneyClientContext, state?: string,
   return all;
 }
 
-/** What every operator action may carry besides its request. */
-export interface OperatorActionOptions {
-  /** Who acts: recorded in the audit trail and carried in the Update. */
-  actor?: string;
-  /**
-   * The Update's id. Temporal answers an Update whose id it already took on the run with the first
-   * one's result, so a repeated request (a client retrying a timed-out call) acts once. Callers
-   * with an operator's request id build it with `operatorUpdateId` (operatorRequestId.ts).
-   */
-  updateId?: string;
-  /**
-   * The id the audit entry carries: what the caller answered its own caller (the API's
-   * `Request-Id`). Unset: the Update id, or else a new one, so that no entry is without one.
-   */
-  requestId?: string;
-}
+/**
+ * What every operator action carries besides its request: who acts and the ids it goes under, as
+ * the front ends build it (operatorIdentity.ts). Temporal answers an Update whose id it already
+ * took on the run with the first one's result, so a repeated request acts once. A caller may leave
+ * parts out (`auditedIdentity` says what the audit entry then records); the Update carries the
+ * actor only when one is named.
+ */
+export type OperatorActionOptions = Partial<OperatorIdentity>;
 
 export interface RetryStepOptions extends OperatorActionOptions {
   /** Ask the provider for a new purchase instead of continuing what it still holds for the step. */
@@ -209,25 +175,23 @@ export interface RetryStepOptions extends OperatorActionOptions {
 
 export function retryStep(ctx: JourneyClientContext, caseId: string, step: string, reason?: string, options: RetryStepOptions = {}): Promise<OperatorActionResult> {
   const request = { step, ...(reason ? { reason } : {}), ...(options.fresh ? { fresh: true } : {}), ...actorOf(options) };
-  const entry = { caseId, action: 'retryStep' as const, step, reason: reason ?? null, ...auditedBy(options) };
+  const entry = { caseId, action: 'retryStep' as const, step, reason: reason ?? null, ...auditedIdentity(options) };
   return audited(ctx.readModel, entry, () => onRunningJourney(ctx, caseId, async (handle) => sameStep(await handle.executeUpdate(retryStepUpdate, { args: [request], ...updateIdOf(options) }), step, options)));
 }
 
 export function waiveStep(ctx: JourneyClientContext, caseId: string, step: string, reason: string, options: OperatorActionOptions = {}): Promise<OperatorActionResult> {
-  const entry = { caseId, action: 'waiveStep' as const, step, reason, ...auditedBy(options) };
+  const entry = { caseId, action: 'waiveStep' as const, step, reason, ...auditedIdentity(options) };
   return audited(ctx.readModel, entry, () =>
     onRunningJourney(ctx, caseId, async (handle) => sameStep(await handle.executeUpdate(waiveStepUpdate, { args: [{ step, reason, ...actorOf(options) }], ...updateIdOf(options) }), step, options)),
   );
 }
 
 export function resolvePicklist(ctx: JourneyClientContext, caseId: string, providerId: string, options: OperatorActionOptions = {}): Promise<OperatorActionResult> {
-  const entry = { caseId, action: 'resolvePicklist' as const, step: 'credit-report', reason: `chose ${providerId}`, ...auditedBy(options) };
+  const entry = { caseId, action: 'resolvePicklist' as const, step: journeySteps.creditReport.key, reason: `chose ${providerId}`, ...auditedIdentity(options) };
   return audited(ctx.readModel, entry, () => onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId, ...actorOf(options) }], ...updateIdOf(options) })));
 }
 
 const actorOf = (options: OperatorActionOptions) => (options.actor ? { actor: options.actor } : {});
-const auditedBy = (options: OperatorActionOptions) => ({ actor: options.actor ?? 'unknown', requestId: options.requestId ?? options.updateId ?? newRequestId() });
-
 const updateIdOf = (options: OperatorActionOptions) => (options.updateId ? { updateId: options.updateId } : {});
 
 /** A repeated Update id answers the first Update's result: one about another step means the id was reused for another request. */
@@ -237,7 +201,7 @@ function sameStep(result: OperatorActionResult, step: string, options: OperatorA
 }
 
 export function cancelJourney(ctx: JourneyClientContext, caseId: string, reason?: string, options: Pick<OperatorActionOptions, 'actor' | 'requestId'> = {}): Promise<void> {
-  const entry = { caseId, action: 'cancel' as const, reason: reason ?? null, ...auditedBy(options) };
+  const entry = { caseId, action: 'cancel' as const, reason: reason ?? null, ...auditedIdentity(options) };
   return audited(ctx.readModel, entry, () => onRunningJourney(ctx, caseId, (handle) => handle.signal(cancelJourneySignal, { ...(reason ? { reason } : {}), ...actorOf(options) })));
 }
 
@@ -271,5 +235,3 @@ async function refuseUnlessRunning(handle: ReturnType<typeof journeyHandle>, cas
   if (description.status.name !== 'RUNNING') throw new JourneyClosedError(caseId, description.status.name);
 }
 
-const runStatusNames = ['UNSPECIFIED', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT'];
-const runStatusName = (status: number) => runStatusNames[status] ?? 'UNKNOWN';

@@ -7,8 +7,8 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import { JourneyRetryError } from './journeyErrors';
 import type { CarryOver, PurchaseContinuation, ValidOnboardCaseInput } from './journeyInput';
 import { readCaseStatus } from './caseReads';
-import { journeyStatusQuery, journeyWorkflowId, journeyWorkflowType, type JourneyStatus, type JourneyStep, type OnboardCaseWorkflow } from './journeyMessages';
-import { journeyHandle, type JourneyClientContext } from './journeyOperations';
+import { journeyWorkflowId, journeyWorkflowType, type JourneyStatus, type JourneyStep, type OnboardCaseWorkflow } from './journeyMessages';
+import { journeyHandle, type JourneyClientContext, type JourneyReadContext } from './journeyOperations';
 import { caseSearchAttributes } from './searchAttributes';
 import { journeySummary } from './workflowMetadata';
 
@@ -22,7 +22,7 @@ export interface RetryPlan {
 }
 
 /** What `journey retry` would do with a closed journey (nothing is started). */
-export async function planJourneyRetry(ctx: JourneyClientContext, caseId: string): Promise<RetryPlan> {
+export async function planJourneyRetry(ctx: JourneyReadContext, caseId: string): Promise<RetryPlan> {
   const status = await closedStatus(ctx, caseId);
   const input = await originalInput(ctx, caseId);
   const carry: CarryOver = { steps: {}, attempts: {}, purchases: {} };
@@ -45,20 +45,19 @@ export async function planJourneyRetry(ctx: JourneyClientContext, caseId: string
 }
 
 /**
- * The closed run's last status: from the read model (no query, so no replay of workflow code that
- * may be gone from the workers); a journey that never wrote one (started before the read model) is
- * asked. A read model that still says RUNNING is checked with Temporal: a terminated run never
- * wrote its end, and its last written state is what it left.
+ * The closed run's last status, from the read model (no query, so no replay of workflow code that
+ * may be gone from the workers). A read model that still says RUNNING is checked with Temporal: a
+ * terminated run never wrote its end, and its last written state is what it left.
  */
-async function closedStatus(ctx: JourneyClientContext, caseId: string): Promise<JourneyStatus> {
-  const read = ctx.readModel && (await readCaseStatus(ctx.readModel, caseId));
+async function closedStatus(ctx: JourneyReadContext, caseId: string): Promise<JourneyStatus> {
+  const read = await readCaseStatus(ctx.readModel, caseId);
   if (read && read.runStatus !== 'RUNNING') return read;
-  const handle = journeyHandle(ctx, caseId);
-  const description = await handle.describe();
+  const description = await journeyHandle(ctx, caseId).describe();
   if (description.status.name === 'RUNNING') {
     throw new JourneyRetryError(`case/${caseId} is still running: use retry-step for one step, or cancel it first`);
   }
-  return read ?? handle.query(journeyStatusQuery);
+  if (!read) throw new JourneyRetryError(`case/${caseId} closed before it wrote its state to the case file: there is nothing to carry over`);
+  return read;
 }
 
 /**

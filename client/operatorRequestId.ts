@@ -4,15 +4,16 @@
  * already took on the same run with the first one's result, so a client that repeats a request
  * (a timed-out HTTP call, a re-run command) never acts twice.
  *
- * Every operator action is audited under a request id (issue 22): that Update id when the caller
+ * Every operator action is audited under a request id: that Update id when the caller
  * gave a request id, else one made for the request (`req_<uuid>`), which the API answers in its
  * `Request-Id` header and the CLI prints, so a caller can find its action in the audit trail.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { OperatorActionName } from './journeyNames';
 
-/** The operator actions that take a request id; each has its own namespace of Update ids. */
-export type OperatorAction = 'retry-step' | 'waive-step' | 'resolve-picklist';
+/** The operator actions that take a request id (journeyNames.ts); each has its own namespace of Update ids. */
+export type OperatorAction = OperatorActionName;
 
 /** 1 to 200 printable ASCII characters (space to tilde), what an HTTP header carries unchanged. */
 export const operatorRequestIdSchema = z
@@ -31,13 +32,3 @@ export function operatorUpdateId(action: OperatorAction, requestId: string): str
 /** A request id for a request that brought none. */
 export const newRequestId = (): string => `req_${randomUUID()}`;
 
-/**
- * What an action carries for a request: with the caller's request id, the Update id it makes, also
- * the id the action is audited under (a repeat of the request is audited under the same id);
- * without, a new id to audit it under, and no Update id (Temporal makes one).
- */
-export function actionRequestIds(action: OperatorAction, requestId: string | undefined): { updateId?: string; requestId: string } {
-  if (requestId === undefined) return { requestId: newRequestId() };
-  const updateId = operatorUpdateId(action, requestId);
-  return { updateId, requestId: updateId };
-}

@@ -41,33 +41,15 @@ export const activityOptions = {
     retry: { ...backoff, maximumInterval: '1 minute' },
   } satisfies ActivityOptions,
   /**
-   * A resource's polls (since `resource-polls-by-retry`, docs/versioning.md): one activity whose
-   * retry policy is its schedule (retryingPoll.ts sets the policy from the resource's
-   * `reconcileAfter` and cap), each attempt one short read, with no heartbeat (each would be an
-   * action), as many attempts as it takes until the resource cancels it. An attempt costs one
-   * billable action and no event, against two actions and six events for a timer and a local
-   * activity.
+   * A resource's polls: one activity whose retry policy is its schedule (retryingPoll.ts sets the
+   * policy from the resource's `reconcileAfter` and cap), each attempt one short read, with no
+   * heartbeat (each would be an action), as many attempts as it takes until the resource cancels
+   * it. An attempt costs one billable action and no event, against two actions and six events for
+   * a timer and a local activity.
    */
   reconcileByRetry: {
     startToCloseTimeout: '30 seconds',
   } satisfies ActivityOptions,
-  /** Resources started before the backoff: a poll every reconcileAfter; a miss is retried at the next poll, so few attempts here. */
-  reconcile: {
-    startToCloseTimeout: '30 seconds',
-    heartbeatTimeout: '10 seconds',
-    retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 3 },
-  } satisfies ActivityOptions,
-  /**
-   * Resources started with the backoff and before polls by retry: a poll as a local activity, the
-   * provider's answer one marker in the workflow task its timer woke (a poll costs 6 events and 2
-   * billable actions, against 11 and 3 as an activity with a task of its own). One short try,
-   * within the workflow task's timeout: a poll that fails counts as one that found nothing, and the
-   * next (later) poll asks again.
-   */
-  reconcileLocal: {
-    startToCloseTimeout: '5 seconds',
-    retry: { maximumAttempts: 1 },
-  } satisfies LocalActivityOptions,
   /** A journey event to the LOS: retried until delivered, for as long as an LOS outage may last. */
   notify: {
     startToCloseTimeout: '30 seconds',

@@ -51,7 +51,7 @@ async function requestAffordability(input: AffordabilityInput, { update, finish,
     },
     deadline,
     reconcileAfter: input.reconcileAfter,
-    ...(input.reconcileBackoffCap !== undefined ? { reconcileBackoffCap: input.reconcileBackoffCap } : {}),
+    reconcileBackoffCap: input.reconcileBackoffCap,
     update,
   });
   if (!found) return finish('expired', `the affordability insight was not ready within ${String(deadline)}`);

@@ -112,8 +112,7 @@ async function requestReport(input: CreditReportInput, detail: CreditReportDetai
   } else {
     const deadline = input.picklistDeadline ?? defaultDeadlines.picklist;
     // When the wait below expires, in workflow time: the status says so (the queue's deadline,
-    // case-file/caseQueue.ts). Only what `status` and the report to the journey carry changes; the
-    // timer is the condition's own, as before.
+    // case-file/caseQueue.ts). It adds no command: the timer is the condition's own.
     detail.expiresAt = new Date(Date.now() + msToNumber(deadline)).toISOString();
     update({ state: 'waiting', reason: 'the report matched several companies: choose one with the resolvePicklist update', detail });
     if (!(await condition(() => choice.providerId !== undefined, deadline))) {

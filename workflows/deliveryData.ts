@@ -1,7 +1,7 @@
 /**
  * The data of a delivery, typed, without parsing it again. Every run of a workflow evaluates the
  * bundle's modules, so zod schemas imported here would be built again for each run (a third of
- * the workflow thread's CPU, issue 13). The checks are done already, with the same schemas:
+ * the workflow thread's CPU). The checks are done already, with the same schemas:
  * - `known`: the bridge validated the data against its event type's schema
  *   (provider/webhookEnvelope.ts `parseDelivery`); data that fails it arrives as `invalid-data`.
  *   The bridge forwards the data as sent, not as the schema transformed it: document status

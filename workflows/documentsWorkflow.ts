@@ -20,8 +20,8 @@ import { lastEventOf } from './lastEvent';
 
 export interface DocumentsInput {
   caseId: string;
-  /** Documents in the case file, by id (older journeys: inline bytes, see journeyInput.ts). */
-  documents: DistributiveOmit<DocumentUploadInput, 'entity_type' | 'entity_id'>[];
+  /** Documents in the case file, by id (`journey upload` put them there). */
+  documents: Omit<DocumentUploadInput, 'entity_type' | 'entity_id'>[];
   deadline?: Duration;
   reconcileAfter?: Duration;
   /** The longest wait between two polls that find nothing (deadlines.ts). */
@@ -32,8 +32,6 @@ export interface DocumentsInput {
   /** The need's key (purchase.ts). */
   purchase?: string;
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export interface DocumentOutcome {
   document_id: string;

@@ -100,7 +100,7 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
       const request = await provider.openIdentityVerificationRequest({
           personId: input.personId,
           adoptOpenRequest: adopt,
-          ...(first && input.knownRequests?.length ? { knownRequests: input.knownRequests } : {}),
+          knownRequests: first ? input.knownRequests : undefined,
           ...keyed(input, first ? 'request' : `resubmission-${attempt}`),
           subscription: inbox.subscription(reconcileAfter, input.reconcileBackoffCap),
         });

@@ -48,7 +48,7 @@ async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish
     },
     deadline,
     reconcileAfter: input.reconcileAfter,
-    ...(input.reconcileBackoffCap !== undefined ? { reconcileBackoffCap: input.reconcileBackoffCap } : {}),
+    reconcileBackoffCap: input.reconcileBackoffCap,
     update,
   });
   if (!verificationLink) return finish('expired', `income and employer were not verified within ${String(deadline)}`);

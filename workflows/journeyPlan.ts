@@ -5,7 +5,7 @@
  * continues what the provider holds for that need (a report, a request sent to the person).
  */
 import { WorkflowExecutionAlreadyStartedError, type Duration } from '@temporalio/common';
-import { executeChild, getExternalWorkflowHandle, patched, sleep, workflowInfo } from '@temporalio/workflow';
+import { executeChild, getExternalWorkflowHandle, sleep, workflowInfo } from '@temporalio/workflow';
 import { affordabilityWorkflow } from './affordabilityWorkflow';
 import { bankingWorkflow } from './bankingWorkflow';
 import { creditReportWorkflow } from './creditReportWorkflow';
@@ -15,6 +15,7 @@ import { identityVerificationWorkflow } from './identityVerificationWorkflow';
 import { incomeEmployerWorkflow } from './incomeEmployerWorkflow';
 import type { ValidOnboardCaseInput } from '../client/journeyInput';
 import { attemptReportKey } from '../client/journeyMessages';
+import { journeySteps } from '../client/journeyNames';
 import type { StepStatus } from '../client/stepMessages';
 import { caseSearchAttributes } from '../client/searchAttributes';
 import { stepSummary } from '../client/workflowMetadata';
@@ -54,35 +55,32 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
   const plan = new Map<string, PlannedStep>();
   const taskQueue = workflowInfo().taskQueue;
   const { steps, caseId } = input;
-  // Decided once, at the journey's first task: a patch asked for only once a start has failed put
-  // its marker where a replay of a reset run did not look for it (nondeterminism, found by replaying
-  // the model test's runs).
-  const restartsAfterReset = patched(RESTARTS_AFTER_A_RESET);
   const common = (key: string, attempt: AttemptStart) => ({ stepKey: attemptReportKey(key, attempt.attempt), callBudget: deadlines.providerCalls, purchase: attempt.continuation.purchase });
   /** The attempt's child workflow, with its one input. */
   const child = <Input, Result extends StepStatus>(workflow: (input: Input) => Promise<Result>, attempt: AttemptStart, input: Input): Promise<StepStatus> =>
-    afterAnOrphan(attempt.workflowId, restartsAfterReset, () =>
+    afterAnOrphan(attempt.workflowId, () =>
       executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input], staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt), typedSearchAttributes: caseSearchAttributes(caseId) }),
     );
   const add = (key: string, start: PlannedStep['start'], dependsOn: string | null = null) => plan.set(key, { key, dependsOn, start });
 
   if (steps.creditReport && input.company) {
     const request = input.company;
-    add('credit-report', (a) =>
+    const key = journeySteps.creditReport.key;
+    add(key, (a) =>
       child(creditReportWorkflow, a, {
-        ...common('credit-report', a),
+        ...common(key, a),
         caseId,
         request,
         automaticPicklistRule: input.automaticPicklistRule,
         picklistDeadline: deadlines.picklist,
         // The need's report, when an earlier attempt bought one: continued (its picklist resolved), not bought again.
-        ...(a.continuation.providerIds.report_id ? { reportId: a.continuation.providerIds.report_id } : {}),
+        reportId: a.continuation.providerIds.report_id,
       }),
     );
   }
   if (steps.identityVerification) {
     for (const { personId } of input.people) {
-      const key = `identity-verification/${personId}`;
+      const key = `${journeySteps.identityVerification.key}/${personId}`;
       add(key, (a) =>
         child(identityVerificationWorkflow, a, {
           ...common(key, a),
@@ -93,38 +91,39 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
           ...reconciliation,
           // The person's open request is continued, unless an operator asked for a fresh one.
           adoptOpenRequest: !a.continuation.fresh,
-          ...(a.continuation.openRequests.length > 0 ? { knownRequests: a.continuation.openRequests } : {}),
+          knownRequests: a.continuation.openRequests,
         }),
       );
     }
   }
   if (steps.banking) {
     const method = steps.banking;
-    add('banking', (a) =>
-      child(bankingWorkflow, a, { ...common('banking', a), caseId, method, deadline: deadlines.banking, ...(a.attempt > 1 ? { ignoreEventsBefore: a.startedAt } : {}) }),
+    const key = journeySteps.banking.key;
+    add(key, (a) =>
+      child(bankingWorkflow, a, { ...common(key, a), caseId, method, deadline: deadlines.banking, ignoreEventsBefore: a.attempt > 1 ? a.startedAt : undefined }),
     );
   }
   if (steps.documents?.length) {
     const documents = steps.documents;
-    add('documents', (a) =>
-      child(documentsWorkflow, a, { ...common('documents', a), caseId, documents, deadline: deadlines.documents, ...reconciliation }),
+    const key = journeySteps.documents.key;
+    add(key, (a) =>
+      child(documentsWorkflow, a, { ...common(key, a), caseId, documents, deadline: deadlines.documents, ...reconciliation }),
     );
   }
   if (steps.incomeEmployer) {
-    add('income-employer', (a) =>
-      child(incomeEmployerWorkflow, a, { ...common('income-employer', a), caseId, deadline: deadlines.incomeEmployer, ...reconciliation }),
+    const key = journeySteps.incomeEmployer.key;
+    add(key, (a) =>
+      child(incomeEmployerWorkflow, a, { ...common(key, a), caseId, deadline: deadlines.incomeEmployer, ...reconciliation }),
     );
   }
   if (steps.affordability) {
     // Affordability is computed from the case's banking data: it runs once banking completed.
-    const start = (a: AttemptStart) => child(affordabilityWorkflow, a, { ...common('affordability', a), caseId, deadline: deadlines.affordability, ...reconciliation });
-    add('affordability', start, steps.banking ? 'banking' : null);
+    const key = journeySteps.affordability.key;
+    const start = (a: AttemptStart) => child(affordabilityWorkflow, a, { ...common(key, a), caseId, deadline: deadlines.affordability, ...reconciliation });
+    add(key, start, steps.banking ? journeySteps.banking.key : null);
   }
   return plan;
 }
-
-/** docs/versioning.md: journeys before it failed the attempt when its child id was still taken. */
-const RESTARTS_AFTER_A_RESET = 'attempt-restarts-after-a-reset';
 
 /** About two minutes in all: an orphan's creating call answers, and it closes, well within it. */
 const ORPHAN_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 60_000];
@@ -135,13 +134,13 @@ const ORPHAN_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 60_000];
  * That orphan is asked to stop (its creating calls answer first; what it bought is under the
  * need's keys, which this attempt sends again), and this attempt starts once it has closed.
  */
-async function afterAnOrphan<T>(workflowId: string, restarts: boolean, start: () => Promise<T>): Promise<T> {
+async function afterAnOrphan<T>(workflowId: string, start: () => Promise<T>): Promise<T> {
   for (let tries = 0; ; tries++) {
     try {
       return await start();
     } catch (error) {
       const wait = ORPHAN_WAITS_MS[tries];
-      if (!restarts || !(error instanceof WorkflowExecutionAlreadyStartedError) || wait === undefined) throw error;
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError) || wait === undefined) throw error;
       if (tries === 0) await getExternalWorkflowHandle(workflowId).cancel().catch(() => undefined);
       await sleep(wait);
     }

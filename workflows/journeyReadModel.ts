@@ -1,5 +1,5 @@
 /**
- * The journey's state into the case file's read model (issue 22), which the API, the console and
+ * The journey's state into the case file's read model, which the API, the console and
  * the CLI read instead of querying the journey. One write per change the main loop sees: a status
  * equal to the last one written is not written again. Sent without waiting, each in a
  * non-cancellable scope, like the LOS events (journeyNotifier.ts): a local activity's one try first
@@ -27,11 +27,7 @@ export class JourneyReadModel {
   private stateSince = '';
   private readonly pending: Promise<unknown>[] = [];
 
-  /** `enabled` is false for journeys started before the read model (docs/versioning.md). */
-  constructor(private readonly enabled: boolean) {}
-
   write(status: JourneyStatus, runStatus: RunStatus = 'RUNNING'): void {
-    if (!this.enabled) return;
     const snapshot = JSON.stringify([status, runStatus]);
     if (snapshot === this.lastWritten) return;
     this.lastWritten = snapshot;

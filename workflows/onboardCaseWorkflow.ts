@@ -1,12 +1,12 @@
 /**
- * `onboardCase`, workflow ID `case/<caseId>` (DESIGN.md §4, contract): a case's onboarding as one
+ * `onboardCase`, workflow ID `case/<caseId>` (docs/architecture.md): a case's onboarding as one
  * durable journey. Independent steps run in parallel as child workflows; affordability runs after
  * banking. A journey that needs attention stays open: it waits (under `deadlines.operatorDecision`)
  * for the operator Updates `retryStep`, `waiveStep` and `resolvePicklist`, and completes when every
  * step is completed or waived. Every attempt of a step is a child of its own and stays visible in
  * `status`. `cancel` (signal) and a native Temporal cancel both end it `cancelled`.
  *
- * Operator actions never buy twice and never dead-end (issue 20): attempts of one need share their
+ * Operator actions never buy twice and never dead-end: attempts of one need share their
  * idempotency keys (client/purchaseKey.ts) and continue what the provider holds; a waive, retry or
  * cancel stops a running attempt only after its creating calls answered, and records what they
  * bought; every state a step can be in names the actions the journey accepts (`actions`); an action
@@ -21,7 +21,6 @@ import {
   condition,
   getExternalWorkflowHandle,
   isCancellation,
-  patched,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -41,6 +40,7 @@ import {
   type JourneyStatus,
   type JourneyStep,
 } from '../client/journeyMessages';
+import { journeySteps, type OperatorUpdateName } from '../client/journeyNames';
 import { JourneyNotifier } from './journeyNotifier';
 import { JourneyReadModel } from './journeyReadModel';
 import { planSteps, type Continuation, type PlannedStep } from './journeyPlan';
@@ -56,13 +56,8 @@ const activeStates: readonly StepState[] = ['running', 'waiting'];
 /** States from which `retryStep` starts a new attempt: an operator's way forward from each. */
 const retryableStates: readonly StepState[] = [...attentionStates, 'waiting', 'waived'];
 
-/** docs/versioning.md: journeys started before it closed without waiting for stopped attempts and Update handlers. */
-const WAITS_FOR_STOPPED_ATTEMPTS = 'journey-waits-for-stopped-attempts';
-
-/** docs/versioning.md: journeys started before it never write their state to the case file's read model. */
-const WRITES_ITS_READ_MODEL = 'journey-writes-its-read-model';
-
-type OperatorAction = 'retryStep' | 'waiveStep' | 'resolvePicklist';
+/** The credit report's step: the one a picklist belongs to. */
+const creditReportKey = journeySteps.creditReport.key;
 
 /**
  * The input was checked at the boundary (client/journeyInput.ts: every client parses it with the
@@ -84,15 +79,15 @@ class Journey {
   private cancelReason: string | null = null;
   private publishedState: JourneyState | null = null;
   private readonly notifier: JourneyNotifier;
-  /** Decided at the journey's first task (a patch asked later would not replay after a reset). */
-  private readModel = new JourneyReadModel(false);
+  /** The journey's state in the case file, which clients read instead of querying. */
+  private readonly readModel = new JourneyReadModel();
   /** Step attempts whose completion the LOS has heard of (`<step>@<attempt>`). */
   private readonly announcedSteps = new Set<string>();
   private announcedState: JourneyState | null = null;
   /** While closing, intermediate states are not announced; the final one is. */
   private closing = false;
   /** Operator actions under way, by step: another action on the step waits until it answered. */
-  private readonly inFlight = new Map<string, OperatorAction>();
+  private readonly inFlight = new Map<string, OperatorUpdateName>();
   /** Steps whose next attempt buys anew: an operator asked (`fresh`), or the step they depend on ran again. */
   private readonly freshNext = new Set<string>();
   /** The journey's root scope: once a native cancel reached it, operator actions are refused. */
@@ -124,10 +119,8 @@ class Journey {
     this.registerHandlers();
     // CaseId and the first JourneyState (`running`) are set by the client at start.
     this.publishedState = 'running';
-    const drains = patched(WAITS_FOR_STOPPED_ATTEMPTS);
-    this.readModel = new JourneyReadModel(patched(WRITES_ITS_READ_MODEL));
     try {
-      await this.loop(drains);
+      await this.loop();
     } catch (error) {
       if (!isCancellation(error)) throw error;
       // A native cancel (the Web UI's, `handle.cancel()`): children are cancelled with this scope.
@@ -137,7 +130,7 @@ class Journey {
         this.readModel.write(this.status, 'CANCELLED');
         await this.notifier.drain();
         await this.readModel.drain();
-        if (drains) await condition(allHandlersFinished);
+        await condition(allHandlersFinished);
       });
       throw error;
     }
@@ -145,16 +138,16 @@ class Journey {
     await this.notifier.drain();
     await this.readModel.drain();
     // An operator's Update still running answers before the journey closes.
-    if (drains) await condition(allHandlersFinished);
+    await condition(allHandlersFinished);
     return this.status;
   }
 
-  private async loop(drains: boolean): Promise<void> {
+  private async loop(): Promise<void> {
     for (;;) {
       for (const key of this.runnable()) this.launch(key);
       this.refresh();
       // A waived step's attempt may still be finishing a purchase: completed once it has.
-      if (this.status.state === 'completed' && (!drains || this.scopes.size === 0)) return;
+      if (this.status.state === 'completed' && this.scopes.size === 0) return;
       if (this.cancelReason) return this.close('cancelled', this.cancelReason);
       const seen = this.version;
       if (this.scopes.size > 0) {
@@ -197,7 +190,7 @@ class Journey {
     const fresh = this.freshNext.delete(key);
     const continuation = this.continuation(key, step, fresh);
     Object.assign(step, { attempt, workflowId, need: continuation.need, state: 'running', providerIds: {}, lastEvent: null, reason: null, detail: null, links: {}, error: null, actions: [] });
-    step.attempts.push({ attempt, workflowId, state: 'running', providerIds: {}, reason: null, requestedBecause, need: continuation.need, ...(fresh ? { fresh } : {}) });
+    step.attempts.push({ attempt, workflowId, state: 'running', providerIds: {}, reason: null, requestedBecause, need: continuation.need, fresh: fresh || undefined });
     const scope = new CancellationScope();
     this.scopes.set(key, scope);
     const planned = this.plan.get(key) as PlannedStep;
@@ -374,9 +367,9 @@ class Journey {
   }
 
   private picklistStep(): JourneyStep {
-    const step = this.knownStep('credit-report');
+    const step = this.knownStep(creditReportKey);
     const picklist = (step.detail as CreditReportDetail | null)?.picklist;
-    if (step.state !== 'waiting' || !picklist?.length) throw new Error(`credit-report is ${step.state}; there is no picklist waiting to be resolved`);
+    if (step.state !== 'waiting' || !picklist?.length) throw new Error(`${creditReportKey} is ${step.state}; there is no picklist waiting to be resolved`);
     return step;
   }
 
@@ -388,17 +381,17 @@ class Journey {
 
   /** One choice at a time: a second operator's choice is refused while the first is under way. */
   private async resolvePicklist(providerId: string): Promise<{ step: string; status: JourneyStep }> {
-    const step = this.status.steps['credit-report'] as JourneyStep;
+    const step = this.status.steps[creditReportKey] as JourneyStep;
     const attempt = step.attempt;
-    this.inFlight.set('credit-report', 'resolvePicklist');
+    this.inFlight.set(creditReportKey, 'resolvePicklist');
     try {
       await getExternalWorkflowHandle(step.workflowId).signal(choosePicklistEntrySignal, { provider_id: providerId });
       // Answer once the step has the resolved report (or has ended otherwise).
       await this.untilActed(() => step.attempt !== attempt || (step.state !== 'waiting' && step.state !== 'running'));
     } finally {
-      this.inFlight.delete('credit-report');
+      this.inFlight.delete(creditReportKey);
     }
-    return { step: 'credit-report', status: step };
+    return { step: creditReportKey, status: step };
   }
 
   /** Recomputes the journey's state and reasons; publishes a changed state as a search attribute. */

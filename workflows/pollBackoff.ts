@@ -1,5 +1,5 @@
 /**
- * When a resource workflow asks the provider again (DESIGN.md §4: polling is the safety net, not the
+ * When a resource workflow asks the provider again (docs/architecture.md: polling is the safety net, not the
  * clock). Webhooks get lost, so a waiting resource polls `reconcileAfter` after its last delivery or
  * subscription; a "not yet" means the applicant has not acted, so each further poll waits twice as
  * long as the one before, up to a cap. Waiting three days then costs eight polls instead of

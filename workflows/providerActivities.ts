@@ -1,13 +1,10 @@
 /** The activities as workflows call them, with the options of activityOptions.ts. */
 import { msToNumber } from '@temporalio/common/lib/time';
 import { ActivityFailure, RetryState, type Duration } from '@temporalio/common';
-import { CancellationScope, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { defaultDeadlines } from '../client/deadlines';
 import { activityOptions } from './activityOptions';
-
-/** docs/versioning.md: attempts before it ended cancelled with a creating call's outcome unknown. */
-const CREATING_CALL_RECOVERS_ITS_ANSWER = 'creating-call-recovers-its-answer';
 
 /** How long a creating call stopped by a cancellation is asked again for its answer. */
 const RECOVERY_BUDGET_MS = 30_000;
@@ -42,7 +39,7 @@ export function providerActivities(budget?: Duration, onAnswer?: () => void) {
   const recoveryBudget = Math.min(RECOVERY_BUDGET_MS, msToNumber(budget ?? defaultDeadlines.providerCalls));
   const recovery = proxyActivities<Activities>(activityOptions.provider(recoveryBudget));
   const recovered = async (error: unknown, name: string | symbol, args: unknown[]): Promise<unknown> => {
-    if (!stoppedByCancel(error) || !creating(args[0]) || !patched(CREATING_CALL_RECOVERS_ITS_ANSWER)) throw error;
+    if (!stoppedByCancel(error) || !creating(args[0])) throw error;
     const again = Reflect.get(recovery, name) as Call;
     return CancellationScope.nonCancellable(() => again(...args)).catch(() => {
       throw error;

@@ -4,7 +4,7 @@
  * retries ran out of time it wraps a TimeoutFailure whose cause is the last attempt's failure.
  */
 import { ActivityFailure, ApplicationFailure, TemporalFailure } from '@temporalio/common';
-import { isCancellation, patched } from '@temporalio/workflow';
+import { isCancellation } from '@temporalio/workflow';
 import type { StepState } from '../client/stepState';
 import { leaveAllResources } from './resourceInbox';
 import type { ProviderError, StepStatus } from '../client/stepMessages';
@@ -51,7 +51,7 @@ interface Ending<Detail> {
 export async function failingOnProviderError<Detail>(ending: Ending<Detail>, body: () => Promise<StepStatus<Detail>>): Promise<StepStatus<Detail>> {
   const result = await endingOf(ending, body);
   // However the attempt ended, its resources stop polling for it (they end once nobody waits).
-  if (patched(STEPS_LEAVE_THEIR_RESOURCES)) await leaveAllResources();
+  await leaveAllResources();
   return result;
 }
 
@@ -59,22 +59,13 @@ async function endingOf<Detail>(ending: Ending<Detail>, body: () => Promise<Step
   try {
     return await body();
   } catch (error) {
-    if (isCancellation(error)) {
-      if (!patched(CANCELLED_ATTEMPT_ANSWERS)) throw error;
-      return ending.finish('cancelled', 'the attempt was cancelled');
-    }
+    if (isCancellation(error)) return ending.finish('cancelled', 'the attempt was cancelled');
     if (!(error instanceof ActivityFailure)) throw error;
     const providerError = providerErrorOf(error);
     if (refused(error, providerError)) ending.spend();
     return ending.finish('failed', `a provider call failed: ${providerError.message}`, undefined, providerError);
   }
 }
-
-/** docs/versioning.md: steps started before it ended without unsubscribing. */
-const STEPS_LEAVE_THEIR_RESOURCES = 'steps-leave-their-resources';
-
-/** docs/versioning.md: attempts cancelled before this change failed as cancelled workflows. */
-const CANCELLED_ATTEMPT_ANSWERS = 'cancelled-attempt-answers-its-ids';
 
 /** A 4xx the provider will not take back (408 and 429 are retried, so they never end up here refused). */
 function refused(error: unknown, providerError: ProviderError): boolean {

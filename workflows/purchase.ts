@@ -17,5 +17,5 @@ export interface Purchasing {
 
 /** The idempotency key of one creating call of this step's need, as the activity's input takes it. */
 export function keyed(input: Purchasing, call: string): { idempotencyKey?: string } {
-  return input.purchase ? { idempotencyKey: callKey(input.purchase, call) } : {};
+  return { idempotencyKey: input.purchase ? callKey(input.purchase, call) : undefined };
 }

@@ -2,7 +2,7 @@
  * The subscriber's side of resource workflows: subscribe (through an activity: a workflow cannot
  * signalWithStart; lean steps subscribe in the activity that creates the resource), then receive
  * each event once, whatever the order or repetition, and unsubscribe when the need has ended, so
- * that the resource stops polling for it (DESIGN.md §3).
+ * that the resource stops polling for it (docs/architecture.md).
  */
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { Duration } from '@temporalio/common';
@@ -76,9 +76,9 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
   const caseId = workflowInfo().typedSearchAttributes.get(caseIdSearchAttribute);
   const subscription = (reconcileAfter?: Duration, reconcileBackoffCap?: Duration): Subscription => ({
     workflowId: workflowInfo().workflowId,
-    ...(caseId ? { caseId } : {}),
-    ...(reconcileAfter !== undefined ? { reconcileAfterMs: msToNumber(reconcileAfter) } : {}),
-    ...(reconcileBackoffCap !== undefined ? { reconcileBackoffCapMs: msToNumber(reconcileBackoffCap) } : {}),
+    caseId,
+    reconcileAfterMs: reconcileAfter === undefined ? undefined : msToNumber(reconcileAfter),
+    reconcileBackoffCapMs: reconcileBackoffCap === undefined ? undefined : msToNumber(reconcileBackoffCap),
   });
   // Not cancellable: a step that is being cancelled still lets its resources go.
   const unsubscribe = (resource: ResourceKey): Promise<void> =>

@@ -1,5 +1,5 @@
 /**
- * One workflow per provider resource, `resource/<kind>/<id>` (DESIGN.md §3): a mailbox that the
+ * One workflow per provider resource, `resource/<kind>/<id>` (docs/architecture.md): a mailbox that the
  * bridge and the journeys both reach with signalWithStart, so arrival order never matters. It
  * dedupes deliveries, keeps the event log (a query), forwards every event to every subscriber
  * (replaying past events to late ones), asks the provider when a subscriber waits and no webhook
@@ -22,15 +22,11 @@
  * `reconcileBackoffCap`; a delivery or subscription starts again from `reconcileAfter`. The first
  * poll waits for a timer; it and the polls after it are one activity whose retry policy is that
  * schedule (retryingPoll.ts): an attempt costs one billable action and no event. A delivery, a
- * subscription or the last subscriber leaving cancels it. (Resources started before this polled
- * with a timer and a local activity each time, or, earlier still, every `reconcileAfter`:
- * docs/versioning.md.)
+ * subscription or the last subscriber leaving cancels it.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
-import { condition, continueAsNew, getExternalWorkflowHandle, log, patched, proxyActivities, proxyLocalActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, getExternalWorkflowHandle, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { caseIdSearchAttribute } from '../client/searchAttributes';
-import type { Activities } from '../activities';
-import { activityOptions } from './activityOptions';
 import { defaultDeadlines, resourceQuietAfterOutcome } from '../client/deadlines';
 import { pollable, settlesResource } from './resourceSettlement';
 import { pollInterval } from './pollBackoff';
@@ -47,27 +43,14 @@ interface Outgoing {
 /** How many events an unrouted resource keeps: enough for an operator to see what arrives lately. */
 const UNROUTED_LOG_LIMIT = 500;
 
-const reconciliation = proxyActivities<Activities>(activityOptions.reconcile);
-/** Polls that back off ask as a local activity: what a wait costs is mostly its polls. */
-const localReconciliation = proxyLocalActivities<Activities>(activityOptions.reconcileLocal);
-
-/** docs/versioning.md: resources started before it polled every reconcileAfter, without backing off. */
-const POLLING_BACKS_OFF = 'resource-polling-backs-off';
-/** docs/versioning.md: resources started before it polled with a timer and a local activity each time. */
-const POLLS_BY_RETRY = 'resource-polls-by-retry';
-
 export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<ResourceState> {
-  // Decided at the first task, before any handler runs: a marker asked for later lands where an
-  // older run's replay does not look for it.
-  const backsOff = patched(POLLING_BACKS_OFF);
-  const pollsByRetry = backsOff && patched(POLLS_BY_RETRY);
   const state: ResourceState = {
     resource: input.resource,
     events: input.carried?.events ?? [],
     occurrences: input.carried?.occurrences ?? 0,
     subscribers: input.carried?.subscribers ?? [],
     duplicatesIgnored: input.carried?.duplicatesIgnored ?? 0,
-    ...(input.carried?.eventsDropped !== undefined ? { eventsDropped: input.carried.eventsDropped } : {}),
+    eventsDropped: input.carried?.eventsDropped,
   };
   const seen = new Set(state.events.map((e) => e.dedupeId));
   const outbox: Outgoing[] = [];
@@ -90,7 +73,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   // grows the history (a workflow nobody subscribes to, such as unrouted deliveries, must still
   // reach the continue-as-new check).
   let wake = false;
-  // The poll under way when polling is an activity's retries (pollsByRetry); never set otherwise.
+  // The poll under way: one activity whose retries are the polls (retryingPoll.ts).
   let polling: RetryingPoll | undefined;
   const stopPolling = (): void => {
     polling?.cancel();
@@ -153,8 +136,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   const retentionMs = msToNumber(input.retention ?? defaultDeadlines.resourceRetention);
   const inputQuietMs = msToNumber(input.quietAfterOutcome ?? resourceQuietAfterOutcome);
   const defaultCapMs = msToNumber(defaultDeadlines.reconcileBackoffCap);
-  // Unpatched (a run that began before the backoff), every wait is reconcileAfter, as it was.
-  const nextPollInterval = (after: number): number => (backsOff ? pollInterval(after, reconcileBackoffCapMs ?? defaultCapMs, pollsSinceActivity) : after);
+  const nextPollInterval = (after: number): number => pollInterval(after, reconcileBackoffCapMs ?? defaultCapMs, pollsSinceActivity);
   // Read from the state each time: a subscriber can leave while the loop waits.
   const nextPollAt = (): number => {
     const pollDue = polling === undefined && reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && pollable(state.resource.kind);
@@ -168,7 +150,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     if (busy) {
       const told = await flush(outbox, state);
       if (settled && told > 0) outcomeTold = true;
-    } else if (Date.now() >= nextPollAt() && pollsByRetry) {
+    } else if (Date.now() >= nextPollAt()) {
       polling = startRetryingPoll(
         state.resource,
         { reconcileAfterMs: reconcileAfterMs as number, capMs: reconcileBackoffCapMs ?? defaultCapMs, pollsBefore: pollsSinceActivity },
@@ -187,14 +169,6 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
           wake = true;
         },
       );
-    } else if (Date.now() >= nextPollAt()) {
-      // A poll that is due comes before the end of quiet. Where the rule before (quiet from the
-      // last poll) polled, this one polls too, so executions that polled under it replay unchanged.
-      const activityBefore = lastActivity;
-      settled = await reconcile(state, record, backsOff ? localReconciliation : reconciliation);
-      lastPoll = Date.now();
-      // A delivery while the provider was asked has started the count again; it stays at 0.
-      if (!settled && lastActivity === activityBefore) pollsSinceActivity++;
     } else if (Date.now() >= quietUntil()) {
       stopPolling();
       return state;
@@ -205,7 +179,11 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     // delivery or subscription, which grows it, ends the poll first.
     if ((info.continueAsNewSuggested || longHistory) && outbox.length === 0 && polling === undefined) {
       const { resource, ...carried } = state;
-      await continueAsNew<typeof resourceWorkflow>({ ...input, resource, carried: { ...carried, reconcileAfterMs, ...(reconcileBackoffCapMs !== undefined ? { reconcileBackoffCapMs } : {}), ...(pollsSinceActivity > 0 ? { pollsSinceActivity } : {}), settled, ...(outcomeTold ? { outcomeTold } : {}), ...(quietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs } : {}), lastActivityAt: lastActivity, ...(lastPoll !== undefined ? { lastPollAt: lastPoll } : {}) } });
+      await continueAsNew<typeof resourceWorkflow>({
+        ...input,
+        resource,
+        carried: { ...carried, reconcileAfterMs, reconcileBackoffCapMs, pollsSinceActivity, settled, outcomeTold, quietAfterOutcomeMs, lastActivityAt: lastActivity, lastPollAt: lastPoll },
+      });
     }
   }
 }
@@ -242,19 +220,6 @@ function dropOldest(state: ResourceState, seen: Set<string>): void {
 function polledDelivery(result: SettledPoll): ResourceDelivery {
   const now = new Date(Date.now()).toISOString();
   return { dedupeId: `poll|${result.eventType}`, eventType: result.eventType, batchId: null, webhookId: '', datetimeSent: now, receivedAt: now, parse: 'polled', data: result.data };
-}
-
-/** Asks the provider where the resource stands; a settled answer becomes a `polled` event. */
-async function reconcile(state: ResourceState, record: (d: ResourceDelivery) => void, provider: Pick<Activities, 'pollResource'>): Promise<boolean> {
-  try {
-    const result = await provider.pollResource({ resource: state.resource });
-    if (!result.settled) return false;
-    record(polledDelivery(result));
-    return true;
-  } catch (error) {
-    log.warn('reconciliation failed; will try again', { resource: state.resource, error: String(error) });
-    return false;
-  }
 }
 
 /** Sends what is queued; answers how many signals reached a subscriber. */

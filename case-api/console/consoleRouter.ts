@@ -6,6 +6,7 @@
  */
 import express, { type Response } from 'express';
 import { z } from 'zod';
+import { operatorIdentity, type OperatorIdentity } from '../../client/operatorIdentity';
 import { mayWaive } from '../apiKeys';
 import type { CaseGateway } from '../caseGateway';
 import { caseView } from '../caseView';
@@ -60,7 +61,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
       const mark = await watcher?.mark({ queue: true });
       const { state, ...listFilters } = listFiltersOf(filters);
       const found = await gateway.list(state, 50, filters.cursor, listFilters);
-      const body = queueBody(found.cases, { filters, operators, me: me(res), nextCursor: found.nextPageToken, ...(mark === undefined ? {} : { mark }) });
+      const body = queueBody(found.cases, { filters, operators, me: me(res), nextCursor: found.nextPageToken, mark });
       html(res, 200, page('Queue', body, { signedIn: signedIn(res), live: true }));
     } catch (error) {
       showError(res, error);
@@ -88,7 +89,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     const view = { ...caseView(await gateway.status(caseId)) };
     const webUi = config.temporalUiUrl ? { url: config.temporalUiUrl, namespace: options.namespace } : undefined;
     const desk = gateway.desk && mark !== undefined ? { record: await gateway.desk.caseRecord(caseId), evidence: await gateway.desk.deskEvidence(caseId), timeline: await gateway.desk.timeline(caseId), mark } : undefined;
-    const body = caseBody(view, { csrf: res.locals.csrf, webUi, operators, me: me(res), mayWaive: waives(res), ...(desk ? { desk } : {}) }, flash);
+    const body = caseBody(view, { csrf: res.locals.csrf, webUi, operators, me: me(res), mayWaive: waives(res), desk: desk || undefined }, flash);
     html(res, status, page(`Case ${caseId}`, body, { signedIn: signedIn(res), live: true }));
   };
 
@@ -110,7 +111,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     const parsed = actionForms[action].safeParse(req.body);
     if (!parsed.success) return showCase(res, caseId.data, 400, { kind: 'error', text: parsed.error.issues.map((i) => i.message).join('; ') }).catch((e) => showError(res, e));
     try {
-      const done = await runAction(gateway, caseId.data, action, parsed.data as never, me(res), requestIdOf(res));
+      const done = await runAction(gateway, caseId.data, action, parsed.data as never, operatorIdentity(me(res), { requestId: requestIdOf(res) }));
       res.redirect(303, `/console/cases/${encodeURIComponent(caseId.data)}?done=${encodeURIComponent(done)}`);
     } catch (error) {
       if (error instanceof HttpError && (error.status === 409 || error.status === 422)) return showCase(res, caseId.data, error.status, { kind: 'error', text: error.message }).catch((e) => showError(res, e));
@@ -126,24 +127,27 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
   return router;
 }
 
-/** `actor`: the signed-in operator (the name of the key they signed in with), and the request's id (its `Request-Id`), for the audit trail. */
-async function runAction(gateway: CaseGateway, caseId: string, action: ActionName, form: Record<string, string | undefined>, actor: string, requestId: string): Promise<string> {
+/**
+ * `identity`: the signed-in operator (the name of the key they signed in with) and the request's
+ * id (its `Request-Id`), for the audit trail; a console form sends no Idempotency-Key.
+ */
+async function runAction(gateway: CaseGateway, caseId: string, action: ActionName, form: Record<string, string | undefined>, identity: OperatorIdentity): Promise<string> {
   switch (action) {
     case 'retry':
-      await gateway.retryStep(caseId, form.step!, form.reason || 'retried from the console', { actor, requestId });
+      await gateway.retryStep(caseId, form.step!, form.reason || 'retried from the console', identity);
       return `${form.step} is running again`;
     case 'waive':
-      await gateway.waiveStep(caseId, form.step!, form.reason!, { actor, requestId });
+      await gateway.waiveStep(caseId, form.step!, form.reason!, identity);
       return `${form.step} waived`;
     case 'picklist':
-      await gateway.resolvePicklist(caseId, form.providerId!, { actor, requestId });
+      await gateway.resolvePicklist(caseId, form.providerId!, identity);
       return `company ${form.providerId} chosen`;
     case 'cancel':
-      await gateway.cancel(caseId, form.reason || 'cancelled from the console', { actor, requestId });
+      await gateway.cancel(caseId, form.reason || 'cancelled from the console', identity);
       return 'cancel requested';
     case 'assign': {
-      const assignee = form.to === 'me' ? actor : form.to === 'colleague' ? form.assignee! : null;
-      await gateway.assign(caseId, assignee, { actor, requestId });
+      const assignee = form.to === 'me' ? identity.actor : form.to === 'colleague' ? form.assignee! : null;
+      await gateway.assign(caseId, assignee, identity);
       return assignee ? `assigned to ${assignee}` : 'released';
     }
   }

@@ -1,4 +1,4 @@
-/** The API client against the simulator over real HTTP (issue: provider contract and API client). */
+/** The API client against the simulator over real HTTP. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
@@ -16,6 +16,7 @@ import { startSimulator, type RunningSimulator } from '../../simulator/startSimu
 import type { CaseFileStore } from '../../case-file/store';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { testCaseFile } from '../setup/testEnvironment';
+import { storedDocument } from '../support/storedDocument';
 
 let sim: RunningSimulator;
 let caseFile: CaseFileStore;
@@ -217,7 +218,8 @@ describe('documents, banking and insights', () => {
   test('a document is uploaded, processed and read back through its link', async () => {
     const client = clientFor(await simulator());
     const documents = createDocumentActivities(client, caseFile);
-    const uploaded = await documents.uploadDocument({ entity_type: 'case', entity_id: caseId(), file_name: 'march.pdf', content_base64: Buffer.from('PAYSLIP March').toString('base64') });
+    const stored = await storedDocument(caseFile, caseId(), 'march.pdf', 'PAYSLIP March');
+    const uploaded = await documents.uploadDocument({ entity_type: 'case', entity_id: caseId(), ...stored });
     expect(uploaded).toMatchObject({ status: 'Processing', file_name: 'march.pdf' });
     await sim.settled();
     const read = await documents.getDocument({ link: `${base()}/v2/documents/${uploaded.document_id}` });

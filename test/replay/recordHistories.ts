@@ -1,8 +1,9 @@
 /**
  * `npm run record-histories -- <generation>`: runs each scenario on an embedded stack and writes
  * the history of every workflow involved to test/replay/histories/, for the replay test to guard
- * determinism. A generation is named for the release whose workflow code records it (`1.0`, the
- * baseline); when and how a new one is recorded and an old one retired is in docs/versioning.md.
+ * determinism. A generation is named for the release whose workflow code records it; until the
+ * first release, the baseline is re-recorded under that release's name, `1.0`, after each change
+ * to workflow code (docs/versioning.md).
  *
  * The stack encrypts payloads; the files keep them decoded (json/plain), so the fixtures replay
  * under any key. `journey replay` in the CLI test covers the replay of encrypted histories.
@@ -198,7 +199,7 @@ async function main(): Promise<void> {
       stack,
       'journey-retried',
       async (caseId) => {
-        const ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue };
+        const ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue, readModel: stack.caseFile };
         const h = stack.client.workflow.getHandle(`case/${caseId}`);
         const idv = (s: { steps: Record<string, { state: string; attempt: number; providerIds: Record<string, string> }> }) => Object.entries(s.steps).find(([key]) => key.startsWith('identity-verification/'))![1];
         await waitForStatus(h, journeyStatusQuery, (s) => s.steps['credit-report']?.state === 'completed' && idv(s).state === 'waiting');
@@ -211,7 +212,7 @@ async function main(): Promise<void> {
       async (caseId) => ({ caseId, company: { company_id: byName('Acme Widgets Ltd') }, people: [{ personId: (await control(stack, '/persons', {})).person_id }], steps: { creditReport: true, identityVerification: true }, deadlines: fast }),
     );
 
-    // Operator actions that continue what the provider holds (1.1): a retry while the picklist
+    // Operator actions that continue what the provider holds: a retry while the picklist
     // waits (the report read again, not bought), a retry of a waiting IDV (its request adopted),
     // then a fresh one (a new request) whose older link the applicant completes; banking waived
     // while affordability waits on it, then re-opened by a retry.
@@ -237,7 +238,7 @@ async function main(): Promise<void> {
       async (caseId) => ({ caseId, company: { company_id: byName('Ambiguous Foods Ltd') }, people: [{ personId: person }], steps: { creditReport: true, identityVerification: true, banking: 'open_banking', affordability: true }, deadlines: fast }),
     );
 
-    // The provider unavailable for a while (1.1): the step waits, told so, and goes on without an operator.
+    // The provider unavailable for a while: the step waits, told so, and goes on without an operator.
     await journeyScenario(
       stack,
       'provider-outage',
@@ -255,10 +256,10 @@ async function main(): Promise<void> {
       },
     );
 
-    // The applicant acts late (1.2): the IDV's resource polls the provider after reconcileAfter,
+    // The applicant acts late: the IDV's resource polls the provider after reconcileAfter,
     // then at doubling intervals up to the cap, until the applicant completes the request.
     await lateApplicantScenario(stack, fast, 'resource-polled-with-backoff', { polls: 3, cap: '4 seconds' });
-    // The webhook is lost (1.3): the IDV's resource finds the outcome by polling, one activity
+    // The webhook is lost: the IDV's resource finds the outcome by polling, one activity
     // whose retries are the polls, completing on the attempt that reads it settled.
     await lateApplicantScenario(stack, fast, 'resource-settled-by-poll', { polls: 2, cap: '2 seconds', webhookLost: true });
 

@@ -1,10 +1,9 @@
 /**
  * Determinism (docs/versioning.md): every recorded history (test/replay/histories, from
- * `npm run record-histories -- <generation>`) replays on the current workflow code, and a change of
- * command order without `patched()` is caught. Two generations are kept: the 1.0 baseline, which
- * covers every workflow type and every scenario the ten pre-1.0 generations covered, and 1.1
- * (operator actions that never re-buy, issue 20), which records them again with its new paths and
- * the three patches that keep 1.0 executions replaying.
+ * `npm run record-histories -- 1.0`) replays on the current workflow code, and a change of
+ * command order made without `patched()` is caught. One generation is kept: the baseline, recorded
+ * under the name of the release it will become (`1.0`), which covers every workflow type and every
+ * scenario in SCENARIOS, and holds no patch marker.
  * The recorded histories are json/plain (written before encryption); they replay through the
  * project's data converter, whose codec passes unencrypted payloads through.
  */
@@ -25,55 +24,48 @@ const events = (h: RecordedHistory): Event[] => h.history.events ?? [];
 const journeys = histories.filter((h) => workflowType(h) === 'onboardCase');
 const identityHistories = histories.filter((h) => h.scenario === 'idv-resubmission' && h.workflowId.startsWith('idv/'));
 const payloadText = (data: Uint8Array | null | undefined) => Buffer.from(data ?? []).toString('utf8');
+const ofScenario = (scenario: string) => histories.filter((h) => h.scenario === scenario);
 
-/** The generations whose journeys may still run (docs/versioning.md: one is retired when its last journey closed). */
-const GENERATIONS = ['1.0', '1.1', '1.2', '1.3'];
+/** The recorded generation: the baseline, named for the first release (docs/versioning.md). */
+const GENERATION = '1.0';
 
-/**
- * The patch ids in use (`grep -rn "patched(" workflows/`): 1.1's operator actions that never re-buy
- * (issue 20), 1.2's read model (issue 22) and polling that backs off (issue 24), 1.3's polls as an
- * activity's retries (issue 24). A history records the markers of the paths it took; a 1.0 history
- * has none, and replays the old path of each.
- */
-const PATCHES_1_2 = ['attempt-restarts-after-a-reset', 'cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'journey-writes-its-read-model', 'resource-polling-backs-off', 'steps-leave-their-resources'];
-const PATCHES = [...PATCHES_1_2, 'resource-polls-by-retry'].sort();
-
-/**
- * The patches each generation's histories hold. 1.2's journeys decide `attempt-restarts-after-a-reset`
- * and `journey-writes-its-read-model` at their first task, its resources `resource-polling-backs-off`,
- * so every 1.2 history of that type holds them. `creating-call-recovers-its-answer` is in use but in
- * no recorded path (docs/versioning.md says which tests drive it).
- */
-const PATCHES_OF = { '1.1': ['cancelled-attempt-answers-its-ids', 'journey-waits-for-stopped-attempts', 'steps-leave-their-resources'], '1.2': PATCHES_1_2, '1.3': PATCHES } as const;
-
-/**
- * Every scenario the pre-1.0 generations (v1 … v8) covered, under the names the baseline uses:
- * `journey-operator-deadline` is v1–v2's `journey-needs-attention` (a journey closed for want of an
- * operator); `journey-retried` is new (`journey retry` of a closed journey, a step carried over).
- */
-const SCENARIOS_1_0 = [
+/** Every scenario test/replay/recordHistories.ts records, each with every workflow it involved. */
+const SCENARIOS = [
+  // A standalone credit report whose picklist an Update resolves.
   'credit-picklist',
+  // A standalone IDV: the provider asks for a resubmission, then approves.
   'idv-resubmission',
+  // A journey cancelled natively (`handle.cancel()`) while its IDV waits.
   'journey-cancelled',
+  // Every step, the applicant acting when asked.
   'journey-completed',
+  // Operator actions that continue what the provider holds: a picklist retried (the report read
+  // again, not bought), a waiting IDV retried (its request adopted), then a fresh one whose older
+  // link the applicant completes; banking waived while affordability waits on it, then retried.
+  'journey-continued',
+  // No operator decision within the operator deadline: the journey closes needing attention.
   'journey-operator-deadline',
+  // An expired IDV and a rejected bank connection, each retried by an operator, then completed.
   'journey-recovered',
+  // A cancelled journey run again (`journey retry`): the completed credit report carried over.
   'journey-retried',
+  // Two steps waived by an operator.
   'journey-waived',
+  // The provider unavailable for a while: the step waits, told so, and goes on without an operator.
+  'provider-outage',
+  // A resource that ends soon after its outcome reached its subscriber.
   'resource-closed-after-outcome',
+  // A late applicant: the resource polls with backoff, and the webhook cancels the poll.
+  'resource-polled-with-backoff',
+  // A subscriber that comes after both deliveries of an occurrence is replayed one of them.
   'resource-replayed-per-occurrence',
+  // A lost webhook: the resource's poll finds the outcome on one of its retries.
+  'resource-settled-by-poll',
+  // Deliveries nobody subscribes to, through the bounded log of an unrouted resource.
   'unrouted',
 ];
 
-/**
- * 1.1 records every scenario again, and the new paths: continued purchases, a fresh one, a re-opened
- * waiver, an outage ridden out. 1.2 adds a late applicant whose resource polls with backoff; 1.3 a
- * lost webhook whose outcome a poll's retry finds.
- */
-const SCENARIOS_1_1 = [...SCENARIOS_1_0, 'journey-continued', 'provider-outage'].sort();
-const SCENARIOS_1_2 = [...SCENARIOS_1_1, 'resource-polled-with-backoff'].sort();
-const SCENARIOS = { '1.0': SCENARIOS_1_0, '1.1': SCENARIOS_1_1, '1.2': SCENARIOS_1_2, '1.3': [...SCENARIOS_1_2, 'resource-settled-by-poll'].sort() } as const;
-const ofGeneration = (generation: string) => histories.filter((h) => h.generation === generation);
+const WORKFLOW_TYPES = ['affordabilityWorkflow', 'bankingWorkflow', 'creditReportWorkflow', 'documentsWorkflow', 'identityVerificationWorkflow', 'incomeEmployerWorkflow', 'onboardCase', 'resourceWorkflow'];
 
 async function replay(workflowBundle: WorkflowBundleOption, subset = histories) {
   const results: { file: string; error?: unknown }[] = [];
@@ -86,16 +78,10 @@ async function replay(workflowBundle: WorkflowBundleOption, subset = histories) 
 
 const bundle = (file: string) => bundleWorkflowCode({ workflowsPath: require.resolve(file), logger: new DefaultLogger('WARN') }).then(({ code }) => ({ code }));
 
-test('the kept generations, each with every scenario and every workflow type', () => {
-  expect([...new Set(histories.map((h) => h.generation))].sort()).toEqual(GENERATIONS);
-  for (const generation of GENERATIONS) {
-    const kept = ofGeneration(generation);
-    expect({ generation, scenarios: [...new Set(kept.map((h) => h.scenario))].sort() }).toEqual({ generation, scenarios: SCENARIOS[generation as keyof typeof SCENARIOS] });
-    expect({ generation, types: [...new Set(kept.map(workflowType))].sort() }).toEqual({
-      generation,
-      types: ['affordabilityWorkflow', 'bankingWorkflow', 'creditReportWorkflow', 'documentsWorkflow', 'identityVerificationWorkflow', 'incomeEmployerWorkflow', 'onboardCase', 'resourceWorkflow'].sort(),
-    });
-  }
+test('one generation, the baseline: every scenario and every workflow type', () => {
+  expect([...new Set(histories.map((h) => h.generation))]).toEqual([GENERATION]);
+  expect([...new Set(histories.map((h) => h.scenario))].sort()).toEqual([...SCENARIOS].sort());
+  expect([...new Set(histories.map(workflowType))].sort()).toEqual([...WORKFLOW_TYPES].sort());
 });
 
 test('the baseline covers retried attempts, waivers, a native cancel, an operator deadline run out and a carried-over step', () => {
@@ -109,39 +95,35 @@ test('the baseline covers retried attempts, waivers, a native cancel, an operato
   expect(payloadText(events(retried)[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data)).toContain('"carryOver"');
 });
 
-const patchIds = (h: RecordedHistory) =>
+test('no history holds a patch marker: nothing is released, so no workflow code is patched', () => {
+  const patchMarkers = histories.flatMap((h) => events(h).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').map(() => h.file));
+  expect(patchMarkers).toEqual([]);
+});
+
+/** The activity types a history schedules, and those its local activities ran (from their markers). */
+const activityTypes = (h: RecordedHistory) => events(h).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter((name): name is string => Boolean(name));
+const localActivityMarkers = (h: RecordedHistory) =>
   events(h)
-    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
-    .map((e) => (JSON.parse(payloadText(e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads?.[0]?.data)) as { id: string }).id);
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
+    .map((e) => payloadText(e.markerRecordedEventAttributes!.details?.data?.payloads?.[0]?.data));
 
-test('1.0 histories hold no patch marker; 1.1, 1.2 and 1.3 histories hold their patches and no other; 1.3 holds every patch in use', () => {
-  expect(ofGeneration('1.0').flatMap(patchIds)).toEqual([]);
-  for (const generation of ['1.1', '1.2', '1.3'] as const) {
-    const used = [...new Set(ofGeneration(generation).flatMap(patchIds))].sort();
-    expect({ generation, used }).toEqual({ generation, used: [...PATCHES_OF[generation]] });
-  }
+test('every journey writes its state to the read model', () => {
+  const writes = (h: RecordedHistory) => localActivityMarkers(h).some((m) => m.includes('writeCaseState')) || activityTypes(h).includes('writeCaseState');
+  for (const h of journeys) expect({ file: h.file, writes: writes(h) }).toEqual({ file: h.file, writes: true });
 });
 
-test('1.2: every journey writes its read model and every resource that waited backs off', () => {
-  const holds = (type: string, patch: string) => ofGeneration('1.2').filter((h) => workflowType(h) === type).every((h) => patchIds(h).includes(patch));
-  expect(holds('onboardCase', 'journey-writes-its-read-model')).toBe(true);
-  const polled = ofGeneration('1.2').filter((h) => h.scenario === 'resource-polled-with-backoff' && workflowType(h) === 'resourceWorkflow');
-  expect(polled.length).toBeGreaterThan(0);
-  expect(polled.every((h) => patchIds(h).includes('resource-polling-backs-off'))).toBe(true);
-});
-
-test('1.3: every resource polls by retries; a late applicant\'s webhook cancels the poll, a lost one is found by a retry', () => {
-  const resources = ofGeneration('1.3').filter((h) => workflowType(h) === 'resourceWorkflow');
-  expect(resources.every((h) => patchIds(h).includes('resource-polls-by-retry'))).toBe(true);
-  const pollsOf = (scenario: string) =>
-    resources.filter((h) => h.scenario === scenario).flatMap((h) => events(h)).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pollUntilSettled');
-  const outcomeOf = (scenario: string) => {
-    const all = resources.filter((h) => h.scenario === scenario).flatMap((h) => events(h));
-    return {
-      cancelled: all.filter((e) => e.activityTaskCanceledEventAttributes).length,
-      completedOnAttempt: all.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 1),
-    };
-  };
+test('a resource polls by one activity\'s retries: a late applicant\'s webhook cancels the poll, a lost one is found by a retry', () => {
+  const resources = histories.filter((h) => workflowType(h) === 'resourceWorkflow');
+  // No poll of its own: neither an activity nor a local activity per poll.
+  expect(resources.filter((h) => activityTypes(h).includes('pollResource') || localActivityMarkers(h).some((m) => m.includes('pollResource'))).map((h) => h.file)).toEqual([]);
+  const ofResources = (scenario: string) => resources.filter((h) => h.scenario === scenario).flatMap((h) => events(h));
+  const pollsOf = (scenario: string) => ofResources(scenario).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pollUntilSettled');
+  const outcomeOf = (scenario: string) => ({
+    cancelled: ofResources(scenario).filter((e) => e.activityTaskCanceledEventAttributes).length,
+    completedOnAttempt: ofResources(scenario).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 1),
+  });
+  // The first poll waits for a timer; the polls after it are the activity's attempts, no event each.
+  expect(ofResources('resource-polled-with-backoff').some((e) => e.timerStartedEventAttributes)).toBe(true);
   expect(pollsOf('resource-polled-with-backoff')).toHaveLength(1);
   expect(outcomeOf('resource-polled-with-backoff')).toEqual({ cancelled: 1, completedOnAttempt: [] });
   expect(pollsOf('resource-settled-by-poll')).toHaveLength(1);
@@ -150,10 +132,9 @@ test('1.3: every resource polls by retries; a late applicant\'s webhook cancels 
   expect(outcomeOf('resource-settled-by-poll').completedOnAttempt[0]).toBeGreaterThan(1);
 });
 
-test('1.1 continues what the provider holds: a picklist retried reads the report again, a waiting IDV retried adopts its request', () => {
-  const continued = ofGeneration('1.1').filter((h) => h.scenario === 'journey-continued');
-  const activities = (h: RecordedHistory) => events(h).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
-  const credit = continued.filter((h) => workflowType(h) === 'creditReportWorkflow').map(activities);
+test('operator actions continue what the provider holds: a picklist retried reads the report again, a waiting IDV retried adopts its request', () => {
+  const continued = ofScenario('journey-continued');
+  const credit = continued.filter((h) => workflowType(h) === 'creditReportWorkflow').map(activityTypes);
   expect(credit).toEqual(expect.arrayContaining([expect.arrayContaining(['requestCreditReport']), expect.arrayContaining(['readCreditReport', 'resolveCreditReportPicklist'])]));
   expect(credit.flat().filter((a) => a === 'requestCreditReport')).toHaveLength(1);
 });
@@ -162,7 +143,7 @@ test('a case carries its CaseId from the start on the journey and every step att
   const startedWith = (h: RecordedHistory) => payloadText(events(h)[0]?.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields?.[caseIdSearchAttribute.name]?.data);
   const upserted = (h: RecordedHistory) => events(h).some((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.[caseIdSearchAttribute.name]);
   const ofJourneys = histories.filter((h) => h.scenario.startsWith('journey-'));
-  expect(ofJourneys.length).toBeGreaterThan(30);
+  expect(ofJourneys.length).toBeGreaterThan(40);
   for (const h of ofJourneys) {
     const caseOf = /^case\/([^/]+)/.exec(h.workflowId)?.[1];
     if (caseOf) expect({ file: h.file, caseId: startedWith(h) }).toEqual({ file: h.file, caseId: JSON.stringify(caseOf) });
@@ -172,8 +153,8 @@ test('a case carries its CaseId from the start on the journey and every step att
 });
 
 test('a resource whose outcome reached its subscriber ends after its quiet time', () => {
-  const closed = histories.filter((h) => h.scenario === 'resource-closed-after-outcome');
-  expect(closed).toHaveLength(GENERATIONS.length);
+  const closed = ofScenario('resource-closed-after-outcome');
+  expect(closed).toHaveLength(1);
   for (const h of closed) {
     expect(events(h).some((e) => e.externalWorkflowExecutionSignaledEventAttributes)).toBe(true);
     expect(events(h).at(-1)?.workflowExecutionCompletedEventAttributes).toBeTruthy();
@@ -181,8 +162,8 @@ test('a resource whose outcome reached its subscriber ends after its quiet time'
 });
 
 test('a subscriber that comes after both deliveries of an occurrence is replayed one of them', () => {
-  const replayed = histories.filter((h) => h.scenario === 'resource-replayed-per-occurrence');
-  expect(replayed).toHaveLength(GENERATIONS.length);
+  const replayed = ofScenario('resource-replayed-per-occurrence');
+  expect(replayed).toHaveLength(1);
   for (const h of replayed) {
     expect(events(h).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'deliver')).toHaveLength(2);
     expect(events(h).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
@@ -222,7 +203,8 @@ test('every provider read returned a case file reference and a summary, and jour
 
 test('every journey notifies the LOS, by a local activity first', () => {
   const byLocalActivity = (e: Event) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && payloadText(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data).includes('notifyLos');
-  expect(journeys.length).toBe(6 + 8 + 9 + 10);
+  // One journey history for each journey scenario (a retried journey's latest run) and each late-applicant one.
+  expect(journeys.length).toBe(SCENARIOS.filter((s) => s.startsWith('journey-') || s === 'provider-outage' || s === 'resource-polled-with-backoff' || s === 'resource-settled-by-poll').length);
   for (const h of journeys) expect({ file: h.file, notifies: events(h).some(byLocalActivity) }).toEqual({ file: h.file, notifies: true });
 });
 
@@ -249,7 +231,7 @@ test('a cosmetic update() in a step adds no command: it replays', async () => {
   expect((await replay(cosmetic, idvSteps)).filter((r) => r.error)).toEqual([]);
 }, 120_000);
 
-test('a change of command order without patched() fails replay; the same change behind patched() passes', async () => {
+test('a change of command order without patched() fails replay; the same change behind patched(), as after a release, passes', async () => {
   const [unpatched, patchedBundle] = await Promise.all([bundle('./altered/unpatched'), bundle('./altered/patched')]);
   const broken = await replay(unpatched, identityHistories);
   expect(broken.length).toBeGreaterThan(0);

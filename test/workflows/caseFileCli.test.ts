@@ -89,7 +89,7 @@ test('upload, a journey by reference, evidence by step, export, purge refused wh
   expect((await journey('evidence', caseId)).stdout).toContain('is empty');
 }, 120_000);
 
-test('upload checks its file before connecting; an unreachable case file is named; a journey input with inline bytes is refused', async () => {
+test('upload checks its file before connecting; an unreachable case file is named; a journey input with bytes instead of a document id is refused', async () => {
   const unreachable = await journeyWith({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres' }, 'evidence', 'case-1');
   expect(unreachable.code).toBe(1);
   expect(unreachable.stderr).toContain('cannot open the case file');
@@ -100,5 +100,5 @@ test('upload checks its file before connecting; an unreachable case file is name
   expect(missing.stderr).toContain('cannot read');
   const input = path.join(dir, 'inline.json');
   writeFileSync(input, JSON.stringify({ caseId: 'c', steps: { documents: [{ file_name: 'p.pdf', content_base64: Buffer.from('PAYSLIP').toString('base64') }] } }));
-  expect(() => readJourneyInput(input)).toThrow(/inline \(p\.pdf\).*journey upload/);
+  expect(() => readJourneyInput(input)).toThrow(/steps\.documents\.0\.document_id: document_id must be the id `journey upload` printed/);
 });

@@ -8,7 +8,7 @@ import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { formatRetryPlan, formatStatus } from '../../cli/journeyFormat';
 import { readJourneyInput } from '../../cli/journeyInputFile';
-import { cancelJourney, journeyStatus, listAllJourneys as listJourneys, resolvePicklist, startJourney, type JourneyClientContext as CommandContext } from '../../client/journeyOperations';
+import { cancelJourney, journeyStatus, listAllJourneys as listJourneys, resolvePicklist, startJourney, type JourneyReadContext as CommandContext } from '../../client/journeyOperations';
 import { replayJourney } from '../../client/journeyReplay';
 import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
 import { journeyStatusQuery } from '../../client/journeyMessages';
@@ -22,7 +22,7 @@ const dir = testDirectory('journey-cli');
 
 beforeAll(async () => {
   stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 44, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
-  ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue };
+  ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue, readModel: stack.caseFile };
   mkdirSync(dir, { recursive: true });
 });
 

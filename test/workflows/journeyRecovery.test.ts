@@ -7,7 +7,7 @@
 import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import { formatRetryPlan } from '../../cli/journeyFormat';
-import type { JourneyClientContext as CommandContext } from '../../client/journeyOperations';
+import type { JourneyReadContext as CommandContext } from '../../client/journeyOperations';
 import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
@@ -23,7 +23,7 @@ let ctx: CommandContext;
 
 beforeAll(async () => {
   stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 909, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
-  ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue };
+  ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue, readModel: stack.caseFile };
 });
 
 afterAll(async () => {

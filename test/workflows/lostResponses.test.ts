@@ -9,6 +9,7 @@ import { journeyStatusQuery, type JourneyStatus } from '../../client/journeyMess
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
+import { storedDocument } from '../support/storedDocument';
 
 const JOURNEYS = 20;
 const creatingRoutes = [
@@ -61,7 +62,7 @@ async function journey(a: Applicant, n: number): Promise<JourneyStatus> {
           creditReport: true,
           identityVerification: true,
           banking: 'open_banking',
-          documents: [{ file_name: 'payslip.pdf', content_base64: Buffer.from('PAYSLIP').toString('base64') }],
+          documents: [await storedDocument(stack.caseFile, a.caseId, 'payslip.pdf', 'PAYSLIP')],
           affordability: true,
           incomeEmployer: true,
         },

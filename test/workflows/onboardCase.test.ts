@@ -19,6 +19,7 @@ import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOpti
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { waitUntil } from '../support/waitUntil';
+import { storedDocument } from '../support/storedDocument';
 
 let stack: Stack;
 const replacementWorkers: Awaited<ReturnType<typeof startWorker>>[] = [];
@@ -37,7 +38,6 @@ const control = (path: string, body?: unknown, method?: string) => simulatorCont
 const newCase = (scenario: Record<string, unknown> = {}) => control('/cases', scenario).then((c) => c.case_id as string);
 const newPerson = () => control('/persons', {}).then((p) => p.person_id as string);
 const company = async (name: string) => ((await control('/companies')) as any[]).find((c) => c.company_name === name);
-const b64 = (text: string) => Buffer.from(text).toString('base64');
 const fast = { identityVerification: '20 seconds', banking: '20 seconds', documents: '20 seconds', affordability: '20 seconds', incomeEmployer: '20 seconds', picklist: '20 seconds' };
 
 async function startJourney(input: Omit<OnboardCaseInput, 'caseId'> & { caseId?: string }): Promise<WorkflowHandle<OnboardCaseWorkflow>> {
@@ -120,7 +120,7 @@ describe('onboardCase', () => {
     const handle = await startJourney({
       caseId,
       company: { company_id: nonumber.company_id },
-      steps: { creditReport: true, banking: 'open_banking', affordability: true, incomeEmployer: true, documents: [{ file_name: 'blur.jpg', content_base64: b64('???') }] },
+      steps: { creditReport: true, banking: 'open_banking', affordability: true, incomeEmployer: true, documents: [await storedDocument(stack.caseFile, caseId, 'blur.jpg', '???')] },
     });
     const waiting = await waitForStatus(handle, journeyStatusQuery, step('banking', (s) => s.state === 'waiting'));
     await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Rejected' });

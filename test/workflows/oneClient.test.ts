@@ -31,7 +31,7 @@ afterAll(async () => {
 
 /** The CLI as an operator runs it, `--json`; answers its exit code and parsed output. */
 async function journey(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
-  const env = { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue };
+  const env = { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue, DATABASE_URL: stack.caseFileUrl };
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [path.join(root, 'cli/journeyBin.cjs'), '--json', ...args], { cwd: root, env });
     return { code: 0, json: JSON.parse(stdout), stderr };

@@ -1,8 +1,8 @@
 /**
- * Issue 20: operator actions never re-buy and never dead-end, and a provider outage needs no
- * operator. One test per defect the issue lists, each against the simulator's ledger (what the
+ * Operator actions never re-buy and never dead-end, and a provider outage needs no operator. One
+ * test per way an action could re-buy or dead-end, each against the simulator's ledger (what the
  * provider made, with the Idempotency-Key it was made under) and the journey's `status`; each says
- * which behaviour of the code before dc04588 it catches. Then a walk of the states a step reaches
+ * which wrong behaviour it catches. Then a walk of the states a step reaches
  * here: every action its `actions` names is accepted by the journey in that state.
  *
  * Faults on `POST /v2/company-credit-reports` (one route for every company) are scripted by the
@@ -29,7 +29,7 @@ import {
   type OnboardCaseWorkflow,
   type OperatorActionResult,
 } from '../../client/journeyMessages';
-import { cancelJourney, resolvePicklist, type JourneyClientContext } from '../../client/journeyOperations';
+import { cancelJourney, resolvePicklist, type JourneyReadContext } from '../../client/journeyOperations';
 import { JourneyClosedError } from '../../client/journeyErrors';
 import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
@@ -40,11 +40,11 @@ import { waitUntil } from '../support/waitUntil';
 jest.setTimeout(90_000);
 
 let stack: Stack;
-let ctx: JourneyClientContext;
+let ctx: JourneyReadContext;
 
 beforeAll(async () => {
   stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 2020, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
-  ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue };
+  ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue, readModel: stack.caseFile };
 });
 
 afterAll(async () => {
@@ -124,9 +124,9 @@ const waitingWith = (step: JourneyStep | undefined, id: string, attempt = 1) => 
 const reasonLine = (s: JourneyStatus, key: string) => s.reasons.find((r) => r.startsWith(`${key}: `));
 
 test('a cancel while the credit report POST is in flight records the report it bought; journey retry continues that report and buys none', async () => {
-  // Before dc04588 the cancel aborted the POST: the provider made the report, the cancelled
-  // journey's status had no report_id, and journey retry bought a second report (ledger 2). A
-  // retryStep sent during the cancel was accepted too.
+  // Catches a cancel that aborts the POST: the provider makes the report, the cancelled journey's
+  // status has no report_id, and journey retry buys a second report (ledger 2); and a retryStep
+  // accepted during the cancel.
   const c = await newCase({ ambiguous: true });
   await control('/faults', { method: 'POST', path: CREDIT_REPORTS, latency_ms: 4_000 });
   const handle = await start({ caseId: c.caseId, company: { company_id: c.companyId }, steps: { creditReport: true } });
@@ -158,9 +158,9 @@ test('a cancel while the credit report POST is in flight records the report it b
 });
 
 test('a waive while the credit report POST is in flight answers once the POST has, with the report in the step; a retry meanwhile is refused', async () => {
-  // Before dc04588 the waive aborted the POST and answered at once: the report was made (and
-  // in the case file) but the waived step's providerIds had no report_id; nothing refused an
-  // action on a step while another was under way.
+  // Catches a waive that aborts the POST and answers at once: the report made (and in the case
+  // file) but missing from the waived step's providerIds; and an action on a step accepted while
+  // another is under way.
   const c = await newCase();
   await control('/faults', { method: 'POST', path: CREDIT_REPORTS, latency_ms: 3_000 });
   const handle = await start({ caseId: c.caseId, company: { company_id: c.companyId }, steps: { creditReport: true } });
@@ -179,7 +179,7 @@ test('a waive while the credit report POST is in flight answers once the POST ha
 });
 
 test('retryStep of an expired picklist resolves the picklist on the report already bought', async () => {
-  // Before dc04588 the retry bought a new report (ledger 1 -> 2), the first left unresolved.
+  // Catches a retry that buys a new report (ledger 1 -> 2), leaving the first unresolved.
   const c = await newCase({ ambiguous: true });
   const handle = await start({ caseId: c.caseId, company: { company_id: c.companyId }, steps: { creditReport: true }, deadlines: { picklist: '2 seconds' } });
   const expired = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps['credit-report']?.state === 'expired');
@@ -204,8 +204,8 @@ test('retryStep of an expired picklist resolves the picklist on the report alrea
 });
 
 test('retryStep of a failed credit report whose lost POST had bought the report gets that report, not a second', async () => {
-  // Before dc04588 the retry's new attempt sent a new Idempotency-Key: the report the lost
-  // answer had bought was bought again (ledger 2).
+  // Catches a new attempt that sends a new Idempotency-Key: the report the lost answer bought
+  // would be bought again (ledger 2).
   const c = await newCase();
   await control('/faults', { method: 'POST', path: CREDIT_REPORTS, response_lost: true });
   await control('/faults', { method: 'POST', path: CREDIT_REPORTS, status: 503, times: 1_000 });
@@ -231,8 +231,8 @@ test('retryStep of a failed credit report whose lost POST had bought the report 
 });
 
 test('a journey reset through Temporal re-runs the credit report under the same key: no second report', async () => {
-  // Before dc04588 keys held the step's run id: the reset's new child run sent a new key and
-  // the provider made a second report.
+  // Catches keys that hold the step's run id: the reset's new child run would send a new key and
+  // the provider make a second report.
   const c = await newCase();
   const handle = await start({ caseId: c.caseId, company: { company_id: c.companyId }, steps: { creditReport: true } });
   const first = await handle.result();
@@ -258,8 +258,8 @@ test('a journey reset through Temporal re-runs the credit report under the same 
 });
 
 test('a running journey reset while its picklist waits: the earlier run\'s attempt is stopped, this run\'s starts on the same report', async () => {
-  // Before the attempt-restarts-after-a-reset patch the earlier run's step kept running under the
-  // id the reset run's attempt needed: that attempt failed "Workflow execution already started".
+  // Catches an earlier run's step left running under the id the reset run's attempt needs: that
+  // attempt would fail "Workflow execution already started".
   const c = await newCase({ ambiguous: true });
   const handle = await start({ caseId: c.caseId, company: { company_id: c.companyId }, steps: { creditReport: true }, deadlines });
   const waiting = await waitForStatus(handle, journeyStatusQuery, picklistWaiting);
@@ -280,16 +280,16 @@ test('a running journey reset while its picklist waits: the earlier run\'s attem
   await reset.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId: picklistOf(again.steps['credit-report'])[0]!.provider_id }] });
   expect(await reset.result()).toMatchObject({ state: 'completed', steps: { 'credit-report': { state: 'completed', providerIds: { report_id: reportId } } } });
   expect((await ledger(c)).creditReports).toHaveLength(1);
-  // The reset run replays on the workflow code: its patch is decided at the journey's first task
-  // (asked only once a start had failed, its marker broke the replay of such a run).
+  // The reset run replays on the workflow code: its attempt, which found its child id taken by the
+  // earlier run's orphan, stopped it and started once it had closed.
   const replayed = Worker.runReplayHistories({ workflowBundle: testWorkflowBundle(), dataConverter: dataConverterFor(stack.payloadKeys) }, [{ workflowId: handle.workflowId, history: await reset.fetchHistory() }]);
   for await (const result of replayed) expect(result.error).toBeUndefined();
 }, 180_000);
 
 describe('no dead ends', () => {
   test('after waiveStep banking, affordability names retryStep banking and waiveStep affordability; retryStep banking continues the connection and the journey completes', async () => {
-    // Before dc04588 affordability said "retry banking, or waive both", and retryStep banking
-    // was refused (banking was waived).
+    // Catches affordability saying "retry banking, or waive both" while retryStep banking is
+    // refused (banking being waived): a dead end.
     const c = await newCase();
     const handle = await start({ caseId: c.caseId, steps: { banking: 'open_banking', affordability: true } });
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => waitingWith(s.steps.banking, 'bank_connection_id'));
@@ -316,9 +316,9 @@ describe('no dead ends', () => {
 
   test('a connection the applicant completed while banking stood waived settles the retried step at once', async () => {
     // The retried attempt continues the need (the same connection, by its key): the applicant's
-    // Connected event, received before that attempt began, is the outcome it waits for. Before
-    // dc04588 retryStep refused the waived step; on dc04588 the retried attempt dropped events
-    // received before it began, and waited for its deadline (fixed in the banking step since).
+    // Connected event, received before that attempt began, is the outcome it waits for. Catches a
+    // retryStep refused on the waived step, and a retried attempt that drops events received
+    // before it began and waits for its deadline.
     const c = await newCase();
     const handle = await start({ caseId: c.caseId, steps: { banking: 'open_banking', affordability: true } });
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => waitingWith(s.steps.banking, 'bank_connection_id'));
@@ -336,8 +336,8 @@ describe('no dead ends', () => {
   });
 
   test('a waiting IDV step can be retried: the new attempt keeps the request the applicant was sent', async () => {
-    // Before dc04588 retryStep refused a waiting step (only waive, or cancel and journey retry,
-    // which left the person two Pending requests).
+    // Catches retryStep refused on a waiting step (leaving only waive, or cancel and journey
+    // retry, which would leave the person two Pending requests).
     const c = await newCase();
     const handle = await start({ caseId: c.caseId, people: [{ personId: c.personId }], steps: { identityVerification: true } });
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => waitingWith(s.steps[idv(c)], 'request_id'));
@@ -376,7 +376,7 @@ describe('no dead ends', () => {
   });
 
   test('retryStep with fresh buys a new IDV request, recorded as such; the link sent first still settles the step', async () => {
-    // Before dc04588 a waiting step could not be retried, and `fresh` did not exist.
+    // A waiting step can be retried, and `fresh` buys anew.
     const c = await newCase();
     const handle = await start({ caseId: c.caseId, people: [{ personId: c.personId }], steps: { identityVerification: true } });
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => waitingWith(s.steps[idv(c)], 'request_id'));
@@ -397,7 +397,7 @@ describe('no dead ends', () => {
   });
 
   test('journey retry of a closed journey whose banking was waived and affordability unsettled reruns banking instead of carrying it', async () => {
-    // Before dc04588 journey retry carried the waived banking over, and affordability was blocked
+    // Catches journey retry carrying the waived banking over, which would block affordability
     // behind it again.
     const c = await newCase();
     const handle = await start({ caseId: c.caseId, steps: { banking: 'open_banking', affordability: true } });
@@ -423,7 +423,7 @@ describe('no dead ends', () => {
 });
 
 test('two resolvePicklist Updates sent together: one is taken, the other refused; the same Update id twice acts once', async () => {
-  // Before dc04588 both Updates were answered as successful and one choice was silently dropped.
+  // Catches both Updates answered as successful with one choice silently dropped.
   const [together, repeated] = await Promise.all([newCase({ ambiguous: true }), newCase({ ambiguous: true })]);
   // IDV keeps each journey open (waiting for the applicant) once its picklist is resolved.
   const handles = await Promise.all([together, repeated].map((c) => start({ caseId: c.caseId, company: { company_id: c.companyId }, people: [{ personId: c.personId }], steps: { creditReport: true, identityVerification: true } })));
@@ -454,7 +454,7 @@ test('two resolvePicklist Updates sent together: one is taken, the other refused
 test('a journey that closes between the look and the action is refused as closed, by name, not as an unknown case', async () => {
   // The journey writes its final state to the read model just before it closes: a caller that saw
   // it closing there acts in that moment, its describe says RUNNING and its Update then meets a
-  // closed workflow (Temporal's "not found"). Before the fix the API answered 404 "No case …".
+  // closed workflow (Temporal's "not found"), which must not come out as 404 "No case …".
   const c = await newCase({ ambiguous: true });
   const handle = await start({ caseId: c.caseId, company: { company_id: c.companyId }, steps: { creditReport: true } });
   const waiting = await waitForStatus(handle, journeyStatusQuery, picklistWaiting);
@@ -478,8 +478,8 @@ test('a journey that closes between the look and the action is refused as closed
 });
 
 test('after a native cancel, retryStep is refused while the journey closes (it waits for a creating call in flight)', async () => {
-  // Before dc04588 a native cancel set no cancel reason: retryStep was accepted while the journey
-  // closed, and its handler waited for a condition that could never hold.
+  // Catches a native cancel that sets no cancel reason: retryStep would be accepted while the
+  // journey closes, and its handler wait for a condition that can never hold.
   const c = await newCase();
   const connections = `/v2/cases/${c.caseId}/open-banking-connections`;
   await control('/faults', { method: 'POST', path: connections, latency_ms: 6_000 });
@@ -503,8 +503,8 @@ test('after a native cancel, retryStep is refused while the journey closes (it w
 
 test('a retryStep delivered in the same workflow task as a native cancel answers with the journey\'s refusal and buys nothing', async () => {
   // The SDK applies an Update before a cancel that arrives in the same task, so the validator
-  // passes. Before the fix the accepted retry then failed with the bare "Workflow cancelled" (what
-  // CI's randomized run met under load). Both messages reach the worker together: it is stopped
+  // passes; the accepted retry must then answer with the journey's refusal, not the bare "Workflow
+  // cancelled" (a race a randomized run meets under load). Both messages reach the worker together: it is stopped
   // while they are sent, and started again once the Update is admitted.
   const ownQueue = { ...stack.temporal, taskQueue: `cancel-race-${randomUUID()}` };
   const setup = { temporal: ownQueue, provider: stack.provider.config, caseFile: stack.caseFile, workflowBundle: testWorkflowBundle(), payloadKeys: stack.payloadKeys };
@@ -554,8 +554,8 @@ async function updateAdmitted(workflowId: string, updateId: string): Promise<boo
 }
 
 test('a provider outage shorter than the call budget: the step waits, saying so, then carries on with no operator and one purchase', async () => {
-  // Before dc04588 nothing told the step: it showed `running` through the outage (and, past the
-  // 10-minute budget, `failed`, one operator retry per case).
+  // Catches a step told nothing of the outage: it would show `running` throughout (and, past the
+  // call budget, `failed`, one operator retry per case).
   const c = await newCase();
   const create = `/v2/persons/${c.personId}/identity-verifications`;
   await control('/faults', { method: 'POST', path: create, status: 503, times: 1_000 });

@@ -1,5 +1,5 @@
 /**
- * Issue 20, item 7: a resource polls only while a subscriber waits, and ends after its quiet
+ * A resource polls only while a subscriber waits, and ends after its quiet
  * period measured from its last delivery or subscription, never from a poll. Real resource
  * workflows on the dev server against the simulator (pending IDV requests, so every poll answers
  * "not yet"); the subscriber is a probe holding the steps' resource inbox
@@ -159,7 +159,7 @@ test('a subscriber found closed while an event is forwarded is dropped, and poll
   const probe = await startProbe();
   await command(probe, { op: 'subscribe', resource, reconcileAfter: RECONCILE_AFTER }, 1);
   await waitUntil('two polls', async () => pollTimes(resource).length >= 2, { timeoutMs: 30_000 });
-  // The step ends without unsubscribing (as every step did before this change).
+  // The step ends without unsubscribing (as a terminated step does).
   await probe.terminate('closed without unsubscribing');
   await deliver(resource, 'to-a-closed-subscriber');
 
@@ -211,7 +211,7 @@ test('the inbox remembers the resources it subscribed to, tracked or heard from;
 });
 
 /**
- * Issue 24: waiting costs almost nothing. The clock scaled down 3,600 times and the cap to 4 hours:
+ * Waiting costs almost nothing. The clock scaled down 3,600 times and the cap to 4 hours:
  * reconcileAfter 1 hour is a second here, the cap 4 s (the dev server fires timers and retries
  * about a second apart at the least, so a finer clock would measure the server). The first poll
  * waits on a timer, the history's (exact); the polls after it are its activity's retries, by the
@@ -264,7 +264,7 @@ describe('polling backs off', () => {
     const expected = [1_000, 2_000, 4_000, 4_000, 4_000];
     before.forEach((gap, i) => expect({ poll: i + 1, ...within(gap, expected[i]!) }).toEqual({ poll: i + 1, gap, atLeast: true, shorterThanNext: true }));
     expect(within(after[1]!, 2_000)).toEqual({ gap: after[1], atLeast: true, shorterThanNext: true });
-    // The patched path replays (docs/versioning.md): its markers at the first task, then these polls.
+    // The history of a resource that backed off replays on the workflow code.
     await Worker.runReplayHistory({ workflowBundle: testWorkflowBundle(), dataConverter: dataConverterFor(stack.payloadKeys) }, await handle.fetchHistory());
     await handle.terminate('test done');
     await probe.signal(probeCommandSignal, { op: 'finish' });

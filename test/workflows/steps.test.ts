@@ -12,6 +12,7 @@ import { resourceStateQuery } from '../../client/resourceMessages';
 import { stepStatusQuery } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { storedDocument } from '../support/storedDocument';
 
 let stack: Stack;
 
@@ -118,8 +119,8 @@ describe('documents step', () => {
       caseId,
       deadline: '20 seconds',
       documents: [
-        { file_name: 'payslip.pdf', content_base64: b64('PAYSLIP March') },
-        { file_name: 'sa302.pdf', content_base64: b64('anything'), document_type: 'SA302' },
+        await storedDocument(stack.caseFile, caseId, 'payslip.pdf', 'PAYSLIP March'),
+        await storedDocument(stack.caseFile, caseId, 'sa302.pdf', 'anything', 'SA302'),
       ],
     });
     const outcome = await handle.result();
@@ -137,7 +138,7 @@ describe('documents step', () => {
   test('documents not processed by the deadline expire the step, naming them', async () => {
     await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
     const caseId = (await control('/cases', {})).case_id;
-    const handle = await start(documentsWorkflow, { caseId, deadline: '2 seconds', documents: [{ file_name: 'lost.pdf', content_base64: b64('PAYSLIP') }] });
+    const handle = await start(documentsWorkflow, { caseId, deadline: '2 seconds', documents: [await storedDocument(stack.caseFile, caseId, 'lost.pdf', 'PAYSLIP')] });
     expect(await handle.result()).toMatchObject({ state: 'expired', reason: expect.stringContaining('lost.pdf') });
   });
 });

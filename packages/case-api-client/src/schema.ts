@@ -1006,16 +1006,12 @@ export interface components {
                 banking?: "open_banking" | "bank_statements";
                 /** @default false */
                 creditReport?: boolean;
-                documents?: ({
+                documents?: {
                     /** Format: uuid */
                     document_id: string;
                     document_type?: ("BankStatement" | "Payslip" | "SA302" | "TaxOverview") | null;
                     file_name: string;
-                } | {
-                    content_base64: string;
-                    document_type?: ("BankStatement" | "Payslip" | "SA302" | "TaxOverview") | null;
-                    file_name: string;
-                })[];
+                }[];
                 /** @default false */
                 identityVerification?: boolean;
                 /** @default false */

@@ -187,7 +187,7 @@ export class JourneyDriver {
         await wait(action.delayMs);
         const step = stepKeyOf(this.j, action.step);
         const reason = action.fresh ? 'model: a fresh purchase' : 'model: retry';
-        const send = (updateId?: string) => this.operator(`retryStep ${step}${action.fresh ? ' fresh' : ''}`, () => retryStep(this.env.ctx, this.j.caseId, step, reason, { fresh: action.fresh, ...(updateId ? { updateId } : {}) }));
+        const send = (updateId?: string) => this.operator(`retryStep ${step}${action.fresh ? ' fresh' : ''}`, () => retryStep(this.env.ctx, this.j.caseId, step, reason, { fresh: action.fresh, updateId }));
         if (!action.repeat) {
           const outcome = await send();
           this.countFresh(action, outcome);
@@ -412,7 +412,7 @@ export class JourneyDriver {
         }
         // A closed journey's way forward: run it again, carrying over what it finished.
         try {
-          const plan = await planJourneyRetry(this.env.ctx, this.j.caseId);
+          const plan = await planJourneyRetry({ ...this.env.ctx, readModel: this.env.stack.caseFile }, this.j.caseId);
           const runId = await retryJourney(this.env.ctx, plan);
           this.j.record.journeyRetries++;
           this.j.runIds.add(runId);

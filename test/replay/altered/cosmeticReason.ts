@@ -1,8 +1,7 @@
 /**
  * A cosmetic change, for the replay test: identity verification sets a reason through `update()`
  * before anything else. Steps report to their journey only when state, provider ids or links
- * change, so on histories recorded since then the change adds no command and replays; on older
- * histories (which signalled every update) it is caught as non-determinism.
+ * change, so the change adds no command and replays.
  */
 import { identityVerificationWorkflow as original, type IdentityVerificationInput } from '../../../workflows/identityVerificationWorkflow';
 import { trackStep } from '../../../workflows/stepStatus';

@@ -1,4 +1,7 @@
-/** The same change as unpatched.ts, made the right way: behind `patched()`, so old histories replay. */
+/**
+ * The same change as unpatched.ts, made as a change against a release is made (docs/versioning.md):
+ * behind `patched()`, so the recorded histories replay on it.
+ */
 import { patched, sleep } from '@temporalio/workflow';
 import { identityVerificationWorkflow as original, type IdentityVerificationInput } from '../../../workflows/identityVerificationWorkflow';
 

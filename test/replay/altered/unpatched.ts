@@ -1,6 +1,6 @@
 /**
  * A deliberately broken change, for the replay test: identity verification now starts a timer
- * before its first activity, without `patched()`. Replaying old histories must fail.
+ * before its first activity, without `patched()`. Replaying the recorded histories must fail.
  */
 import { sleep } from '@temporalio/workflow';
 import { identityVerificationWorkflow as original, type IdentityVerificationInput } from '../../../workflows/identityVerificationWorkflow';
