@@ -20,7 +20,7 @@ module.exports = {
   // A worker that has run a file with a Temporal worker keeps 20-40 MB of it that no collection
   // frees (measured with --expose-gc --logHeapUsage: 690 and 940 MB held after 57 files each), and
   // a process that large takes longer to exit than the 500 ms Jest allows ("A worker process has
-  // failed to exit gracefully", CI 2026-11-24). Jest replaces a worker holding more than this
+  // failed to exit gracefully"). Jest replaces a worker holding more than this
   // after a file, so none grows past it. The fault suites run in band, where this does not apply.
   ...(faults ? {} : { workerIdleMemoryLimit: '512MB' }),
   testTimeout: 60_000,

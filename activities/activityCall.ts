@@ -1,5 +1,5 @@
 /**
- * What a provider call takes from the activity it runs in (DESIGN.md §4, "once per purchase"):
+ * What a provider call takes from the activity it runs in (docs/architecture.md, "Journeys", once per need):
  * the `Idempotency-Key` the workflow built from business identity (client/purchaseKey.ts), or,
  * for a caller that names none, one derived from the workflow, its run and the activity; the
  * activity's cancellation signal (a cancelled read aborts its HTTP call), and heartbeats while the

@@ -23,7 +23,7 @@ export interface ConnectedAccountLinks {
   bank_account_transactions_endpoint: string;
 }
 
-/** What the account reads returned before the case file (older histories hold it); now a `BankAccountSummary`. */
+/** An account read in full: the result older histories hold for the account reads, which answer a `BankAccountSummary`. */
 export interface ConnectedAccountData {
   account: BankAccount;
   balances: BankBalances;

@@ -1,5 +1,5 @@
 /**
- * The journey writes its state into the case file's read model (issue 22) through this activity.
+ * The journey writes its state into the case file's read model through this activity.
  * The write is ordered and idempotent in the store (caseReadModel.ts), so a retried or late write
  * never overwrites a newer state; it answers only whether it changed the row (a small marker).
  */

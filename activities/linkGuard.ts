@@ -1,5 +1,5 @@
 /**
- * Links taken from payloads are followed only under the configured base URL (DESIGN.md §6.5), so
+ * Links taken from payloads are followed only under the configured base URL, so
  * the bearer token never leaves for another host. Relative links resolve against the base URL.
  */
 import { ApplicationFailure } from '@temporalio/common';

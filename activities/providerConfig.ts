@@ -1,4 +1,4 @@
-/** How the API client reaches the provider (DESIGN.md §9). Defaults serve the embedded stack. */
+/** How the API client reaches the provider, read from the environment. Defaults serve the embedded stack. */
 import { z } from 'zod';
 import { httpUrlVariable, parseEnvironment } from '../config/environment';
 

@@ -1,6 +1,6 @@
 /**
- * Tells a step that the provider is unavailable while one of its calls keeps being retried (issue
- * 20: an outage of hours rides through without an operator). Temporal retries the activity with
+ * Tells a step that the provider is unavailable while one of its calls keeps being retried (an
+ * outage of hours rides through without an operator). Temporal retries the activity with
  * backoff and the workflow hears nothing until the call ends; this activity interceptor signals the
  * step on the first failed try and then on tries 2, 4, 8, … (about a dozen signals over six hours),
  * so `status` shows `waiting`, "provider unavailable since …", with the provider's last answer.

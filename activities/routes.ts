@@ -1,5 +1,5 @@
 /**
- * Every provider path, in one table (DESIGN.md §5). Paths the spec shows are marked `spec`; the
+ * Every provider path, in one table (docs/provider-contract.md §4). Paths the spec shows are marked `spec`; the
  * others are assumptions listed in docs/provider-assumptions.md. The simulator serves the same
  * table, so a real integration changes paths here and nowhere else.
  *

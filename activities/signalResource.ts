@@ -1,6 +1,6 @@
 /**
  * Reaches a resource workflow with `signalWithStart`, so it exists whoever comes first: the
- * bridge with a delivery or a journey subscribing to it (DESIGN.md §3). The workflow is named by
+ * bridge with a delivery or a journey subscribing to it (docs/architecture.md, "One delivery, end to end"). The workflow is named by
  * its type, not imported: activities never import workflow code (the workflows import the
  * activities' types, and a cycle would bundle one into the other).
  */

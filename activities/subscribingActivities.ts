@@ -1,7 +1,7 @@
 /**
  * A creating call and the subscription to the resource it created, in one activity: the step learns
- * the new id and is subscribed to its resource workflow in one workflow task instead of two (issue
- * 13: each activity costs its workflow three history events and a workflow task of three more).
+ * the new id and is subscribed to its resource workflow in one workflow task instead of two
+ * (each activity costs its workflow three history events and a workflow task of three more).
  *
  * Still once per purchase: the creating call inside sends the purchase's idempotency key, so a
  * retry after a lost answer or a failed subscription gets the resource its first try created,

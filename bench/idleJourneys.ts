@@ -59,8 +59,8 @@ const START_MAX_MS = Number(process.env.BENCH_IDLE_START_MAX_MINUTES ?? Number.P
 /** The heap the compose worker runs with (compose.yaml, docs/deployment.md). */
 const WORKER_NODE_OPTIONS = process.env.BENCH_IDLE_WORKER_NODE_OPTIONS ?? '--max-old-space-size=512';
 const TARGET_MIB = 1024;
-/** Measured in issue 13: 300 idle journeys grew one process by 2,307 MB. */
-const ISSUE_MIB_PER_JOURNEY = 7.9;
+/** Reference: without lean histories and a lean workflow bundle, 300 idle journeys grew one process by 2,307 MB. */
+const REFERENCE_MIB_PER_JOURNEY = 7.9;
 /** Long enough that nothing expires and no resource polls the provider during the bench. */
 const PLAN: JourneyPlan = { banking: true, deadline: '2 hours', reconcileAfter: '2 hours' };
 const RESUME_TIMEOUT_MS = 15 * 60_000;
@@ -188,7 +188,7 @@ async function main(): Promise<void> {
     const heldMiB = await steadyRssMiB(first);
     const opened = await openWorkflows(client, measuredFrom);
     const perJourneyMiB = (heldMiB - baselineMiB) / held;
-    console.log(`idle: ${held} journeys waiting (${JOURNEYS} asked for); worker#1 RSS ${heldMiB} MiB once quiet (peak ${startPeakMiB} MiB while starting), ${perJourneyMiB.toFixed(3)} MiB per journey above the baseline (issue 13: ${ISSUE_MIB_PER_JOURNEY} MB)`);
+    console.log(`idle: ${held} journeys waiting (${JOURNEYS} asked for); worker#1 RSS ${heldMiB} MiB once quiet (peak ${startPeakMiB} MiB while starting), ${perJourneyMiB.toFixed(3)} MiB per journey above the baseline (without lean histories: ${REFERENCE_MIB_PER_JOURNEY} MB)`);
     printOpen('open workflows of the idle journeys', opened, held);
 
     // 3. A fresh worker resumes them.

@@ -8,8 +8,9 @@
  * stay open for their retention period, waiting for late deliveries).
  *
  * Billable actions by Temporal's published rules (journeyCost/billableActions.ts), and what they
- * cost at list price. Baseline: the 429 events measured before issue 13. The events budget is
- * retired (issue 24: events are not what a lender pays for); the figures are reported, no target.
+ * cost at list price. Baseline: 429 history events, one demo journey measured without lean histories
+ * (docs/architecture.md, "One delivery, end to end"). Events have no target, since they are not what a
+ * lender pays for; the figures are reported.
  */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -22,7 +23,7 @@ import { actionLines, dollarsFor, LIST_PRICE_PER_MILLION_ACTIONS_USD, notInHisto
 import { reportResult, reportSize } from './benchResult';
 
 const JOURNEYS = Number(process.env.BENCH_COST_JOURNEYS ?? 3);
-/** History events of one demo journey measured on main before this work (issue 13). */
+/** History events of one demo journey measured without lean histories. */
 const BEFORE_EVENTS = 429;
 /**
  * Resource workflows ask the provider after this long without a delivery (an hour by default); a
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
     console.log(`\nbillable actions by kind (per journey; not in a history, so not counted: ${notInHistory}; heartbeats estimated):`);
     for (const line of actionLines(total.actionsByKind, JOURNEYS)) console.log(line);
     console.log(`\none journey: ${actions} actions, $${dollarsFor(actions).toFixed(5)} at $${LIST_PRICE_PER_MILLION_ACTIONS_USD} per million actions (Temporal Cloud list price)`);
-    reportResult({ name: 'journey cost: history events', figure: events, unit: 'history events per journey', baseline: BEFORE_EVENTS, baselineName: 'history events per journey measured before (issue 13)', ratio: events / BEFORE_EVENTS, target: 'none', pass: null });
+    reportResult({ name: 'journey cost: history events', figure: events, unit: 'history events per journey', baseline: BEFORE_EVENTS, baselineName: 'history events per journey without lean histories', ratio: events / BEFORE_EVENTS, target: 'none', pass: null });
     reportResult({ name: 'journey cost: billable actions', figure: actions, unit: 'Temporal Cloud actions per journey', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null });
     // Per 1,000 journeys: a cent-sized figure per journey would print as 0.00 in the summary.
     reportResult({ name: 'journey cost: at list price', figure: Math.round(dollarsFor(actions) * 1000 * 100) / 100, unit: `USD per 1,000 journeys ($${LIST_PRICE_PER_MILLION_ACTIONS_USD}/M actions)`, baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null });

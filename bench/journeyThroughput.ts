@@ -19,7 +19,7 @@
  * pairs that alternate which side goes first, so that what changes over the run falls on both
  * alike: load from elsewhere on the machine, and the in-memory dev server, which spends more CPU on
  * each journey as its store fills (by half from the first round to the third). The figures are the
- * median round's journeys a minute each way (issue 24: the median of at least 3 rounds); the
+ * median round's journeys a minute each way (the median of at least 3 rounds); the
  * journeys over all rounds and each pair's ratio are printed beside them. Each round also prints
  * the CPU time per journey of this process (every thread: worker, stack, simulator, applicants)
  * and of the dev server, and how busy they kept the cores: near 100%, those CPU times are what
@@ -53,7 +53,7 @@ const WARMUP = Number(process.env.BENCH_THROUGHPUT_WARMUP ?? 3);
 const APPLICANT_POLL_MS = Number(process.env.BENCH_THROUGHPUT_APPLICANT_MS ?? 200);
 /** Measured rounds of each, alternating (system, baseline, system, …). */
 const ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
-/** Issue 24: journey throughput at least 0.85 of the baseline workflows'. */
+/** The target: journey throughput at least 0.85 of the baseline workflows'. */
 const TARGET = 0.85;
 const profiled = process.execArgv.some((arg) => arg.startsWith('--cpu-prof'));
 

@@ -13,7 +13,7 @@
  *
  * Baseline, from the same run: the journey whose applicant acts at once. Target: 3 days of waiting
  * add at most 15% to it, in history events and in billable actions. Also reported, for comparison:
- * 3 days with polling every `reconcileAfter` as before the backoff (the cap set to reconcileAfter).
+ * 3 days with polling every `reconcileAfter`, with no backoff (the cap set to reconcileAfter).
  * Polls are counted at the provider and their attempts that no history shows added to the actions
  * (journeyCost/providerPolls.ts: a poll is one activity whose retries are the schedule).
  */

@@ -1,5 +1,5 @@
 /**
- * Worker CPU per workflow start (issue 13): what a worker spends to start resource workflows, the
+ * Worker CPU per workflow start: what a worker spends to start resource workflows, the
  * most numerous type, each receiving one delivery by signalWithStart. A new run evaluates the
  * workflow bundle's modules in the worker's (reused) V8 context, so what the bundle holds is paid
  * per workflow. Compares bundles side by side on one dev server, alternating them over rounds so

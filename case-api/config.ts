@@ -1,5 +1,5 @@
 /**
- * The case API's configuration, read once and validated (DESIGN.md §6.6, §9). Without
+ * The case API's configuration, read once and validated. Without
  * `CASE_API_KEYS` the embedded default generates keys into `.data/case-api-keys.json`.
  */
 import { randomBytes } from 'node:crypto';
@@ -87,6 +87,6 @@ export function readCaseApiConfig(env: NodeJS.ProcessEnv = process.env, keyFile 
     temporalUiUrl: c.TEMPORAL_UI_URL,
     waiveRole: c.CASE_API_WAIVE_ROLE,
     consoleLongPollMs: c.CONSOLE_LONG_POLL_SECONDS * 1000,
-    ...(oidc ? { oidc } : {}),
+    oidc,
   };
 }

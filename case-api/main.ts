@@ -1,4 +1,4 @@
-/** `npm run api`: the case API alone, configured from the environment (DESIGN.md §9, README). */
+/** `npm run api`: the case API alone, configured from the environment (README). */
 import pino from 'pino';
 import { connectTemporalClient } from '../client/temporalClient';
 import { readPayloadKeys } from '../codec/payloadKeys';

@@ -2,7 +2,7 @@
  * The list's page tokens as the API hands them out: the list's own token (the read model's cursor;
  * Temporal's, when the list read visibility) behind a short digest of it. Temporal did not check a
  * token it was given: bytes it never issued kept a list call busy for about 20 s before it failed
- * (a 500, issue 23). A token whose digest does not match is refused at once with a 400; only a
+ * with a 500. A token whose digest does not match is refused at once with a 400; only a
  * token some API process answered reaches the store behind the list. A digest, not a MAC:
  * every API process of a deployment reads every other's tokens with no shared secret, and what a
  * token guards against is a mistake, not an attacker (the list is already the caller's to read).

@@ -1,5 +1,5 @@
 /**
- * The worker's side of the derived events (issue 23): every `sweepIntervalMs` it inserts the events
+ * The worker's side of the derived events (reminders, SLA breaches, operator actions): every `sweepIntervalMs` it inserts the events
  * that time made due (case-file/caseEventSweep.ts), then sends what the outbox holds, each with
  * the same Standard Webhooks sender as the journey's events and under its own id. A refused or
  * failed send is tried again later, 1 s doubling to a minute, for up to 7 days, as Temporal retries

@@ -1,7 +1,7 @@
 /**
  * Where journey events go: `CASE_EVENTS_URL` (unset: no notifications, the activity does nothing)
  * and `CASE_EVENTS_SECRET`, the Standard Webhooks signing secret (`whsec_<base64>`) shared with the LOS.
- * The derived events (issue 23: reminders, SLA breaches) take the deployment's default times from
+ * The derived events (reminders, SLA breaches) take the deployment's default times from
  * here; a case given its own at start uses those (case_event_settings).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The operator audit trail (issue 22): one row per operator action, who (the actor), what, on which
+ * The operator audit trail: one row per operator action, who (the actor), what, on which
  * step, why, under which request id, and what came of it (accepted, or refused with the journey's
  * message). Append-only: the store has no call that changes or removes an entry, but for erasure
  * (purge.ts), which blanks an entry's reason and message and keeps the rest; the database refuses

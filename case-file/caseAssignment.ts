@@ -1,5 +1,5 @@
 /**
- * Who owns a case (issue 22): an operator assigns it to themself or to a colleague, and releases
+ * Who owns a case: an operator assigns it to themself or to a colleague, and releases
  * it. The assignment and its audit entry are written in one transaction, so the trail never
  * misses an assignment nor records one that did not happen. The journey never writes it.
  */

@@ -1,5 +1,5 @@
 /**
- * Marks that change whenever what a viewer sees changes, read from the case file alone (issue 22):
+ * Marks that change whenever what a viewer sees changes, read from the case file alone:
  * the console's live updates wait for a mark to change instead of asking Temporal.
  *
  * - A case's mark: its row's revision (every journey write and assignment takes a new one) and its

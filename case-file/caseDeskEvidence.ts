@@ -1,5 +1,5 @@
 /**
- * What the console's case page shows of the evidence (issue 22): the credit report's headline,
+ * What the console's case page shows of the evidence: the credit report's headline,
  * the IDV verdicts, each bank account with its balances, and per account the money in and out by
  * month, summed by the database so that a case with thousands of transactions costs one small
  * answer, not every row.

@@ -1,5 +1,5 @@
 /**
- * A case's own reminder and SLA times (issue 23), given when the case starts and kept in the case
+ * A case's own reminder and SLA times for the events the LOS acts on, given when the case starts and kept in the case
  * file, never in the journey's input: the journey does not use them (events are derived outside
  * it), and changing them needs no new workflow code. Unset fields take the deployment's defaults.
  */

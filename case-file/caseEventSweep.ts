@@ -1,5 +1,5 @@
 /**
- * The events that come from time passing, not from a write (issue 23): an applicant who has not
+ * The events that come from time passing, not from a write: an applicant who has not
  * acted on a link (`case.applicant_action_due`, every `every` after `after`, until the step
  * attempt stops waiting) and a case that needs attention longer than its SLA (`case.sla_breached`,
  * once per time it came to need attention). Each event's id is derived from what it is about, so a

@@ -1,5 +1,5 @@
 /**
- * Where the case file lives (DESIGN.md §7, §9): `DATABASE_URL` names a PostgreSQL; unset, the
+ * Where the case file lives (docs/architecture.md, "The case file"): `DATABASE_URL` names a PostgreSQL; unset, the
  * embedded PGlite that `npm start` serves on `CASE_FILE_PORT` (data in `CASE_FILE_DATA_DIR`).
  * Read once, validated with zod; the URL is never echoed (it may hold a password).
  */

@@ -1,5 +1,5 @@
 /**
- * Erasure (issue 22 item 5): every row of a case's evidence, documents and their bytes included,
+ * Erasure (`journey purge`): every row of a case's evidence, documents and their bytes included,
  * and the names of its company and people (case_parties) are deleted; the rows that account for
  * the case stay with their personal fields blanked: the read model (case_journeys), the operator
  * audit trail (operator_audit) and the events of the case (case_events). A purged case can still

@@ -1,6 +1,6 @@
 /**
  * What a history holds instead of provider data: a reference into the case file and a summary
- * small enough for a payload (DESIGN.md §4). Pure (no Node built-ins, no driver): the activities
+ * small enough for a payload (docs/architecture.md, "The case file"). Pure (no Node built-ins, no driver): the activities
  * build these, and the workflows derive them from the full results that older histories recorded.
  */
 import type { AffordabilityInsight, BankAccount, BankBalances, CreditReport, IdentityVerificationResult, IncomeEmployerResult, ProviderDocument } from '../provider';
@@ -22,7 +22,7 @@ export interface TransactionSpan {
 }
 
 export interface BankAccountSummary extends TransactionSpan {
-  /** Null for an account read before the case file existed (an old history). */
+  /** Null when derived from a history that holds the full account rather than a case-file reference. */
   case_file: CaseFileRef | null;
   account_connection_id: string;
   bank_name: string;

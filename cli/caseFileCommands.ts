@@ -43,7 +43,7 @@ export async function uploadDocument(store: CaseFileStore, caseId: string, file:
 
 /** What a journey input names to use the uploaded document. */
 export function documentReference(doc: StoredDocument): { document_id: string; file_name: string; document_type?: string } {
-  return { document_id: doc.document_id, file_name: doc.file_name, ...(doc.document_type ? { document_type: doc.document_type } : {}) };
+  return { document_id: doc.document_id, file_name: doc.file_name, document_type: doc.document_type || undefined };
 }
 
 export async function exportDocument(store: CaseFileStore, caseId: string, documentId: string, file: string): Promise<StoredDocument> {

@@ -20,7 +20,7 @@ export interface DemoOutcome {
 
 /** A demo case at the provider and in the case file: who applies, for which company, with which payslip. */
 export interface DemoOptions {
-  /** Deadlines for the journey (the defaults of workflows/deadlines.ts otherwise). */
+  /** Deadlines for the journey (the defaults of client/deadlines.ts otherwise). */
   deadlines?: OnboardCaseInput['deadlines'];
   /** How long the applicant takes to act once a step waits for them (bench:waiting); at once by default. */
   applicantActsAfterMs?: number;
@@ -49,7 +49,7 @@ export async function prepareDemoCase(stack: Stack): Promise<DemoCase> {
 /** The demo journey's input: every step, for one person. */
 export function demoJourneyInput(demo: DemoCase, options: DemoOptions = {}): OnboardCaseInput {
   return {
-    ...(options.deadlines ? { deadlines: options.deadlines } : {}),
+    deadlines: options.deadlines,
     caseId: demo.caseId,
     company: { company_id: demo.companyId },
     people: [{ personId: demo.personId, name: demo.personName }],

@@ -73,7 +73,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         address,
         namespace,
         uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
-        ...(options.metricsPort ? { metricsUrl: `http://127.0.0.1:${options.metricsPort}/metrics` } : {}),
+        metricsUrl: options.metricsPort ? `http://127.0.0.1:${options.metricsPort}/metrics` : undefined,
         pid: child.process.pid ?? -1,
         stop: async () => {
           await stopChild(child.process, child.exited);

@@ -1,7 +1,7 @@
 /**
  * `journey` (package bin; `npx journey`, `npm run journey --`): the operator CLI. Arguments are
  * parsed and checked (commander, cli/journeyProgram.ts) before it connects with TEMPORAL_*
- * (DESIGN.md §9). Exit codes: 0 done; 1 the command failed; 2 usage error (nothing was sent).
+ * (config/temporalConfig.ts). Exit codes: 0 done; 1 the command failed; 2 usage error (nothing was sent).
  */
 import { CommanderError } from 'commander';
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';

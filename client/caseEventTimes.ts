@@ -1,5 +1,5 @@
 /**
- * A case's own times for the events the LOS acts on (issue 23), given at start beside the journey
+ * A case's own times for the events the LOS acts on, given at start beside the journey
  * input (`notifications`) and recorded in the case file before the journey starts. The journey
  * never receives them: the events are derived outside it (case-file/caseEventSweep.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Reading cases from the case file's read model (issue 22) instead of asking Temporal: a case's
+ * Reading cases from the case file's read model instead of asking Temporal: a case's
  * status as the journey last wrote it (a closed one's final state included, with no replay and no
  * worker), and lists with the queue's filters. The shapes are those the Temporal reads answered.
  */

@@ -12,7 +12,7 @@ export interface CreditReportDetail {
    * When the wait for an operator's picklist choice expires (ISO 8601, workflow time): set when the
    * step starts waiting on the picklist, removed once the choice is taken, kept on a step that
    * expired waiting (when it expired). Absent on a step that never waited on a picklist (and on
-   * steps of workflow code from before the field). The queue's deadline reads it.
+   * steps written by workflow code that does not set it). The queue's deadline reads it.
    */
   expiresAt?: string;
 }

@@ -1,4 +1,4 @@
-/** Every wait's default length, in one place (DESIGN.md §4). Journey inputs override each. */
+/** Every wait's default length, in one place. Journey inputs override each. */
 import type { Duration } from '@temporalio/common';
 
 export const defaultDeadlines = {

@@ -23,7 +23,7 @@ export async function replayJourney(ctx: JourneyClientContext, caseId: string, c
   // The histories are encrypted: the replay decodes them with the client's data converter.
   const results: ReplayedHistory[] = [];
   for await (const result of Worker.runReplayHistories({ ...code, dataConverter: ctx.client.options.dataConverter }, list)) {
-    results.push({ workflowId: result.workflowId, events: histories.get(result.workflowId)?.events?.length ?? 0, ...(result.error ? { error: String(result.error) } : {}) });
+    results.push({ workflowId: result.workflowId, events: histories.get(result.workflowId)?.events?.length ?? 0, error: result.error ? String(result.error) : undefined });
   }
   return results;
 }

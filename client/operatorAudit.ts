@@ -1,5 +1,5 @@
 /**
- * Every operator action goes into the case file's audit trail with its actor and outcome (issue 22):
+ * Every operator action goes into the case file's audit trail with its actor and outcome:
  * accepted, or refused with the journey's words. An action whose outcome is unknown (Temporal did
  * not answer) is not recorded as either: the operator tries again, and that try is recorded.
  */

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys from business identity (DESIGN.md §4, "once per attempt"): a creating call's key
+ * Idempotency keys from business identity (docs/architecture.md, "Journeys", once per need): a creating call's key
  * names the case, the step, the need and the call, never a run or an attempt. A need is one thing
  * the journey buys for a step (a credit report, an IDV request, a bank connection): a reset, a task
  * retry, a worker restart, a new attempt or `journey retry` of the same need sends the same key, so

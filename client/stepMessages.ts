@@ -1,5 +1,5 @@
 /**
- * The status every step reports (DESIGN.md §4, contract of the `status` query): its state, the
+ * The status every step reports (through its journey's `status` query): its state, the
  * provider ids it works with, the last event seen, the reason for any non-completed state, and a
  * step-specific detail (a picklist, accounts read, document outcomes); and the step's messages.
  */

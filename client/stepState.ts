@@ -1,4 +1,4 @@
-/** The states of a journey step (DESIGN.md §4, contract of the `status` query). */
+/** The states of a journey step, as the `status` query reports them. */
 export const stepStates = [
   'pending',
   'running',

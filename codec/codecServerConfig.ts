@@ -1,5 +1,5 @@
 /**
- * The codec server's configuration (DESIGN.md §9 style): port, bearer token, the Web UI origins
+ * The codec server's configuration, read from the environment like every process's: port, bearer token, the Web UI origins
  * allowed by CORS. The embedded default's token is generated once under `.data/` and never printed.
  */
 import { dataPath } from '../config/projectRoot';

@@ -1,6 +1,6 @@
 /**
  * Reads configuration from environment variables once, validated with zod, failing fast with a
- * message that names each bad variable (DESIGN.md §6.6, §9). Values are never echoed: some are
+ * message that names each bad variable. Values are never echoed: some are
  * secrets.
  */
 import { z } from 'zod';

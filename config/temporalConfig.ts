@@ -1,5 +1,5 @@
 /**
- * Where workers and clients find Temporal (DESIGN.md §9), the Temporal way: `@temporalio/envconfig`
+ * Where workers and clients find Temporal, the Temporal way: `@temporalio/envconfig`
  * reads a `temporal.toml` profile (`TEMPORAL_CONFIG_FILE`, `TEMPORAL_PROFILE`, or the CLI's default
  * file) and the variables the Temporal CLI reads (`TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`,
  * `TEMPORAL_API_KEY`, `TEMPORAL_TLS_*` with server CA and server name, `TEMPORAL_GRPC_META_*`), so
@@ -61,9 +61,9 @@ export function readTemporalConfig(env: NodeJS.ProcessEnv = process.env): Tempor
     address: address ?? DEFAULT_ADDRESS,
     namespace: loaded.namespace ?? 'default',
     taskQueue,
-    ...(tls !== undefined && tls !== null ? { tls } : {}),
-    ...(typeof apiKey === 'string' ? { apiKey } : {}),
-    ...(metadata ? { metadata: metadata as Record<string, string> } : {}),
+    tls: tls ?? undefined,
+    apiKey: typeof apiKey === 'string' ? apiKey : undefined,
+    metadata: metadata ? (metadata as Record<string, string>) : undefined,
   };
 }
 

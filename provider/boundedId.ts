@@ -1,5 +1,5 @@
 /**
- * Bounds ids built from payload fields (DESIGN.md §3): Temporal refuses a workflow id over its
+ * Bounds ids built from payload fields: Temporal refuses a workflow id over its
  * length limit, and a refusal no retry can cure must never reach the server. Short ids are kept
  * as they are; a long one keeps a readable head and replaces the tail with a hash of the whole.
  * Pure (no Node built-ins): workflows and the bridge compute the same id.

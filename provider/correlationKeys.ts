@@ -1,5 +1,5 @@
 /**
- * Which provider resources a delivery is about (DESIGN.md §3): one table, one pure function.
+ * Which provider resources a delivery is about (docs/architecture.md, "One delivery, end to end"): one table, one pure function.
  * Each key names a resource workflow `resource/<kind>/<id>` that receives the delivery.
  */
 import { z } from 'zod';

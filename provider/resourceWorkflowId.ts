@@ -1,5 +1,5 @@
 /**
- * The id of a resource workflow, `resource/<kind>/<id>` (DESIGN.md §3). Pure and schema-free, apart
+ * The id of a resource workflow, `resource/<kind>/<id>` (docs/architecture.md, "One delivery, end to end"). Pure and schema-free, apart
  * from correlationKeys.ts, which builds zod schemas: workflows import it (through
  * client/resourceMessages.ts) to signal a resource, and the workflow bundle holds no zod.
  */

@@ -1,4 +1,4 @@
-/** The simulator's configuration (DESIGN.md §9). */
+/** The simulator's configuration, read from the environment. */
 import { z } from 'zod';
 import { booleanVariable, parseEnvironment, portVariable } from '../config/environment';
 import { faultRatesSchema, type FaultRates } from './faultRates';

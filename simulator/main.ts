@@ -1,4 +1,4 @@
-/** `npm run simulator`: the provider simulator alone; prints one JSON line when ready (DESIGN.md §9). */
+/** `npm run simulator`: the provider simulator alone; prints one JSON line when ready. */
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 import { readSimulatorConfig } from './config';
 import { startSimulator } from './startSimulator';

@@ -47,7 +47,7 @@ function snapshot(store: SimulatorStore): SavedState {
   const lists = Object.fromEntries(listNames.map((name) => [name, store[name] as unknown[]]));
   const idempotency = [...store.idempotencyRecords.entries()].map(([scope, record]): SavedState['idempotency'][number] => [
     scope,
-    { path: record.path, body: record.body, ...(record.answer ? { answer: { status: record.answer.status, contentType: record.answer.contentType, body: record.answer.body.toString('base64') } } : {}) },
+    { path: record.path, body: record.body, answer: record.answer ? { status: record.answer.status, contentType: record.answer.contentType, body: record.answer.body.toString('base64') } : undefined },
   ]);
   return { version: 1, randomPosition: store.random.position, maps, lists, webhookSecret: store.webhookSecret, stats: store.stats, idempotency };
 }

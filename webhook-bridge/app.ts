@@ -1,7 +1,7 @@
 /**
  * The bridge's HTTP surface. `POST <path>` takes a delivery: the signature is checked on the raw
  * bytes before anything is parsed, then the envelope is validated, and 2xx is answered only once
- * the delivery is durably recorded, signalled to Temporal or fsynced to the spool (DESIGN.md §6.1).
+ * the delivery is durably recorded, signalled to Temporal or fsynced to the spool (docs/architecture.md, "Nothing answered 2xx is lost").
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';

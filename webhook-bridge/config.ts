@@ -1,4 +1,4 @@
-/** The bridge's configuration (DESIGN.md §9), read once and validated. */
+/** The bridge's configuration, read once and validated. */
 import { z } from 'zod';
 import { booleanVariable, ConfigurationError, parseEnvironment, portVariable } from '../config/environment';
 import { dataPath } from '../config/projectRoot';
@@ -17,7 +17,7 @@ export const bridgeEnvironment = {
   WEBHOOK_SECRET_PREVIOUS: z.string().min(1).optional(),
   /** Signatures are required unless this is set to true explicitly. */
   WEBHOOK_ALLOW_UNSIGNED: booleanVariable.default(false),
-  /** Retired (signatures are now required by default); `true` is accepted, `false` is an error. */
+  /** Redundant (signatures are required by default): `true` is accepted, `false` is an error that names WEBHOOK_ALLOW_UNSIGNED. */
   WEBHOOK_REQUIRE_SIGNATURE: booleanVariable.optional(),
   /** When the previous secret stops being accepted (ISO 8601); unset: while it is configured. */
   WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time' }).optional(),

@@ -1,5 +1,5 @@
 /**
- * Records a delivery durably (DESIGN.md §6.1): signalled to Temporal, or, when Temporal does not
+ * Records a delivery durably (docs/architecture.md, "Nothing answered 2xx is lost"): signalled to Temporal, or, when Temporal does not
  * take it in time, appended to the spool, which the SpoolDrain hands on later.
  *
  * Order is kept per resource workflow, not globally: a new delivery queues behind spooled ones only
@@ -119,7 +119,7 @@ export class DeliveryRecorder {
         receivedAt: delivery.receivedAt,
         batchId: delivery.batchId,
         body: delivery.raw.toString('base64'),
-        ...(delivery.pendingSignature !== undefined ? { pendingSignature: delivery.pendingSignature } : {}),
+        pendingSignature: delivery.pendingSignature,
       });
     } catch (error) {
       // Not on disk, so not accepted: the sender is told 503, never a 2xx that would lie.

@@ -1,4 +1,4 @@
-/** `npm run bridge`: the webhook bridge alone, configured from the environment (DESIGN.md §9). */
+/** `npm run bridge`: the webhook bridge alone, configured from the environment. */
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 import { readTemporalConfig } from '../config/temporalConfig';
 import { readProviderConfig } from '../activities/providerConfig';

@@ -62,7 +62,7 @@ export function planDelivery(parsed: EnvelopeParseResult, body: unknown, meta: D
     datetimeSent: d.envelope.datetime_sent,
     receivedAt: meta.receivedAt,
     parse: d.kind,
-    ...(d.kind === 'invalid-data' ? { problems: trimProblems(d.problems) } : {}),
+    problems: d.kind === 'invalid-data' ? trimProblems(d.problems) : undefined,
     data: d.envelope.data,
   };
   const targets = correlationKeys(d).map((key) =>

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (spec §6.3, DESIGN.md §6.2): Base64 HMAC-SHA256 of the exact raw bytes, keyed
+ * Webhook signatures (spec §6.3): Base64 HMAC-SHA256 of the exact raw bytes, keyed
  * with the secret as UTF-8, compared in constant time; the current secret first, then the previous
  * one while a rotation's grace period lasts.
  */

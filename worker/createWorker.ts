@@ -62,7 +62,7 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     namespace: setup.temporal.namespace,
     taskQueue: setup.temporal.taskQueue,
     dataConverter,
-    activities: createActivities({ provider, caseFile: setup.caseFile, resources: { client, taskQueue: setup.temporal.taskQueue, ...(setup.resourceQuietAfterOutcomeMs !== undefined ? { quietAfterOutcomeMs: setup.resourceQuietAfterOutcomeMs } : {}) }, caseEvents: setup.caseEvents }),
+    activities: createActivities({ provider, caseFile: setup.caseFile, resources: { client, taskQueue: setup.temporal.taskQueue, quietAfterOutcomeMs: setup.resourceQuietAfterOutcomeMs }, caseEvents: setup.caseEvents }),
     // A step whose provider call keeps failing hears of it, and shows `waiting` until the provider is back.
     interceptors: { activity: [providerOutageReporter(client)] },
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),

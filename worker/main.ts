@@ -1,4 +1,4 @@
-/** `npm run worker`: one worker process, configured from the environment (DESIGN.md §9). */
+/** `npm run worker`: one worker process, configured from the environment. */
 import { clientSecretExpiryWarning } from '../activities/clientSecretExpiry';
 import { readCaseFileConfig } from '../case-file/config';
 import { openCaseFile } from '../case-file/store';
@@ -32,8 +32,8 @@ async function main(): Promise<void> {
     caseEvents,
     tuning: settings.tuning,
     workflowBundle: prebuiltWorkflowBundle(),
-    ...(settings.resourceQuietAfterOutcomeMs !== undefined ? { resourceQuietAfterOutcomeMs: settings.resourceQuietAfterOutcomeMs } : {}),
-    ...(settings.deploymentVersion ? { deploymentVersion: settings.deploymentVersion } : {}),
+    resourceQuietAfterOutcomeMs: settings.resourceQuietAfterOutcomeMs,
+    deploymentVersion: settings.deploymentVersion,
   });
   console.log(
     JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue, metrics: settings.metricsBindAddress ?? null, deploymentVersion: settings.deploymentVersion ?? null, ...settings.tuning }),

@@ -1,5 +1,5 @@
 /**
- * The worker's production settings (DESIGN.md §9), read once and validated: how much it runs at
+ * The worker's production settings (docs/architecture.md, "Processes"), read once and validated: how much it runs at
  * once, how long running activities get to finish at shutdown, and where the SDK's Prometheus
  * metrics are served (only when a port is set).
  */
@@ -30,7 +30,7 @@ export const workerEnvironment = {
   WORKER_MAX_CACHED_WORKFLOWS: positiveWhole.min(2, 'must be 2 or more (the sticky cache needs two)').default(250),
   WORKER_REUSE_V8_CONTEXT: booleanVariable.default(true),
   WORKER_METRICS_PORT: portVariable.optional(),
-  // Unset: the workflows' default (workflows/deadlines.ts, `resourceQuietAfterOutcome`, an hour).
+  // Unset: the workflows' default (client/deadlines.ts, `resourceQuietAfterOutcome`, an hour).
   RESOURCE_QUIET_AFTER_OUTCOME: durationVariable.optional(),
   WORKER_METRICS_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
   // The Worker Deployment Version (docs/deployment.md, Upgrading workers): both or neither.
@@ -86,8 +86,8 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerSe
       maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS,
       reuseV8Context: c.WORKER_REUSE_V8_CONTEXT,
     },
-    ...(c.WORKER_METRICS_PORT !== undefined ? { metricsBindAddress: `${host}:${c.WORKER_METRICS_PORT}` } : {}),
-    ...(c.RESOURCE_QUIET_AFTER_OUTCOME !== undefined ? { resourceQuietAfterOutcomeMs: c.RESOURCE_QUIET_AFTER_OUTCOME } : {}),
-    ...(deploymentVersion ? { deploymentVersion } : {}),
+    metricsBindAddress: c.WORKER_METRICS_PORT !== undefined ? `${host}:${c.WORKER_METRICS_PORT}` : undefined,
+    resourceQuietAfterOutcomeMs: c.RESOURCE_QUIET_AFTER_OUTCOME,
+    deploymentVersion,
   };
 }

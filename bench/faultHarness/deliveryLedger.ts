@@ -1,6 +1,6 @@
 /**
  * The delivery ledger of a fault test: the simulator's delivery log (every delivery with its
- * outcome) held against the resource workflows' event logs. DESIGN.md §6.1: a delivery the bridge
+ * outcome) held against the resource workflows' event logs. A delivery the bridge
  * answered 2xx is durably recorded, so it must be in exactly one place in a resource's log (the
  * same occurrence delivered twice is one event), and a tampered one must never have been accepted.
  */

@@ -21,7 +21,7 @@ export function askedApplicants(store: SimulatorStore, applicants: readonly Appl
     const requestId = requestByPerson.get(a.personId);
     const connectionId = connectionByCase.get(a.caseId);
     if (requestId === undefined || (banking && connectionId === undefined)) continue;
-    asked.set(a.caseId, { requestId, ...(connectionId !== undefined ? { connectionId } : {}) });
+    asked.set(a.caseId, { requestId, connectionId });
   }
   return asked;
 }

@@ -1,6 +1,6 @@
 /**
- * Where a throughput round's time goes, part by part, read from V8 CPU profiles (issue 24: "a CPU
- * profile of the worker saying where the rest goes"). Run the benchmark under `node --cpu-prof`;
+ * Where a throughput round's time goes, part by part, read from V8 CPU profiles: where
+ * the time beyond the baseline's goes. Run the benchmark under `node --cpu-prof`;
  * it prints each round's window, and this reads every thread's profile (the main thread: stack,
  * activities, simulator, bridge, case file; the workers' workflow threads) within those windows:
  *

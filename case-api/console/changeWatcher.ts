@@ -1,5 +1,5 @@
 /**
- * Live updates for the console without asking Temporal (issue 22): a viewer waits (long polling)
+ * Live updates for the console without asking Temporal: a viewer waits (long polling)
  * until the mark of what it shows changes in the case file (case-file/caseChanges.ts). One loop
  * per API process reads the marks of every case being watched in one query, and the queue's mark
  * in another, every `intervalMs` while anyone waits: the cost of watching does not grow with the

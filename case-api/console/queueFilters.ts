@@ -31,11 +31,11 @@ export const queueFiltersOf = (query: unknown): QueueFilters => querySchema.pars
 export function listFiltersOf(f: QueueFilters): JourneyListFilters & { state?: string } {
   return {
     sort: f.sort,
-    ...(f.state ? { state: f.state } : {}),
-    ...(f.stepState ? { stepState: f.stepState } : {}),
-    ...(f.name ? { name: f.name } : {}),
-    ...(f.owner ? { assignee: f.owner === NOBODY ? '' : f.owner } : {}),
-    ...(f.waiting ? { waitingLongerThanMs: f.waiting * 60_000 } : {}),
+    state: f.state || undefined,
+    stepState: f.stepState || undefined,
+    name: f.name || undefined,
+    assignee: f.owner ? (f.owner === NOBODY ? '' : f.owner) : undefined,
+    waitingLongerThanMs: f.waiting ? f.waiting * 60_000 : undefined,
   };
 }
 

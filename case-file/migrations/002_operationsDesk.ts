@@ -1,5 +1,5 @@
 /**
- * The operations desk (issue 22): what the API, the console and the CLI read instead of asking
+ * The operations desk: what the API, the console and the CLI read instead of asking
  * Temporal.
  *
  * - `case_journeys`: one row per case, the journey's latest state as the journey wrote it (an

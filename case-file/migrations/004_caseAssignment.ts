@@ -1,5 +1,5 @@
 /**
- * Assignment and change marks (issue 22).
+ * Assignment and change marks.
  *
  * - `case_journeys.assignee`: the operator who owns the case (null: nobody), set and cleared by
  *   operators, never by the journey: the journey's writes leave it as it is.

@@ -1,5 +1,5 @@
 /**
- * The events the LOS acts on (issue 23), derived from the case file without a line of workflow
+ * The events the LOS acts on (reminders, expired steps, SLA breaches, operator actions), derived from the case file without a line of workflow
  * code: the journey's history is being recorded for replay, so these come from what the journey
  * already writes (its read model) and from the operator audit trail.
  *

@@ -1,6 +1,6 @@
 /**
  * The operator audit trail is append-only in the database itself, not only by the store's calls
- * (issue 22): whoever holds a connection (a script, a migration, a mistaken fix by hand) cannot
+ * whoever holds a connection (a script, a migration, a mistaken fix by hand) cannot
  * rewrite or remove who did what. A trigger refuses DELETE and TRUNCATE, and every UPDATE but the
  * one erasure makes (case-file/purge.ts): `reason` and `message` set to null, every other column as
  * it was. The comparison is over the whole row less those two, so a column added later is kept

@@ -1,9 +1,9 @@
 /**
- * The queue's deadline (issue 22): the earlier of the journey's operator deadline and the moment
+ * The queue's deadline: the earlier of the journey's operator deadline and the moment
  * the wait of any step waiting on a picklist expires (its `detail.expiresAt`, which the credit
  * report step reports while it waits; client/creditReportMessages.ts). A case waiting on a picklist
  * is the commonest wait for an operator, and the journey sets its operator deadline only when no
- * step runs: before this, such a case showed no deadline and sorted last by deadline.
+ * step runs: without this column, such a case would show no deadline and sort last by deadline.
  *
  * `case_journeys.deadline` is a stored generated column: computed by the database from the row's
  * own `operator_deadline` and `steps` at every write, whoever writes (the journey's activity of

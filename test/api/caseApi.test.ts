@@ -237,7 +237,7 @@ test('the OpenAPI document validates, and every operation in it answers with a d
   for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
     for (const [method, op] of Object.entries(methods)) {
       const url = path.replace('{caseId}', caseId).replace('{step}', 'credit-report');
-      const answer = await api(method.toUpperCase(), url, { key: operator, ...(method === 'post' ? { body: bodies[op.operationId] ?? {} } : {}) });
+      const answer = await api(method.toUpperCase(), url, { key: operator, body: method === 'post' ? (bodies[op.operationId] ?? {}) : undefined });
       const documented = Object.keys(op.responses).includes(String(answer.status));
       // An undocumented answer shows itself: its status and body.
       expect({ op: op.operationId, documented, ...(documented ? {} : { status: answer.status, body: answer.body }) }).toEqual({ op: op.operationId, documented: true });
@@ -262,7 +262,7 @@ function rawRequest(method: string, path: string, headers: Record<string, string
   });
 }
 
-describe('the document is the contract (issue 23)', () => {
+describe('the document is the contract', () => {
   test('an unknown query parameter is refused at once with a 400 that names it, non-ASCII names included', async () => {
     for (const path of ['/v1/cases?%C3%A9t%C3%A4t=1', '/v1/cases?statee=running', '/v1/cases/some-case?verbose=1', '/v1/cases?state=running&%F0%9F%92%A5=%FF']) {
       const began = Date.now();
@@ -398,7 +398,7 @@ describe('the document is the contract (issue 23)', () => {
     const answers: { status: number; error?: string }[] = [];
     while (answers.at(-1)?.status !== 409 && answers.length < 500) {
       const answer = await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: { reason: 'again' } });
-      answers.push({ status: answer.status, ...(answer.body?.error ? { error: answer.body.error } : {}) });
+      answers.push({ status: answer.status, error: answer.body?.error || undefined });
     }
     expect(answers.at(-1)).toEqual({ status: 409, error: 'case_closed' });
     expect(answers.slice(0, -1).every((a) => a.status === 202)).toBe(true);

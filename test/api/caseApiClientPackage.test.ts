@@ -1,5 +1,5 @@
 /**
- * The typed client is a package a lender's code imports by its name (issue 23): what
+ * The typed client is a package a lender's code imports by its name: what
  * `@verification-journeys/case-api-client` resolves to after `npm install` (its dist/, built by the
  * root's `prepare`), used against a running API: start a case, read it, act on it, read its
  * timeline, with the answers' types and headers as the document gives them.

@@ -1,5 +1,5 @@
 /**
- * The case API keeps its OpenAPI document's promises under generated requests (issue 23), at the
+ * The case API keeps its OpenAPI document's promises under generated requests, at the
  * size `npm test` affords (about 40 s), from a fixed seed; test/faults/caseApiContract.test.ts runs
  * many more, from a new seed each run.
  * The suite itself: test/support/caseApiContract.ts.

@@ -1,5 +1,5 @@
 /**
- * Assignment over the case API against a running stack (issue 22): an operator assigns a case to a
+ * Assignment over the case API against a running stack: an operator assigns a case to a
  * colleague and releases it, each on the case's timeline with its actor; the list filters on the
  * assignee; an origination key may not assign, an unknown case is a 404, and the document has it.
  */

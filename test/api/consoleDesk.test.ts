@@ -1,5 +1,5 @@
 /**
- * The operations desk in a real headless Chromium (issue 22), as the console's own test runs it:
+ * The operations desk in a real headless Chromium, as the console's own test runs it:
  * two operators signed in by name (named operator keys) in two browser contexts. Ada filters the
  * queue by an applicant's name, opens the case (IDV by the person's name, the evidence with the
  * accounts' money chart), assigns it to herself, and waives the credit report with a reason; the

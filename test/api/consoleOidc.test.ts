@@ -1,5 +1,5 @@
 /**
- * Named operators by OpenID Connect, and the role that may waive (issue 22 item 4), in a real
+ * Named operators by OpenID Connect, and the role that may waive, in a real
  * headless Chromium against a real OIDC provider (oidc-provider in a process of its own:
  * test/support/oidcProvider.mjs). The case API runs as `npm run api` does (case-api/main.ts, a
  * process of its own, configured by its environment: CONSOLE_OIDC_* and CASE_API_WAIVE_ROLE),

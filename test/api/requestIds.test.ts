@@ -1,5 +1,5 @@
 /**
- * Every operator action is audited under a request id, and the caller is told which (issue 22):
+ * Every operator action is audited under a request id, and the caller is told which:
  * the API answers it in `Request-Id` (an id of its own, or with an Idempotency-Key the key's Update
  * id), the CLI prints it, and the case's timeline shows the same id on the action's entry,
  * refused or accepted. Cancel and assign take no Idempotency-Key, and have one too.

@@ -1,5 +1,5 @@
 /**
- * Assignment of cases (issue 22) on a case file of its own: assign and release are audited with
+ * Assignment of cases on a case file of its own: assign and release are audited with
  * their actor in the same transaction, the journey's later writes keep the assignee, the queue
  * filters on it, and the marks the console's live updates wait on change with each write.
  */

@@ -1,5 +1,5 @@
 /**
- * The events derived from the case file (issue 23) on a case file of its own: an expired step and
+ * The events derived from the case file on a case file of its own: an expired step and
  * an accepted operator action make one event each, however often the row is written; reminders and
  * SLA breaches come from the sweep, once each however often it runs (several workers sweep), and
  * stop when the step stops waiting; a case's own times win over the defaults.

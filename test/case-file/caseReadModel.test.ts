@@ -1,5 +1,5 @@
 /**
- * The case read model, the case parties and the audit trail (issue 22) on a case file of their own
+ * The case read model, the case parties and the audit trail on a case file of their own
  * (an embedded PGlite in a process of its own): ordered writes, the queue's filters and cursor, and
  * the append-only audit in order.
  */

@@ -115,8 +115,8 @@ describe('Idempotency-Key on creating calls', () => {
   });
 
   test('a call under latency is carried out as it arrives: a client that gives up during the delay has bought the report, and its retry with the key is answered that report', async () => {
-    // Issue 20: the simulator read a body only after its injected latency, so an abandoned request
-    // created nothing, where a real provider would have created the report.
+    // The simulator reads a body as it arrives, before its injected latency, so an abandoned request
+    // creates the report, as a real provider would.
     const acme = await companyNamed('Acme Widgets Ltd');
     await control(sim, 'PUT', '/fault-rates', { api_latency_ms: [3_000, 3_000] });
     const bearer = (await fetchToken(sim, SECRET)).body.access_token as string;

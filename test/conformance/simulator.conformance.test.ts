@@ -33,7 +33,7 @@ async function upload(caseId: string, fileName: string, text: string, documentTy
     entity_id: caseId,
     file_name: fileName,
     content_base64: Buffer.from(text).toString('base64'),
-    ...(documentType ? { document_type: documentType } : {}),
+    document_type: documentType || undefined,
   });
   expect(response.status).toBe(202);
   return response.body;

@@ -1,5 +1,5 @@
 /**
- * The edges of the bridge's promise, "2xx only when durably recorded" (DESIGN.md §6.1), on real
+ * The edges of the bridge's promise, "2xx only when durably recorded" (docs/architecture.md, "Nothing answered 2xx is lost"), on real
  * HTTP: while Temporal is unreachable a delivery is spooled (202); one that cannot be written
  * (a write or a file's fsync fails, or the bytes read back differ) or that finds the spool full is
  * answered 503, leaves nothing half-written behind, and `/readyz` fails while the spool is full.

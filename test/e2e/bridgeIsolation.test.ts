@@ -1,5 +1,5 @@
 /**
- * Issue 11, on a real Temporal dev server and real HTTP: no delivery can stall the others. A
+ * Delivery isolation, on a real Temporal dev server and real HTTP: no delivery can stall the others. A
  * delivery whose ids come out too long, or that Temporal refuses for good, never holds up a valid
  * delivery for another resource; refused ones are kept in the dead-letter store and replayable.
  */

@@ -1,6 +1,6 @@
 /**
- * The bridge's rotation settings, read from the environment as an operator sets them (issue 25
- * item 6): WEBHOOK_SECRET_PREVIOUS is accepted beside WEBHOOK_SECRET, until
+ * The bridge's rotation settings, read from the environment as an operator sets them:
+ * WEBHOOK_SECRET_PREVIOUS is accepted beside WEBHOOK_SECRET, until
  * WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL when that is set; WEBHOOK_ROTATION_GRACE_SECONDS bounds how
  * long a secret replaced at the provider is still accepted. Real HTTP, real Temporal.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 3, with the real simulator and a real Temporal dev server: a bridge reading its
+ * A bridge starting before its secret is known, with the real simulator and a real Temporal dev server: a bridge reading its
  * secret from a provider that answers 503 starts anyway, keeps the signed deliveries it cannot
  * verify yet, and once the provider answers signals the genuine ones and drops the forged one.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 5, bridge side: unrouted deliveries of all cases share workflows, so what the bridge
+ * Unrouted deliveries, bridge side: unrouted deliveries of all cases share workflows, so what the bridge
  * hands them is bounded whatever was sent: one workflow per event type and day, each delivery trimmed
  * to ids, field names and sizes, with no personal data. (Bounding the *number* of events a resource
  * workflow carries is the workflow's part; see docs/architecture.md.)

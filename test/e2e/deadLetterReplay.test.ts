@@ -2,7 +2,7 @@
  * `npm run bridge:dead-letters -- replay <id>` as an operator runs it, as a process of its own
  * against the run's Temporal: the delivery it signals reaches the resource workflow's history as
  * ciphertext only (read raw, without the codec, the applicant's name is nowhere), and the letter is
- * gone from the store once Temporal took it (issue 25 item 1).
+ * gone from the store once Temporal took it.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

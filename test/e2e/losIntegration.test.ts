@@ -1,6 +1,6 @@
 /**
  * A test LOS, written with the generated client (packages/case-api-client) and the
- * `standardwebhooks` package, against real journeys (issue 23): it receives every event it acts on
+ * `standardwebhooks` package, against real journeys: it receives every event it acts on
  * (reminders to the applicant, an expired step, a missed SLA, an operator's action, besides the
  * journey's own), each verified and taken once by its `webhook-id`, and after an outage it
  * recovers from the events endpoint what it missed. Reminder and SLA times are shortened in the

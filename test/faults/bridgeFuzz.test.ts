@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 7: 5,000 signed deliveries with random event types, ids and data (fast-check,
+ * Fault suite, fuzzing the bridge: 5,000 signed deliveries with random event types, ids and data (fast-check,
  * seeded), sent eight at a time to a real bridge on the real dev server. None crashes the bridge
  * or is answered 5xx, none waits in the spool behind another (every one is signalled or
  * dead-lettered at once, and a valid canary sent after each batch reaches Temporal at once), and

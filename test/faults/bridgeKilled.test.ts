@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 11: a bridge process SIGKILLed with a non-empty spool. Deliveries answered 202
+ * Fault suite: a bridge process SIGKILLed with a non-empty spool. Deliveries answered 202
  * while Temporal was unreachable survive the kill; a new bridge process on the same spool hands each
  * to Temporal exactly once.
  */

@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 11: poison deliveries among good ones while Temporal is down. Everything is
+ * Fault suite: poison deliveries among good ones while Temporal is down. Everything is
  * answered 202 from the spool; once Temporal is back, every good delivery reaches its resource
  * workflow exactly once, the poison ones (over the server's payload limit) are in the dead-letter
  * store, and none of them held up the others.

@@ -1,5 +1,5 @@
 /**
- * The case API's contract test (issue 23) at the fault run's size: many more generated requests
+ * The case API's contract test at the fault run's size: many more generated requests
  * per operation than `npm test` affords, from a seed of its own (CONTRACT_SEED=<n> draws elsewhere).
  * The suite itself: test/support/caseApiContract.ts.
  */

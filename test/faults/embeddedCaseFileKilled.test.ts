@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 21: the embedded case file (PGlite served over the wire protocol, what `npm
+ * Fault suite: the embedded case file (PGlite served over the wire protocol, what `npm
  * start` serves on 127.0.0.1:5433) SIGKILLed inside a write, 3 times, beside a worker process that
  * reaches it as a second worker reaches `npm start`'s (CASE_FILE_PORT, no DATABASE_URL).
  *
@@ -99,7 +99,7 @@ test(`the embedded case file SIGKILLed inside a write ${KILLS} times: the worker
     // None of it survived the kill.
     const left = await afterTheKill((store) => store.counts(caseId!));
     expect({ kill, caseId, bank_accounts: left.bank_accounts, bank_transactions: left.bank_transactions }).toEqual({ kill, caseId, bank_accounts: 0, bank_transactions: 0 });
-    caseFile = await startCaseFileProcess({ dataDir, port, ...(kill < KILLS ? { holdCommitAfter: HELD_TABLE } : {}) });
+    caseFile = await startCaseFileProcess({ dataDir, port, holdCommitAfter: kill < KILLS ? HELD_TABLE : undefined });
   }
 
   await Promise.race([acting, workerDied]);

@@ -1,5 +1,5 @@
 /**
- * Looking costs no Temporal calls (issue 22's done-when, at its size): a console case tab, the
+ * Looking costs no Temporal calls, for a whole minute: a console case tab, the
  * console queue and `journey watch` open for one minute on a journey that does not change make 0
  * queries, 0 describes, 0 visibility lists or counts and 0 Update polls by the dev server's
  * metrics, and one change costs each viewer one read of the read model. The console runs as

@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 21: PostgreSQL SIGKILLed while a case-file transaction holds a connection,
+ * Fault suite: PostgreSQL SIGKILLed while a case-file transaction holds a connection,
  * 20 times in a loop. A connection that dies while checked out must not end the process (pg takes
  * the pool's error listener off a checked-out client); the write fails, is retried once the
  * database is back, and lands. The writer is a child process (transactionHolder.ts) so that a

@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 11: the provider misbehaves. (1) Its webhook deliveries are lost, duplicated,
+ * Fault suite: the provider misbehaves. (1) Its webhook deliveries are lost, duplicated,
  * delayed, reordered and tampered with; (2) its API answers bursts of 503 and 429. In both, every
  * journey ends as the simulator's record says it should, and the delivery ledger holds: every
  * delivery the bridge answered 2xx is in a resource workflow's log exactly once, and no tampered

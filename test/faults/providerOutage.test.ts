@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 20: provider outages need no operator. On a short clock (deadlines scaled down
+ * Fault suite: provider outages need no operator. On a short clock (deadlines scaled down
  * by 360: the 6-hour provider call budget is 60 s, a 2-hour outage 20 s):
  *
  * 1. 50 open journeys (credit report and one person's IDV) through a 2-hour outage, every API route
@@ -58,14 +58,14 @@ async function newCase(n: number, withPerson: boolean): Promise<Case> {
   const caseId = (await control('/cases', {})).case_id as string;
   const companyId = (await control('/companies', { company_name: `Outage ${n} Ltd`, company_number: `OU${String(n).padStart(6, '0')}`, country_code: 'GB' })).company_id as string;
   const personId = withPerson ? ((await control('/persons', {})).person_id as string) : undefined;
-  return { caseId, companyId, ...(personId ? { personId } : {}) };
+  return { caseId, companyId, personId: personId || undefined };
 }
 
 function inputOf(c: Case): OnboardCaseInput {
   return {
     caseId: c.caseId,
     company: { company_id: c.companyId },
-    ...(c.personId ? { people: [{ personId: c.personId }] } : {}),
+    people: c.personId ? [{ personId: c.personId }] : undefined,
     steps: { creditReport: true, identityVerification: c.personId !== undefined },
     // 14 days, 1 hour and 30 days scaled down likewise (and rounded up: nothing here should expire).
     deadlines: { providerCalls: BUDGET, identityVerification: '10 minutes', reconcileAfter: '10 seconds', operatorDecision: '30 minutes' },

@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 11: the webhook secret rotated at the provider while deliveries signed with the
+ * Fault suite: the webhook secret rotated at the provider while deliveries signed with the
  * old one are still in flight. The bridge (a process of its own, reading its secret from the
  * provider) meets a delivery signed with the new secret first, reads the provider again, and keeps
  * the old secret as the previous one: the late old-signed deliveries are accepted, nothing is

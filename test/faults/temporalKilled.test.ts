@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 11: the Temporal server SIGKILLed mid-journey, the applicants acting while it is
+ * Fault suite: the Temporal server SIGKILLed mid-journey, the applicants acting while it is
  * down (their webhooks reach the bridge, which answers 2xx from its spool), then the server restarted
  * on the same SQLite file. Every journey completes, and every delivery answered 2xx, spooled ones
  * included, is in its resource workflow's log exactly once.

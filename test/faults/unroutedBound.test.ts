@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 5, workflow side: an unrouted resource workflow is shared by every case, so what it
+ * Unrouted deliveries, workflow side: an unrouted resource workflow is shared by every case, so what it
  * carries through continue-as-new must stay bounded however many deliveries arrive. 10,000
  * deliveries are signalled straight to the resource workflow (the bridge adds nothing here but
  * time; its own bound, the trimmed payload, is tested in test/e2e/bridgeUnrouted.test.ts).

@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 11: the worker process SIGKILLed while activities are in flight (every provider
+ * Fault suite: the worker process SIGKILLed while activities are in flight (every provider
  * call takes 1–2 s here, so the kill lands mid-call). A new worker process takes over: the lost
  * attempts time out on their heartbeat and are retried, every journey completes, each case has
  * exactly one resource of each kind at the provider (idempotency keys), and the delivery ledger holds.

@@ -1,5 +1,5 @@
 /**
- * The case API against its own OpenAPI document, property-based (issue 23): Schemathesis generates
+ * The case API against its own OpenAPI document, property-based: Schemathesis generates
  * requests from the running API's /openapi.json, valid and invalid, for every operation, with each
  * role's key, against a running stack, and checks every answer (`--checks all`): no 5xx, a
  * documented status with a body that matches its documented schema, valid requests accepted and

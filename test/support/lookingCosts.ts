@@ -1,5 +1,5 @@
 /**
- * Looking costs no Temporal calls (issue 22): a console case tab and the console queue (a real
+ * Looking costs no Temporal calls: a console case tab and the console queue (a real
  * headless Chromium, signed in) and `journey watch` (the CLI's own code) open on a journey that
  * does not change make no query, no describe, no visibility list or count and no Update poll,
  * counted by the Temporal dev server itself (its Prometheus metrics, by operation: every process

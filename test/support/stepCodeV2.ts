@@ -1,6 +1,6 @@
 /**
- * Version 2 of the workflow code for the worker upgrade test (test/faults/workerUpgrade.test.ts):
- * the workflows as they are, except that the identity verification step was changed without a
+ * Version 2 of the workflow code for the worker upgrade test (test/workflows/workerUpgrade.test.ts):
+ * the workflows as they are, except that the identity verification step differs, without a
  * patch — it records `stepCode: 'v2'` in its memo before anything else, a command v1's histories
  * do not have. The journey's code is unchanged.
  */

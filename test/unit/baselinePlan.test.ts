@@ -13,7 +13,7 @@ type Event = temporal.api.history.v1.IHistoryEvent;
 
 /** A history event as the client hands it over, built from plain numbers (the proto types want Longs). */
 const event = (eventType: temporal.api.enums.v1.EventType, fields: Record<string, unknown> = {}) => ({ eventType, ...fields }) as unknown as Event;
-const started = (parent?: string) => event(T.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, { workflowExecutionStartedEventAttributes: { workflowType: { name: 'w' }, ...(parent ? { parentWorkflowExecution: { workflowId: parent } } : {}) } });
+const started = (parent?: string) => event(T.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, { workflowExecutionStartedEventAttributes: { workflowType: { name: 'w' }, parentWorkflowExecution: parent ? { workflowId: parent } : undefined } });
 const marker = (markerName: string) => event(T.EVENT_TYPE_MARKER_RECORDED, { markerRecordedEventAttributes: { markerName } });
 const signalled = (from?: string) => event(T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, { workflowExecutionSignaledEventAttributes: from ? { externalWorkflowExecution: { workflowId: from } } : {} });
 const signals = (to: string) => event(T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED, { signalExternalWorkflowExecutionInitiatedEventAttributes: { workflowExecution: { workflowId: to } } });

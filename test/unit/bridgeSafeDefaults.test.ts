@@ -1,4 +1,4 @@
-/** Issue 11 items 4 and 6: signatures required unless allowed explicitly; the listener's host. */
+/** The bridge's safe defaults: signatures required unless allowed explicitly; the listener's host. */
 import { assertSecretSource, readBridgeConfig } from '../../webhook-bridge/config';
 import { ConfigurationError } from '../../config/environment';
 import { errorOf } from '../support/errorOf';

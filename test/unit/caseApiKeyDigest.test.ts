@@ -1,7 +1,7 @@
 /**
  * CASE_API_KEYS holds digests an operator computes as the README says, `printf %s "$KEY" |
  * sha256sum`, not with the product's own function: a key configured that way is found, with its
- * role, and so is the FIPS 180-2 test vector for "abc" written out by hand (issue 25 item 6).
+ * role, and so is the FIPS 180-2 test vector for "abc" written out by hand.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** The dead-letter store and the operator's list and replay (issue 11 item 1). */
+/** The dead-letter store and the operator's list and replay. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

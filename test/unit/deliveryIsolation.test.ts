@@ -1,5 +1,5 @@
 /**
- * Issue 11 items 1–3 on the recorder alone, with a scripted Temporal (a function that accepts or
+ * Delivery isolation on the recorder alone, with a scripted Temporal (a function that accepts or
  * refuses with a gRPC status code) and a real spool on disk: order per resource, dead letters,
  * torn files, deliveries kept until a secret is known.
  */
@@ -64,7 +64,7 @@ function harness(dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recorder-unit-')),
 
 function idvDelivery(requestId = randomUUID(), pendingSignature?: string): IncomingDelivery & { workflowId: string } {
   const raw = envelope('IdentityVerification.Completed', idvCompleted(requestId));
-  return { raw: Buffer.from(raw), body: JSON.parse(raw), batchId: randomUUID(), receivedAt: new Date().toISOString(), workflowId: resourceWorkflowId({ kind: 'idv', id: requestId }), ...(pendingSignature ? { pendingSignature } : {}) };
+  return { raw: Buffer.from(raw), body: JSON.parse(raw), batchId: randomUUID(), receivedAt: new Date().toISOString(), workflowId: resourceWorkflowId({ kind: 'idv', id: requestId }), pendingSignature: pendingSignature || undefined };
 }
 
 async function until(condition: () => boolean): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Imports between folders run one way (DESIGN.md §2; docs/architecture.md, "Layers"): each folder
+ * Imports between folders run one way (docs/architecture.md, "Layers"): each folder
  * imports only folders below it in `layers`, so no two folders import each other. Read from the
  * sources' own import statements, type-only imports included (they tie two folders as much as
  * any). Tests sit above everything and may import anything.

@@ -1,4 +1,4 @@
-/** Issue 11 item 3: the first read of the secret from the provider is retried in the background. */
+/** The first read of the secret from the provider is retried in the background. */
 import { SecretRing } from '../../webhook-bridge/secretRing';
 
 test('the first read is retried until the provider answers, and listeners hear when the secret is known', async () => {

@@ -1,4 +1,4 @@
-/** Issue 11 item 3: a signature is never refused only because the provider did not answer. */
+/** A signature is never refused only because the provider did not answer. */
 import { createHmac } from 'node:crypto';
 import { SecretRing } from '../../webhook-bridge/secretRing';
 import { checkHeldSignature, checkSignature } from '../../webhook-bridge/signatureCheck';

@@ -1,4 +1,4 @@
-/** Issue 11 item 2: the spool cannot lie (short writes, torn files) and cannot crash the process. */
+/** The spool cannot lie (short writes, torn files) and cannot crash the process. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * Every Temporal client a process builds carries the project's data converter (issue 25 item 1:
- * the dead-letter replay built its own without it and signalled plaintext). The factory's clients
+ * Every Temporal client a process builds carries the project's data converter (a
+ * client built without it, by the dead-letter replay say, would signal plaintext). The factory's clients
  * encrypt; and no process code builds a client any other way, so a new process cannot forget.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

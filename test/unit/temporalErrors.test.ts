@@ -28,7 +28,7 @@ test('an unexpected error is 500 with its class and gRPC code for the log, none 
   expect(error).toMatchObject({ status: 500, message: 'The request failed unexpectedly', logDetail: 'ServiceError (gRPC 13)' });
 });
 
-test('an action the journey refuses in its state is 409 with the journey\'s words; a key reused for another step stays 422 (issue 23)', () => {
+test('an action the journey refuses in its state is 409 with the journey\'s words; a key reused for another step stays 422', () => {
   const refused = new WorkflowUpdateFailedError('Workflow Update failed', new Error('banking is completed; a step can be retried when it is failed'));
   expect(toHttpError(refused, 'c1')).toMatchObject({ status: 409, code: 'action_refused', message: 'banking is completed; a step can be retried when it is failed' });
   expect(toHttpError(new JourneyClosedError('c1', 'COMPLETED'), 'c1')).toMatchObject({ status: 409, code: 'case_closed' });

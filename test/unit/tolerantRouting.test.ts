@@ -1,4 +1,4 @@
-/** Issue 11 item 5: ids read alone route a delivery whose data fails its schema; document status words are mapped. */
+/** Tolerant routing: ids read alone route a delivery whose data fails its schema; document status words are mapped. */
 import { boundedId, correlationKeys, documentSchema, parseDelivery, resourceWorkflowId, type ParsedDelivery } from '../../provider';
 
 const guid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;

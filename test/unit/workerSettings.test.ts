@@ -1,4 +1,4 @@
-/** Issue 11 item 6: the worker's production settings, validated and failing fast by name. */
+/** The worker's production settings, validated and failing fast by name. */
 import { ConfigurationError } from '../../config/environment';
 import { readWorkerConfig } from '../../worker/workerConfig';
 
@@ -27,13 +27,13 @@ test('values are read, durations in s, ms or m, and the exporter bound where ask
 
 test('a Worker Deployment Version is a deployment name and a build id; neither: an unversioned worker', () => {
   expect(readWorkerConfig({ TEMPORAL_DEPLOYMENT_NAME: 'verification-journeys', TEMPORAL_WORKER_BUILD_ID: '2026-11-23.4f1c2e9' }).deploymentVersion).toEqual({ deploymentName: 'verification-journeys', buildId: '2026-11-23.4f1c2e9' });
-  expect(readWorkerConfig({})).not.toHaveProperty('deploymentVersion');
+  expect(readWorkerConfig({}).deploymentVersion).toBeUndefined();
 });
 
 test('RESOURCE_QUIET_AFTER_OUTCOME is read in hours, minutes or seconds; unset leaves the workflows their default', () => {
   expect(readWorkerConfig({ RESOURCE_QUIET_AFTER_OUTCOME: '2h' }).resourceQuietAfterOutcomeMs).toBe(7_200_000);
   expect(readWorkerConfig({ RESOURCE_QUIET_AFTER_OUTCOME: '10s' }).resourceQuietAfterOutcomeMs).toBe(10_000);
-  expect(readWorkerConfig({})).not.toHaveProperty('resourceQuietAfterOutcomeMs');
+  expect(readWorkerConfig({}).resourceQuietAfterOutcomeMs).toBeUndefined();
 });
 
 test.each([

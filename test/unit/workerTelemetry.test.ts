@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 6, in a process of its own (a Runtime is installed once per process, and the test
+ * The worker's telemetry and limits, in a process of its own (a Runtime is installed once per process, and the test
  * process already has one): the worker serves the SDK's Prometheus metrics on WORKER_METRICS_PORT,
  * and its concurrency limits are the configured ones (the idle slot gauges show them).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13: every workflow run evaluates the workflow bundle's modules again (the SDK's reused V8
+ * Every workflow run evaluates the workflow bundle's modules again (the SDK's reused V8
  * context still evaluates the module graph per run), so whatever the bundle holds, each run of
  * every workflow type pays for. zod and the provider's schemas cost a third of the workflow
  * thread's CPU; workflows rely on the checks done before them instead (workflows/deliveryData.ts;

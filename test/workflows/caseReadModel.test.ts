@@ -1,5 +1,5 @@
 /**
- * The journey writes its state into the case file's read model at every change (issue 22), and
+ * The journey writes its state into the case file's read model at every change, and
  * cases are read there: `GET /v1/cases/{id}`, the list with its filters, and `journey status` of a
  * closed case answer with no `status` query and no `describe` (counted on the client's own
  * workflow service, which every read of the API and of the CLI's code goes through). Every
@@ -117,7 +117,7 @@ test('a closed case is read from the read model: its final state, the queue by c
   expect(timeline.body.entries.some((e: { kind: string; record?: string }) => e.kind === 'provider_record' && e.record === 'credit_report')).toBe(true);
 
   expect({ queries: queries.mock.calls.length, describes: describes.mock.calls.length, visibilityLists: visibility.mock.calls.length }).toEqual({ queries: 0, describes: 0, visibilityLists: 0 });
-  // The counters do see the calls the reads used to make.
+  // The counters do see a describe when one is made.
   await stack.client.workflow.getHandle(`case/${caseId}`).describe();
   expect(describes).toHaveBeenCalledTimes(1);
 

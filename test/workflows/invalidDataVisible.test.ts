@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 5, the step's side: a delivery whose data fails its schema still reaches its
+ * Tolerant routing, the step's side: a delivery whose data fails its schema still reaches its
  * resource (tolerant routing) and is shown as the waiting step's last event with its problems, so
  * an operator sees why the step did not move. A valid delivery afterwards shows no problems.
  */

@@ -1,8 +1,8 @@
 /**
- * Lean histories (issue 13): what a journey no longer spends, read from the histories of a real
- * journey. Each assertion failed on the code before: steps reported every change of state (11
- * reports for 6 steps), a resource polled the provider once more after its webhook had settled it,
- * and a parent and child delivery of one occurrence were forwarded to the step twice.
+ * Lean histories (docs/architecture.md, "One delivery, end to end"), read from the histories of a
+ * real journey. Each assertion catches a way of spending more: a step reporting every change of
+ * state (11 reports for 6 steps), a resource polling the provider once more after its webhook has
+ * settled it, a parent and child delivery of one occurrence forwarded to the step twice.
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';

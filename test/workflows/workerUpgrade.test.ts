@@ -1,5 +1,5 @@
 /**
- * Issue 19: a lender's worker upgrade under Worker Versioning, with no patch. A v1 worker runs two
+ * A lender's worker upgrade under Worker Versioning, with no patch. A v1 worker runs two
  * journeys, one waiting on its applicant and one on an operator; a v2 worker whose identity
  * verification step differs (test/support/stepCodeV2.ts: an extra command, which fails replay of
  * v1's histories) joins the task queue and is made current. The step that was waiting finishes on

@@ -1,5 +1,5 @@
 /**
- * What must hold once a driven journey has settled (issue 20, "Done when"), held against the
+ * What must hold once a driven journey has settled, held against the
  * provider's own records (the simulator's ledger, `/_control/ledger`) and the case file:
  *
  * - a purchase per need: credit reports for the company, IDV requests for the person, bank
