@@ -24,7 +24,8 @@ export interface AccessTokenSourceOptions {
   alert?: (message: string) => void;
 }
 
-const defaultAlert = (message: string) => console.error(JSON.stringify({ level: 'error', alert: 'provider_token_refused', msg: message }));
+const defaultAlert = (message: string) =>
+  console.error(JSON.stringify({ level: 'error', alert: 'provider_token_refused', msg: message }));
 
 interface CachedToken {
   value: string;
@@ -73,7 +74,9 @@ export class AccessTokenSource {
       this.preferredSecret = index;
       return result;
     }
-    (this.options.alert ?? defaultAlert)(`ALERT provider_token_refused: ${(lastRefusal as ApplicationFailure).message}; check PROVIDER_CLIENT_SECRET and PROVIDER_CLIENT_SECRET_SECONDARY`);
+    (this.options.alert ?? defaultAlert)(
+      `ALERT provider_token_refused: ${(lastRefusal as ApplicationFailure).message}; check PROVIDER_CLIENT_SECRET and PROVIDER_CLIENT_SECRET_SECONDARY`,
+    );
     throw lastRefusal as ApplicationFailure;
   }
 

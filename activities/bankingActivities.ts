@@ -34,8 +34,17 @@ export type ReadConnectedAccountInput = ConnectedAccountLinks & { caseId?: strin
 
 export function createBankingActivities(client: ProviderClient, caseFile: CaseFileStore) {
   return {
-    async createOpenBankingConnection(input: { caseId: string; idempotencyKey?: string }): Promise<OpenBankingConnectionRequest> {
-      return client.call({ route: routes.createOpenBankingConnection, params: { caseId: input.caseId }, body: {}, schema: openBankingConnectionRequestSchema, idempotencyKey: idempotencyKeyFor(input.idempotencyKey) });
+    async createOpenBankingConnection(input: {
+      caseId: string;
+      idempotencyKey?: string;
+    }): Promise<OpenBankingConnectionRequest> {
+      return client.call({
+        route: routes.createOpenBankingConnection,
+        params: { caseId: input.caseId },
+        body: {},
+        schema: openBankingConnectionRequestSchema,
+        idempotencyKey: idempotencyKeyFor(input.idempotencyKey),
+      });
     },
 
     /**
@@ -52,7 +61,12 @@ export function createBankingActivities(client: ProviderClient, caseFile: CaseFi
       );
       const at = caseFileAttempt(links.caseId);
       await caseFile.writeBankAccount(at, account, balances, transactions);
-      return summariseBankAccount(account, balances, transactions.transactions, caseFileRef(at, 'bank_account', account.account_connection_id));
+      return summariseBankAccount(
+        account,
+        balances,
+        transactions.transactions,
+        caseFileRef(at, 'bank_account', account.account_connection_id),
+      );
     },
   };
 }

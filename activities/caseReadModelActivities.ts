@@ -12,7 +12,11 @@ export function createCaseReadModelActivities(caseFile: CaseFileStore) {
     async writeCaseState(write: JourneyStateWrite): Promise<boolean> {
       const parsed = journeyStateWriteSchema.safeParse(write);
       // A malformed write is a bug in the journey: trying it again would not help.
-      if (!parsed.success) throw ApplicationFailure.nonRetryable(`the journey's state does not fit the read model: ${parsed.error.message}`, 'InvalidReadModelWrite');
+      if (!parsed.success)
+        throw ApplicationFailure.nonRetryable(
+          `the journey's state does not fit the read model: ${parsed.error.message}`,
+          'InvalidReadModelWrite',
+        );
       return caseFile.writeJourneyState(parsed.data);
     },
   };

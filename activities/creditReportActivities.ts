@@ -33,7 +33,15 @@ export function createCreditReportActivities(client: ProviderClient, caseFile: C
     async requestCreditReport(input: WithCase<CreditReportRequest>): Promise<CreditReportSummary> {
       const { caseId, idempotencyKey, ...request } = input;
       const body = validateInput(creditReportRequestSchema, request, 'credit report request');
-      return recorded(await client.call({ route: routes.requestCreditReport, body, schema: creditReportSchema, idempotencyKey: idempotencyKeyFor(idempotencyKey) }), caseId);
+      return recorded(
+        await client.call({
+          route: routes.requestCreditReport,
+          body,
+          schema: creditReportSchema,
+          idempotencyKey: idempotencyKeyFor(idempotencyKey),
+        }),
+        caseId,
+      );
     },
 
     async resolveCreditReportPicklist(input: WithCase<PicklistResolution>): Promise<CreditReportSummary> {
@@ -43,11 +51,22 @@ export function createCreditReportActivities(client: ProviderClient, caseFile: C
 
     /** A report the need already holds (an earlier attempt bought it): read, recorded, never bought again. */
     async readCreditReport(input: { reportId: string; caseId?: string }): Promise<CreditReportSummary> {
-      return recorded(await client.call({ route: routes.creditReport, params: { reportId: input.reportId }, schema: creditReportSchema }), input.caseId);
+      return recorded(
+        await client.call({
+          route: routes.creditReport,
+          params: { reportId: input.reportId },
+          schema: creditReportSchema,
+        }),
+        input.caseId,
+      );
     },
 
     async getCreditReport(input: { reportId: string }): Promise<CreditReport> {
-      return client.call({ route: routes.creditReport, params: { reportId: input.reportId }, schema: creditReportSchema });
+      return client.call({
+        route: routes.creditReport,
+        params: { reportId: input.reportId },
+        schema: creditReportSchema,
+      });
     },
   };
 
@@ -57,13 +76,26 @@ export function createCreditReportActivities(client: ProviderClient, caseFile: C
    */
   async function resolvePicklist(input: PicklistResolution, idempotencyKey: string | undefined): Promise<CreditReport> {
     const body = validateInput(picklistResolutionSchema, input, 'picklist resolution');
-    const current = await client.call({ route: routes.creditReport, params: { reportId: body.report_id }, schema: creditReportSchema });
+    const current = await client.call({
+      route: routes.creditReport,
+      params: { reportId: body.report_id },
+      schema: creditReportSchema,
+    });
     if (current.status !== TOO_MANY_RESULTS) return current;
     try {
-      return await client.call({ route: routes.resolveCreditReportPicklist, body, schema: creditReportSchema, idempotencyKey: idempotencyKeyFor(idempotencyKey) });
+      return await client.call({
+        route: routes.resolveCreditReportPicklist,
+        body,
+        schema: creditReportSchema,
+        idempotencyKey: idempotencyKeyFor(idempotencyKey),
+      });
     } catch (error) {
       if (!(error instanceof ApplicationFailure) || error.type !== httpFailureType(409)) throw error;
-      const after = await client.call({ route: routes.creditReport, params: { reportId: body.report_id }, schema: creditReportSchema });
+      const after = await client.call({
+        route: routes.creditReport,
+        params: { reportId: body.report_id },
+        schema: creditReportSchema,
+      });
       if (after.status === TOO_MANY_RESULTS) throw error;
       return after;
     }

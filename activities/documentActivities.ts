@@ -29,10 +29,16 @@ export type DocumentUploadInput = z.input<typeof documentUploadInputSchema>;
 
 export function createDocumentActivities(client: ProviderClient, caseFile: CaseFileStore) {
   /** The stored document the upload names, and its bytes. */
-  const contentOf = async (input: z.output<typeof documentUploadInputSchema>): Promise<{ documentId: string; content: Buffer }> => {
+  const contentOf = async (
+    input: z.output<typeof documentUploadInputSchema>,
+  ): Promise<{ documentId: string; content: Buffer }> => {
     const stored = await caseFile.readDocument(input.document_id);
     if (!stored || stored.case_id !== input.entity_id) {
-      throw ApplicationFailure.create({ type: DOCUMENT_NOT_IN_CASE_FILE, message: `document ${input.document_id} is not in the case file of ${input.entity_id}`, nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: DOCUMENT_NOT_IN_CASE_FILE,
+        message: `document ${input.document_id} is not in the case file of ${input.entity_id}`,
+        nonRetryable: true,
+      });
     }
     return { documentId: stored.document_id, content: stored.content };
   };
@@ -41,12 +47,30 @@ export function createDocumentActivities(client: ProviderClient, caseFile: CaseF
     async uploadDocument(input: DocumentUploadInput, idempotencyKey?: string): Promise<ProviderDocumentSummary> {
       const valid = validateInput(documentUploadInputSchema, input, 'document upload');
       const { documentId, content } = await contentOf(valid);
-      const body = { entity_type: valid.entity_type, entity_id: valid.entity_id, file_name: valid.file_name, document_type: valid.document_type, content_base64: content.toString('base64') };
-      const uploaded = await client.call({ route: routes.uploadDocument, body, schema: documentSchema, idempotencyKey: idempotencyKeyFor(idempotencyKey) });
+      const body = {
+        entity_type: valid.entity_type,
+        entity_id: valid.entity_id,
+        file_name: valid.file_name,
+        document_type: valid.document_type,
+        content_base64: content.toString('base64'),
+      };
+      const uploaded = await client.call({
+        route: routes.uploadDocument,
+        body,
+        schema: documentSchema,
+        idempotencyKey: idempotencyKeyFor(idempotencyKey),
+      });
       const at = caseFileAttempt(valid.entity_id);
       await caseFile.writeProviderDocument(at, documentId, uploaded);
       const { document_id, file_name, document_type, status, message } = uploaded;
-      return { case_file: caseFileRef(at, 'provider_document', document_id), document_id, file_name, document_type, status, message };
+      return {
+        case_file: caseFileRef(at, 'provider_document', document_id),
+        document_id,
+        file_name,
+        document_type,
+        status,
+        message,
+      };
     },
 
     /** `link` is the `document_endpoint` of an event. */

@@ -37,7 +37,9 @@ export interface GetIdentityVerificationResultInput {
 
 export function createIdentityVerificationActivities(client: ProviderClient, caseFile: CaseFileStore) {
   return {
-    async createIdentityVerificationRequest(input: CreateIdentityVerificationInput): Promise<IdentityVerificationRequest> {
+    async createIdentityVerificationRequest(
+      input: CreateIdentityVerificationInput,
+    ): Promise<IdentityVerificationRequest> {
       return client.call({
         route: routes.createIdentityVerification,
         params: { personId: input.personId },
@@ -48,7 +50,9 @@ export function createIdentityVerificationActivities(client: ProviderClient, cas
       });
     },
 
-    async listIdentityVerificationRequests(input: ListIdentityVerificationsInput): Promise<IdentityVerificationRequest[]> {
+    async listIdentityVerificationRequests(
+      input: ListIdentityVerificationsInput,
+    ): Promise<IdentityVerificationRequest[]> {
       return client.call({
         route: routes.listIdentityVerifications,
         params: { personId: input.personId },
@@ -63,19 +67,37 @@ export function createIdentityVerificationActivities(client: ProviderClient, cas
     },
 
     /** The result goes to the case file (with its checks); the history gets the verdict. */
-    async getIdentityVerificationResult(input: GetIdentityVerificationResultInput): Promise<IdentityVerificationSummary> {
+    async getIdentityVerificationResult(
+      input: GetIdentityVerificationResultInput,
+    ): Promise<IdentityVerificationSummary> {
       const result = await readResult(input);
       const at = caseFileAttempt(input.caseId);
       await caseFile.writeIdentityVerificationResult(at, result);
       const { request_id, person_id, status, verification_status, checks } = result;
-      return { case_file: caseFileRef(at, 'idv_result', request_id), request_id, person_id, status, verification_status, checks: checks.length };
+      return {
+        case_file: caseFileRef(at, 'idv_result', request_id),
+        request_id,
+        person_id,
+        status,
+        verification_status,
+        checks: checks.length,
+      };
     },
   };
 
-  async function readResult({ link, requestId }: GetIdentityVerificationResultInput): Promise<IdentityVerificationResult> {
+  async function readResult({
+    link,
+    requestId,
+  }: GetIdentityVerificationResultInput): Promise<IdentityVerificationResult> {
     if (link) return readAfterEvent(() => client.follow({ link, schema: identityVerificationResultSchema }));
     if (!requestId) throw new TypeError('getIdentityVerificationResult needs a link or a requestId');
-    return readAfterEvent(() => client.call({ route: routes.identityVerificationResult, params: { requestId }, schema: identityVerificationResultSchema }));
+    return readAfterEvent(() =>
+      client.call({
+        route: routes.identityVerificationResult,
+        params: { requestId },
+        schema: identityVerificationResultSchema,
+      }),
+    );
   }
 }
 

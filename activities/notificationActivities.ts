@@ -17,11 +17,26 @@ export function createNotificationActivities(config: CaseEventsConfig, caseFile?
     async notifyLos(event: CaseEventInput): Promise<{ sent: boolean }> {
       const id = caseEventId(event);
       const body = caseEventBody(event);
-      await log?.logJourneyEvent({ id, caseId: event.caseId, type: event.type, version: body.version, occurredAt: event.occurredAt, data: body.data });
+      await log?.logJourneyEvent({
+        id,
+        caseId: event.caseId,
+        type: event.type,
+        version: body.version,
+        occurredAt: event.occurredAt,
+        data: body.data,
+      });
       const sent = await deliverCaseEvent(config, id, body, `${event.type} #${event.sequence}`);
       if (sent && caseFile && log) {
         const { caseId, runId, sequence, type, state, step, occurredAt } = event;
-        await caseFile.recordNotification({ caseId, runId, sequence, type, state, step: step?.key ?? null, occurredAt });
+        await caseFile.recordNotification({
+          caseId,
+          runId,
+          sequence,
+          type,
+          state,
+          step: step?.key ?? null,
+          occurredAt,
+        });
         await log.markDelivered(id);
       }
       return { sent };

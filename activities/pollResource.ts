@@ -13,7 +13,12 @@
  */
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import type { ResourceKey } from '../provider';
-import { affordabilityInsightSchema, documentSchema, identityVerificationResultSchema, incomeEmployerResultSchema } from '../provider';
+import {
+  affordabilityInsightSchema,
+  documentSchema,
+  identityVerificationResultSchema,
+  incomeEmployerResultSchema,
+} from '../provider';
 import type { PollResult } from '../client/resourceMessages';
 import type { ProviderClient } from './providerClient';
 import { path, routes, type Route } from './routes';
@@ -26,7 +31,10 @@ const pollReads = {
   document: { route: routes.document, param: 'documentId' },
 } satisfies Partial<Record<ResourceKey['kind'], { route: Route; param: string }>>;
 
-const readOf = (kind: keyof typeof pollReads, id: string) => ({ route: pollReads[kind].route, params: { [pollReads[kind].param]: id } });
+const readOf = (kind: keyof typeof pollReads, id: string) => ({
+  route: pollReads[kind].route,
+  params: { [pollReads[kind].param]: id },
+});
 
 /** The provider path a poll of `resource` reads (undefined: never polled): where polls are counted (bench, tests). */
 export function pollPath(resource: ResourceKey): string | undefined {
@@ -43,7 +51,11 @@ export function createPollActivities(client: ProviderClient) {
     async pollUntilSettled(input: { resource: ResourceKey }): Promise<Extract<PollResult, { settled: true }>> {
       const result = await activities.pollResource(input);
       if (result.settled) return result;
-      throw ApplicationFailure.create({ type: NOT_SETTLED_YET, message: `${input.resource.kind} not settled yet: polled again after the backoff`, category: ApplicationFailureCategory.BENIGN });
+      throw ApplicationFailure.create({
+        type: NOT_SETTLED_YET,
+        message: `${input.resource.kind} not settled yet: polled again after the backoff`,
+        category: ApplicationFailureCategory.BENIGN,
+      });
     },
     async pollResource(input: { resource: ResourceKey }): Promise<PollResult> {
       const { kind, id } = input.resource;
@@ -51,19 +63,29 @@ export function createPollActivities(client: ProviderClient) {
         case 'idv': {
           const r = await client.call({ ...readOf(kind, id), schema: identityVerificationResultSchema });
           if (r.status === 'Pending') return { settled: false };
-          return { settled: true, eventType: r.status === 'Completed' ? 'IdentityVerification.Completed' : 'IdentityVerification.Expired', data: r };
+          return {
+            settled: true,
+            eventType: r.status === 'Completed' ? 'IdentityVerification.Completed' : 'IdentityVerification.Expired',
+            data: r,
+          };
         }
         case 'affordability': {
           const r = await client.call({ ...readOf(kind, id), schema: affordabilityInsightSchema });
-          return r.status === 'Complete' ? { settled: true, eventType: 'AffordabilityInsights.Completed', data: r } : { settled: false };
+          return r.status === 'Complete'
+            ? { settled: true, eventType: 'AffordabilityInsights.Completed', data: r }
+            : { settled: false };
         }
         case 'income-employer': {
           const r = await client.call({ ...readOf(kind, id), schema: incomeEmployerResultSchema });
-          return r.status === 'Pending' ? { settled: false } : { settled: true, eventType: 'IncomeEmployerInsights.Completed', data: r };
+          return r.status === 'Pending'
+            ? { settled: false }
+            : { settled: true, eventType: 'IncomeEmployerInsights.Completed', data: r };
         }
         case 'document': {
           const r = await client.call({ ...readOf(kind, id), schema: documentSchema });
-          return r.status === 'Processing' ? { settled: false } : { settled: true, eventType: 'DocumentProcessing.Completed', data: r };
+          return r.status === 'Processing'
+            ? { settled: false }
+            : { settled: true, eventType: 'DocumentProcessing.Completed', data: r };
         }
         case 'case-banking':
         case 'unrouted':

@@ -47,7 +47,10 @@ export class ProviderClient {
     for (const [name, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, value);
     }
-    return this.send({ method: call.route.method, url, body: call.body, idempotencyKey: call.idempotencyKey }, call.schema);
+    return this.send(
+      { method: call.route.method, url, body: call.body, idempotencyKey: call.idempotencyKey },
+      call.schema,
+    );
   }
 
   /** GETs a link taken from a payload (refused unless under the base URL). */
@@ -76,13 +79,18 @@ export class ProviderClient {
         if (!response.res.ok) throw classifyHttpFailure(response.res, text, req.method, req.url.toString());
         return parseResponse(schema, text, req.method, req.url);
       } catch (error) {
-        if (creating && cancelled?.aborted) throw new CancelledFailure(`${req.method} ${req.url.pathname} answered after the activity was cancelled: ${(error as Error).message}`);
+        if (creating && cancelled?.aborted)
+          throw new CancelledFailure(
+            `${req.method} ${req.url.pathname} answered after the activity was cancelled: ${(error as Error).message}`,
+          );
         throw error;
       }
     });
   }
 
-  private async attempt(req: OutgoingRequest & { cancelled?: AbortSignal }): Promise<{ res: Response; status: number; token: string }> {
+  private async attempt(
+    req: OutgoingRequest & { cancelled?: AbortSignal },
+  ): Promise<{ res: Response; status: number; token: string }> {
     const token = await this.tokens.token();
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
@@ -97,7 +105,8 @@ export class ProviderClient {
       });
       return { res, status: res.status, token };
     } catch (error) {
-      if (req.cancelled?.aborted) throw new CancelledFailure(`${req.method} ${req.url.pathname} aborted: the activity was cancelled`);
+      if (req.cancelled?.aborted)
+        throw new CancelledFailure(`${req.method} ${req.url.pathname} aborted: the activity was cancelled`);
       throw classifyNetworkFailure(error, req.method, req.url.toString());
     }
   }
@@ -110,7 +119,12 @@ interface OutgoingRequest {
   idempotencyKey?: string;
 }
 
-function parseResponse<Schema extends z.ZodType>(schema: Schema, text: string, method: string, url: URL): z.output<Schema> {
+function parseResponse<Schema extends z.ZodType>(
+  schema: Schema,
+  text: string,
+  method: string,
+  url: URL,
+): z.output<Schema> {
   let json: unknown = null;
   try {
     json = text ? JSON.parse(text) : null;

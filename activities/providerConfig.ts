@@ -10,7 +10,11 @@ export const providerEnvironment = {
   PROVIDER_CLIENT_SECRET_SECONDARY: z.string().min(1).optional(),
   /** When the primary secret expires (the dashboard shows it, §5.5); a warning comes 30 days ahead. */
   PROVIDER_CLIENT_SECRET_EXPIRES_AT: z.iso.date({ error: 'must be a date, YYYY-MM-DD' }).optional(),
-  PROVIDER_REQUEST_TIMEOUT_MS: z.coerce.number().int().positive('must be a positive number of milliseconds').default(10_000),
+  PROVIDER_REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive('must be a positive number of milliseconds')
+    .default(10_000),
 };
 
 export interface ProviderConfig {
@@ -28,8 +32,13 @@ export function readProviderConfig(env: NodeJS.ProcessEnv = process.env): Provid
     baseUrl: c.PROVIDER_BASE_URL.replace(/\/+$/, ''),
     authUrl: c.PROVIDER_AUTH_URL.replace(/\/+$/, ''),
     clientId: c.PROVIDER_CLIENT_ID,
-    clientSecrets: [c.PROVIDER_CLIENT_SECRET, ...(c.PROVIDER_CLIENT_SECRET_SECONDARY ? [c.PROVIDER_CLIENT_SECRET_SECONDARY] : [])],
+    clientSecrets: [
+      c.PROVIDER_CLIENT_SECRET,
+      ...(c.PROVIDER_CLIENT_SECRET_SECONDARY ? [c.PROVIDER_CLIENT_SECRET_SECONDARY] : []),
+    ],
     requestTimeoutMs: c.PROVIDER_REQUEST_TIMEOUT_MS,
-    clientSecretExpiresAt: c.PROVIDER_CLIENT_SECRET_EXPIRES_AT ? new Date(`${c.PROVIDER_CLIENT_SECRET_EXPIRES_AT}T00:00:00Z`) : undefined,
+    clientSecretExpiresAt: c.PROVIDER_CLIENT_SECRET_EXPIRES_AT
+      ? new Date(`${c.PROVIDER_CLIENT_SECRET_EXPIRES_AT}T00:00:00Z`)
+      : undefined,
   };
 }

@@ -26,7 +26,12 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Math.max(0, date - now);
 }
 
-export function classifyHttpFailure(response: Response, bodyText: string, method: string, url: string): ApplicationFailure {
+export function classifyHttpFailure(
+  response: Response,
+  bodyText: string,
+  method: string,
+  url: string,
+): ApplicationFailure {
   const status = response.status;
   const body = parseBody(bodyText);
   const where = `${method} ${new URL(url).pathname}`;
@@ -69,6 +74,7 @@ export function parseBody(text: string): unknown {
 }
 
 function describeBody(body: unknown): string {
-  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return `: ${body.message}`;
+  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string')
+    return `: ${body.message}`;
   return '';
 }

@@ -14,7 +14,12 @@ export async function readAfterEvent<T>(read: () => Promise<T>): Promise<T> {
     return await read();
   } catch (error) {
     const attempt = currentActivity()?.info.attempt ?? Number.POSITIVE_INFINITY;
-    if (!(error instanceof ApplicationFailure) || error.type !== httpFailureType(404) || attempt >= NOT_YET_READABLE_ATTEMPTS) throw error;
+    if (
+      !(error instanceof ApplicationFailure) ||
+      error.type !== httpFailureType(404) ||
+      attempt >= NOT_YET_READABLE_ATTEMPTS
+    )
+      throw error;
     throw ApplicationFailure.create({
       type: 'ProviderNotYetReadable',
       message: `${error.message} (attempt ${attempt}: read right after its event, trying again)`,

@@ -7,7 +7,13 @@
 import type { Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import { resourceWorkflowId, type ResourceKey } from '../provider';
-import { deliverSignal, subscribeSignal, type ResourceDelivery, type ResourceWorkflowInput, type Subscription } from '../client/resourceMessages';
+import {
+  deliverSignal,
+  subscribeSignal,
+  type ResourceDelivery,
+  type ResourceWorkflowInput,
+  type Subscription,
+} from '../client/resourceMessages';
 import { caseSearchAttributes } from '../client/searchAttributes';
 
 /** The workflow type registered by workflows/index.ts. */
@@ -21,7 +27,13 @@ export interface ResourceTarget {
 }
 
 /** `caseId`, when known, becomes the workflow's `CaseId` if this call starts it (the bridge knows none). */
-async function signalResource<Arg>(target: ResourceTarget, resource: ResourceKey, signal: SignalDefinition<[Arg]>, arg: Arg, caseId?: string): Promise<void> {
+async function signalResource<Arg>(
+  target: ResourceTarget,
+  resource: ResourceKey,
+  signal: SignalDefinition<[Arg]>,
+  arg: Arg,
+  caseId?: string,
+): Promise<void> {
   const input: ResourceWorkflowInput = { resource };
   await target.client.workflow.signalWithStart(RESOURCE_WORKFLOW_TYPE, {
     workflowId: resourceWorkflowId(resource),
@@ -33,12 +45,23 @@ async function signalResource<Arg>(target: ResourceTarget, resource: ResourceKey
   });
 }
 
-export function deliverToResource(target: ResourceTarget, resource: ResourceKey, delivery: ResourceDelivery): Promise<void> {
+export function deliverToResource(
+  target: ResourceTarget,
+  resource: ResourceKey,
+  delivery: ResourceDelivery,
+): Promise<void> {
   return signalResource(target, resource, deliverSignal, delivery);
 }
 
-export function subscribeToResourceWorkflow(target: ResourceTarget, resource: ResourceKey, subscription: Subscription): Promise<void> {
+export function subscribeToResourceWorkflow(
+  target: ResourceTarget,
+  resource: ResourceKey,
+  subscription: Subscription,
+): Promise<void> {
   // The worker's setting, unless the subscription names its own.
-  const withQuiet = target.quietAfterOutcomeMs === undefined ? subscription : { quietAfterOutcomeMs: target.quietAfterOutcomeMs, ...subscription };
+  const withQuiet =
+    target.quietAfterOutcomeMs === undefined
+      ? subscription
+      : { quietAfterOutcomeMs: target.quietAfterOutcomeMs, ...subscription };
   return signalResource(target, resource, subscribeSignal, withQuiet, subscription.caseId);
 }

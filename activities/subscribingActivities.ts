@@ -47,12 +47,27 @@ type Created = { request_id?: string; document_id?: string };
 
 /** The resource each of these activities subscribes to, from its input and result. */
 const subscribedResource = {
-  openIdentityVerificationRequest: (_input: unknown, result: Created): ResourceKey => ({ kind: 'idv', id: String(result.request_id) }),
+  openIdentityVerificationRequest: (_input: unknown, result: Created): ResourceKey => ({
+    kind: 'idv',
+    id: String(result.request_id),
+  }),
   // The case's banking events all reach `case-banking/<case id>`, whichever connection they are for.
-  createOpenBankingConnectionAndSubscribe: (input: { caseId: string }): ResourceKey => ({ kind: 'case-banking', id: input.caseId.toLowerCase() }),
-  uploadDocumentAndSubscribe: (_input: unknown, result: Created): ResourceKey => ({ kind: 'document', id: String(result.document_id).toLowerCase() }),
-  requestAffordabilityInsightAndSubscribe: (_input: unknown, result: Created): ResourceKey => ({ kind: 'affordability', id: String(result.request_id) }),
-  requestIncomeEmployerVerificationAndSubscribe: (_input: unknown, result: Created): ResourceKey => ({ kind: 'income-employer', id: String(result.request_id) }),
+  createOpenBankingConnectionAndSubscribe: (input: { caseId: string }): ResourceKey => ({
+    kind: 'case-banking',
+    id: input.caseId.toLowerCase(),
+  }),
+  uploadDocumentAndSubscribe: (_input: unknown, result: Created): ResourceKey => ({
+    kind: 'document',
+    id: String(result.document_id).toLowerCase(),
+  }),
+  requestAffordabilityInsightAndSubscribe: (_input: unknown, result: Created): ResourceKey => ({
+    kind: 'affordability',
+    id: String(result.request_id),
+  }),
+  requestIncomeEmployerVerificationAndSubscribe: (_input: unknown, result: Created): ResourceKey => ({
+    kind: 'income-employer',
+    id: String(result.request_id),
+  }),
 };
 
 export function createSubscribingActivities(creators: Creators, target: ResourceTarget) {
@@ -63,7 +78,11 @@ export function createSubscribingActivities(creators: Creators, target: Resource
     create: () => Promise<Result>,
   ): Promise<Result> => {
     const created = await create();
-    await subscribeToResourceWorkflow(target, subscribedResource[activityType](input as never, created as Created), input.subscription);
+    await subscribeToResourceWorkflow(
+      target,
+      subscribedResource[activityType](input as never, created as Created),
+      input.subscription,
+    );
     return created;
   };
   /**
@@ -73,28 +92,47 @@ export function createSubscribingActivities(creators: Creators, target: Resource
    * Pending beside a new one are named in `also_pending` and subscribed to as well: the applicant
    * may still use any link they were sent.
    */
-  const openIdentityVerification = async (input: OpenIdentityVerificationInput): Promise<OpenedIdentityVerification> => {
+  const openIdentityVerification = async (
+    input: OpenIdentityVerificationInput,
+  ): Promise<OpenedIdentityVerification> => {
     const known = new Set(input.knownRequests ?? []);
-    const listed = input.adoptOpenRequest || known.size > 0 ? await identityVerification.listIdentityVerificationRequests({ personId: input.personId }) : [];
+    const listed =
+      input.adoptOpenRequest || known.size > 0
+        ? await identityVerification.listIdentityVerificationRequests({ personId: input.personId })
+        : [];
     const ours = listed.filter((r) => known.has(r.request_id));
     const completed = ours.find((r) => r.status === 'Completed');
     if (completed) return completed;
     const pending = [...ours, ...listed].filter((r) => r.status === 'Pending');
     if (input.adoptOpenRequest && pending[0]) return pending[0];
-    const created = await identityVerification.createIdentityVerificationRequest({ personId: input.personId, idempotencyKey: input.idempotencyKey });
-    const alsoPending = ours.filter((r) => r.status === 'Pending' && r.request_id !== created.request_id).map((r) => r.request_id);
+    const created = await identityVerification.createIdentityVerificationRequest({
+      personId: input.personId,
+      idempotencyKey: input.idempotencyKey,
+    });
+    const alsoPending = ours
+      .filter((r) => r.status === 'Pending' && r.request_id !== created.request_id)
+      .map((r) => r.request_id);
     for (const id of alsoPending) await subscribeToResourceWorkflow(target, { kind: 'idv', id }, input.subscription);
     return alsoPending.length > 0 ? { ...created, also_pending: alsoPending } : created;
   };
   return {
-    openIdentityVerificationRequest: (input: OpenIdentityVerificationInput) => subscribed('openIdentityVerificationRequest', input, () => openIdentityVerification(input)),
+    openIdentityVerificationRequest: (input: OpenIdentityVerificationInput) =>
+      subscribed('openIdentityVerificationRequest', input, () => openIdentityVerification(input)),
     createOpenBankingConnectionAndSubscribe: (input: Subscribed & Keyed & { caseId: string }) =>
-      subscribed('createOpenBankingConnectionAndSubscribe', input, () => banking.createOpenBankingConnection({ caseId: input.caseId, idempotencyKey: input.idempotencyKey })),
+      subscribed('createOpenBankingConnectionAndSubscribe', input, () =>
+        banking.createOpenBankingConnection({ caseId: input.caseId, idempotencyKey: input.idempotencyKey }),
+      ),
     uploadDocumentAndSubscribe: (input: Subscribed & Keyed & { document: DocumentUploadInput }) =>
-      subscribed('uploadDocumentAndSubscribe', input, () => documents.uploadDocument(input.document, input.idempotencyKey)),
+      subscribed('uploadDocumentAndSubscribe', input, () =>
+        documents.uploadDocument(input.document, input.idempotencyKey),
+      ),
     requestAffordabilityInsightAndSubscribe: (input: Subscribed & Keyed & { caseId: string }) =>
-      subscribed('requestAffordabilityInsightAndSubscribe', input, () => insights.requestAffordabilityInsight({ caseId: input.caseId, idempotencyKey: input.idempotencyKey })),
+      subscribed('requestAffordabilityInsightAndSubscribe', input, () =>
+        insights.requestAffordabilityInsight({ caseId: input.caseId, idempotencyKey: input.idempotencyKey }),
+      ),
     requestIncomeEmployerVerificationAndSubscribe: (input: Subscribed & Keyed & { caseId: string }) =>
-      subscribed('requestIncomeEmployerVerificationAndSubscribe', input, () => insights.requestIncomeEmployerVerification({ caseId: input.caseId, idempotencyKey: input.idempotencyKey })),
+      subscribed('requestIncomeEmployerVerificationAndSubscribe', input, () =>
+        insights.requestIncomeEmployerVerification({ caseId: input.caseId, idempotencyKey: input.idempotencyKey }),
+      ),
   };
 }

@@ -8,9 +8,18 @@ import { describeIssues } from '../provider';
 
 export const INVALID_ACTIVITY_INPUT = 'InvalidActivityInput';
 
-export function validateInput<Schema extends z.ZodType>(schema: Schema, value: unknown, what: string): z.output<Schema> {
+export function validateInput<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  what: string,
+): z.output<Schema> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const problems = describeIssues(parsed.error);
-  throw ApplicationFailure.create({ type: INVALID_ACTIVITY_INPUT, message: `${what}: ${problems.join('; ')}`, nonRetryable: true, details: [{ problems }] });
+  throw ApplicationFailure.create({
+    type: INVALID_ACTIVITY_INPUT,
+    message: `${what}: ${problems.join('; ')}`,
+    nonRetryable: true,
+    details: [{ problems }],
+  });
 }

@@ -24,13 +24,26 @@ export function webhookManagement(client: ProviderClient, options: { localDevelo
   const update = webhookUpdateSchemaFor(options.localDevelopment ?? false);
   return {
     createWebhook: async (config: WebhookConfiguration): Promise<WebhookRecord> =>
-      client.call({ route: routes.createWebhook, body: validateInput(configuration, config, 'webhook configuration'), schema: webhookRecordSchema }),
+      client.call({
+        route: routes.createWebhook,
+        body: validateInput(configuration, config, 'webhook configuration'),
+        schema: webhookRecordSchema,
+      }),
     updateWebhook: async (webhookId: string, changes: Partial<WebhookConfiguration>): Promise<WebhookRecord> =>
-      client.call({ route: routes.updateWebhook, params: { webhookId }, body: validateInput(update, changes, 'webhook update'), schema: webhookRecordSchema }),
-    eventTypes: (): Promise<EventTypeGroup[]> => client.call({ route: routes.eventTypes, schema: eventTypesResponseSchema }),
-    createSecret: (): Promise<WebhookSecretRecord> => client.call({ route: routes.createWebhookSecret, schema: webhookSecretRecordSchema }),
-    readSecret: (): Promise<WebhookSecretRecord> => client.call({ route: routes.readWebhookSecret, schema: webhookSecretRecordSchema }),
-    rotateSecret: (): Promise<WebhookSecretRecord> => client.call({ route: routes.rotateWebhookSecret, schema: webhookSecretRecordSchema }),
+      client.call({
+        route: routes.updateWebhook,
+        params: { webhookId },
+        body: validateInput(update, changes, 'webhook update'),
+        schema: webhookRecordSchema,
+      }),
+    eventTypes: (): Promise<EventTypeGroup[]> =>
+      client.call({ route: routes.eventTypes, schema: eventTypesResponseSchema }),
+    createSecret: (): Promise<WebhookSecretRecord> =>
+      client.call({ route: routes.createWebhookSecret, schema: webhookSecretRecordSchema }),
+    readSecret: (): Promise<WebhookSecretRecord> =>
+      client.call({ route: routes.readWebhookSecret, schema: webhookSecretRecordSchema }),
+    rotateSecret: (): Promise<WebhookSecretRecord> =>
+      client.call({ route: routes.rotateWebhookSecret, schema: webhookSecretRecordSchema }),
     deleteSecret: async (): Promise<void> => {
       await client.call({ route: routes.deleteWebhookSecret, schema: z.null() });
     },

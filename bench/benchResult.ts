@@ -33,19 +33,55 @@ export function reportResult(result: BenchResult): BenchResult {
 }
 
 /** A result whose target is `ratio ≥ minimum`. */
-export function ratioAtLeast(name: string, figure: { value: number; unit: string }, baseline: { value: number; name: string }, minimum: number): BenchResult {
+export function ratioAtLeast(
+  name: string,
+  figure: { value: number; unit: string },
+  baseline: { value: number; name: string },
+  minimum: number,
+): BenchResult {
   const ratio = figure.value / baseline.value;
-  return { name, figure: figure.value, unit: figure.unit, baseline: baseline.value, baselineName: baseline.name, ratio, target: `ratio ≥ ${minimum}`, pass: ratio >= minimum };
+  return {
+    name,
+    figure: figure.value,
+    unit: figure.unit,
+    baseline: baseline.value,
+    baselineName: baseline.name,
+    ratio,
+    target: `ratio ≥ ${minimum}`,
+    pass: ratio >= minimum,
+  };
 }
 
 /** A ratio reported for information, with no target. */
-export function ratioReported(name: string, figure: { value: number; unit: string }, baseline: { value: number; name: string }): BenchResult {
-  return { name, figure: figure.value, unit: figure.unit, baseline: baseline.value, baselineName: baseline.name, ratio: figure.value / baseline.value, target: 'none', pass: null };
+export function ratioReported(
+  name: string,
+  figure: { value: number; unit: string },
+  baseline: { value: number; name: string },
+): BenchResult {
+  return {
+    name,
+    figure: figure.value,
+    unit: figure.unit,
+    baseline: baseline.value,
+    baselineName: baseline.name,
+    ratio: figure.value / baseline.value,
+    target: 'none',
+    pass: null,
+  };
 }
 
 /** A figure that must stay at or under a bound (a latency), with no baseline. */
 export function valueAtMost(name: string, figure: { value: number; unit: string }, maximum: number): BenchResult {
-  return { name, figure: figure.value, unit: figure.unit, baseline: null, baselineName: 'none', ratio: null, target: `≤ ${maximum} ${figure.unit}`, pass: figure.value <= maximum };
+  return {
+    name,
+    figure: figure.value,
+    unit: figure.unit,
+    baseline: null,
+    baselineName: 'none',
+    ratio: null,
+    target: `≤ ${maximum} ${figure.unit}`,
+    pass: figure.value <= maximum,
+  };
 }
 
 /** The exit code a benchmark ends with: 1 when any of its targets was missed. */
@@ -73,7 +109,10 @@ export function parseBenchResults(output: string): { results: BenchResult[]; pro
     }
     const parsed = benchResultSchema.safeParse(json);
     if (parsed.success) results.push(parsed.data);
-    else problems.push(`not a result (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}): ${text.slice(0, 120)}`);
+    else
+      problems.push(
+        `not a result (${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}): ${text.slice(0, 120)}`,
+      );
   }
   return { results, problems };
 }

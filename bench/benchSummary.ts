@@ -31,7 +31,12 @@ function number(value: number): string {
 }
 
 export function benchmarkFailed(run: BenchmarkRun): boolean {
-  return run.exitCode !== 0 || run.problems.length > 0 || run.results.length === 0 || run.results.some((r) => r.pass === false);
+  return (
+    run.exitCode !== 0 ||
+    run.problems.length > 0 ||
+    run.results.length === 0 ||
+    run.results.some((r) => r.pass === false)
+  );
 }
 
 export function summaryRows(runs: readonly BenchmarkRun[]): SummaryRow[] {
@@ -52,7 +57,15 @@ export function summaryRows(runs: readonly BenchmarkRun[]): SummaryRow[] {
       ...run.problems.map((p) => `unreadable result: ${p}`),
     ];
     // A failure the figures do not show (a crash, an unreadable line) gets a row of its own.
-    if (why.length > 0) rows.push({ benchmark: run.name, figure: '-', baseline: '-', ratio: '-', target: why.join('; '), verdict: 'FAIL' });
+    if (why.length > 0)
+      rows.push({
+        benchmark: run.name,
+        figure: '-',
+        baseline: '-',
+        ratio: '-',
+        target: why.join('; '),
+        verdict: 'FAIL',
+      });
     return rows;
   });
 }
@@ -63,15 +76,28 @@ export function runPassed(runs: readonly BenchmarkRun[]): boolean {
 
 /** A plain-text table, columns padded to their widest cell. */
 export function formatTable(rows: readonly SummaryRow[]): string {
-  const header: SummaryRow = { benchmark: 'benchmark', figure: 'figure', baseline: 'baseline', ratio: 'ratio', target: 'target', verdict: 'pass' };
+  const header: SummaryRow = {
+    benchmark: 'benchmark',
+    figure: 'figure',
+    baseline: 'baseline',
+    ratio: 'ratio',
+    target: 'target',
+    verdict: 'pass',
+  };
   const keys = Object.keys(header) as (keyof SummaryRow)[];
   const all = [header, ...rows];
   const widths = keys.map((k) => Math.max(...all.map((r) => r[k].length)));
-  const line = (r: SummaryRow) => keys.map((k, i) => r[k].padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (r: SummaryRow) =>
+    keys
+      .map((k, i) => r[k].padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 /** One line per benchmark: how long it took and the sizes it ran with. */
 export function formatSizes(runs: readonly BenchmarkRun[]): string {
-  return runs.map((run) => `${run.name}: ${run.seconds.toFixed(0)} s${run.sizes?.length ? `; ${run.sizes.join('; ')}` : ''}`).join('\n');
+  return runs
+    .map((run) => `${run.name}: ${run.seconds.toFixed(0)} s${run.sizes?.length ? `; ${run.sizes.join('; ')}` : ''}`)
+    .join('\n');
 }

@@ -32,20 +32,24 @@ export interface BridgeProcessOptions {
 export async function startBridgeProcess(options: BridgeProcessOptions): Promise<BridgeProcess> {
   const port = await freePort();
   const log = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, [...EXTRA_NODE_ARGS, '--import', 'tsx', path.join(projectRoot, 'webhook-bridge', 'main.ts')], {
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      BRIDGE_PORT: String(port),
-      BRIDGE_SPOOL_DIR: options.spoolDir,
-      WEBHOOK_SECRET: options.secret,
-      TEMPORAL_ADDRESS: options.temporalAddress,
-      TEMPORAL_NAMESPACE: 'default',
-      TEMPORAL_TASK_QUEUE: options.taskQueue,
-      ...options.env,
+  const child = spawn(
+    process.execPath,
+    [...EXTRA_NODE_ARGS, '--import', 'tsx', path.join(projectRoot, 'webhook-bridge', 'main.ts')],
+    {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        BRIDGE_PORT: String(port),
+        BRIDGE_SPOOL_DIR: options.spoolDir,
+        WEBHOOK_SECRET: options.secret,
+        TEMPORAL_ADDRESS: options.temporalAddress,
+        TEMPORAL_NAMESPACE: 'default',
+        TEMPORAL_TASK_QUEUE: options.taskQueue,
+        ...options.env,
+      },
+      stdio: ['ignore', log, log],
     },
-    stdio: ['ignore', log, log],
-  });
+  );
   closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let gone = false;

@@ -48,7 +48,15 @@ import { routeIncoming } from '../webhook-bridge/deliveryRecorder';
 import { startBridge } from '../webhook-bridge/startBridge';
 import { SIGNATURE_HEADER } from '../webhook-bridge/verifySignature';
 import { workflowsPath } from '../worker/createWorker';
-import { exitCodeOf, ratioAtLeast, ratioReported, reportResult, reportSize, valueAtMost, type BenchResult } from './benchResult';
+import {
+  exitCodeOf,
+  ratioAtLeast,
+  ratioReported,
+  reportResult,
+  reportSize,
+  valueAtMost,
+  type BenchResult,
+} from './benchResult';
 import { startBridgeProcess } from './bridgeProcess';
 import { listen, startBridgeWithoutTemporal } from './bridgeWithoutTemporal';
 import { closedLoop, combined, percentile, type LoadFigures } from './closedLoop';
@@ -94,18 +102,32 @@ function delivery(): Delivery {
     external_ref: null,
     event_type: 'IdentityVerification.Completed',
     data: {
-      identity_request: { request_id: requestId, identity_request_endpoint: '/v2/persons/p/identity-verifications', identity_result_endpoint: `/v2/identity/${requestId}` },
+      identity_request: {
+        request_id: requestId,
+        identity_request_endpoint: '/v2/persons/p/identity-verifications',
+        identity_result_endpoint: `/v2/identity/${requestId}`,
+      },
       person: { first_name: 'A', last_name: 'B', name: 'A B', person_id: 'p' },
       status: 'Completed',
       date_completed: new Date().toISOString(),
       verification_status: 'Approved',
     },
   });
-  return { raw, signature: createHmac('sha256', SECRET).update(raw).digest('base64'), batchId: randomUUID(), requestId, webhookId };
+  return {
+    raw,
+    signature: createHmac('sha256', SECRET).update(raw).digest('base64'),
+    batchId: randomUUID(),
+    requestId,
+    webhookId,
+  };
 }
 
 const deliveries = (n: number) => Array.from({ length: n }, delivery);
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 type Send = (d: Delivery) => Promise<void>;
@@ -119,7 +141,11 @@ interface Variant {
 const post =
   (http: PostClient, url: string): Send =>
   async (d) => {
-    const status = await http.post(url, d.raw, { 'content-type': 'application/json', [SIGNATURE_HEADER]: d.signature, 'x-batch-correlation-id': d.batchId });
+    const status = await http.post(url, d.raw, {
+      'content-type': 'application/json',
+      [SIGNATURE_HEADER]: d.signature,
+      'x-batch-correlation-id': d.batchId,
+    });
     if (status !== 202) throw new Error(`${url} answered ${status}`);
   };
 
@@ -137,11 +163,19 @@ function line(name: string, f: LoadFigures, cpu: CpuSpent): string {
   );
 }
 
-const addCpu = (a: CpuSpent, b: CpuSpent): CpuSpent => ({ selfMs: a.selfMs + b.selfMs, othersMs: b.othersMs.map((ms, i) => ms + (a.othersMs[i] ?? 0)) });
+const addCpu = (a: CpuSpent, b: CpuSpent): CpuSpent => ({
+  selfMs: a.selfMs + b.selfMs,
+  othersMs: b.othersMs.map((ms, i) => ms + (a.othersMs[i] ?? 0)),
+});
 
 /** Warm-up, then `count` rounds of every variant, each round in a different order. */
-async function rounds(variants: readonly Variant[], pids: readonly number[], count: number): Promise<Map<string, { figures: LoadFigures; cpu: CpuSpent; rounds: LoadFigures[] }>> {
-  for (const v of variants) await closedLoop(deliveries(v.perRound === PER_ROUND ? WARM_UP : WARM_UP * 3), CONCURRENCY, v.send);
+async function rounds(
+  variants: readonly Variant[],
+  pids: readonly number[],
+  count: number,
+): Promise<Map<string, { figures: LoadFigures; cpu: CpuSpent; rounds: LoadFigures[] }>> {
+  for (const v of variants)
+    await closedLoop(deliveries(v.perRound === PER_ROUND ? WARM_UP : WARM_UP * 3), CONCURRENCY, v.send);
   const runs = new Map<string, LoadFigures[]>(variants.map((v) => [v.name, []]));
   const cpu = new Map<string, CpuSpent>(variants.map((v) => [v.name, { selfMs: 0, othersMs: [] }]));
   for (let round = 0; round < count; round++) {
@@ -158,11 +192,18 @@ async function rounds(variants: readonly Variant[], pids: readonly number[], cou
       console.log(`  round ${round + 1}  ${line(v.name, figures, used)}`);
     }
   }
-  return new Map(variants.map((v) => [v.name, { figures: combined(runs.get(v.name)!), cpu: cpu.get(v.name)!, rounds: runs.get(v.name)! }]));
+  return new Map(
+    variants.map((v) => [
+      v.name,
+      { figures: combined(runs.get(v.name)!), cpu: cpu.get(v.name)!, rounds: runs.get(v.name)! },
+    ]),
+  );
 }
 
 async function main(): Promise<number> {
-  reportSize(`${ROUNDS} rounds of ${PER_ROUND} deliveries through Temporal, ${HTTP_ROUNDS} of ${PER_ROUND_HTTP} without, ${CONCURRENCY} at once; visibility ${VISIBILITY_SAMPLE} at ${VISIBILITY_RATE}/s (BENCH_ROUNDS, BENCH_DELIVERIES, BENCH_HTTP_ROUNDS, BENCH_HTTP_DELIVERIES, BENCH_VISIBILITY_DELIVERIES, BENCH_VISIBILITY_RATE)`);
+  reportSize(
+    `${ROUNDS} rounds of ${PER_ROUND} deliveries through Temporal, ${HTTP_ROUNDS} of ${PER_ROUND_HTTP} without, ${CONCURRENCY} at once; visibility ${VISIBILITY_SAMPLE} at ${VISIBILITY_RATE}/s (BENCH_ROUNDS, BENCH_DELIVERIES, BENCH_HTTP_ROUNDS, BENCH_HTTP_DELIVERIES, BENCH_VISIBILITY_DELIVERIES, BENCH_VISIBILITY_RATE)`,
+  );
   const cliPath = await resolveTemporalCli();
   const server = await startDevServer({ cliPath, logFile: path.join(os.tmpdir(), 'bench-temporal.log') });
   const temporal = { address: server.address, namespace: 'default', taskQueue: TASK_QUEUE };
@@ -173,12 +214,30 @@ async function main(): Promise<number> {
   const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
   const spoolRoot = path.join(os.tmpdir(), `bench-bridge-${process.pid}`);
   const bridgeLog = path.join(os.tmpdir(), 'bench-bridge-process.log');
-  const bridgeProcess = await startBridgeProcess({ temporalAddress: server.address, taskQueue: TASK_QUEUE, secret: SECRET, spoolDir: path.join(spoolRoot, 'process'), logFile: bridgeLog });
-  const inProcess = await startBridge({ ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }), port: 0, spoolDir: path.join(spoolRoot, 'in-process') }, temporal, { logger, payloadKeys });
-  const withoutTemporal = await startBridgeWithoutTemporal({ secret: SECRET, spoolDir: path.join(spoolRoot, 'no-temporal'), logger });
+  const bridgeProcess = await startBridgeProcess({
+    temporalAddress: server.address,
+    taskQueue: TASK_QUEUE,
+    secret: SECRET,
+    spoolDir: path.join(spoolRoot, 'process'),
+    logFile: bridgeLog,
+  });
+  const inProcess = await startBridge(
+    { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }), port: 0, spoolDir: path.join(spoolRoot, 'in-process') },
+    temporal,
+    { logger, payloadKeys },
+  );
+  const withoutTemporal = await startBridgeWithoutTemporal({
+    secret: SECRET,
+    spoolDir: path.join(spoolRoot, 'no-temporal'),
+    logger,
+  });
   // The same app as run with BRIDGE_LOG_LEVEL=warn: what the line per accepted delivery costs.
   const warnLogger = pino({ level: 'warn' }, pino.destination({ dest: '/dev/null', sync: false }));
-  const withoutTemporalAtWarn = await startBridgeWithoutTemporal({ secret: SECRET, spoolDir: path.join(spoolRoot, 'no-temporal-warn'), logger: warnLogger });
+  const withoutTemporalAtWarn = await startBridgeWithoutTemporal({
+    secret: SECRET,
+    spoolDir: path.join(spoolRoot, 'no-temporal-warn'),
+    logger: warnLogger,
+  });
   // Answers the way the bridge does (no ETag, the body serialised once), so only the bridge's own work differs.
   const bareApp = express().set('etag', false);
   const accepted = JSON.stringify({ status: 'accepted' });
@@ -189,7 +248,9 @@ async function main(): Promise<number> {
   const http = keepAlivePostClient(CONCURRENCY);
   const direct: Send = async (d) => {
     const routed = routeIncoming({ body: JSON.parse(d.raw), batchId: d.batchId, receivedAt: new Date().toISOString() });
-    await Promise.all(routed.targets.map((t) => deliverToResource({ client, taskQueue: TASK_QUEUE }, t.resource, t.delivery)));
+    await Promise.all(
+      routed.targets.map((t) => deliverToResource({ client, taskQueue: TASK_QUEUE }, t.resource, t.delivery)),
+    );
   };
   const names = {
     bare: 'bare express route (raw body, 202)',
@@ -211,19 +272,36 @@ async function main(): Promise<number> {
   ];
 
   try {
-    console.log(`bridge benchmark: ${HTTP_ROUNDS} rounds × ${PER_ROUND_HTTP} deliveries of the variants without Temporal (first, the dev server idle), then ${ROUNDS} rounds × ${PER_ROUND} of those with Temporal; concurrency ${CONCURRENCY}, warm-up ${WARM_UP} (×3 without Temporal)`);
-    console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadAverage()}`);
-    console.log(`Temporal: CLI dev server (${path.basename(path.dirname(cliPath))}) start-dev, in-memory SQLite, headless, --log-level warn, namespace default; no worker during the throughput rounds`);
+    console.log(
+      `bridge benchmark: ${HTTP_ROUNDS} rounds × ${PER_ROUND_HTTP} deliveries of the variants without Temporal (first, the dev server idle), then ${ROUNDS} rounds × ${PER_ROUND} of those with Temporal; concurrency ${CONCURRENCY}, warm-up ${WARM_UP} (×3 without Temporal)`,
+    );
+    console.log(
+      `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadAverage()}`,
+    );
+    console.log(
+      `Temporal: CLI dev server (${path.basename(path.dirname(cliPath))}) start-dev, in-memory SQLite, headless, --log-level warn, namespace default; no worker during the throughput rounds`,
+    );
     const pids = [server.pid, bridgeProcess.pid];
-    const total = new Map([...(await rounds(withoutTemporalVariants, pids, HTTP_ROUNDS)), ...(await rounds(temporalVariants, pids, ROUNDS))]);
+    const total = new Map([
+      ...(await rounds(withoutTemporalVariants, pids, HTTP_ROUNDS)),
+      ...(await rounds(temporalVariants, pids, ROUNDS)),
+    ]);
     const variants = [...withoutTemporalVariants, ...temporalVariants];
     console.log(`all rounds (load average now ${loadAverage()}):`);
     for (const v of variants) console.log(`  ${line(v.name, total.get(v.name)!.figures, total.get(v.name)!.cpu)}`);
     const figure = (name: string) => total.get(name)!.figures;
     // The throughput a target judges: the median of the rounds' (one slow round, from load elsewhere, moves it least).
-    const median = (name: string) => percentile(total.get(name)!.rounds.map((r) => r.perSecond), 50);
-    console.log(`direct signalWithStart mean latency ${mean(figure(names.direct).latencies).toFixed(1)} ms; bridge (own process) mean ${mean(figure(names.bridge).latencies).toFixed(1)} ms`);
-    console.log(`spool depth after the run: ${inProcess.recorder.spoolDepth} in-process (the bridge process logs its own, ${bridgeLog})`);
+    const median = (name: string) =>
+      percentile(
+        total.get(name)!.rounds.map((r) => r.perSecond),
+        50,
+      );
+    console.log(
+      `direct signalWithStart mean latency ${mean(figure(names.direct).latencies).toFixed(1)} ms; bridge (own process) mean ${mean(figure(names.bridge).latencies).toFixed(1)} ms`,
+    );
+    console.log(
+      `spool depth after the run: ${inProcess.recorder.spoolDepth} in-process (the bridge process logs its own, ${bridgeLog})`,
+    );
 
     await inProcess.stop();
     await bridgeProcess.stop();
@@ -239,16 +317,57 @@ async function main(): Promise<number> {
     visibleLine('that the delivery starts (no step subscribed yet)', visibility.starting);
 
     const results: BenchResult[] = [
-      ratioAtLeast(`bridge throughput (median of ${ROUNDS} rounds)`, { value: median(names.bridge), unit: 'deliveries/s' }, { value: median(names.direct), name: 'direct signalWithStart' }, 0.9),
-      ratioReported('bridge verify-and-validate', { value: figure(names.noTemporal).perSecond, unit: 'deliveries/s' }, { value: figure(names.bare).perSecond, name: 'bare express route' }),
-      ratioReported('bridge verify-and-validate, BRIDGE_LOG_LEVEL=warn', { value: figure(names.noTemporalAtWarn).perSecond, unit: 'deliveries/s' }, { value: figure(names.bare).perSecond, name: 'bare express route' }),
-      ratioReported('bridge in the load generator process', { value: figure(names.inProcess).perSecond, unit: 'deliveries/s' }, { value: figure(names.direct).perSecond, name: 'direct signalWithStart' }),
-      { name: `bridge POST→visible p50 at ${VISIBILITY_RATE}/s`, figure: visibility.waiting.p50, unit: 'ms', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null },
-      valueAtMost(`bridge POST→visible p99 at ${VISIBILITY_RATE}/s`, { value: visibility.waiting.p99, unit: 'ms' }, VISIBILITY_P99_MAX_MS),
-      { name: `bridge POST→visible p99 at ${VISIBILITY_RATE}/s, the delivery starting its resource`, figure: visibility.starting.p99, unit: 'ms', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null },
+      ratioAtLeast(
+        `bridge throughput (median of ${ROUNDS} rounds)`,
+        { value: median(names.bridge), unit: 'deliveries/s' },
+        { value: median(names.direct), name: 'direct signalWithStart' },
+        0.9,
+      ),
+      ratioReported(
+        'bridge verify-and-validate',
+        { value: figure(names.noTemporal).perSecond, unit: 'deliveries/s' },
+        { value: figure(names.bare).perSecond, name: 'bare express route' },
+      ),
+      ratioReported(
+        'bridge verify-and-validate, BRIDGE_LOG_LEVEL=warn',
+        { value: figure(names.noTemporalAtWarn).perSecond, unit: 'deliveries/s' },
+        { value: figure(names.bare).perSecond, name: 'bare express route' },
+      ),
+      ratioReported(
+        'bridge in the load generator process',
+        { value: figure(names.inProcess).perSecond, unit: 'deliveries/s' },
+        { value: figure(names.direct).perSecond, name: 'direct signalWithStart' },
+      ),
+      {
+        name: `bridge POST→visible p50 at ${VISIBILITY_RATE}/s`,
+        figure: visibility.waiting.p50,
+        unit: 'ms',
+        baseline: null,
+        baselineName: 'none',
+        ratio: null,
+        target: 'none',
+        pass: null,
+      },
+      valueAtMost(
+        `bridge POST→visible p99 at ${VISIBILITY_RATE}/s`,
+        { value: visibility.waiting.p99, unit: 'ms' },
+        VISIBILITY_P99_MAX_MS,
+      ),
+      {
+        name: `bridge POST→visible p99 at ${VISIBILITY_RATE}/s, the delivery starting its resource`,
+        figure: visibility.starting.p99,
+        unit: 'ms',
+        baseline: null,
+        baselineName: 'none',
+        ratio: null,
+        target: 'none',
+        pass: null,
+      },
     ];
     for (const r of results.filter((x) => x.ratio !== null)) {
-      console.log(`${r.name}: ${r.figure.toFixed(0)} ${r.unit} / ${r.baselineName} ${r.baseline!.toFixed(0)} = ${r.ratio!.toFixed(2)} (target ${r.target}${r.pass === null ? '' : r.pass ? ': met' : ': MISSED'})`);
+      console.log(
+        `${r.name}: ${r.figure.toFixed(0)} ${r.unit} / ${r.baselineName} ${r.baseline!.toFixed(0)} = ${r.ratio!.toFixed(2)} (target ${r.target}${r.pass === null ? '' : r.pass ? ': met' : ': MISSED'})`,
+      );
     }
     for (const r of results) reportResult(r);
     return exitCodeOf(results);
@@ -295,9 +414,20 @@ async function visibilityLatency(
   const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') });
   const nativeConnection = await NativeConnection.connect({ address });
   // The resource workflow runs no activity unless a subscriber asks it to poll: none here.
-  const worker = await Worker.create({ connection: nativeConnection, taskQueue: VISIBLE_TASK_QUEUE, workflowBundle: { code }, dataConverter });
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    taskQueue: VISIBLE_TASK_QUEUE,
+    workflowBundle: { code },
+    dataConverter,
+  });
   const running = worker.run();
-  const bridge = await startBridgeProcess({ temporalAddress: address, taskQueue: VISIBLE_TASK_QUEUE, secret: SECRET, spoolDir: path.join(spoolRoot, 'visible'), logFile: path.join(os.tmpdir(), 'bench-bridge-process.log') });
+  const bridge = await startBridgeProcess({
+    temporalAddress: address,
+    taskQueue: VISIBLE_TASK_QUEUE,
+    secret: SECRET,
+    spoolDir: path.join(spoolRoot, 'visible'),
+    logFile: path.join(os.tmpdir(), 'bench-bridge-process.log'),
+  });
   const acks: number[] = [];
   const postedAt = new Map<string, number>();
   const send: Send = async (d) => {
@@ -318,20 +448,46 @@ async function visibilityLatency(
     const sample = deliveries(VISIBILITY_SAMPLE);
     if (subscribed) {
       const target = { client, taskQueue: VISIBLE_TASK_QUEUE };
-      await closedLoop(sample, CONCURRENCY, (d) => subscribeToResourceWorkflow(target, { kind: 'idv', id: d.requestId }, { workflowId: `bench/step/${d.requestId}` }));
+      await closedLoop(sample, CONCURRENCY, (d) =>
+        subscribeToResourceWorkflow(
+          target,
+          { kind: 'idv', id: d.requestId },
+          { workflowId: `bench/step/${d.requestId}` },
+        ),
+      );
       await Promise.all(sample.map((d) => processedAt(client, d.requestId, subscribeSignal.name)));
     }
     const spent = cpuMeter([serverPid, bridge.pid]);
     const load = await pacedLoad(sample, VISIBILITY_RATE, send);
     const cpu = spent();
-    const processed = await Promise.all(sample.map(async (d) => ({ ...(await processedAt(client, d.requestId, deliverSignal.name)), posted: postedAt.get(d.requestId)! })));
+    const processed = await Promise.all(
+      sample.map(async (d) => ({
+        ...(await processedAt(client, d.requestId, deliverSignal.name)),
+        posted: postedAt.get(d.requestId)!,
+      })),
+    );
     const latencies = processed.map((p) => p.completed - p.posted);
-    const part = (name: string, values: number[]) => `${name} p50 ${percentile(values, 50).toFixed(0)} ms, p99 ${percentile(values, 99).toFixed(0)} ms`;
+    const part = (name: string, values: number[]) =>
+      `${name} p50 ${percentile(values, 50).toFixed(0)} ms, p99 ${percentile(values, 99).toFixed(0)} ms`;
     const breakdown =
-      `${part('waiting for a worker to take the task (task scheduled → started)', processed.map((p) => p.started - p.scheduled))}; ` +
-      `${part('the worker on it (started → completed)', processed.map((p) => p.completed - p.started))}; ` +
+      `${part(
+        'waiting for a worker to take the task (task scheduled → started)',
+        processed.map((p) => p.started - p.scheduled),
+      )}; ` +
+      `${part(
+        'the worker on it (started → completed)',
+        processed.map((p) => p.completed - p.started),
+      )}; ` +
       `over the load (here: the load generator and the worker) ${cpuColumns(cpu, sample.length)}`;
-    return { count: sample.length, perSecond: load.perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99), ackP50: percentile(acks, 50), ackP99: percentile(acks, 99), breakdown };
+    return {
+      count: sample.length,
+      perSecond: load.perSecond,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      ackP50: percentile(acks, 50),
+      ackP99: percentile(acks, 99),
+      breakdown,
+    };
   };
   try {
     // Warm-up: the bridge process, the worker's workflow context and the dev server's queue.
@@ -347,13 +503,16 @@ async function visibilityLatency(
   }
 }
 
-
 /**
  * The first workflow task of the resource workflow of `requestId` after its signal `signalName`
  * (the delivery, or the subscription that started it): when it was scheduled, started by a worker
  * and completed (epoch ms, from the history).
  */
-async function processedAt(client: Client, requestId: string, signalName: string): Promise<{ scheduled: number; started: number; completed: number }> {
+async function processedAt(
+  client: Client,
+  requestId: string,
+  signalName: string,
+): Promise<{ scheduled: number; started: number; completed: number }> {
   const handle = client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: requestId }));
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -365,7 +524,11 @@ async function processedAt(client: Client, requestId: string, signalName: string
       // The task that completed is the last one scheduled and started before it (a signal can land between).
       const upToIt = events.slice(0, signaled + 1 + completed).reverse();
       const last = (has: (e: (typeof events)[number]) => unknown) => eventTimeMs(upToIt.find(has) ?? {});
-      return { scheduled: last((e) => e.workflowTaskScheduledEventAttributes), started: last((e) => e.workflowTaskStartedEventAttributes), completed: eventTimeMs(after[completed]!) };
+      return {
+        scheduled: last((e) => e.workflowTaskScheduledEventAttributes),
+        started: last((e) => e.workflowTaskStartedEventAttributes),
+        completed: eventTimeMs(after[completed]!),
+      };
     }
     if (Date.now() > deadline) throw new Error(`${signalName} for ${requestId} not processed after 30 s`);
     await sleep(200);

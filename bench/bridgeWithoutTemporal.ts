@@ -20,9 +20,16 @@ export interface LocalServer {
   stop(): Promise<void>;
 }
 
-export async function startBridgeWithoutTemporal(options: { secret: string; spoolDir: string; logger: Logger }): Promise<LocalServer> {
+export async function startBridgeWithoutTemporal(options: {
+  secret: string;
+  spoolDir: string;
+  logger: Logger;
+}): Promise<LocalServer> {
   const metrics = createBridgeMetrics();
-  const spool = new Spool(options.spoolDir, { resourcesOf: (record) => workflowIdsOf(routeSpooled(record)), onQuarantine: () => {} });
+  const spool = new Spool(options.spoolDir, {
+    resourcesOf: (record) => workflowIdsOf(routeSpooled(record)),
+    onQuarantine: () => {},
+  });
   const recorder = new DeliveryRecorder({
     signal: async () => {},
     spool,
@@ -45,7 +52,10 @@ export async function startBridgeWithoutTemporal(options: { secret: string; spoo
   return listen(app, async () => recorder.stop());
 }
 
-export async function listen(app: { listen(port: number, host: string, ready: () => void): Server }, onStop: () => Promise<void> = async () => {}): Promise<LocalServer> {
+export async function listen(
+  app: { listen(port: number, host: string, ready: () => void): Server },
+  onStop: () => Promise<void> = async () => {},
+): Promise<LocalServer> {
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -57,12 +57,24 @@ const BARE_TABLE = 'bench_bare_transactions';
 
 /** The same rows, one statement, no account rows, no foreign key, no ON CONFLICT. */
 async function bareWrite(pool: Pool, read: BankingRead): Promise<void> {
-  const rows = read.flatMap((a) => a.transactions.transactions.map((t) => ({ owner: a.account.account_connection_id, ...t })));
+  const rows = read.flatMap((a) =>
+    a.transactions.transactions.map((t) => ({ owner: a.account.account_connection_id, ...t })),
+  );
   const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
   await pool.query(
     `INSERT INTO ${BARE_TABLE} (case_id, attempt_id, account_connection_id, transaction_id, booking_date, amount, currency, description, category)
      SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::date[], $6::numeric[], $7::text[], $8::text[], $9::text[])`,
-    [read[0]!.case_id, `case/${read[0]!.case_id}/banking`, column('owner'), column('transaction_id'), column('booking_date'), column('amount'), column('currency'), column('description'), column('category')],
+    [
+      read[0]!.case_id,
+      `case/${read[0]!.case_id}/banking`,
+      column('owner'),
+      column('transaction_id'),
+      column('booking_date'),
+      column('amount'),
+      column('currency'),
+      column('description'),
+      column('category'),
+    ],
   );
 }
 
@@ -80,7 +92,9 @@ interface Figures {
 async function measure(label: string, url: string, poolSize: number): Promise<Figures> {
   const store = await openCaseFile(url, poolSize);
   try {
-    await store.pool.query(`CREATE TABLE IF NOT EXISTS ${BARE_TABLE} (LIKE bank_transactions INCLUDING DEFAULTS INCLUDING INDEXES)`);
+    await store.pool.query(
+      `CREATE TABLE IF NOT EXISTS ${BARE_TABLE} (LIKE bank_transactions INCLUDING DEFAULTS INCLUDING INDEXES)`,
+    );
     for (let i = 0; i < WARM_UP; i++) {
       await storeWrite(store, bankingRead());
       await bareWrite(store.pool, bankingRead());
@@ -98,7 +112,9 @@ async function measure(label: string, url: string, poolSize: number): Promise<Fi
       }
       storeMs += roundStore;
       bareMs += roundBare;
-      console.log(`  ${label} round ${round + 1}: store ${(roundStore / READS_PER_ROUND).toFixed(0)} ms per read, bare INSERT ${(roundBare / READS_PER_ROUND).toFixed(0)} ms per read`);
+      console.log(
+        `  ${label} round ${round + 1}: store ${(roundStore / READS_PER_ROUND).toFixed(0)} ms per read, bare INSERT ${(roundBare / READS_PER_ROUND).toFixed(0)} ms per read`,
+      );
     }
     const n = ROUNDS * READS_PER_ROUND;
     const figures = { storeReadsPerSecond: (n * 1000) / storeMs, bareReadsPerSecond: (n * 1000) / bareMs };
@@ -116,7 +132,12 @@ async function measure(label: string, url: string, poolSize: number): Promise<Fi
 class TimedCaseFile extends CaseFileStore {
   writes: [number, number][] = [];
 
-  override async writeBankAccount(at: CaseFileAttempt, account: BankAccount, balances: BankBalances, transactions: BankTransactions): Promise<void> {
+  override async writeBankAccount(
+    at: CaseFileAttempt,
+    account: BankAccount,
+    balances: BankBalances,
+    transactions: BankTransactions,
+  ): Promise<void> {
     const t0 = performance.now();
     await super.writeBankAccount(at, account, balances, transactions);
     this.writes.push([t0, performance.now()]);
@@ -140,14 +161,30 @@ function covered(intervals: readonly [number, number][]): number {
  * the simulator and the embedded case file: total time and time inside the case file write.
  */
 async function bankingActivityTime(url: string): Promise<{ activityMs: number; caseFileMs: number }> {
-  const simulator = await startSimulator({ port: 0, clientId: 'bench', clientSecret: 'bench-secret', seed: 13, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: true, processingDelayMs: 0 });
+  const simulator = await startSimulator({
+    port: 0,
+    clientId: 'bench',
+    clientSecret: 'bench-secret',
+    seed: 13,
+    tokenLifetimeSeconds: 3600,
+    allowInsecureLoopbackCallbacks: true,
+    processingDelayMs: 0,
+  });
   const opened = await openCaseFile(url, EMBEDDED_POOL_SIZE);
   const store = new TimedCaseFile(opened.pool);
   try {
-    const provider = new ProviderClient({ baseUrl: simulator.baseUrl, authUrl: simulator.authUrl, clientId: 'bench', clientSecrets: ['bench-secret'], requestTimeoutMs: 30_000 });
+    const provider = new ProviderClient({
+      baseUrl: simulator.baseUrl,
+      authUrl: simulator.authUrl,
+      clientId: 'bench',
+      clientSecrets: ['bench-secret'],
+      requestTimeoutMs: 30_000,
+    });
     const banking = createBankingActivities(provider, store);
     const once = async (caseId: string) => {
-      const links = Array.from({ length: ACCOUNTS }, () => connectedAccount(simulator.baseUrl, generateAccount(simulator.store, caseId, VOLUME)));
+      const links = Array.from({ length: ACCOUNTS }, () =>
+        connectedAccount(simulator.baseUrl, generateAccount(simulator.store, caseId, VOLUME)),
+      );
       store.writes.length = 0;
       const t0 = performance.now();
       await Promise.all(links.map((l) => banking.readConnectedAccount({ ...l, caseId })));
@@ -156,7 +193,10 @@ async function bankingActivityTime(url: string): Promise<{ activityMs: number; c
     await once('bench-activity-warm-up');
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(await once(`bench-activity-${i}`));
-    return { activityMs: runs.reduce((a, r) => a + r.activityMs, 0) / runs.length, caseFileMs: runs.reduce((a, r) => a + r.caseFileMs, 0) / runs.length };
+    return {
+      activityMs: runs.reduce((a, r) => a + r.activityMs, 0) / runs.length,
+      caseFileMs: runs.reduce((a, r) => a + r.caseFileMs, 0) / runs.length,
+    };
   } finally {
     await store.close();
     await simulator.stop();
@@ -165,21 +205,41 @@ async function bankingActivityTime(url: string): Promise<{ activityMs: number; c
 
 async function main(): Promise<number> {
   reportSize(`${ROUNDS} rounds of ${READS_PER_ROUND} banking reads each way (BENCH_ROUNDS, BENCH_READS)`);
-  console.log(`case file writes: one read = ${ACCOUNTS} accounts × ${VOLUME.months} months × ${VOLUME.transactionsPerMonth} transactions = ${ROWS_PER_READ} rows; ${ROUNDS} rounds × ${READS_PER_ROUND} reads each way, warm-up ${WARM_UP}`);
-  console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `case file writes: one read = ${ACCOUNTS} accounts × ${VOLUME.months} months × ${VOLUME.transactionsPerMonth} transactions = ${ROWS_PER_READ} rows; ${ROUNDS} rounds × ${READS_PER_ROUND} reads each way, warm-up ${WARM_UP}`,
+  );
+  console.log(
+    `machine: ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const results: BenchResult[] = [];
 
   const embedded = await startEmbeddedCaseFile();
   try {
     console.log(`PGlite: in memory, served by pglite-socket, one pool connection (EMBEDDED_POOL_SIZE)`);
     const pglite = await measure('PGlite', embedded.url, EMBEDDED_POOL_SIZE);
-    results.push(ratioAtLeast('case file writes (PGlite)', { value: pglite.storeReadsPerSecond, unit: 'banking reads/s' }, { value: pglite.bareReadsPerSecond, name: 'bare INSERT … unnest' }, TARGET));
+    results.push(
+      ratioAtLeast(
+        'case file writes (PGlite)',
+        { value: pglite.storeReadsPerSecond, unit: 'banking reads/s' },
+        { value: pglite.bareReadsPerSecond, name: 'bare INSERT … unnest' },
+        TARGET,
+      ),
+    );
     const activity = await bankingActivityTime(embedded.url);
     console.log(
       `banking activity (readConnectedAccount × ${ACCOUNTS} in parallel, simulator + PGlite): ${activity.activityMs.toFixed(0)} ms per read, ` +
         `of which ${activity.caseFileMs.toFixed(0)} ms with a writeBankAccount under way (wall time, parallel writes counted once)`,
     );
-    results.push(ratioReported('banking activity in case file (PGlite)', { value: activity.caseFileMs, unit: 'ms per read' }, { value: activity.activityMs, name: 'whole activity' }));
+    results.push(
+      ratioReported(
+        'banking activity in case file (PGlite)',
+        { value: activity.caseFileMs, unit: 'ms per read' },
+        { value: activity.activityMs, name: 'whole activity' },
+      ),
+    );
   } finally {
     await embedded.stop();
   }
@@ -191,7 +251,14 @@ async function main(): Promise<number> {
     try {
       console.log(`PostgreSQL: ${postgres.version}, throwaway cluster, ${postgres.settings}, pool of 4`);
       const pg = await measure('PostgreSQL', postgres.url, 4);
-      results.push(ratioAtLeast('case file writes (PostgreSQL)', { value: pg.storeReadsPerSecond, unit: 'banking reads/s' }, { value: pg.bareReadsPerSecond, name: 'bare INSERT … unnest' }, TARGET));
+      results.push(
+        ratioAtLeast(
+          'case file writes (PostgreSQL)',
+          { value: pg.storeReadsPerSecond, unit: 'banking reads/s' },
+          { value: pg.bareReadsPerSecond, name: 'bare INSERT … unnest' },
+          TARGET,
+        ),
+      );
     } finally {
       postgres.stop();
     }

@@ -14,7 +14,11 @@ export interface LoadFigures {
   latencies: number[];
 }
 
-export async function closedLoop<Item>(items: readonly Item[], concurrency: number, send: (item: Item) => Promise<void>): Promise<LoadFigures> {
+export async function closedLoop<Item>(
+  items: readonly Item[],
+  concurrency: number,
+  send: (item: Item) => Promise<void>,
+): Promise<LoadFigures> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -40,7 +44,14 @@ export function percentile(samples: readonly number[], p: number): number {
 }
 
 function figures(count: number, seconds: number, latencies: number[]): LoadFigures {
-  return { count, seconds, perSecond: count / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
+  return {
+    count,
+    seconds,
+    perSecond: count / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    latencies,
+  };
 }
 
 /** Several runs of one variant taken together: all items over all the time spent. */

@@ -31,6 +31,9 @@ export function cpuMeter(otherPids: readonly number[]): () => CpuSpent {
   const others = otherPids.map(processCpuMs);
   return () => {
     const used = process.cpuUsage(self);
-    return { selfMs: (used.user + used.system) / 1000, othersMs: otherPids.map((pid, i) => processCpuMs(pid) - others[i]!) };
+    return {
+      selfMs: (used.user + used.system) / 1000,
+      othersMs: otherPids.map((pid, i) => processCpuMs(pid) - others[i]!),
+    };
   };
 }

@@ -35,7 +35,14 @@ import { workerEnvOf } from '../cli/stackProcessEnv';
 import { failureConverterPath } from '../codec/dataConverter';
 import { workflowsPath } from '../worker/createWorker';
 import { killChildren, startChild, type Child } from './faultHarness/childProcess';
-import { act, newApplicant, startJourney, type Applicant, type Control, type JourneyPlan } from './faultHarness/faultJourneys';
+import {
+  act,
+  newApplicant,
+  startJourney,
+  type Applicant,
+  type Control,
+  type JourneyPlan,
+} from './faultHarness/faultJourneys';
 import { simulatorControl } from './faultHarness/rawProviderApi';
 import type { SimulatorStore } from '../simulator/store';
 import { installRuntimeLogging } from '../worker/runtimeLogging';
@@ -71,7 +78,8 @@ const elapsed = (since: number) => `${Math.round((Date.now() - since) / 1000)} s
 /** New applicants at the simulator, 50 at a time. */
 async function applicantsFor(control: Control, n: number): Promise<Applicant[]> {
   const applicants: Applicant[] = [];
-  for (let i = 0; i < n; i += 50) applicants.push(...(await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => newApplicant(control)))));
+  for (let i = 0; i < n; i += 50)
+    applicants.push(...(await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => newApplicant(control)))));
   return applicants;
 }
 
@@ -80,7 +88,14 @@ async function applicantsFor(control: Control, n: number): Promise<Applicant[]> 
  * returns once all wait; prints progress every few hundred. After START_MAX_MS no more are
  * started: the applicants whose journeys were are returned.
  */
-async function startWaiting(client: Client, taskQueue: string, store: SimulatorStore, all: Applicant[], label: string, workerPid: number): Promise<{ applicants: Applicant[]; asked: Map<string, AskedIds> }> {
+async function startWaiting(
+  client: Client,
+  taskQueue: string,
+  store: SimulatorStore,
+  all: Applicant[],
+  label: string,
+  workerPid: number,
+): Promise<{ applicants: Applicant[]; asked: Map<string, AskedIds> }> {
   const since = Date.now();
   let applicants = all;
   let started = 0;
@@ -90,7 +105,9 @@ async function startWaiting(client: Client, taskQueue: string, store: SimulatorS
     asked = askedApplicants(store, applicants.slice(0, started), PLAN.banking);
     if (Date.now() - since > START_MAX_MS && applicants.length > started) {
       applicants = applicants.slice(0, started);
-      console.log(`${label}: ${START_MAX_MS / 60_000} minutes are up; no more journeys started (${started} of ${all.length})`);
+      console.log(
+        `${label}: ${START_MAX_MS / 60_000} minutes are up; no more journeys started (${started} of ${all.length})`,
+      );
     }
     const room = Math.min(BACKLOG - (started - asked.size), applicants.length - started);
     if (room > 0) {
@@ -101,7 +118,9 @@ async function startWaiting(client: Client, taskQueue: string, store: SimulatorS
     }
     if (asked.size - reported >= 250 || (asked.size === applicants.length && reported !== asked.size)) {
       reported = asked.size;
-      console.log(`${label}: ${asked.size} of ${applicants.length} journeys waiting (${started} started) after ${elapsed(since)}; worker RSS ${rssMiB(workerPid)} MiB`);
+      console.log(
+        `${label}: ${asked.size} of ${applicants.length} journeys waiting (${started} started) after ${elapsed(since)}; worker RSS ${rssMiB(workerPid)} MiB`,
+      );
     }
   }
   return { applicants, asked };
@@ -114,7 +133,13 @@ function spreadSample<T>(all: readonly T[], n: number): T[] {
 }
 
 /** Every applicant acts, RESUME_CONCURRENCY at once; answers each journey's act-to-completion time. */
-async function resume(client: Client, control: Control, applicants: Applicant[], asked: Map<string, AskedIds>, label: string): Promise<{ durations: number[]; failures: number; seconds: number }> {
+async function resume(
+  client: Client,
+  control: Control,
+  applicants: Applicant[],
+  asked: Map<string, AskedIds>,
+  label: string,
+): Promise<{ durations: number[]; failures: number; seconds: number }> {
   const since = Date.now();
   let done = 0;
   const outcomes = await forEachBounded(applicants, RESUME_CONCURRENCY, async (a) => {
@@ -123,39 +148,65 @@ async function resume(client: Client, control: Control, applicants: Applicant[],
     const actedAt = Date.now();
     await act(control, ids);
     const timeout = sleep(RESUME_TIMEOUT_MS).then(() => Promise.reject(new Error('not completed in time')));
-    const status = (await Promise.race([client.workflow.getHandle(`case/${a.caseId}`).result(), timeout])) as { state: string };
+    const status = (await Promise.race([client.workflow.getHandle(`case/${a.caseId}`).result(), timeout])) as {
+      state: string;
+    };
     if (status.state !== 'completed') throw new Error(`the journey ended ${status.state}`);
     const duration = Date.now() - actedAt;
-    if (++done % 250 === 0) console.log(`${label}: ${done} of ${applicants.length} journeys resumed after ${elapsed(since)}`);
+    if (++done % 250 === 0)
+      console.log(`${label}: ${done} of ${applicants.length} journeys resumed after ${elapsed(since)}`);
     return duration;
   });
   const durations = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
   const failures = outcomes.filter((o) => o.status === 'rejected') as PromiseRejectedResult[];
   // Reasons only, with every id masked (a simulator path names the request), each once.
-  const reasons = new Set(failures.map((f) => String((f.reason as Error).message ?? f.reason).replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, '<id>')));
+  const reasons = new Set(
+    failures.map((f) => String((f.reason as Error).message ?? f.reason).replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, '<id>')),
+  );
   for (const reason of reasons) console.log(`${label}: ${failures.length} not resumed; ${reason}`);
   return { durations, failures: failures.length, seconds: (Date.now() - since) / 1000 };
 }
 
 function printOpen(title: string, groups: OpenWorkflows, journeys: number): void {
   console.log(`${title}: ${totalOf(groups)} workflows, ${(totalOf(groups) / journeys).toFixed(2)} per journey`);
-  for (const [group, n] of [...groups.entries()].sort((a, b) => b[1] - a[1])) console.log(`  ${group.padEnd(40)} ${String(n).padStart(7)}  ${(n / journeys).toFixed(2)} per journey`);
+  for (const [group, n] of [...groups.entries()].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${group.padEnd(40)} ${String(n).padStart(7)}  ${(n / journeys).toFixed(2)} per journey`);
 }
 
 async function main(): Promise<void> {
-  reportSize(`${JOURNEYS} idle journeys, ${Math.min(RESUME_SAMPLE, JOURNEYS)} of them resumed, ${RESUME_CONCURRENCY} at once (BENCH_IDLE_JOURNEYS=5000 for the large run, BENCH_IDLE_RESUME, BENCH_IDLE_RESUME_CONCURRENCY)`);
+  reportSize(
+    `${JOURNEYS} idle journeys, ${Math.min(RESUME_SAMPLE, JOURNEYS)} of them resumed, ${RESUME_CONCURRENCY} at once (BENCH_IDLE_JOURNEYS=5000 for the large run, BENCH_IDLE_RESUME, BENCH_IDLE_RESUME_CONCURRENCY)`,
+  );
   // The stack's own worker (stopped at once) logs at WARN: its state changes are not the bench's output.
   installRuntimeLogging();
   const started = Date.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-idle-'));
   const bundlePath = path.join(dir, 'workflow-bundle.js');
-  writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') })).code);
-  const stack = await startStack({ embedded: { logFile: path.join(dir, 'temporal.log') }, workflowBundle: { codePath: bundlePath }, spoolDir: path.join(dir, 'spool'), processingDelayMs: 0, caseFile: { embedded: {} } });
+  writeFileSync(
+    bundlePath,
+    (await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') })).code,
+  );
+  const stack = await startStack({
+    embedded: { logFile: path.join(dir, 'temporal.log') },
+    workflowBundle: { codePath: bundlePath },
+    spoolDir: path.join(dir, 'spool'),
+    processingDelayMs: 0,
+    caseFile: { embedded: {} },
+  });
   // The measured worker is a child process; the stack's own would take its work.
   await stack.worker.stop();
   const workerEnv: Record<string, string> = { ...workerEnvOf(stack, bundlePath), NODE_OPTIONS: WORKER_NODE_OPTIONS };
-  const settings = ['WORKER_MAX_CACHED_WORKFLOWS', 'WORKER_REUSE_V8_CONTEXT', 'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS'].map((name) => `${name}=${process.env[name] ?? '(default)'}`);
-  console.log(`bench idle: ${JOURNEYS} journeys; worker ${settings.join(' ')} NODE_OPTIONS=${WORKER_NODE_OPTIONS || '(none)'}; ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const settings = [
+    'WORKER_MAX_CACHED_WORKFLOWS',
+    'WORKER_REUSE_V8_CONTEXT',
+    'WORKER_MAX_CONCURRENT_WORKFLOW_TASKS',
+  ].map((name) => `${name}=${process.env[name] ?? '(default)'}`);
+  console.log(
+    `bench idle: ${JOURNEYS} journeys; worker ${settings.join(' ')} NODE_OPTIONS=${WORKER_NODE_OPTIONS || '(none)'}; ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   const control = simulatorControl(stack.simulator);
   const { client } = stack;
   const taskQueue = stack.temporal.taskQueue;
@@ -167,28 +218,45 @@ async function main(): Promise<void> {
 
     // 1. Warm-up and baselines.
     const warmApplicants = await applicantsFor(control, WARMUP);
-    const { asked: warmAsked } = await startWaiting(client, taskQueue, stack.simulator.store, warmApplicants, 'warm-up', first);
+    const { asked: warmAsked } = await startWaiting(
+      client,
+      taskQueue,
+      stack.simulator.store,
+      warmApplicants,
+      'warm-up',
+      first,
+    );
     await waitQuiet(client, first);
     const warm = await resume(client, control, warmApplicants, warmAsked, 'warm-up');
     const warmSummary = summarize(warm.durations);
     await waitQuiet(client, first);
     const baselineMiB = await steadyRssMiB(first);
     const beforeOpen = await openWorkflows(client);
-    console.log(`warm-up: resume with a warm worker ${formatSummary(warmSummary)}; worker#1 RSS once quiet ${baselineMiB} MiB (${totalOf(beforeOpen)} warm-up workflows still open)`);
+    console.log(
+      `warm-up: resume with a warm worker ${formatSummary(warmSummary)}; worker#1 RSS once quiet ${baselineMiB} MiB (${totalOf(beforeOpen)} warm-up workflows still open)`,
+    );
 
     // 2. Journeys waiting for their applicants. (Counted by start time, not by subtracting the
     // warm-up's count: warm-up resources that closed meanwhile would be subtracted from them.)
     const measuredFrom = new Date();
     const requested = await applicantsFor(control, JOURNEYS);
-    const startPhase = peakRssDuring(first, startWaiting(client, taskQueue, stack.simulator.store, requested, 'start', first));
-    const { result: { applicants, asked }, peakMiB: startPeakMiB } = await startPhase;
+    const startPhase = peakRssDuring(
+      first,
+      startWaiting(client, taskQueue, stack.simulator.store, requested, 'start', first),
+    );
+    const {
+      result: { applicants, asked },
+      peakMiB: startPeakMiB,
+    } = await startPhase;
     const held = applicants.length;
     const startSeconds = (Date.now() - started) / 1000;
     await waitQuiet(client, first);
     const heldMiB = await steadyRssMiB(first);
     const opened = await openWorkflows(client, measuredFrom);
     const perJourneyMiB = (heldMiB - baselineMiB) / held;
-    console.log(`idle: ${held} journeys waiting (${JOURNEYS} asked for); worker#1 RSS ${heldMiB} MiB once quiet (peak ${startPeakMiB} MiB while starting), ${perJourneyMiB.toFixed(3)} MiB per journey above the baseline (without lean histories: ${REFERENCE_MIB_PER_JOURNEY} MB)`);
+    console.log(
+      `idle: ${held} journeys waiting (${JOURNEYS} asked for); worker#1 RSS ${heldMiB} MiB once quiet (peak ${startPeakMiB} MiB while starting), ${perJourneyMiB.toFixed(3)} MiB per journey above the baseline (without lean histories: ${REFERENCE_MIB_PER_JOURNEY} MB)`,
+    );
     printOpen('open workflows of the idle journeys', opened, held);
 
     // 3. A fresh worker resumes them.
@@ -197,12 +265,21 @@ async function main(): Promise<void> {
     const second = worker.child.pid!;
     const freshMiB = await steadyRssMiB(second, 5);
     const resumed = spreadSample(applicants, RESUME_SAMPLE);
-    console.log(`worker#2 (fresh, empty cache) running, RSS ${freshMiB} MiB; the applicants of ${resumed.length} of the ${held} journeys act, ${RESUME_CONCURRENCY} at once`);
-    const { result: cold, peakMiB: resumePeakMiB } = await peakRssDuring(second, resume(client, control, resumed, asked, 'resume'));
+    console.log(
+      `worker#2 (fresh, empty cache) running, RSS ${freshMiB} MiB; the applicants of ${resumed.length} of the ${held} journeys act, ${RESUME_CONCURRENCY} at once`,
+    );
+    const { result: cold, peakMiB: resumePeakMiB } = await peakRssDuring(
+      second,
+      resume(client, control, resumed, asked, 'resume'),
+    );
     const coldSummary = summarize(cold.durations);
     const afterMiB = rssMiB(second);
-    console.log(`resume: ${formatSummary(coldSummary)}; ${cold.failures} not resumed; all in ${cold.seconds.toFixed(0)} s (${(cold.durations.length / cold.seconds).toFixed(1)} journeys/s); worker#2 RSS peak ${resumePeakMiB} MiB, ${afterMiB} MiB at the end`);
-    console.log(`bench idle: ${Math.round((Date.now() - started) / 1000)} s in all (start phase ended at ${Math.round(startSeconds)} s)`);
+    console.log(
+      `resume: ${formatSummary(coldSummary)}; ${cold.failures} not resumed; all in ${cold.seconds.toFixed(0)} s (${(cold.durations.length / cold.seconds).toFixed(1)} journeys/s); worker#2 RSS peak ${resumePeakMiB} MiB, ${afterMiB} MiB at the end`,
+    );
+    console.log(
+      `bench idle: ${Math.round((Date.now() - started) / 1000)} s in all (start phase ended at ${Math.round(startSeconds)} s)`,
+    );
 
     const memoryPass = heldMiB < TARGET_MIB && held === JOURNEYS;
     const resumePass = cold.failures === 0 && cold.durations.length === resumed.length && held === JOURNEYS;

@@ -19,7 +19,12 @@ import { runDemoJourney } from '../cli/demoJourney';
 import { startStack } from '../cli/stack';
 import { addCost, eventBreakdown, eventName, zeroCost, type Cost } from './journeyCost/historyCost';
 import { allRuns, historyOf, partOf, runCost, untilQuiet } from './journeyCost/caseRuns';
-import { actionLines, dollarsFor, LIST_PRICE_PER_MILLION_ACTIONS_USD, notInHistory } from './journeyCost/billableActions';
+import {
+  actionLines,
+  dollarsFor,
+  LIST_PRICE_PER_MILLION_ACTIONS_USD,
+  notInHistory,
+} from './journeyCost/billableActions';
 import { reportResult, reportSize } from './benchResult';
 
 const JOURNEYS = Number(process.env.BENCH_COST_JOURNEYS ?? 3);
@@ -36,7 +41,12 @@ const QUIET_MS = Number(process.env.BENCH_COST_QUIET_MS ?? 5_000);
 async function main(): Promise<void> {
   reportSize(`${JOURNEYS} journeys (BENCH_COST_JOURNEYS)`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-cost-'));
-  const stack = await startStack({ processingDelayMs: 0, spoolDir: path.join(dir, 'spool'), embedded: { logFile: path.join(dir, 'temporal.log') }, caseFile: { embedded: {} } });
+  const stack = await startStack({
+    processingDelayMs: 0,
+    spoolDir: path.join(dir, 'spool'),
+    embedded: { logFile: path.join(dir, 'temporal.log') },
+    caseFile: { embedded: {} },
+  });
   try {
     const perPart = new Map<string, Cost>();
     const total = zeroCost();
@@ -45,39 +55,96 @@ async function main(): Promise<void> {
     let workflowRuns = 0;
     for (let i = 0; i < JOURNEYS; i++) {
       const outcome = await runDemoJourney(stack, () => {}, { deadlines: { reconcileAfter: RECONCILE_AFTER } });
-      if (outcome.status.state !== 'completed') throw new Error(`journey ${outcome.caseId} ended ${outcome.status.state}: ${outcome.status.reasons.join('; ')}`);
-      const runs = await untilQuiet(stack.client, async () => (await allRuns(stack.client)).filter((r) => !known.has(r.runId)), QUIET_MS);
+      if (outcome.status.state !== 'completed')
+        throw new Error(
+          `journey ${outcome.caseId} ended ${outcome.status.state}: ${outcome.status.reasons.join('; ')}`,
+        );
+      const runs = await untilQuiet(
+        stack.client,
+        async () => (await allRuns(stack.client)).filter((r) => !known.has(r.runId)),
+        QUIET_MS,
+      );
       known = new Set([...known, ...runs.map((r) => r.runId)]);
       workflowRuns += runs.length;
       for (const run of runs) {
         const events = await historyOf(stack.client, run);
         const cost = runCost(run, events, stack.simulator.store.requests);
         const part = partOf(run.workflowId, outcome.caseId);
-        if (process.env.BENCH_COST_DUMP && i === 0) console.log(`${run.workflowId}: ${events.map((e) => eventName(e.eventType)).join(' ')}`);
+        if (process.env.BENCH_COST_DUMP && i === 0)
+          console.log(`${run.workflowId}: ${events.map((e) => eventName(e.eventType)).join(' ')}`);
         perPart.set(part, addCost(perPart.get(part) ?? zeroCost(), cost));
         addCost(total, cost);
         const kind = part.startsWith('resource') ? 'resource' : part === 'journey' ? 'journey' : 'step';
-        for (const [name, count] of eventBreakdown(events)) breakdown.set(`${kind} ${name}`, (breakdown.get(`${kind} ${name}`) ?? 0) + count);
+        for (const [name, count] of eventBreakdown(events))
+          breakdown.set(`${kind} ${name}`, (breakdown.get(`${kind} ${name}`) ?? 0) + count);
       }
     }
     const per = (n: number) => Math.round((n / JOURNEYS) * 10) / 10;
     const rows = [...perPart.entries()].sort(([a], [b]) => a.localeCompare(b));
     console.log(`\none journey (mean of ${JOURNEYS}; ${per(workflowRuns)} workflow runs), per part:`);
-    console.log(['part'.padEnd(34), 'events', 'tasks', 'sig out', 'sig in', 'activities', 'timers', 'children', 'actions'].join('\t'));
+    console.log(
+      ['part'.padEnd(34), 'events', 'tasks', 'sig out', 'sig in', 'activities', 'timers', 'children', 'actions'].join(
+        '\t',
+      ),
+    );
     for (const [part, cost] of [...rows, ['TOTAL', total] as const]) {
-      console.log([part.padEnd(34), per(cost.events), per(cost.workflowTasks), per(cost.signalsSent), per(cost.signalsReceived), per(cost.activities), per(cost.timers), per(cost.children), per(cost.actions)].join('\t'));
+      console.log(
+        [
+          part.padEnd(34),
+          per(cost.events),
+          per(cost.workflowTasks),
+          per(cost.signalsSent),
+          per(cost.signalsReceived),
+          per(cost.activities),
+          per(cost.timers),
+          per(cost.children),
+          per(cost.actions),
+        ].join('\t'),
+      );
     }
     console.log('\nevents by type (per journey):');
-    for (const [name, count] of [...breakdown.entries()].sort((a, b) => b[1] - a[1])) console.log(`  ${name.padEnd(60)} ${per(count)}`);
+    for (const [name, count] of [...breakdown.entries()].sort((a, b) => b[1] - a[1]))
+      console.log(`  ${name.padEnd(60)} ${per(count)}`);
     const events = per(total.events);
     const actions = per(total.actions);
-    console.log(`\nbillable actions by kind (per journey; not in a history, so not counted: ${notInHistory}; heartbeats estimated):`);
+    console.log(
+      `\nbillable actions by kind (per journey; not in a history, so not counted: ${notInHistory}; heartbeats estimated):`,
+    );
     for (const line of actionLines(total.actionsByKind, JOURNEYS)) console.log(line);
-    console.log(`\none journey: ${actions} actions, $${dollarsFor(actions).toFixed(5)} at $${LIST_PRICE_PER_MILLION_ACTIONS_USD} per million actions (Temporal Cloud list price)`);
-    reportResult({ name: 'journey cost: history events', figure: events, unit: 'history events per journey', baseline: BEFORE_EVENTS, baselineName: 'history events per journey without lean histories', ratio: events / BEFORE_EVENTS, target: 'none', pass: null });
-    reportResult({ name: 'journey cost: billable actions', figure: actions, unit: 'Temporal Cloud actions per journey', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null });
+    console.log(
+      `\none journey: ${actions} actions, $${dollarsFor(actions).toFixed(5)} at $${LIST_PRICE_PER_MILLION_ACTIONS_USD} per million actions (Temporal Cloud list price)`,
+    );
+    reportResult({
+      name: 'journey cost: history events',
+      figure: events,
+      unit: 'history events per journey',
+      baseline: BEFORE_EVENTS,
+      baselineName: 'history events per journey without lean histories',
+      ratio: events / BEFORE_EVENTS,
+      target: 'none',
+      pass: null,
+    });
+    reportResult({
+      name: 'journey cost: billable actions',
+      figure: actions,
+      unit: 'Temporal Cloud actions per journey',
+      baseline: null,
+      baselineName: 'none',
+      ratio: null,
+      target: 'none',
+      pass: null,
+    });
     // Per 1,000 journeys: a cent-sized figure per journey would print as 0.00 in the summary.
-    reportResult({ name: 'journey cost: at list price', figure: Math.round(dollarsFor(actions) * 1000 * 100) / 100, unit: `USD per 1,000 journeys ($${LIST_PRICE_PER_MILLION_ACTIONS_USD}/M actions)`, baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null });
+    reportResult({
+      name: 'journey cost: at list price',
+      figure: Math.round(dollarsFor(actions) * 1000 * 100) / 100,
+      unit: `USD per 1,000 journeys ($${LIST_PRICE_PER_MILLION_ACTIONS_USD}/M actions)`,
+      baseline: null,
+      baselineName: 'none',
+      ratio: null,
+      target: 'none',
+      pass: null,
+    });
   } finally {
     await stack.stop();
   }

@@ -40,9 +40,21 @@ import { ratioAtLeast, reportResult, reportSize } from './benchResult';
 import { playApplicants, type ApplicantPlayer } from './journeyThroughput/applicantPlayer';
 import { baselineDeliverSignal } from './journeyThroughput/baselineMessages';
 import type { BaselineJourneyPlan } from './journeyThroughput/baselinePlan';
-import { BASELINE_TASK_QUEUE, startBaselineWorker, workerSettings, type BaselineWorker } from './journeyThroughput/baselineWorker';
+import {
+  BASELINE_TASK_QUEUE,
+  startBaselineWorker,
+  workerSettings,
+  type BaselineWorker,
+} from './journeyThroughput/baselineWorker';
 import { baselineJourney, baselineMailbox } from './journeyThroughput/baselineWorkflows';
-import { journeysOf, planFor, shapeFigures, summariseRunsSince, typicalPlan, type ShapeFigures } from './journeyThroughput/journeyShape';
+import {
+  journeysOf,
+  planFor,
+  shapeFigures,
+  summariseRunsSince,
+  typicalPlan,
+  type ShapeFigures,
+} from './journeyThroughput/journeyShape';
 import { describeTimeSpent, type TimeSpent } from './journeyThroughput/timeSpent';
 import { cpuMeter } from './cpuMeter';
 import { monotonicUs, windowLine, type ProfileWindow } from './journeyThroughput/cpuByPart';
@@ -76,10 +88,13 @@ function roundWindow(name: string, journeys: number): () => ProfileWindow {
 
 const perMinute = (round: Round) => (round.journeyIds.length / round.seconds) * 60;
 /** Journeys per minute over all rounds together. */
-const overall = (rounds: Round[]) => (rounds.reduce((n, r) => n + r.journeyIds.length, 0) / rounds.reduce((t, r) => t + r.seconds, 0)) * 60;
+const overall = (rounds: Round[]) =>
+  (rounds.reduce((n, r) => n + r.journeyIds.length, 0) / rounds.reduce((t, r) => t + r.seconds, 0)) * 60;
 /** The median round's journeys a minute (the upper middle one of an even count). */
-const medianPerMinute = (rounds: Round[]) => rounds.map(perMinute).sort((a, b) => a - b)[Math.floor(rounds.length / 2)] ?? 0;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const medianPerMinute = (rounds: Round[]) =>
+  rounds.map(perMinute).sort((a, b) => a - b)[Math.floor(rounds.length / 2)] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** Measures the CPU time of this process and of the dev server (`pid`) from now on. */
 function roundCpu(devServerPid: number | undefined): () => Round['cpu'] {
@@ -102,16 +117,28 @@ async function realRound(stack: Stack, player: ApplicantPlayer, count: number): 
       cases.map(async (demo) => {
         const t0 = performance.now();
         const status = await (await startDemoJourney(stack, demo)).result();
-        if (status.state !== 'completed') throw new Error(`journey case/${demo.caseId} ended ${status.state}: ${status.reasons.join('; ')}`);
+        if (status.state !== 'completed')
+          throw new Error(`journey case/${demo.caseId} ended ${status.state}: ${status.reasons.join('; ')}`);
         return performance.now() - t0;
       }),
     ),
   ]);
-  return { journeyIds: cases.map((c) => `case/${c.caseId}`), seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), cpu: cpu(), window: window() };
+  return {
+    journeyIds: cases.map((c) => `case/${c.caseId}`),
+    seconds: (performance.now() - started) / 1000,
+    latencies: latencies.sort((a, b) => a - b),
+    cpu: cpu(),
+    window: window(),
+  };
 }
 
 /** `count` baseline journeys at once, each with its mailboxes' client deliveries; resolves when all have completed. */
-async function baselineRound(client: Client, template: BaselineJourneyPlan, count: number, devServerPid: number | undefined): Promise<Round> {
+async function baselineRound(
+  client: Client,
+  template: BaselineJourneyPlan,
+  count: number,
+  devServerPid: number | undefined,
+): Promise<Round> {
   const run = randomUUID().slice(0, 8);
   const journeyIds = Array.from({ length: count }, (_, i) => `baseline/${run}/${i}`);
   const cpu = roundCpu(devServerPid);
@@ -121,18 +148,34 @@ async function baselineRound(client: Client, template: BaselineJourneyPlan, coun
     journeyIds.map(async (workflowId) => {
       const t0 = performance.now();
       const plan = planFor(template, workflowId);
-      const handle = await client.workflow.start(baselineJourney, { workflowId, taskQueue: BASELINE_TASK_QUEUE, args: [plan] });
+      const handle = await client.workflow.start(baselineJourney, {
+        workflowId,
+        taskQueue: BASELINE_TASK_QUEUE,
+        args: [plan],
+      });
       for (const mailbox of plan.mailboxes) {
         for (let i = 0; i < mailbox.deliveries; i++) {
           const forward = i < mailbox.forwarded;
-          await client.workflow.signalWithStart(baselineMailbox, { workflowId: mailbox.workflowId, taskQueue: BASELINE_TASK_QUEUE, args: [], signal: baselineDeliverSignal, signalArgs: [forward] });
+          await client.workflow.signalWithStart(baselineMailbox, {
+            workflowId: mailbox.workflowId,
+            taskQueue: BASELINE_TASK_QUEUE,
+            args: [],
+            signal: baselineDeliverSignal,
+            signalArgs: [forward],
+          });
         }
       }
       await handle.result();
       return performance.now() - t0;
     }),
   );
-  return { journeyIds, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), cpu: cpu(), window: window() };
+  return {
+    journeyIds,
+    seconds: (performance.now() - started) / 1000,
+    latencies: latencies.sort((a, b) => a - b),
+    cpu: cpu(),
+    window: window(),
+  };
 }
 
 function devServerCommand(stack: Stack): string {
@@ -146,7 +189,11 @@ function devServerCommand(stack: Stack): string {
   }
 }
 
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 function describeRound(name: string, round: Round): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -186,7 +233,8 @@ function shapeTable(real: ShapeFigures, baseline: ShapeFigures): string {
     ['workflow tasks', 'workflowTasks'],
   ];
   const lines = [`${'per journey (mean)'.padEnd(46)} ${'system'.padStart(8)} ${'baseline'.padStart(9)}`];
-  for (const [label, key] of rows) lines.push(`${label.padEnd(46)} ${String(real[key]).padStart(8)} ${String(baseline[key]).padStart(9)}`);
+  for (const [label, key] of rows)
+    lines.push(`${label.padEnd(46)} ${String(real[key]).padStart(8)} ${String(baseline[key]).padStart(9)}`);
   return lines.join('\n');
 }
 
@@ -194,10 +242,20 @@ async function main(): Promise<void> {
   reportSize(`${ROUNDS} rounds of ${JOURNEYS} journeys each way (BENCH_THROUGHPUT_ROUNDS, BENCH_THROUGHPUT_JOURNEYS)`);
   // The workers' state changes, the bundler's report and the core's "workflow task took more than
   // 5 seconds" warnings (the figures below say where time goes) would bury the figures.
-  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+  Runtime.install({
+    logger: new DefaultLogger('WARN'),
+    telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } },
+  });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-throughput-'));
-  console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average (1/5/15 min) at start ${load()}`);
-  const stack = await startStack({ processingDelayMs: 0, spoolDir: path.join(dir, 'spool'), embedded: { logFile: path.join(dir, 'temporal.log') }, caseFile: { embedded: {} } });
+  console.log(
+    `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average (1/5/15 min) at start ${load()}`,
+  );
+  const stack = await startStack({
+    processingDelayMs: 0,
+    spoolDir: path.join(dir, 'spool'),
+    embedded: { logFile: path.join(dir, 'temporal.log') },
+    caseFile: { embedded: {} },
+  });
   let baselineWorker: BaselineWorker | undefined;
   try {
     console.log(`dev server: ${devServerCommand(stack)}`);
@@ -210,7 +268,10 @@ async function main(): Promise<void> {
 
     // The first measured round's histories: the baseline's plan, and where the time went.
     const realSpent: TimeSpent = new Map();
-    const realRuns = journeysOf(await summariseRunsSince(stack.client, since, realSpent), (reals[0] as Round).journeyIds);
+    const realRuns = journeysOf(
+      await summariseRunsSince(stack.client, since, realSpent),
+      (reals[0] as Round).journeyIds,
+    );
     const template = typicalPlan(realRuns);
     if (process.env.BENCH_THROUGHPUT_PLAN) console.log(`baseline plan: ${JSON.stringify(template, null, 2)}`);
 
@@ -218,14 +279,19 @@ async function main(): Promise<void> {
     const baselineClient = baselineWorker.client;
     const realSettings = workerSettings(stack.worker.worker);
     const baselineSettings = workerSettings(baselineWorker.worker);
-    console.log(`worker settings ${realSettings === baselineSettings ? '(the same for both)' : 'DIFFER'}: ${realSettings}`);
+    console.log(
+      `worker settings ${realSettings === baselineSettings ? '(the same for both)' : 'DIFFER'}: ${realSettings}`,
+    );
     if (realSettings !== baselineSettings) console.log(`baseline worker settings: ${baselineSettings}`);
     await baselineRound(baselineClient, template, WARMUP, stack.devServer?.pid);
     const baselineSince = new Date();
     const baselines = [await baselineRound(baselineClient, template, JOURNEYS, stack.devServer?.pid)];
     printRound('baseline', baselines[0] as Round);
     const baselineSpent: TimeSpent = new Map();
-    const baselineRuns = journeysOf(await summariseRunsSince(baselineClient, baselineSince, baselineSpent), (baselines[0] as Round).journeyIds);
+    const baselineRuns = journeysOf(
+      await summariseRunsSince(baselineClient, baselineSince, baselineSpent),
+      (baselines[0] as Round).journeyIds,
+    );
 
     // Further pairs alternate which side goes first (system-baseline, then baseline-system, …), so
     // that what changes over the run (load from elsewhere, the dev server's store growing) falls on
@@ -253,11 +319,24 @@ async function main(): Promise<void> {
     const base = Math.round(medianPerMinute(baselines) * 10) / 10;
     const ratio = medianPerMinute(reals) / medianPerMinute(baselines);
     console.log(`load average at the end: ${load()}`);
-    console.log(`all ${ROUNDS} round(s) together: system ${overall(reals).toFixed(1)} journeys/min, baseline ${overall(baselines).toFixed(1)} journeys/min`);
-    console.log(`CPU per journey over all rounds: ${describeCpu('system', reals)}; ${describeCpu('baseline', baselines)}`);
-    console.log(`each pair's ratio (system / baseline, in the order run): ${reals.map((r, i) => (perMinute(r) / perMinute(baselines[i] as Round)).toFixed(2)).join(', ')}`);
-    console.log(`median round of ${ROUNDS} of ${JOURNEYS}: system ${figure} journeys/min, baseline ${base} journeys/min, ratio ${ratio.toFixed(3)} (target ≥ ${TARGET})`);
-    const result = ratioAtLeast('journey throughput', { value: figure, unit: 'journeys/min' }, { value: base, name: 'baseline workflows of the same shape, journeys/min' }, TARGET);
+    console.log(
+      `all ${ROUNDS} round(s) together: system ${overall(reals).toFixed(1)} journeys/min, baseline ${overall(baselines).toFixed(1)} journeys/min`,
+    );
+    console.log(
+      `CPU per journey over all rounds: ${describeCpu('system', reals)}; ${describeCpu('baseline', baselines)}`,
+    );
+    console.log(
+      `each pair's ratio (system / baseline, in the order run): ${reals.map((r, i) => (perMinute(r) / perMinute(baselines[i] as Round)).toFixed(2)).join(', ')}`,
+    );
+    console.log(
+      `median round of ${ROUNDS} of ${JOURNEYS}: system ${figure} journeys/min, baseline ${base} journeys/min, ratio ${ratio.toFixed(3)} (target ≥ ${TARGET})`,
+    );
+    const result = ratioAtLeast(
+      'journey throughput',
+      { value: figure, unit: 'journeys/min' },
+      { value: base, name: 'baseline workflows of the same shape, journeys/min' },
+      TARGET,
+    );
     reportResult(result);
     // Judged as the summary judges it, unrounded: 0.846 misses 0.85.
     process.exitCode = result.pass ? 0 : 1;

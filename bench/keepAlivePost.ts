@@ -15,11 +15,15 @@ export function keepAlivePostClient(maxSockets: number): PostClient {
   return {
     post(url, body, headers) {
       return new Promise((resolve, reject) => {
-        const request = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
-          response.on('data', () => {});
-          response.once('end', () => resolve(response.statusCode ?? 0));
-          response.once('error', reject);
-        });
+        const request = http.request(
+          url,
+          { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+          (response) => {
+            response.on('data', () => {});
+            response.once('end', () => resolve(response.statusCode ?? 0));
+            response.once('error', reject);
+          },
+        );
         request.once('error', reject);
         request.end(body);
       });

@@ -38,7 +38,14 @@ import { installRuntimeLogging } from '../worker/runtimeLogging';
 import { exitWhenDone } from './exitWhenDone';
 import { exitCodeOf, reportResult, reportSize, type BenchResult } from './benchResult';
 import { openConsoleViewer, untilTrue, watchJourney, type ConsoleViewer, type WatchViewer } from './looking/viewers';
-import { callsBetween, closeLongPoll, lookingCalls, sumOf, TemporalCallCounter, type CallCounts } from './temporalCalls';
+import {
+  callsBetween,
+  closeLongPoll,
+  lookingCalls,
+  sumOf,
+  TemporalCallCounter,
+  type CallCounts,
+} from './temporalCalls';
 
 const SECONDS = Number(process.env.BENCH_LOOKING_SECONDS ?? 6);
 const CHANGE_EVERY_MS = 2_000;
@@ -64,7 +71,12 @@ async function main(): Promise<number> {
   // The stack's worker logs at WARN: its state changes at INFO are not the bench's output.
   installRuntimeLogging();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-looking-'));
-  const server = await startDevServer({ cliPath: await resolveTemporalCli({ log: (line) => console.log(line) }), metricsPort: await freePort(), logFile: path.join(dir, 'temporal.log'), extraNamespaces: [BARRIER_NAMESPACE] });
+  const server = await startDevServer({
+    cliPath: await resolveTemporalCli({ log: (line) => console.log(line) }),
+    metricsPort: await freePort(),
+    logFile: path.join(dir, 'temporal.log'),
+    extraNamespaces: [BARRIER_NAMESPACE],
+  });
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   const watches: { caseId: string; viewer: WatchViewer }[] = [];
@@ -79,11 +91,25 @@ async function main(): Promise<number> {
       rateLimitPerMinute: 100_000,
       sessionSecret: randomBytes(32).toString('base64url'),
     };
-    const running = await startStack({ temporal: { address: server.address, namespace: 'default', taskQueue: `looking-${randomUUID()}` }, caseFile: { embedded: {} }, processingDelayMs: 0, spoolDir: path.join(dir, 'spool'), caseApi });
+    const running = await startStack({
+      temporal: { address: server.address, namespace: 'default', taskQueue: `looking-${randomUUID()}` },
+      caseFile: { embedded: {} },
+      processingDelayMs: 0,
+      spoolDir: path.join(dir, 'spool'),
+      caseApi,
+    });
     stack = running;
-    const counter = new TemporalCallCounter(server.metricsUrl!, 'default', running.client.connection, BARRIER_NAMESPACE);
+    const counter = new TemporalCallCounter(
+      server.metricsUrl!,
+      'default',
+      running.client.connection,
+      BARRIER_NAMESPACE,
+    );
     if (chromiumPath) browser = await launchChromium();
-    else console.log('no Chromium found (CHROMIUM_PATH, /usr/bin/chromium): the console viewers are left out, journey watch alone is measured');
+    else
+      console.log(
+        'no Chromium found (CHROMIUM_PATH, /usr/bin/chromium): the console viewers are left out, journey watch alone is measured',
+      );
 
     const [still, changing] = await Promise.all([startWaitingCase(running), startWaitingCase(running)]);
     const watch = (caseId: string) => {
@@ -92,7 +118,12 @@ async function main(): Promise<number> {
       return viewer;
     };
     const open = async (caseId: string) => {
-      const pages = browser ? { caseTab: await openConsoleViewer(browser, running.caseApi.url, keys.operator, `/console/cases/${caseId}`), queue: await openConsoleViewer(browser, running.caseApi.url, keys.operator, '/console') } : {};
+      const pages = browser
+        ? {
+            caseTab: await openConsoleViewer(browser, running.caseApi.url, keys.operator, `/console/cases/${caseId}`),
+            queue: await openConsoleViewer(browser, running.caseApi.url, keys.operator, '/console'),
+          }
+        : {};
       const watching = watch(caseId);
       await untilTrue(() => watching.seen.length > 0, 'journey watch shows the case');
       return { ...pages, watch: watching };
@@ -107,7 +138,13 @@ async function main(): Promise<number> {
       await during();
       const calls = callsBetween(before, await counter.snapshot());
       const looking = lookingCalls(calls);
-      return { name, calls, perMinute: Object.fromEntries(Object.entries(looking).map(([o, n]) => [o, perMinute(n)])), total: perMinute(sumOf(looking)), closePolls: perMinute(calls[closeLongPoll] ?? 0) };
+      return {
+        name,
+        calls,
+        perMinute: Object.fromEntries(Object.entries(looking).map(([o, n]) => [o, perMinute(n)])),
+        total: perMinute(sumOf(looking)),
+        closePolls: perMinute(calls[closeLongPoll] ?? 0),
+      };
     };
 
     // 1. A journey that does not change.
@@ -121,7 +158,12 @@ async function main(): Promise<number> {
     // 2. A journey that changes every 2 s.
     const changingViewers = await open(changing);
     readsBefore = readsOf(changingViewers);
-    const api = (p: string, body: unknown) => fetch(`${running.caseApi.url}${p}`, { method: 'POST', headers: { authorization: `Bearer ${keys.operator}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const api = (p: string, body: unknown) =>
+      fetch(`${running.caseApi.url}${p}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.operator}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     let changes = 0;
     const changed = await measure('changing journey', async () => {
       const end = Date.now() + SECONDS * 1000;
@@ -146,7 +188,11 @@ async function main(): Promise<number> {
         return handle.query(journeyStatusQuery);
       },
       list: (pageSize: number) =>
-        running.client.workflowService.listWorkflowExecutions({ namespace: running.client.options.namespace, query: `WorkflowType = "onboardCase" AND TaskQueue = "${running.temporal.taskQueue}"`, pageSize }),
+        running.client.workflowService.listWorkflowExecutions({
+          namespace: running.client.options.namespace,
+          query: `WorkflowType = "onboardCase" AND TaskQueue = "${running.temporal.taskQueue}"`,
+          pageSize,
+        }),
     };
     const baselineCalls = { caseTab: 0, queue: 0, watch: 0 };
     const baseline = await measure('baseline: describe + query, visibility list', async () => {
@@ -160,18 +206,40 @@ async function main(): Promise<number> {
       };
       const handle = running.client.workflow.getHandle(`case/${changing}`);
       await Promise.all([
-        browser ? every(2_000, () => old.status(changing), () => (baselineCalls.caseTab += 1)) : undefined,
-        browser ? every(1_000, () => old.list(50), () => (baselineCalls.queue += 1)) : undefined,
-        every(500, () => handle.query(journeyStatusQuery), () => (baselineCalls.watch += 1)),
+        browser
+          ? every(
+              2_000,
+              () => old.status(changing),
+              () => (baselineCalls.caseTab += 1),
+            )
+          : undefined,
+        browser
+          ? every(
+              1_000,
+              () => old.list(50),
+              () => (baselineCalls.queue += 1),
+            )
+          : undefined,
+        every(
+          500,
+          () => handle.query(journeyStatusQuery),
+          () => (baselineCalls.watch += 1),
+        ),
       ]);
     });
 
     print([unchanging, changed, baseline]);
-    console.log(`baseline looks made: case tab ${baselineCalls.caseTab} (a describe and a query each), queue ${baselineCalls.queue} (a list each), watch ${baselineCalls.watch} (a query each)`);
+    console.log(
+      `baseline looks made: case tab ${baselineCalls.caseTab} (a describe and a query each), queue ${baselineCalls.queue} (a list each), watch ${baselineCalls.watch} (a query each)`,
+    );
     const results = report(unchanging, changed, baseline, Boolean(browser), (baselineCalls.caseTab * 3600) / SECONDS);
     return exitCodeOf(results);
   } finally {
-    for (const { caseId } of watches) await stack?.client.workflow.getHandle(`case/${caseId}`).cancel().catch(() => undefined);
+    for (const { caseId } of watches)
+      await stack?.client.workflow
+        .getHandle(`case/${caseId}`)
+        .cancel()
+        .catch(() => undefined);
     for (const { viewer } of watches) await viewer.done.catch(() => undefined);
     await browser?.close();
     await stack?.stop();
@@ -183,9 +251,20 @@ async function main(): Promise<number> {
 async function startWaitingCase(stack: Stack): Promise<string> {
   const control = simulatorControl(stack.simulator);
   const caseId = (await control('/cases', {})).case_id as string;
-  const ambiguous = ((await control('/companies')) as { company_id: string; company_name: string }[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
-  const input = { caseId, company: { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd' }, steps: { creditReport: true }, deadlines: { picklist: '1 hour', operatorDecision: '1 hour' } };
-  const res = await fetch(`${stack.caseApi.url}/v1/cases`, { method: 'POST', headers: { authorization: `Bearer ${keys.lender}`, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+  const ambiguous = ((await control('/companies')) as { company_id: string; company_name: string }[]).find(
+    (c) => c.company_name === 'Ambiguous Foods Ltd',
+  )!;
+  const input = {
+    caseId,
+    company: { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd' },
+    steps: { creditReport: true },
+    deadlines: { picklist: '1 hour', operatorDecision: '1 hour' },
+  };
+  const res = await fetch(`${stack.caseApi.url}/v1/cases`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${keys.lender}`, 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
   if (res.status !== 201) throw new Error(`POST /v1/cases answered ${res.status}`);
   const deadline = Date.now() + 30_000;
   while (!(await stack.caseFile.caseRecord(caseId))?.picklist?.length) {
@@ -201,32 +280,115 @@ function diff(before: Record<string, number>, after: Record<string, number>): Re
 
 function print(phases: Phase[]): void {
   console.log(`\nTemporal calls a minute (dev server metrics, ${SECONDS} s per phase, scaled to a minute):`);
-  console.log(['phase'.padEnd(46), 'queries', 'describes', 'lists', 'counts', 'update polls', 'all looking', 'close long polls', 'reads per viewer', 'changes'].join('\t'));
+  console.log(
+    [
+      'phase'.padEnd(46),
+      'queries',
+      'describes',
+      'lists',
+      'counts',
+      'update polls',
+      'all looking',
+      'close long polls',
+      'reads per viewer',
+      'changes',
+    ].join('\t'),
+  );
   for (const p of phases) {
     const m = p.perMinute;
-    const lists = (m.ListWorkflowExecutions ?? 0) + (m.ScanWorkflowExecutions ?? 0) + (m.ListOpenWorkflowExecutions ?? 0) + (m.ListClosedWorkflowExecutions ?? 0);
-    console.log([p.name.padEnd(46), m.QueryWorkflow, m.DescribeWorkflowExecution, lists, m.CountWorkflowExecutions, m.PollWorkflowExecutionUpdate, p.total, p.closePolls, p.reads ? JSON.stringify(p.reads) : '-', p.changes ?? '-'].join('\t'));
+    const lists =
+      (m.ListWorkflowExecutions ?? 0) +
+      (m.ScanWorkflowExecutions ?? 0) +
+      (m.ListOpenWorkflowExecutions ?? 0) +
+      (m.ListClosedWorkflowExecutions ?? 0);
+    console.log(
+      [
+        p.name.padEnd(46),
+        m.QueryWorkflow,
+        m.DescribeWorkflowExecution,
+        lists,
+        m.CountWorkflowExecutions,
+        m.PollWorkflowExecutionUpdate,
+        p.total,
+        p.closePolls,
+        p.reads ? JSON.stringify(p.reads) : '-',
+        p.changes ?? '-',
+      ].join('\t'),
+    );
   }
 }
 
-function report(unchanging: Phase, changed: Phase, baseline: Phase, withConsole: boolean, oldTabQueriesPerHour: number): BenchResult[] {
+function report(
+  unchanging: Phase,
+  changed: Phase,
+  baseline: Phase,
+  withConsole: boolean,
+  oldTabQueriesPerHour: number,
+): BenchResult[] {
   const viewers = withConsole ? 'a console case tab, the queue and journey watch' : 'journey watch';
-  const baselineName = 'the same looking by describe + status query (tab, 2 s), visibility list (queue, 1 s), status query (watch, 0.5 s)';
+  const baselineName =
+    'the same looking by describe + status query (tab, 2 s), visibility list (queue, 1 s), status query (watch, 0.5 s)';
   const ratio = (figure: number) => (baseline.total > 0 ? Math.round((figure / baseline.total) * 1000) / 1000 : null);
   const results: BenchResult[] = [];
-  results.push(reportResult({ name: 'unchanging journey', figure: unchanging.total, unit: `Temporal calls/min (${viewers})`, baseline: baseline.total, baselineName, ratio: ratio(unchanging.total), target: '0 calls while nothing changes', pass: unchanging.total === 0 }));
-  results.push(reportResult({ name: 'changing journey', figure: changed.total, unit: `Temporal calls/min (${viewers}, a change every ${CHANGE_EVERY_MS / 1000} s)`, baseline: baseline.total, baselineName, ratio: ratio(changed.total), target: 'none', pass: null }));
+  results.push(
+    reportResult({
+      name: 'unchanging journey',
+      figure: unchanging.total,
+      unit: `Temporal calls/min (${viewers})`,
+      baseline: baseline.total,
+      baselineName,
+      ratio: ratio(unchanging.total),
+      target: '0 calls while nothing changes',
+      pass: unchanging.total === 0,
+    }),
+  );
+  results.push(
+    reportResult({
+      name: 'changing journey',
+      figure: changed.total,
+      unit: `Temporal calls/min (${viewers}, a change every ${CHANGE_EVERY_MS / 1000} s)`,
+      baseline: baseline.total,
+      baselineName,
+      ratio: ratio(changed.total),
+      target: 'none',
+      pass: null,
+    }),
+  );
   const worst = Math.max(...Object.values(changed.reads ?? {}).map((r) => r / Math.max(1, changed.changes ?? 0)));
-  results.push(reportResult({ name: 'reads per change', figure: Math.round(worst * 100) / 100, unit: 'reads of the read model per viewer and change (most of any viewer)', baseline: null, baselineName: 'none', ratio: null, target: '≤ 1', pass: worst <= 1 }));
+  results.push(
+    reportResult({
+      name: 'reads per change',
+      figure: Math.round(worst * 100) / 100,
+      unit: 'reads of the read model per viewer and change (most of any viewer)',
+      baseline: null,
+      baselineName: 'none',
+      ratio: null,
+      target: '≤ 1',
+      pass: worst <= 1,
+    }),
+  );
   // An hour of a console case tab in Temporal Cloud actions: a query is one (describes and lists
   // are not billed). Now: the queries of the unchanging phase, all three viewers' (an upper bound
   // for the tab alone); the baseline: the queries of the tab without the read model, as made in this run.
   if (withConsole) {
     const tabNow = Math.round(unchanging.perMinute.QueryWorkflow! * 60);
     const old = Math.round(oldTabQueriesPerHour);
-    results.push(reportResult({ name: 'a console case tab open an hour', figure: tabNow, unit: `Temporal Cloud actions ($${dollarsFor(tabNow).toFixed(4)} at $${LIST_PRICE_PER_MILLION_ACTIONS_USD}/M)`, baseline: old, baselineName: `the old tab's status queries, every 2 s ($${dollarsFor(old).toFixed(4)})`, ratio: old > 0 ? tabNow / old : null, target: 'none', pass: null }));
+    results.push(
+      reportResult({
+        name: 'a console case tab open an hour',
+        figure: tabNow,
+        unit: `Temporal Cloud actions ($${dollarsFor(tabNow).toFixed(4)} at $${LIST_PRICE_PER_MILLION_ACTIONS_USD}/M)`,
+        baseline: old,
+        baselineName: `the old tab's status queries, every 2 s ($${dollarsFor(old).toFixed(4)})`,
+        ratio: old > 0 ? tabNow / old : null,
+        target: 'none',
+        pass: null,
+      }),
+    );
   }
-  console.log(`\nbaseline: ${baseline.total} looking calls a minute (${JSON.stringify(baseline.perMinute)}); now ${unchanging.total} on an unchanging journey, ${changed.total} on one changing every ${CHANGE_EVERY_MS / 1000} s; the watch's close long poll ${unchanging.closePolls} a minute`);
+  console.log(
+    `\nbaseline: ${baseline.total} looking calls a minute (${JSON.stringify(baseline.perMinute)}); now ${unchanging.total} on an unchanging journey, ${changed.total} on one changing every ${CHANGE_EVERY_MS / 1000} s; the watch's close long poll ${unchanging.closePolls} a minute`,
+  );
   return results;
 }
 

@@ -7,7 +7,11 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { percentile, type LoadFigures } from './closedLoop';
 
-export async function pacedLoad<Item>(items: readonly Item[], perSecond: number, send: (item: Item) => Promise<void>): Promise<LoadFigures> {
+export async function pacedLoad<Item>(
+  items: readonly Item[],
+  perSecond: number,
+  send: (item: Item) => Promise<void>,
+): Promise<LoadFigures> {
   const latencies: number[] = [];
   const started = performance.now();
   const sent = items.map(async (item, i) => {
@@ -18,5 +22,12 @@ export async function pacedLoad<Item>(items: readonly Item[], perSecond: number,
   });
   await Promise.all(sent);
   const seconds = (performance.now() - started) / 1000;
-  return { count: items.length, seconds, perSecond: items.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
+  return {
+    count: items.length,
+    seconds,
+    perSecond: items.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    latencies,
+  };
 }

@@ -22,7 +22,14 @@ import { journeyStatusQuery, type JourneyStatus } from '../client/journeyMessage
 import { resourceStateQuery, type ResourceState } from '../client/resourceMessages';
 import { startChild, killChildren, type Child } from './faultHarness/childProcess';
 import { compareLedger, resourceStates } from './faultHarness/deliveryLedger';
-import { act, askedOf, newApplicant, startJourney, type Applicant, type JourneyPlan } from './faultHarness/faultJourneys';
+import {
+  act,
+  askedOf,
+  newApplicant,
+  startJourney,
+  type Applicant,
+  type JourneyPlan,
+} from './faultHarness/faultJourneys';
 import { simulatorControl } from './faultHarness/rawProviderApi';
 import { auditJourneys } from './soak/journeyAudit';
 import { ProcessSampler } from './soak/processSampler';
@@ -58,7 +65,9 @@ function settledByPolling(state: ResourceState): boolean {
 
 /** A journey's status, or an 'unreadable' placeholder when the query fails (a busy worker). */
 const readStatus = (h: WorkflowHandle): Promise<JourneyStatus> =>
-  h.query(journeyStatusQuery).catch(() => ({ caseId: h.workflowId, state: 'unreadable', steps: {} }) as unknown as JourneyStatus);
+  h
+    .query(journeyStatusQuery)
+    .catch(() => ({ caseId: h.workflowId, state: 'unreadable', steps: {} }) as unknown as JourneyStatus);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -78,7 +87,10 @@ async function rereadUnreadable(handles: WorkflowHandle[], outcomes: JourneyStat
 }
 
 /** Every resource workflow's state; those a busy worker could not answer are asked again, a few rounds apart. */
-async function readResourceStates(client: Client, taskQueue: string): Promise<{ states: ResourceState[]; unreadable: string[] }> {
+async function readResourceStates(
+  client: Client,
+  taskQueue: string,
+): Promise<{ states: ResourceState[]; unreadable: string[] }> {
   let unreadable: string[] = [];
   const states = await resourceStates(client, taskQueue, (id) => unreadable.push(id));
   for (let round = 0; round < REREAD_ROUNDS && unreadable.length > 0; round++) {
@@ -87,7 +99,10 @@ async function readResourceStates(client: Client, taskQueue: string): Promise<{ 
     const retry = unreadable;
     unreadable = [];
     for (const id of retry) {
-      const state = await client.workflow.getHandle(id).query(resourceStateQuery).catch(() => undefined);
+      const state = await client.workflow
+        .getHandle(id)
+        .query(resourceStateQuery)
+        .catch(() => undefined);
       if (state) states.push(state);
       else unreadable.push(id);
     }
@@ -102,8 +117,17 @@ async function main(): Promise<void> {
   // Bundled once, for the stack and for every worker process (a worker bundling at each start
   // would stretch its restart by the bundling time).
   const bundlePath = path.join(dir, 'workflow-bundle.js');
-  writeFileSync(bundlePath, (await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') })).code);
-  const stack = await startStack({ embedded: { logFile: path.join(dir, 'temporal.log') }, workflowBundle: { codePath: bundlePath }, simulatorSeed: 5150, spoolDir: path.join(dir, 'spool-inprocess'), processingDelayMs: 500 });
+  writeFileSync(
+    bundlePath,
+    (await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') })).code,
+  );
+  const stack = await startStack({
+    embedded: { logFile: path.join(dir, 'temporal.log') },
+    workflowBundle: { codePath: bundlePath },
+    simulatorSeed: 5150,
+    spoolDir: path.join(dir, 'spool-inprocess'),
+    processingDelayMs: 500,
+  });
   // This run's worker and bridge are child processes; the stack's own would take their work.
   await stack.worker.stop();
   await stack.bridge.stop();
@@ -114,9 +138,17 @@ async function main(): Promise<void> {
   const bridgePort = await freePort();
   // The stack's embedded case file, which the worker processes write to.
   const workerEnv = workerEnvOf(stack, bundlePath);
-  const bridgeEnv = { TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue, BRIDGE_PORT: String(bridgePort), BRIDGE_SPOOL_DIR: path.join(dir, 'spool'), WEBHOOK_SECRET: stack.webhookSecret };
-  const startWorker = async (n: number) => watched(await startChild('worker/main.ts', workerEnv, 'worker running'), `worker#${n}`);
-  const startBridge = async (n: number) => watched(await startChild('webhook-bridge/main.ts', bridgeEnv, 'bridge listening'), `bridge#${n}`);
+  const bridgeEnv = {
+    TEMPORAL_ADDRESS: stack.temporal.address,
+    TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue,
+    BRIDGE_PORT: String(bridgePort),
+    BRIDGE_SPOOL_DIR: path.join(dir, 'spool'),
+    WEBHOOK_SECRET: stack.webhookSecret,
+  };
+  const startWorker = async (n: number) =>
+    watched(await startChild('worker/main.ts', workerEnv, 'worker running'), `worker#${n}`);
+  const startBridge = async (n: number) =>
+    watched(await startChild('webhook-bridge/main.ts', bridgeEnv, 'bridge listening'), `bridge#${n}`);
   const watched = (child: Child, name: string) => (sampler.watch(name, child.child.pid!), child);
   let worker = await startWorker(1);
   let bridge = await startBridge(1);
@@ -125,9 +157,17 @@ async function main(): Promise<void> {
     await control('/fault-rates', FAULTS, 'PUT');
     console.log(`soak: starting ${JOURNEYS} journeys`);
     const applicants: Applicant[] = [];
-    for (let i = 0; i < JOURNEYS; i += 50) applicants.push(...(await Promise.all(Array.from({ length: Math.min(50, JOURNEYS - i) }, () => newApplicant(control)))));
+    for (let i = 0; i < JOURNEYS; i += 50)
+      applicants.push(
+        ...(await Promise.all(Array.from({ length: Math.min(50, JOURNEYS - i) }, () => newApplicant(control)))),
+      );
     const handles = [];
-    for (let i = 0; i < applicants.length; i += 50) handles.push(...(await Promise.all(applicants.slice(i, i + 50).map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, PLAN)))));
+    for (let i = 0; i < applicants.length; i += 50)
+      handles.push(
+        ...(await Promise.all(
+          applicants.slice(i, i + 50).map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, PLAN)),
+        )),
+      );
     console.log(`soak: ${handles.length} journeys started after ${Math.round((Date.now() - started) / 1000)} s`);
     const acting = applicants.map(async (a) => {
       const ids = await askedOf(stack.client, a, PLAN, MAX_MS, 3_000 + Math.random() * 2_000);
@@ -151,7 +191,9 @@ async function main(): Promise<void> {
     const acted = await Promise.allSettled(acting);
     // One timer for all (unref'd: it must not keep the process alive once every journey has ended).
     const timeUp = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())).unref());
-    const outcomes = await Promise.all(handles.map((h) => Promise.race([h.result().catch(() => readStatus(h)), timeUp.then(() => readStatus(h))])));
+    const outcomes = await Promise.all(
+      handles.map((h) => Promise.race([h.result().catch(() => readStatus(h)), timeUp.then(() => readStatus(h))])),
+    );
     await control('/fault-rates', {}, 'PUT');
     await control('/settle', {}, 'POST');
     console.log(`soak: journeys ended after ${Math.round((Date.now() - started) / 1000)} s; auditing`);
@@ -161,7 +203,11 @@ async function main(): Promise<void> {
     const { states, unreadable } = await readResourceStates(stack.client, stack.temporal.taskQueue);
     const ledger = compareLedger(deliveries, states);
     const byResource = new Map<string, ResourceState>(states.map((s) => [`${s.resource.kind}/${s.resource.id}`, s]));
-    const audit = auditJourneys(applicants.map((a, i) => ({ ...a, status: outcomes[i] as JourneyStatus })), stack.simulator.store, byResource);
+    const audit = auditJourneys(
+      applicants.map((a, i) => ({ ...a, status: outcomes[i] as JourneyStatus })),
+      stack.simulator.store,
+      byResource,
+    );
     const report = renderReport({
       command: `SOAK_JOURNEYS=${JOURNEYS} SOAK_MAX_MINUTES=${MAX_MS / 60_000} npm run soak`,
       journeys: JOURNEYS,
@@ -178,7 +224,10 @@ async function main(): Promise<void> {
       unreadableResources: unreadable.length,
     });
     const reportFile = path.join(projectRoot, 'docs', 'reliability.md');
-    writeFileSync(reportFile, withFaultSuiteSection(report, existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : undefined));
+    writeFileSync(
+      reportFile,
+      withFaultSuiteSection(report, existsSync(reportFile) ? readFileSync(reportFile, 'utf8') : undefined),
+    );
     console.log(report);
     if (ledger.notApplied.length > 0 || audit.contradictions.length > 0) process.exitCode = 1;
   } catch (error) {

@@ -38,7 +38,8 @@ export async function frontendCalls(metricsUrl: string, namespace: string): Prom
     const labels = line.slice(line.indexOf('{') + 1, line.lastIndexOf('}'));
     const label = (name: string) => new RegExp(`(?:^|,)${name}="([^"]*)"`).exec(labels)?.[1];
     // Prometheus labels have `_` for what a name's own characters cannot be (a namespace's `-`).
-    if (label('service_name') !== 'frontend' || label('namespace') !== namespace.replace(/[^A-Za-z0-9_]/g, '_')) continue;
+    if (label('service_name') !== 'frontend' || label('namespace') !== namespace.replace(/[^A-Za-z0-9_]/g, '_'))
+      continue;
     const operation = label('operation')!;
     counts[operation] = (counts[operation] ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1));
   }
@@ -57,7 +58,10 @@ export function callsBetween(before: CallCounts, after: CallCounts): CallCounts 
 
 /** The looking operations of `calls`, each present (0 when none). */
 export function lookingCalls(calls: CallCounts): Record<(typeof lookingOperations)[number], number> {
-  return Object.fromEntries(lookingOperations.map((o) => [o, calls[o] ?? 0])) as Record<(typeof lookingOperations)[number], number>;
+  return Object.fromEntries(lookingOperations.map((o) => [o, calls[o] ?? 0])) as Record<
+    (typeof lookingOperations)[number],
+    number
+  >;
 }
 
 export function sumOf(counts: Record<string, number>): number {
@@ -83,7 +87,8 @@ export class TemporalCallCounter {
     await this.connection.workflowService.describeNamespace({ namespace: this.barrierNamespace });
     const deadline = Date.now() + timeoutMs;
     while ((await barrier()) <= before) {
-      if (Date.now() > deadline) throw new Error(`the dev server's metrics did not show a call within ${timeoutMs} ms (${this.metricsUrl})`);
+      if (Date.now() > deadline)
+        throw new Error(`the dev server's metrics did not show a call within ${timeoutMs} ms (${this.metricsUrl})`);
       await new Promise((r) => setTimeout(r, 100));
     }
     return frontendCalls(this.metricsUrl, this.namespace);

@@ -23,7 +23,9 @@ async function main(): Promise<number> {
   }
   const windows = windowsIn(readFileSync(logFile, 'utf8'));
   if (windows.length === 0) {
-    console.error(`${logFile} names no round: run bench/journeyThroughput.ts under node --cpu-prof and keep its output`);
+    console.error(
+      `${logFile} names no round: run bench/journeyThroughput.ts under node --cpu-prof and keep its output`,
+    );
     return 2;
   }
   const profiles = readdirSync(dir)

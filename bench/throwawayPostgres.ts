@@ -25,19 +25,34 @@ function serverBin(): string | undefined {
 
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const bin = serverBin();
-  if (!bin) return { skipped: `no PostgreSQL server binaries under ${POSTGRES_LIB} (Debian's postgresql package is not installed)` };
+  if (!bin)
+    return {
+      skipped: `no PostgreSQL server binaries under ${POSTGRES_LIB} (Debian's postgresql package is not installed)`,
+    };
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pg-'));
   const port = await freePort();
   const run = (command: string, args: string[]) => {
-    if (asRoot) execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', [command, ...args].map((a) => `'${a}'`).join(' ')], { stdio: 'pipe' });
+    if (asRoot)
+      execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', [command, ...args].map((a) => `'${a}'`).join(' ')], {
+        stdio: 'pipe',
+      });
     else execFileSync(command, args, { stdio: 'pipe' });
   };
   const settings = 'default durability (fsync on, synchronous_commit on), shared_buffers default';
   try {
     if (asRoot) execFileSync('chown', ['postgres', dir]);
     run(path.join(bin, 'initdb'), ['-D', path.join(dir, 'data'), '-U', 'postgres', '-A', 'trust', '--no-sync']);
-    run(path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-l', path.join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+    run(path.join(bin, 'pg_ctl'), [
+      '-D',
+      path.join(dir, 'data'),
+      '-l',
+      path.join(dir, 'server.log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+      'start',
+    ]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     return { skipped: `PostgreSQL could not be started: ${(error as Error).message.split('\n')[0]}` };

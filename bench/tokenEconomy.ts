@@ -40,12 +40,29 @@ async function main(): Promise<number> {
   });
   try {
     const personId = addPerson(simulator.store).person_id;
-    const provider = new ProviderClient({ baseUrl: simulator.baseUrl, authUrl: simulator.authUrl, clientId: CLIENT.id, clientSecrets: [CLIENT.secret], requestTimeoutMs: 10_000 });
+    const provider = new ProviderClient({
+      baseUrl: simulator.baseUrl,
+      authUrl: simulator.authUrl,
+      clientId: CLIENT.id,
+      clientSecrets: [CLIENT.secret],
+      requestTimeoutMs: 10_000,
+    });
     const call = async () => {
-      await provider.call({ route: routes.listIdentityVerifications, params: { personId }, schema: identityVerificationListSchema });
+      await provider.call({
+        route: routes.listIdentityVerifications,
+        params: { personId },
+        schema: identityVerificationListSchema,
+      });
     };
-    console.log(`token economy: ${CALLS} provider calls (GET ${routes.listIdentityVerifications.pattern}), concurrency ${CONCURRENCY}, warm-up ${WARM_UP}`);
-    console.log(`token lifetime ${LIFETIME_SECONDS} s (effective ${EFFECTIVE_LIFETIME_MS} ms: the client refreshes before expiry); machine ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `token economy: ${CALLS} provider calls (GET ${routes.listIdentityVerifications.pattern}), concurrency ${CONCURRENCY}, warm-up ${WARM_UP}`,
+    );
+    console.log(
+      `token lifetime ${LIFETIME_SECONDS} s (effective ${EFFECTIVE_LIFETIME_MS} ms: the client refreshes before expiry); machine ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     await closedLoop(Array.from({ length: WARM_UP }), CONCURRENCY, call);
 
     const before = { ...simulator.store.stats };
@@ -57,12 +74,27 @@ async function main(): Promise<number> {
 
     const minimum = Math.ceil(durationMs / EFFECTIVE_LIFETIME_MS);
     const byFullLifetime = Math.ceil(durationMs / (LIFETIME_SECONDS * 1000));
-    console.log(`${CALLS} calls in ${(durationMs / 1000).toFixed(1)} s (${figures.perSecond.toFixed(0)}/s, p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms); the simulator answered ${apiCalls} API calls`);
+    console.log(
+      `${CALLS} calls in ${(durationMs / 1000).toFixed(1)} s (${figures.perSecond.toFixed(0)}/s, p50 ${figures.p50.toFixed(1)} ms, p99 ${figures.p99.toFixed(1)} ms); the simulator answered ${apiCalls} API calls`,
+    );
     console.log(`token requests received by the simulator: ${tokenRequests}`);
-    console.log(`fewest possible: ceil(${(durationMs / 1000).toFixed(1)} s / ${EFFECTIVE_LIFETIME_MS / 1000} s) = ${minimum} (by the full ${LIFETIME_SECONDS} s lifetime: ${byFullLifetime})`);
-    console.log(`token requests / fewest possible: ${(tokenRequests / minimum).toFixed(2)} (a token refused with 401 would show as an extra request)`);
+    console.log(
+      `fewest possible: ceil(${(durationMs / 1000).toFixed(1)} s / ${EFFECTIVE_LIFETIME_MS / 1000} s) = ${minimum} (by the full ${LIFETIME_SECONDS} s lifetime: ${byFullLifetime})`,
+    );
+    console.log(
+      `token requests / fewest possible: ${(tokenRequests / minimum).toFixed(2)} (a token refused with 401 would show as an extra request)`,
+    );
     const pass = tokenRequests <= minimum + 1 && apiCalls === CALLS;
-    reportResult({ name: 'token requests', figure: tokenRequests, unit: 'requests', baseline: minimum, baselineName: 'ceil(duration / effective lifetime)', ratio: tokenRequests / minimum, target: '≤ baseline + 1', pass });
+    reportResult({
+      name: 'token requests',
+      figure: tokenRequests,
+      unit: 'requests',
+      baseline: minimum,
+      baselineName: 'ceil(duration / effective lifetime)',
+      ratio: tokenRequests / minimum,
+      target: '≤ baseline + 1',
+      pass,
+    });
     return pass ? 0 : 1;
   } finally {
     await simulator.stop();

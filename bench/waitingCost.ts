@@ -65,8 +65,14 @@ function scaledDeadlines(variant: Variant): Partial<Deadlines> {
 }
 
 async function measureJourney(stack: Stack, variant: Variant): Promise<{ total: Cost; byPart: Map<string, Cost> }> {
-  const outcome = await runDemoJourney(stack, () => {}, { deadlines: scaledDeadlines(variant), applicantActsAfterMs: (variant.waitHours * HOUR_MS) / SCALE });
-  if (outcome.status.state !== 'completed') throw new Error(`journey ${outcome.caseId} (${variant.name}) ended ${outcome.status.state}: ${outcome.status.reasons.join('; ')}`);
+  const outcome = await runDemoJourney(stack, () => {}, {
+    deadlines: scaledDeadlines(variant),
+    applicantActsAfterMs: (variant.waitHours * HOUR_MS) / SCALE,
+  });
+  if (outcome.status.state !== 'completed')
+    throw new Error(
+      `journey ${outcome.caseId} (${variant.name}) ended ${outcome.status.state}: ${outcome.status.reasons.join('; ')}`,
+    );
   const runs = await untilQuiet(stack.client, () => runsOfCase(stack.client, outcome.caseId), QUIET_MS);
   return costOf(stack.client, runs, outcome.caseId, stack.simulator.store.requests);
 }
@@ -76,23 +82,46 @@ function printEventsByPart(measured: readonly { variant: Variant; journeys: { by
   const parts = [...new Set(measured.flatMap((m) => m.journeys.flatMap((j) => [...j.byPart.keys()])))].sort();
   console.log(['events by part'.padEnd(34), ...measured.map((m) => m.variant.name.slice(0, 12))].join('\t'));
   for (const part of parts) {
-    console.log([part.padEnd(34), ...measured.map((m) => mean(m.journeys.map((j) => j.byPart.get(part) ?? zeroCost()), (c) => c.events))].join('\t'));
+    console.log(
+      [
+        part.padEnd(34),
+        ...measured.map((m) =>
+          mean(
+            m.journeys.map((j) => j.byPart.get(part) ?? zeroCost()),
+            (c) => c.events,
+          ),
+        ),
+      ].join('\t'),
+    );
   }
   console.log('');
 }
 
-const mean = (costs: readonly Cost[], pick: (c: Cost) => number) => Math.round((costs.reduce((sum, c) => sum + pick(c), 0) / costs.length) * 10) / 10;
+const mean = (costs: readonly Cost[], pick: (c: Cost) => number) =>
+  Math.round((costs.reduce((sum, c) => sum + pick(c), 0) / costs.length) * 10) / 10;
 
 async function main(): Promise<void> {
   reportSize(`${JOURNEYS} journeys per wait, clock scaled ${SCALE}× (BENCH_WAITING_JOURNEYS, BENCH_WAITING_SCALE)`);
   // The worker's SDK logs at WARN (its state changes at INFO are not the bench's output).
   installRuntimeLogging();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-waiting-'));
-  const stack = await startStack({ processingDelayMs: 0, spoolDir: path.join(dir, 'spool'), embedded: { logFile: path.join(dir, 'temporal.log') }, caseFile: { embedded: {} } });
+  const stack = await startStack({
+    processingDelayMs: 0,
+    spoolDir: path.join(dir, 'spool'),
+    embedded: { logFile: path.join(dir, 'temporal.log') },
+    caseFile: { embedded: {} },
+  });
   try {
-    console.log(`clock scaled ${SCALE}×: an hour of waiting is ${HOUR_MS / SCALE} ms; ${JOURNEYS} journeys per wait, all at once`);
+    console.log(
+      `clock scaled ${SCALE}×: an hour of waiting is ${HOUR_MS / SCALE} ms; ${JOURNEYS} journeys per wait, all at once`,
+    );
     const started = Date.now();
-    const journeys = await Promise.all(VARIANTS.map(async (variant) => ({ variant, journeys: await Promise.all(Array.from({ length: JOURNEYS }, () => measureJourney(stack, variant))) })));
+    const journeys = await Promise.all(
+      VARIANTS.map(async (variant) => ({
+        variant,
+        journeys: await Promise.all(Array.from({ length: JOURNEYS }, () => measureJourney(stack, variant))),
+      })),
+    );
     console.log(`measured in ${Math.round((Date.now() - started) / 1000)} s\n`);
     printEventsByPart(journeys);
     const measured = journeys.map(({ variant, journeys: of }) => ({ variant, costs: of.map((j) => j.total) }));
@@ -100,16 +129,39 @@ async function main(): Promise<void> {
     const baseline = measured[0]!;
     const baseEvents = mean(baseline.costs, (c) => c.events);
     const baseActions = mean(baseline.costs, (c) => c.actions);
-    console.log(['wait'.padEnd(38), 'events', 'ratio', 'actions', 'ratio', 'polls', `USD ($${LIST_PRICE_PER_MILLION_ACTIONS_USD}/M actions)`].join('\t'));
+    console.log(
+      [
+        'wait'.padEnd(38),
+        'events',
+        'ratio',
+        'actions',
+        'ratio',
+        'polls',
+        `USD ($${LIST_PRICE_PER_MILLION_ACTIONS_USD}/M actions)`,
+      ].join('\t'),
+    );
     const results: BenchResult[] = [];
     for (const { variant, costs } of measured) {
       const events = mean(costs, (c) => c.events);
       const actions = mean(costs, (c) => c.actions);
-      console.log([variant.name.padEnd(38), events, (events / baseEvents).toFixed(3), actions, (actions / baseActions).toFixed(3), mean(costs, (c) => c.polls), dollarsFor(actions).toFixed(6)].join('\t'));
+      console.log(
+        [
+          variant.name.padEnd(38),
+          events,
+          (events / baseEvents).toFixed(3),
+          actions,
+          (actions / baseActions).toFixed(3),
+          mean(costs, (c) => c.polls),
+          dollarsFor(actions).toFixed(6),
+        ].join('\t'),
+      );
       if (variant === baseline.variant) continue;
       // The 3 days with backoff is the target; the other waits, and polling without backoff, are reported.
       const judged = variant.waitHours === 72 && !variant.fixedPolling;
-      for (const [what, figure, base] of [['history events', events, baseEvents], ['billable actions', actions, baseActions]] as const) {
+      for (const [what, figure, base] of [
+        ['history events', events, baseEvents],
+        ['billable actions', actions, baseActions],
+      ] as const) {
         const ratio = figure / base;
         results.push(
           reportResult({

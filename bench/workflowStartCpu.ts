@@ -52,7 +52,10 @@ async function options(argv: string[]): Promise<Options> {
   }
   if (bundles.length === 0) {
     const codePath = path.join(dir, 'current.js');
-    writeFileSync(codePath, (await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') })).code);
+    writeFileSync(
+      codePath,
+      (await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') })).code,
+    );
     bundles.push({ label: 'current', codePath });
   }
   return { bundles, workflows, rounds };
@@ -61,7 +64,12 @@ async function options(argv: string[]): Promise<Options> {
 function startBenchWorker(address: string, taskQueue: string, codePath: string): Promise<ChildProcess> {
   const child = fork(path.join(__dirname, 'workflowStartCpu', 'benchWorker.ts'), [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, BENCH_TEMPORAL_ADDRESS: address, BENCH_TASK_QUEUE: taskQueue, BENCH_WORKFLOW_BUNDLE: codePath },
+    env: {
+      ...process.env,
+      BENCH_TEMPORAL_ADDRESS: address,
+      BENCH_TASK_QUEUE: taskQueue,
+      BENCH_WORKFLOW_BUNDLE: codePath,
+    },
   });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => (m === 'ready' ? resolve(child) : reject(new Error(`unexpected ${String(m)}`))));
@@ -82,7 +90,16 @@ function cpuOf(child: ChildProcess): Promise<number> {
 
 function delivery(n: number): ResourceDelivery {
   const now = new Date().toISOString();
-  return { dedupeId: `bench-${n}`, eventType: 'DocumentProcessing.Completed', batchId: null, webhookId: 'bench', datetimeSent: now, receivedAt: now, parse: 'known', data: { status: 'Complete' } };
+  return {
+    dedupeId: `bench-${n}`,
+    eventType: 'DocumentProcessing.Completed',
+    batchId: null,
+    webhookId: 'bench',
+    datetimeSent: now,
+    receivedAt: now,
+    parse: 'known',
+    data: { status: 'Complete' },
+  };
 }
 
 /**
@@ -92,7 +109,9 @@ function delivery(n: number): ResourceDelivery {
  */
 async function startResources(client: Client, taskQueue: string, count: number): Promise<void> {
   for (let first = 0; first < count; first += BATCH) {
-    const ids = Array.from({ length: Math.min(BATCH, count - first) }, () => resourceWorkflowId({ kind: 'document', id: randomUUID() }));
+    const ids = Array.from({ length: Math.min(BATCH, count - first) }, () =>
+      resourceWorkflowId({ kind: 'document', id: randomUUID() }),
+    );
     await Promise.all(
       ids.map((id, n) =>
         client.workflow.signalWithStart<typeof resourceWorkflow, [ResourceDelivery]>('resourceWorkflow', {
@@ -112,13 +131,20 @@ async function startResources(client: Client, taskQueue: string, count: number):
 async function firstTasksDone(client: Client, ids: string[]): Promise<void> {
   let pending = ids;
   while (pending.length > 0) {
-    const done = await Promise.all(pending.map(async (id) => (await client.workflow.getHandle(id).describe()).historyLength >= 5));
+    const done = await Promise.all(
+      pending.map(async (id) => (await client.workflow.getHandle(id).describe()).historyLength >= 5),
+    );
     pending = pending.filter((_, i) => !done[i]);
     if (pending.length > 0) await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-async function measure(client: Client, address: string, codePath: string, workflows: number): Promise<{ cpuMsPerStart: number; wallMs: number }> {
+async function measure(
+  client: Client,
+  address: string,
+  codePath: string,
+  workflows: number,
+): Promise<{ cpuMsPerStart: number; wallMs: number }> {
   const taskQueue = `bench-start-cpu-${randomUUID()}`;
   const worker = await startBenchWorker(address, taskQueue, codePath);
   try {
@@ -137,7 +163,10 @@ async function measure(client: Client, address: string, codePath: string, workfl
 
 async function main(): Promise<void> {
   const { bundles, workflows, rounds } = await options(process.argv.slice(2));
-  const server = await startDevServer({ cliPath: await resolveTemporalCli(), logFile: path.join(dir, 'temporal-dev-server.log') });
+  const server = await startDevServer({
+    cliPath: await resolveTemporalCli(),
+    logFile: path.join(dir, 'temporal-dev-server.log'),
+  });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection });
   const results = new Map<string, number[]>(bundles.map((b) => [b.label, []]));
@@ -146,18 +175,27 @@ async function main(): Promise<void> {
       for (const { label, codePath } of bundles) {
         const { cpuMsPerStart, wallMs } = await measure(client, server.address, codePath, workflows);
         results.get(label)?.push(cpuMsPerStart);
-        console.log(`round ${round} ${label}: ${cpuMsPerStart.toFixed(2)} ms worker CPU per workflow start (${workflows} starts in ${wallMs} ms); load ${os.loadavg()[0]?.toFixed(1)}`);
+        console.log(
+          `round ${round} ${label}: ${cpuMsPerStart.toFixed(2)} ms worker CPU per workflow start (${workflows} starts in ${wallMs} ms); load ${os.loadavg()[0]?.toFixed(1)}`,
+        );
       }
     }
   } finally {
     await connection.close();
     await server.stop();
   }
-  const medians = [...results].map(([label, figures]) => ({ label, figures, median: [...figures].sort((a, b) => a - b)[Math.floor(figures.length / 2)] ?? NaN }));
+  const medians = [...results].map(([label, figures]) => ({
+    label,
+    figures,
+    median: [...figures].sort((a, b) => a - b)[Math.floor(figures.length / 2)] ?? NaN,
+  }));
   const baseline = medians[0];
   for (const { label, figures, median } of medians) {
-    const ratio = baseline && label !== baseline.label ? `, ${(median / baseline.median).toFixed(2)}× ${baseline.label}` : '';
-    console.log(`${label}: median ${median.toFixed(2)} ms worker CPU per start${ratio} (rounds: ${figures.map((f) => f.toFixed(2)).join(', ')})`);
+    const ratio =
+      baseline && label !== baseline.label ? `, ${(median / baseline.median).toFixed(2)}× ${baseline.label}` : '';
+    console.log(
+      `${label}: median ${median.toFixed(2)} ms worker CPU per start${ratio} (rounds: ${figures.map((f) => f.toFixed(2)).join(', ')})`,
+    );
   }
 }
 

@@ -45,17 +45,25 @@ const entrySchema = z
 /** `CASE_API_KEYS`: comma-separated `<name>:<role>[+<role>…]:<sha256 hex>` entries. */
 export const apiKeyListSchema = z
   .string()
-  .transform((value) => value.split(',').map((e) => e.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(entrySchema).min(1, 'needs at least one <name>:<role>:<sha256 hex> entry'));
 
 /** The role names a role-checking option takes (`CASE_API_WAIVE_ROLE`, roles in key entries and ID tokens). */
-export const roleNameSchema = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a role name (letters, digits, . _ -)');
+export const roleNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a role name (letters, digits, . _ -)');
 
 /**
  * Whether an operator with these roles may waive a step: anyone when no waive role is configured
  * (the embedded default, and deployments that do not separate the duty), else those who hold it.
  */
-export const mayWaive = (waiveRole: string | undefined, roles: readonly string[] | undefined) => !waiveRole || (roles ?? []).includes(waiveRole);
+export const mayWaive = (waiveRole: string | undefined, roles: readonly string[] | undefined) =>
+  !waiveRole || (roles ?? []).includes(waiveRole);
 
 /** The entry whose hash matches the presented key, or null. Every entry is compared, match or not. */
 export function findApiKey(entries: readonly ApiKeyEntry[], presented: string): ApiKeyEntry | null {

@@ -20,7 +20,12 @@ import { requestRateLimit } from './requestLimits';
 
 export { API_VERSION } from './caseApiDocument';
 
-export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, logger: Logger, extraRouters: express.Router[] = []): express.Express {
+export function createCaseApiApp(
+  config: CaseApiConfig,
+  gateway: CaseGateway,
+  logger: Logger,
+  extraRouters: express.Router[] = [],
+): express.Express {
   const app = express();
   app.disable('x-powered-by');
   // First: every answer, a refusal before the routes included, names its request.
@@ -44,11 +49,15 @@ export function createCaseApiApp(config: CaseApiConfig, gateway: CaseGateway, lo
   v1.use((_req, res) => void res.status(404).json({ error: 'not_found', message: 'No such route; see /openapi.json' }));
   app.use('/v1', v1);
 
-  app.use((_req, res) => void res.status(404).json({ error: 'not_found', message: 'No such route; see /openapi.json' }));
+  app.use(
+    (_req, res) => void res.status(404).json({ error: 'not_found', message: 'No such route; see /openapi.json' }),
+  );
   app.use((error: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
     logger.warn({ status, type: error.type, method: req.method }, 'case api request refused');
-    res.status(status).json({ error: error.type ?? 'bad_request', message: unreadableRequestMessage(error, config.maxBodyBytes) });
+    res
+      .status(status)
+      .json({ error: error.type ?? 'bad_request', message: unreadableRequestMessage(error, config.maxBodyBytes) });
   });
   return app;
 }
@@ -62,9 +71,9 @@ function unreadableRequestMessage(error: Error & { type?: string }, maxBodyBytes
     case 'entity.parse.failed':
       return 'The body is not valid JSON';
     case 'charset.unsupported':
-      return 'The body\'s charset is not supported: send UTF-8 JSON';
+      return "The body's charset is not supported: send UTF-8 JSON";
     case 'encoding.unsupported':
-      return 'The body\'s Content-Encoding is not supported: send it as is, gzip, deflate or br';
+      return "The body's Content-Encoding is not supported: send it as is, gzip, deflate or br";
     default:
       return 'The request could not be read';
   }

@@ -19,12 +19,18 @@ export function bearerAuthentication(keys: readonly ApiKeyEntry[]) {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S{1,512})$/i.exec(header) : null;
     if (!match) {
-      res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'unauthenticated', message: 'Send an API key: Authorization: Bearer <key>' });
+      res
+        .status(401)
+        .set('WWW-Authenticate', 'Bearer')
+        .json({ error: 'unauthenticated', message: 'Send an API key: Authorization: Bearer <key>' });
       return;
     }
     const entry = findApiKey(keys, match[1]!);
     if (!entry) {
-      res.status(401).set('WWW-Authenticate', 'Bearer error="invalid_token"').json({ error: 'invalid_key', message: 'The API key is not known' });
+      res
+        .status(401)
+        .set('WWW-Authenticate', 'Bearer error="invalid_token"')
+        .json({ error: 'invalid_key', message: 'The API key is not known' });
       return;
     }
     res.locals.caller = { name: entry.name, role: entry.role, roles: entry.roles ?? [] } satisfies Caller;

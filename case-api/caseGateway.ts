@@ -10,7 +10,13 @@ import type { TimelineEntry } from '../case-file/caseTimeline';
 import type { CaseFileStore } from '../case-file/store';
 import type { Client } from '@temporalio/client';
 import type { OperatorActionResult } from '../client/journeyMessages';
-import { planBulkStepRetry, runBulkStepRetry, type BulkRetryPlan, type BulkRetrySummary, type BulkStepRetryRequest } from '../client/bulkStepRetry';
+import {
+  planBulkStepRetry,
+  runBulkStepRetry,
+  type BulkRetryPlan,
+  type BulkRetrySummary,
+  type BulkStepRetryRequest,
+} from '../client/bulkStepRetry';
 import type { Assignment } from '../case-file/caseAssignment';
 import { assignCase, CaseFileRequiredError, CaseNotFoundError } from '../client/caseAssignment';
 import type { OperatorIdentity } from '../client/operatorIdentity';
@@ -35,7 +41,8 @@ import { toHttpError, unknownCase } from './temporalErrors';
 
 export type StartedCase = StartedJourney;
 export type CaseSummary = JourneySummary;
-export type BulkRetryAnswer = (BulkRetryPlan & { dryRun: true }) | (BulkRetrySummary & { dryRun: false; query: string });
+export type BulkRetryAnswer =
+  (BulkRetryPlan & { dryRun: true }) | (BulkRetrySummary & { dryRun: false; query: string });
 
 export class CaseGateway {
   private readonly ctx: JourneyClientContext;
@@ -51,7 +58,12 @@ export class CaseGateway {
 
   /** What the case file holds for the case (reports, results, accounts with transactions, document metadata). */
   async evidence(caseId: string): Promise<CaseEvidence> {
-    if (!this.caseFile) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
+    if (!this.caseFile)
+      throw new HttpError(
+        503,
+        'unavailable',
+        'The case file is not configured for this API process (set DATABASE_URL)',
+      );
     await this.status(caseId);
     return this.caseFile.evidence(caseId);
   }
@@ -71,23 +83,45 @@ export class CaseGateway {
   }
 
   /** One page of cases from the read model, newest first unless sorted otherwise. */
-  async list(state: string | undefined, pageSize: number, pageToken?: string, filters: JourneyListFilters = {}): Promise<JourneyPage> {
+  async list(
+    state: string | undefined,
+    pageSize: number,
+    pageToken?: string,
+    filters: JourneyListFilters = {},
+  ): Promise<JourneyPage> {
     const reads = this.reads();
-    return listJourneys(reads, { ...filters, state: state || undefined, pageSize, pageToken: pageToken || undefined }).catch((error: unknown) => {
-      throw error instanceof InvalidCursorError ? new HttpError(400, 'invalid_page_token', 'pageToken is not a token from an earlier page') : toHttpError(error, '');
+    return listJourneys(reads, {
+      ...filters,
+      state: state || undefined,
+      pageSize,
+      pageToken: pageToken || undefined,
+    }).catch((error: unknown) => {
+      throw error instanceof InvalidCursorError
+        ? new HttpError(400, 'invalid_page_token', 'pageToken is not a token from an earlier page')
+        : toHttpError(error, '');
     });
   }
 
   /** The case's operator actions and provider records, in time order (the case file). */
   async timeline(caseId: string): Promise<TimelineEntry[]> {
-    if (!this.caseFile) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
+    if (!this.caseFile)
+      throw new HttpError(
+        503,
+        'unavailable',
+        'The case file is not configured for this API process (set DATABASE_URL)',
+      );
     await this.status(caseId);
     return this.caseFile.timeline(caseId);
   }
 
   /** Every event of the case, in the order recorded (the case file's event log), for a receiver that missed some. */
   async events(caseId: string): Promise<LoggedCaseEvent[]> {
-    if (!this.caseFile) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
+    if (!this.caseFile)
+      throw new HttpError(
+        503,
+        'unavailable',
+        'The case file is not configured for this API process (set DATABASE_URL)',
+      );
     await this.status(caseId);
     return new CaseEventLog(this.caseFile.pool).list(caseId);
   }
@@ -97,7 +131,13 @@ export class CaseGateway {
    * the API key's name or the console's operator, the `Request-Id`, the Update id an
    * `Idempotency-Key` made).
    */
-  retryStep(caseId: string, step: string, reason: string | undefined, identity: OperatorIdentity, options: { fresh?: boolean | undefined } = {}): Promise<OperatorActionResult> {
+  retryStep(
+    caseId: string,
+    step: string,
+    reason: string | undefined,
+    identity: OperatorIdentity,
+    options: { fresh?: boolean | undefined } = {},
+  ): Promise<OperatorActionResult> {
     const fresh = options.fresh ? { fresh: true } : {};
     return this.answer(caseId, () => retryStep(this.ctx, caseId, step, reason, { ...fresh, ...identity }));
   }
@@ -111,7 +151,9 @@ export class CaseGateway {
   }
 
   /** The plan of a bulk retry (dryRun), or the retry itself and its summary. */
-  bulkRetryStep(request: BulkStepRetryRequest & { dryRun: boolean; actor?: string | undefined }): Promise<BulkRetryAnswer> {
+  bulkRetryStep(
+    request: BulkStepRetryRequest & { dryRun: boolean; actor?: string | undefined },
+  ): Promise<BulkRetryAnswer> {
     return this.answer('', async () => {
       const plan = await planBulkStepRetry(this.ctx, request, { readStepStates: request.dryRun });
       if (request.dryRun) return { dryRun: true, ...plan };
@@ -120,23 +162,40 @@ export class CaseGateway {
   }
 
   /** Gives the case to an operator, or to nobody with null (the case file's read model; audited). */
-  async assign(caseId: string, assignee: string | null, identity: OperatorIdentity, reason?: string): Promise<Assignment> {
+  async assign(
+    caseId: string,
+    assignee: string | null,
+    identity: OperatorIdentity,
+    reason?: string,
+  ): Promise<Assignment> {
     try {
       return await assignCase(this.ctx, caseId, assignee, identity, reason);
     } catch (error) {
       if (error instanceof CaseNotFoundError) throw unknownCase(caseId);
-      if (error instanceof CaseFileRequiredError) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
+      if (error instanceof CaseFileRequiredError)
+        throw new HttpError(
+          503,
+          'unavailable',
+          'The case file is not configured for this API process (set DATABASE_URL)',
+        );
       throw error;
     }
   }
 
   cancel(caseId: string, reason: string | undefined, identity: OperatorIdentity): Promise<void> {
-    return this.answer(caseId, () => cancelJourney(this.ctx, caseId, reason, { actor: identity.actor, requestId: identity.requestId }));
+    return this.answer(caseId, () =>
+      cancelJourney(this.ctx, caseId, reason, { actor: identity.actor, requestId: identity.requestId }),
+    );
   }
 
   /** Cases are read from the case file's read model: without a case file, this process cannot read them. */
   private reads(): JourneyReadContext {
-    if (!this.caseFile) throw new HttpError(503, 'unavailable', 'The case file is not configured for this API process (set DATABASE_URL)');
+    if (!this.caseFile)
+      throw new HttpError(
+        503,
+        'unavailable',
+        'The case file is not configured for this API process (set DATABASE_URL)',
+      );
     return { ...this.ctx, readModel: this.caseFile };
   }
 
@@ -148,4 +207,3 @@ export class CaseGateway {
     }
   }
 }
-

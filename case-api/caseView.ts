@@ -10,5 +10,14 @@ export function caseView(status: JourneyStatus & { runStatus: string; runId?: st
       return [key, { ...step, error: step.error ?? null, picklist: step.state === 'waiting' ? picklist : null }];
     }),
   );
-  return { caseId: status.caseId, state: status.state, runStatus: status.runStatus, runId: status.runId ?? null, steps, reasons: status.reasons, operatorDeadline: status.operatorDeadline ?? null, assignee: status.assignee };
+  return {
+    caseId: status.caseId,
+    state: status.state,
+    runStatus: status.runStatus,
+    runId: status.runId ?? null,
+    steps,
+    reasons: status.reasons,
+    operatorDeadline: status.operatorDeadline ?? null,
+    assignee: status.assignee,
+  };
 }

@@ -17,8 +17,16 @@ import { defaultApiKeyFile, embeddedKeyEntries, readOrCreateEmbeddedKeys } from 
  * any sender's X-Forwarded-For) is refused: any client could then pick its own rate-limit bucket.
  */
 const trustProxyVariable = z.union([
-  z.string().regex(/^\d{1,2}$/).transform(Number),
-  z.string().regex(/^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?))*$/, 'must be a number of hops, or proxy addresses, subnets or loopback/linklocal/uniquelocal, comma-separated'),
+  z
+    .string()
+    .regex(/^\d{1,2}$/)
+    .transform(Number),
+  z
+    .string()
+    .regex(
+      /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?))*$/,
+      'must be a number of hops, or proxy addresses, subnets or loopback/linklocal/uniquelocal, comma-separated',
+    ),
 ]);
 
 /** How long a console page's wait for a change is held open when CONSOLE_LONG_POLL_SECONDS is unset. */
@@ -27,12 +35,27 @@ export const DEFAULT_CONSOLE_LONG_POLL_SECONDS = 25;
 export const caseApiEnvironment = {
   CASE_API_PORT: portVariable.default(8490),
   CASE_API_KEYS: apiKeyListSchema.optional(),
-  CASE_API_MAX_BODY: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024, 'must be at least 1024 bytes').default(64 * 1024),
-  CASE_API_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
+  CASE_API_MAX_BODY: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .min(1024, 'must be at least 1024 bytes')
+    .default(64 * 1024),
+  CASE_API_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address')
+    .default('127.0.0.1'),
   /** Requests per minute per API key, and per client address for requests without a known key. */
-  CASE_API_RATE_LIMIT: z.coerce.number({ error: 'must be a number of requests' }).int().positive('must be a positive number').default(300),
+  CASE_API_RATE_LIMIT: z.coerce
+    .number({ error: 'must be a number of requests' })
+    .int()
+    .positive('must be a positive number')
+    .default(300),
   /** Failed console sign-ins per 15 minutes and client address. */
-  CASE_API_SIGN_IN_FAILURE_LIMIT: z.coerce.number({ error: 'must be a number of attempts' }).int().positive('must be a positive number').default(10),
+  CASE_API_SIGN_IN_FAILURE_LIMIT: z.coerce
+    .number({ error: 'must be a number of attempts' })
+    .int()
+    .positive('must be a positive number')
+    .default(10),
   /** Express `trust proxy`: the proxies in front of the API whose X-Forwarded-For/-Proto count. */
   CASE_API_TRUST_PROXY: trustProxyVariable.optional(),
   /** Signs console session cookies (32+ characters); generated into `.data/` when unset. */
@@ -42,7 +65,12 @@ export const caseApiEnvironment = {
   /** The role that may waive a step (a key's `+<role>`, an ID token's roles); unset: every operator may. */
   CASE_API_WAIVE_ROLE: roleNameSchema.optional(),
   /** How long a console page's wait for a change is held open before it is renewed (a proxy's idle timeout must be longer). */
-  CONSOLE_LONG_POLL_SECONDS: z.coerce.number({ error: 'must be a number of seconds' }).int().min(1, 'must be 1 to 60 seconds').max(60, 'must be 1 to 60 seconds').default(DEFAULT_CONSOLE_LONG_POLL_SECONDS),
+  CONSOLE_LONG_POLL_SECONDS: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int()
+    .min(1, 'must be 1 to 60 seconds')
+    .max(60, 'must be 1 to 60 seconds')
+    .default(DEFAULT_CONSOLE_LONG_POLL_SECONDS),
   ...oidcEnvironment,
 };
 
@@ -83,7 +111,9 @@ export function readCaseApiConfig(env: NodeJS.ProcessEnv = process.env, keyFile 
     signInFailureLimit: c.CASE_API_SIGN_IN_FAILURE_LIMIT,
     trustProxy: c.CASE_API_TRUST_PROXY,
     host: c.CASE_API_HOST,
-    sessionSecret: c.CASE_API_SESSION_SECRET ?? readOrCreateSecretFile(defaultSessionSecretFile, () => randomBytes(32).toString('base64url')).trim(),
+    sessionSecret:
+      c.CASE_API_SESSION_SECRET ??
+      readOrCreateSecretFile(defaultSessionSecretFile, () => randomBytes(32).toString('base64url')).trim(),
     temporalUiUrl: c.TEMPORAL_UI_URL,
     waiveRole: c.CASE_API_WAIVE_ROLE,
     consoleLongPollMs: c.CONSOLE_LONG_POLL_SECONDS * 1000,

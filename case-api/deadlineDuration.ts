@@ -10,7 +10,24 @@
 import { z } from 'zod';
 
 const MAX_MILLISECONDS = 999_999_999_999;
-const units = ['ms', 'msecs?', 'milliseconds?', 's', 'secs?', 'seconds?', 'm', 'mins?', 'minutes?', 'h', 'hrs?', 'hours?', 'd', 'days?', 'w', 'weeks?'];
+const units = [
+  'ms',
+  'msecs?',
+  'milliseconds?',
+  's',
+  'secs?',
+  'seconds?',
+  'm',
+  'mins?',
+  'minutes?',
+  'h',
+  'hrs?',
+  'hours?',
+  'd',
+  'days?',
+  'w',
+  'weeks?',
+];
 const positiveAmount = '(?:[1-9][0-9]{0,3}(?:\\.[0-9]{1,3})?|0\\.[0-9]{0,2}[1-9])';
 
 export const DEADLINE_PATTERN = `^(?:[1-9][0-9]{0,11}|${positiveAmount} ?(?:${units.join('|')}))$`;
@@ -19,6 +36,9 @@ export const deadlineDurationSchema = z.union([
   z.number().int().min(1).max(MAX_MILLISECONDS).meta({ description: 'Milliseconds' }),
   z
     .string()
-    .regex(new RegExp(DEADLINE_PATTERN), 'must be a duration such as "2 days", "90 minutes" or "1.5 h" (a positive amount, at most 4 digits, of ms, s, m, h, d or w), or milliseconds')
+    .regex(
+      new RegExp(DEADLINE_PATTERN),
+      'must be a duration such as "2 days", "90 minutes" or "1.5 h" (a positive amount, at most 4 digits, of ms, s, m, h, d or w), or milliseconds',
+    )
     .meta({ description: 'A duration such as "2 days" or "90 minutes"' }),
 ]);

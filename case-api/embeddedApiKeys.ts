@@ -14,8 +14,11 @@ const keyFileSchema = z.object({ origination: z.string().min(16), operator: z.st
 export type EmbeddedApiKeys = z.output<typeof keyFileSchema>;
 
 export function readOrCreateEmbeddedKeys(file = defaultApiKeyFile): EmbeddedApiKeys {
-  const text = readOrCreateSecretFile(file, () =>
-    JSON.stringify({ origination: generateApiKey('origination'), operator: generateApiKey('operator') }, null, 2) + '\n',
+  const text = readOrCreateSecretFile(
+    file,
+    () =>
+      JSON.stringify({ origination: generateApiKey('origination'), operator: generateApiKey('operator') }, null, 2) +
+      '\n',
   );
   const parsed = keyFileSchema.safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`${file} is not a case API key file; delete it to generate new keys`);

@@ -18,9 +18,21 @@ async function main(): Promise<void> {
   const logger = pino();
   const caseFileConfig = readCaseFileConfig();
   const caseFile = await openCaseFile(caseFileConfig.url, caseFileConfig.poolSize);
-  const api = await startCaseApi(config, { client, taskQueue: temporal.taskQueue, logger, caseFile, host: config.host, routers: (gateway) => [consoleRouter(config, gateway, { namespace: temporal.namespace })] });
+  const api = await startCaseApi(config, {
+    client,
+    taskQueue: temporal.taskQueue,
+    logger,
+    caseFile,
+    host: config.host,
+    routers: (gateway) => [consoleRouter(config, gateway, { namespace: temporal.namespace })],
+  });
   logger.info({ url: api.url, keyFile: config.keyFile ?? null }, 'case api listening');
-  const stop = () => void api.stop().then(() => connection.close()).then(() => caseFile.close()).then(() => process.exit(0));
+  const stop = () =>
+    void api
+      .stop()
+      .then(() => connection.close())
+      .then(() => caseFile.close())
+      .then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

@@ -27,7 +27,9 @@ export function methodNotAllowed(routes: readonly RouteSpec[], prefix: string): 
     const allow = [...allowed].sort().join(', ');
     res.set('Allow', allow);
     if (req.method === 'OPTIONS') return void res.status(204).end();
-    res.status(405).json({ error: 'method_not_allowed', message: `${req.method} is not a method of this path; it has ${allow}` });
+    res
+      .status(405)
+      .json({ error: 'method_not_allowed', message: `${req.method} is not a method of this path; it has ${allow}` });
   });
   return router;
 }

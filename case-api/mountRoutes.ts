@@ -20,19 +20,37 @@ import type { RouteSpec } from './routeSpec';
  * `prefix` is where the router is mounted: the table's paths carry it, the router's do not. Only a
  * route that declares a body reads one (at most `maxBodyBytes`), so only those can answer 413 or 415.
  */
-export function mountRoutes(router: Router, routes: readonly RouteSpec[], gateway: CaseGateway, logger: Logger, prefix: string, maxBodyBytes: number, options: { waiveRole?: string } = {}): void {
+export function mountRoutes(
+  router: Router,
+  routes: readonly RouteSpec[],
+  gateway: CaseGateway,
+  logger: Logger,
+  prefix: string,
+  maxBodyBytes: number,
+  options: { waiveRole?: string } = {},
+): void {
   const readBody = jsonBody(maxBodyBytes);
   for (const route of routes) {
     const bodyReader = route.body ? [readBody] : [];
     router[route.method](route.path.slice(prefix.length), ...bodyReader, async (req: Request, res: Response) => {
       const caller = callerOf(res)!;
       if (!mayCall(caller, route.role)) {
-        res.status(403).json({ error: 'forbidden', message: `${route.operationId} needs the ${route.role} role; this key has ${caller.role}` });
+        res
+          .status(403)
+          .json({
+            error: 'forbidden',
+            message: `${route.operationId} needs the ${route.role} role; this key has ${caller.role}`,
+          });
         return;
       }
       if (route.waives && !mayWaive(options.waiveRole, caller.roles)) {
         logger.info({ operation: route.operationId, caller: caller.name, status: 403 }, 'case api request');
-        res.status(403).json({ error: 'forbidden', message: `${route.operationId} needs the ${options.waiveRole} role; this key has ${caller.roles.length ? caller.roles.join(', ') : 'no further role'}` });
+        res
+          .status(403)
+          .json({
+            error: 'forbidden',
+            message: `${route.operationId} needs the ${options.waiveRole} role; this key has ${caller.roles.length ? caller.roles.join(', ') : 'no further role'}`,
+          });
         return;
       }
       try {
@@ -49,13 +67,34 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
         // What the route takes, after its schema dropped what it ignores (an unknown field's value).
         refuseNul({ path: input.params, query: input.query, body: input.body });
         const answer = await route.handle(input, gateway);
-        logger.info({ operation: route.operationId, caller: caller.name, status: answer.status, requestId: requestIdOf(res) }, 'case api request');
+        logger.info(
+          { operation: route.operationId, caller: caller.name, status: answer.status, requestId: requestIdOf(res) },
+          'case api request',
+        );
         res.status(answer.status).json(answer.body);
       } catch (error) {
-        const http = error instanceof HttpError ? error : new HttpError(500, 'internal', 'The request failed unexpectedly', error instanceof Error ? error.name : typeof error);
+        const http =
+          error instanceof HttpError
+            ? error
+            : new HttpError(
+                500,
+                'internal',
+                'The request failed unexpectedly',
+                error instanceof Error ? error.name : typeof error,
+              );
         // Only the operation, the caller's key name and the outcome: never bodies, ids of people or keys.
         const cause = http.logDetail ? { cause: http.logDetail } : {};
-        logger[http.status >= 500 ? 'error' : 'info']({ operation: route.operationId, caller: caller.name, status: http.status, code: http.code, requestId: requestIdOf(res), ...cause }, 'case api request');
+        logger[http.status >= 500 ? 'error' : 'info'](
+          {
+            operation: route.operationId,
+            caller: caller.name,
+            status: http.status,
+            code: http.code,
+            requestId: requestIdOf(res),
+            ...cause,
+          },
+          'case api request',
+        );
         res.status(http.status).json({ error: http.code, message: http.message });
       }
     });
@@ -66,9 +105,18 @@ export function mountRoutes(router: Router, routes: readonly RouteSpec[], gatewa
  * The caller and the request's id; with an Idempotency-Key on an idempotent route, the Update id
  * the key makes for the route's action (namespaced by it, so one key cannot answer two actions).
  */
-function identityOf(route: RouteSpec, headers: Record<string, unknown>, actor: string, requestId: string): OperatorIdentity {
+function identityOf(
+  route: RouteSpec,
+  headers: Record<string, unknown>,
+  actor: string,
+  requestId: string,
+): OperatorIdentity {
   const key = headers['Idempotency-Key'];
-  return operatorIdentity(actor, { action: route.idempotent, callerRequestId: route.idempotent && typeof key === 'string' ? key : undefined, requestId });
+  return operatorIdentity(actor, {
+    action: route.idempotent,
+    callerRequestId: route.idempotent && typeof key === 'string' ? key : undefined,
+    requestId,
+  });
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
@@ -87,9 +135,16 @@ function knownQuery(schema: z.ZodObject | undefined, query: Record<string, unkno
   const declared = Object.keys(schema?.shape ?? {});
   const unknown = Object.keys(query).filter((name) => !declared.includes(name));
   if (unknown.length === 0) return query;
-  const names = unknown.slice(0, 5).map((name) => JSON.stringify(name.slice(0, 100))).join(', ');
+  const names = unknown
+    .slice(0, 5)
+    .map((name) => JSON.stringify(name.slice(0, 100)))
+    .join(', ');
   const takes = declared.length ? `it takes ${declared.join(', ')}` : 'it takes none';
-  throw new HttpError(400, 'invalid_request', `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names}${unknown.length > 5 ? ', …' : ''}: ${takes}`);
+  throw new HttpError(
+    400,
+    'invalid_request',
+    `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names}${unknown.length > 5 ? ', …' : ''}: ${takes}`,
+  );
 }
 
 /** How many body bytes each request carried (express.json's verify hook), to tell `{}` from no body at all. */
@@ -98,7 +153,8 @@ const bodyBytes = new WeakMap<Request, number>();
 /** A route that declares a body needs one: an empty request is refused, not read as `{}`. */
 function requiredBody(schema: z.ZodType | undefined, req: Request): unknown {
   if (!schema) return undefined;
-  if (!bodyBytes.get(req)) throw new HttpError(400, 'invalid_request', 'A JSON body is required (send {} when every field is optional)');
+  if (!bodyBytes.get(req))
+    throw new HttpError(400, 'invalid_request', 'A JSON body is required (send {} when every field is optional)');
   return req.body;
 }
 

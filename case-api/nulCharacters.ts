@@ -24,7 +24,12 @@ export const NUL_FREE_TEXT_PATTERN = `^[^\\u0000]*[^\\u0000${TRIMMED}][^\\u0000]
 export function refuseNul(parts: Record<string, unknown>): void {
   for (const [where, value] of Object.entries(parts)) {
     const at = nulAt(value);
-    if (at !== null) throw new HttpError(400, 'invalid_request', `Invalid ${where}: ${at || 'the value'} holds a NUL character (U+0000), which the API does not take`);
+    if (at !== null)
+      throw new HttpError(
+        400,
+        'invalid_request',
+        `Invalid ${where}: ${at || 'the value'} holds a NUL character (U+0000), which the API does not take`,
+      );
   }
 }
 
@@ -50,6 +55,7 @@ function walk(node: unknown): unknown {
   if (typeof node !== 'object' || node === null) return node;
   const copy = Object.fromEntries(Object.entries(node).map(([key, inner]) => [key, walk(inner)])) as JsonSchema;
   const types = Array.isArray(copy.type) ? copy.type : [copy.type];
-  if (types.includes('string') && !('pattern' in copy) && !('enum' in copy) && !('const' in copy)) copy.pattern = NUL_FREE_PATTERN;
+  if (types.includes('string') && !('pattern' in copy) && !('enum' in copy) && !('const' in copy))
+    copy.pattern = NUL_FREE_PATTERN;
   return copy;
 }

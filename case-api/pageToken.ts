@@ -25,7 +25,11 @@ export function openPageToken(token: string): string {
   const bytes = Buffer.from(token, 'base64url');
   const inner = bytes.subarray(DIGEST_BYTES);
   if (inner.length === 0 || !digestOf(inner).equals(bytes.subarray(0, DIGEST_BYTES))) {
-    throw new HttpError(400, 'invalid_page_token', 'pageToken is not a nextPageToken this API answered: start again without it');
+    throw new HttpError(
+      400,
+      'invalid_page_token',
+      'pageToken is not a nextPageToken this API answered: start again without it',
+    );
   }
   return inner.toString('base64url');
 }

@@ -31,7 +31,13 @@ export function requestRateLimit(keys: readonly ApiKeyEntry[], perMinute: number
     legacyHeaders: false,
     keyGenerator: bucketOf(keys),
     skip: (req) => HEALTH_PATHS.has(req.path),
-    handler: (_req, res) => void res.status(429).json({ error: 'rate_limited', message: 'Too many requests; slow down and retry after the RateLimit-Reset seconds' }),
+    handler: (_req, res) =>
+      void res
+        .status(429)
+        .json({
+          error: 'rate_limited',
+          message: 'Too many requests; slow down and retry after the RateLimit-Reset seconds',
+        }),
   });
 }
 
@@ -44,6 +50,7 @@ export function signInFailureLimit(failuresPerWindow: number): RequestHandler {
     legacyHeaders: false,
     skipSuccessfulRequests: true,
     keyGenerator: clientBucket,
-    handler: (_req, res) => void res.status(429).type('text/plain').send('Too many failed sign-ins from this address; try again later.'),
+    handler: (_req, res) =>
+      void res.status(429).type('text/plain').send('Too many failed sign-ins from this address; try again later.'),
   });
 }

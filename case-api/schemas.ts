@@ -12,10 +12,23 @@ import { defaultDeadlines } from '../client/deadlines';
 import { deadlineDurationSchema } from './deadlineDuration';
 import { NUL_FREE_TEXT_PATTERN } from './nulCharacters';
 
-const deadlineKeys = Object.keys(defaultDeadlines) as [keyof typeof defaultDeadlines, ...(keyof typeof defaultDeadlines)[]];
+const deadlineKeys = Object.keys(defaultDeadlines) as [
+  keyof typeof defaultDeadlines,
+  ...(keyof typeof defaultDeadlines)[],
+];
 
 export const journeyStates = ['running', 'needs_attention', 'completed', 'cancelled'] as const;
-const stepStates = ['pending', 'running', 'waiting', 'needs_attention', 'completed', 'waived', 'failed', 'expired', 'cancelled'] as const;
+const stepStates = [
+  'pending',
+  'running',
+  'waiting',
+  'needs_attention',
+  'completed',
+  'waived',
+  'failed',
+  'expired',
+  'cancelled',
+] as const;
 
 export const errorBodySchema = z
   .object({ error: z.string().meta({ description: 'A stable machine-readable code' }), message: z.string() })
@@ -27,9 +40,24 @@ export const errorBodySchema = z
  */
 const caseEventTimesRequestSchema = z
   .object({
-    applicantActionDueAfter: deadlineDurationSchema.optional().meta({ description: 'case.applicant_action_due is sent once a step has waited this long on the applicant with a link (default CASE_EVENTS_ACTION_DUE_AFTER_MS, 1 day)' }),
-    applicantActionDueEvery: deadlineDurationSchema.optional().meta({ description: '…and again every this long until the step stops waiting (default CASE_EVENTS_ACTION_DUE_EVERY_MS, 1 day)' }),
-    attentionSla: deadlineDurationSchema.optional().meta({ description: 'case.sla_breached is sent once the case has needed attention this long (default CASE_EVENTS_SLA_MS, 4 hours)' }),
+    applicantActionDueAfter: deadlineDurationSchema
+      .optional()
+      .meta({
+        description:
+          'case.applicant_action_due is sent once a step has waited this long on the applicant with a link (default CASE_EVENTS_ACTION_DUE_AFTER_MS, 1 day)',
+      }),
+    applicantActionDueEvery: deadlineDurationSchema
+      .optional()
+      .meta({
+        description:
+          '…and again every this long until the step stops waiting (default CASE_EVENTS_ACTION_DUE_EVERY_MS, 1 day)',
+      }),
+    attentionSla: deadlineDurationSchema
+      .optional()
+      .meta({
+        description:
+          'case.sla_breached is sent once the case has needed attention this long (default CASE_EVENTS_SLA_MS, 4 hours)',
+      }),
   })
   .strict()
   .meta({ id: 'CaseEventTimes' });
@@ -41,10 +69,18 @@ const caseEventTimesRequestSchema = z
  */
 export const startCaseRequestSchema = onboardCaseInputFields
   .omit({ carryOver: true })
-  .extend({ caseId: caseIdSchema, deadlines: z.partialRecord(z.enum(deadlineKeys), deadlineDurationSchema).default({}), notifications: caseEventTimesRequestSchema.optional() })
+  .extend({
+    caseId: caseIdSchema,
+    deadlines: z.partialRecord(z.enum(deadlineKeys), deadlineDurationSchema).default({}),
+    notifications: caseEventTimesRequestSchema.optional(),
+  })
   .strict()
   .superRefine(checkStepsHaveWhatTheyNeed)
-  .meta({ id: 'StartCaseRequest', description: 'The input of the onboardCase journey', allOf: stepNeedsAsJsonSchema() });
+  .meta({
+    id: 'StartCaseRequest',
+    description: 'The input of the onboardCase journey',
+    allOf: stepNeedsAsJsonSchema(),
+  });
 
 /**
  * checkStepsHaveWhatTheyNeed's rules as JSON Schema (zod cannot express a refinement), so that the
@@ -52,7 +88,10 @@ export const startCaseRequestSchema = onboardCaseInputFields
  * a person, affordability a banking method. The contract test finds any drift between the two.
  */
 function stepNeedsAsJsonSchema() {
-  const when = (step: StepField) => ({ properties: { steps: { properties: { [step]: { const: true } }, required: [step] } }, required: ['steps'] });
+  const when = (step: StepField) => ({
+    properties: { steps: { properties: { [step]: { const: true } }, required: [step] } },
+    required: ['steps'],
+  });
   return [
     { if: when('creditReport'), then: { required: ['company'] } },
     { if: when('identityVerification'), then: { required: ['people'], properties: { people: { minItems: 1 } } } },
@@ -79,9 +118,19 @@ const attemptSchema = z.object({
   reason: z.string().nullable(),
   requestedBecause: z.string().nullable().optional(),
   carriedOver: z.boolean().optional(),
-  need: z.number().int().optional().meta({ description: 'The need this attempt worked for: attempts of one need share their idempotency keys and continue its purchase' }),
+  need: z
+    .number()
+    .int()
+    .optional()
+    .meta({
+      description:
+        'The need this attempt worked for: attempts of one need share their idempotency keys and continue its purchase',
+    }),
   fresh: z.boolean().optional().meta({ description: 'An operator asked for a new purchase (retry with fresh: true)' }),
-  needSpent: z.boolean().optional().meta({ description: 'What this attempt bought is finished and unusable: the next attempt buys anew' }),
+  needSpent: z
+    .boolean()
+    .optional()
+    .meta({ description: 'What this attempt bought is finished and unusable: the next attempt buys anew' }),
 });
 
 export const picklistEntrySchema = z.looseObject({
@@ -99,16 +148,37 @@ const stepSchema = z
     attempt: z.number().int(),
     attempts: z.array(attemptSchema),
     dependsOn: z.string().nullable(),
-    need: z.number().int().optional().meta({ description: 'The need the current attempt works for (0 before the first attempt)' }),
-    actions: z.array(z.string()).optional().meta({ description: 'What an operator can do about the step now, as the journey accepts it: `retryStep <step>`, `waiveStep <step>`, `resolvePicklist`' }),
+    need: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'The need the current attempt works for (0 before the first attempt)' }),
+    actions: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description:
+          'What an operator can do about the step now, as the journey accepts it: `retryStep <step>`, `waiveStep <step>`, `resolvePicklist`',
+      }),
     needSpent: z.boolean().optional(),
     providerIds: z.record(z.string(), z.string()),
     lastEvent: z.object({ eventType: z.string(), receivedAt: z.string() }).nullable(),
     reason: z.string().nullable(),
     error: providerErrorSchema.nullable().optional(),
-    links: z.record(z.string(), z.string()).optional().meta({ description: 'Links the applicant must open (IDV, bank connection)' }),
-    picklist: z.array(picklistEntrySchema).nullable().meta({ description: 'Companies to choose from while the credit report waits for a picklist choice' }),
-    detail: z.unknown().meta({ description: "Step-specific detail (accounts read, document outcomes; the credit report's picklist, report headline, resolvedBy, and expiresAt: while it waits on a picklist, when that wait expires, ISO 8601)" }),
+    links: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: 'Links the applicant must open (IDV, bank connection)' }),
+    picklist: z
+      .array(picklistEntrySchema)
+      .nullable()
+      .meta({ description: 'Companies to choose from while the credit report waits for a picklist choice' }),
+    detail: z
+      .unknown()
+      .meta({
+        description:
+          "Step-specific detail (accounts read, document outcomes; the credit report's picklist, report headline, resolvedBy, and expiresAt: while it waits on a picklist, when that wait expires, ISO 8601)",
+      }),
   })
   .meta({ id: 'Step' });
 
@@ -118,10 +188,16 @@ export const caseStatusSchema = z
     state: z.enum(journeyStates),
     runStatus: z.string().meta({ description: 'Temporal execution status: RUNNING, COMPLETED, …' }),
     runId: z.string().nullable().meta({ description: 'The latest run of the journey' }),
-    steps: z.record(z.string(), stepSchema).meta({ description: 'By step key; IDV steps are identity-verification/<personId>' }),
+    steps: z
+      .record(z.string(), stepSchema)
+      .meta({ description: 'By step key; IDV steps are identity-verification/<personId>' }),
     reasons: z.array(z.string()),
     operatorDeadline: z.string().nullable().optional(),
-    assignee: z.string().nullable().optional().meta({ description: 'The operator who owns the case (POST /v1/cases/{caseId}/assign); null: nobody' }),
+    assignee: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'The operator who owns the case (POST /v1/cases/{caseId}/assign); null: nobody' }),
   })
   .meta({ id: 'CaseStatus' });
 
@@ -130,20 +206,55 @@ export const caseStatusSchema = z
  * `0x10`, ` 5` or `1e1` as numbers the document does not describe. Documented as an integer.
  */
 function queryInteger(minimum: number, maximum: number) {
-  const digits = (value: unknown) => (typeof value === 'string' && /^(0|[1-9][0-9]{0,15})$/.test(value) ? Number(value) : value);
+  const digits = (value: unknown) =>
+    typeof value === 'string' && /^(0|[1-9][0-9]{0,15})$/.test(value) ? Number(value) : value;
   return z.preprocess(digits, z.number().int().min(minimum).max(maximum)).meta({ type: 'integer', minimum, maximum });
 }
 
 export const listCasesQuerySchema = z.object({
   state: z.enum(journeyStates).optional(),
   pageSize: queryInteger(1, 100).default(20),
-  pageToken: z.string().regex(/^[A-Za-z0-9_-]{1,4096}$/, 'must be a nextPageToken from an earlier page').optional(),
-  step: z.string().min(1).max(300).optional().meta({ description: 'Only cases with this step (a key such as banking, or identity-verification for every person\'s)' }),
-  stepState: z.string().min(1).max(40).optional().meta({ description: 'Only cases with a step (the one named by step, else any) in this state' }),
-  waitingLongerThanMinutes: queryInteger(0, 525_600).optional().meta({ description: 'Only cases that have waited for an operator at least this long' }),
-  name: z.string().min(1).max(200).optional().meta({ description: 'Part of the company\'s or an applicant\'s name, any case' }),
-  sort: z.enum(['newest', 'oldest', 'deadline']).default('newest').meta({ description: 'By start (newest or oldest first), or by deadline (the operator deadline, or sooner the expiry of a picklist wait), soonest first; cases without one last' }),
-  assignee: z.string().max(200).optional().meta({ description: 'Only cases this operator owns (POST /v1/cases/{caseId}/assign); empty: only cases nobody owns' }),
+  pageToken: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,4096}$/, 'must be a nextPageToken from an earlier page')
+    .optional(),
+  step: z
+    .string()
+    .min(1)
+    .max(300)
+    .optional()
+    .meta({
+      description: "Only cases with this step (a key such as banking, or identity-verification for every person's)",
+    }),
+  stepState: z
+    .string()
+    .min(1)
+    .max(40)
+    .optional()
+    .meta({ description: 'Only cases with a step (the one named by step, else any) in this state' }),
+  waitingLongerThanMinutes: queryInteger(0, 525_600)
+    .optional()
+    .meta({ description: 'Only cases that have waited for an operator at least this long' }),
+  name: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "Part of the company's or an applicant's name, any case" }),
+  sort: z
+    .enum(['newest', 'oldest', 'deadline'])
+    .default('newest')
+    .meta({
+      description:
+        'By start (newest or oldest first), or by deadline (the operator deadline, or sooner the expiry of a picklist wait), soonest first; cases without one last',
+    }),
+  assignee: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({
+      description: 'Only cases this operator owns (POST /v1/cases/{caseId}/assign); empty: only cases nobody owns',
+    }),
 });
 
 export const caseListSchema = z
@@ -156,43 +267,71 @@ export const caseListSchema = z
         state: z.string().meta({ description: 'The journey state (JourneyState search attribute)' }),
         runStatus: z.string(),
         startedAt: z.string().nullable(),
-        company: z.string().nullable().optional().meta({ description: 'The company\'s name as the case file knows it' }),
+        company: z.string().nullable().optional().meta({ description: "The company's name as the case file knows it" }),
         applicants: z.array(z.object({ personId: z.string(), name: z.string().nullable() })).optional(),
         reasons: z.array(z.string()).optional(),
-        waitingSince: z.string().nullable().optional().meta({ description: 'Since when the journey has waited for an operator' }),
-        operatorDeadline: z.string().nullable().optional().meta({ description: 'While the journey waits only for an operator: when that wait ends' }),
+        waitingSince: z
+          .string()
+          .nullable()
+          .optional()
+          .meta({ description: 'Since when the journey has waited for an operator' }),
+        operatorDeadline: z
+          .string()
+          .nullable()
+          .optional()
+          .meta({ description: 'While the journey waits only for an operator: when that wait ends' }),
         deadline: z
           .string()
           .nullable()
           .optional()
-          .meta({ description: "The case's deadline in the queue: the earlier of operatorDeadline and when the wait of a step waiting on a picklist expires (the credit report's detail.expiresAt); what sort=deadline orders by. Null: neither" }),
+          .meta({
+            description:
+              "The case's deadline in the queue: the earlier of operatorDeadline and when the wait of a step waiting on a picklist expires (the credit report's detail.expiresAt); what sort=deadline orders by. Null: neither",
+          }),
         updatedAt: z.string().optional().meta({ description: 'When the journey last wrote its state' }),
-        assignee: z.string().nullable().optional().meta({ description: 'The operator who owns the case; null: nobody' }),
+        assignee: z
+          .string()
+          .nullable()
+          .optional()
+          .meta({ description: 'The operator who owns the case; null: nobody' }),
       }),
     ),
-    nextPageToken: z.string().nullable().meta({ description: 'Pass as pageToken for the next page; null on the last page' }),
+    nextPageToken: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as pageToken for the next page; null on the last page' }),
   })
   .meta({ id: 'CaseList' });
 
 /** A text field: trimmed, not empty once trimmed, documented as such (NUL_FREE_TEXT_PATTERN). */
 const text = (max: number, emptyMessage?: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, emptyMessage)
-    .max(max)
-    .meta({ pattern: NUL_FREE_TEXT_PATTERN });
+  z.string().trim().min(1, emptyMessage).max(max).meta({ pattern: NUL_FREE_TEXT_PATTERN });
 
 export const retryStepRequestSchema = z
   .object({
     reason: text(500).optional(),
-    fresh: z.boolean().optional().meta({ description: 'Ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step' }),
+    fresh: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step',
+      }),
   })
   .strict()
   .meta({ id: 'RetryStepRequest' });
-export const waiveStepRequestSchema = z.object({ reason: text(500, 'reason is required') }).strict().meta({ id: 'WaiveStepRequest' });
-export const resolvePicklistRequestSchema = z.object({ providerId: text(200) }).strict().meta({ id: 'ResolvePicklistRequest' });
-export const cancelRequestSchema = z.object({ reason: text(500).optional() }).strict().meta({ id: 'CancelRequest' });
+export const waiveStepRequestSchema = z
+  .object({ reason: text(500, 'reason is required') })
+  .strict()
+  .meta({ id: 'WaiveStepRequest' });
+export const resolvePicklistRequestSchema = z
+  .object({ providerId: text(200) })
+  .strict()
+  .meta({ id: 'ResolvePicklistRequest' });
+export const cancelRequestSchema = z
+  .object({ reason: text(500).optional() })
+  .strict()
+  .meta({ id: 'CancelRequest' });
 
 /**
  * The operator actions' optional `Idempotency-Key` header: it becomes the Update's id (namespaced
@@ -200,7 +339,8 @@ export const cancelRequestSchema = z.object({ reason: text(500).optional() }).st
  */
 export const idempotencyKeyHeaders = z.object({
   'Idempotency-Key': operatorRequestIdSchema.optional().meta({
-    description: 'Makes the request safe to repeat: a repeat with the same key on the same case and action answers the first result and acts once (1 to 200 printable ASCII characters)',
+    description:
+      'Makes the request safe to repeat: a repeat with the same key on the same case and action answers the first result and acts once (1 to 200 printable ASCII characters)',
   }),
 });
 
@@ -209,24 +349,44 @@ export const bulkRetryStepRequestSchema = bulkStepRetryRequestSchema
   .extend({
     where: bulkFields.where.meta({ pattern: NUL_FREE_TEXT_PATTERN }),
     step: bulkFields.step.meta({ pattern: NUL_FREE_TEXT_PATTERN }),
-    reason: bulkFields.reason.meta({ pattern: NUL_FREE_TEXT_PATTERN }), dryRun: z.boolean().default(true).meta({ description: 'true (the default): answer the plan and retry nothing; false: retry the step on each case' }) })
+    reason: bulkFields.reason.meta({ pattern: NUL_FREE_TEXT_PATTERN }),
+    dryRun: z
+      .boolean()
+      .default(true)
+      .meta({
+        description: 'true (the default): answer the plan and retry nothing; false: retry the step on each case',
+      }),
+  })
   .strict()
-  .meta({ id: 'BulkRetryStepRequest', description: `Retry one step on every running journey a visibility query matches (at most ${bulkRetryMaxCases})` });
+  .meta({
+    id: 'BulkRetryStepRequest',
+    description: `Retry one step on every running journey a visibility query matches (at most ${bulkRetryMaxCases})`,
+  });
 
 const bulkRetryCaseSchema = z.object({
   caseId: z.string(),
   workflowId: z.string(),
   runId: z.string(),
   state: z.string().meta({ description: 'The journey state (JourneyState search attribute)' }),
-  stepState: z.string().nullable().optional().meta({ description: 'The step\'s state on this case (null: no such step, or the journey did not answer)' }),
+  stepState: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "The step's state on this case (null: no such step, or the journey did not answer)" }),
 });
 
 const bulkRetryPlanSchema = z
   .object({
     dryRun: z.literal(true),
-    query: z.string().meta({ description: 'The visibility query as run: running journeys of this deployment and the request\'s where' }),
+    query: z
+      .string()
+      .meta({
+        description: "The visibility query as run: running journeys of this deployment and the request's where",
+      }),
     step: z.string(),
-    requestId: z.string().meta({ description: 'Send it back with dryRun: false so that the run (and any re-run) uses it' }),
+    requestId: z
+      .string()
+      .meta({ description: 'Send it back with dryRun: false so that the run (and any re-run) uses it' }),
     cases: z.array(bulkRetryCaseSchema),
     more: z.boolean().meta({ description: `More than ${bulkRetryMaxCases} journeys match: narrow the query` }),
   })
@@ -238,35 +398,63 @@ const bulkRetrySummarySchema = z
   .object({
     dryRun: z.literal(false),
     query: z.string(),
-    requestId: z.string().meta({ description: 'Re-run with it to retry only what was not accepted: accepted cases answer their first result' }),
+    requestId: z
+      .string()
+      .meta({
+        description: 'Re-run with it to retry only what was not accepted: accepted cases answer their first result',
+      }),
     step: z.string(),
     fresh: z.boolean(),
     cases: z.number().int(),
-    accepted: z.array(z.object({ caseId: z.string(), outcome: z.string(), attempt: z.number().int(), workflowId: z.string() })),
-    refused: z.array(refusalSchema).meta({ description: 'Refused by the journey (its validator\'s message), or closed since it was listed' }),
-    failed: z.array(refusalSchema).meta({ description: 'Not answered (Temporal unavailable): re-run with the same requestId' }),
+    accepted: z.array(
+      z.object({ caseId: z.string(), outcome: z.string(), attempt: z.number().int(), workflowId: z.string() }),
+    ),
+    refused: z
+      .array(refusalSchema)
+      .meta({ description: "Refused by the journey (its validator's message), or closed since it was listed" }),
+    failed: z
+      .array(refusalSchema)
+      .meta({ description: 'Not answered (Temporal unavailable): re-run with the same requestId' }),
   })
   .meta({ id: 'BulkRetryStepSummary' });
 
-export const bulkRetryStepAnswerSchema = z.discriminatedUnion('dryRun', [bulkRetryPlanSchema, bulkRetrySummarySchema]).meta({ id: 'BulkRetryStepAnswer' });
+export const bulkRetryStepAnswerSchema = z
+  .discriminatedUnion('dryRun', [bulkRetryPlanSchema, bulkRetrySummarySchema])
+  .meta({ id: 'BulkRetryStepAnswer' });
 
 export const actionResultSchema = z.object({ step: z.string(), status: stepSchema }).meta({ id: 'ActionResult' });
-export const cancelResultSchema = z.object({ caseId: z.string(), cancelRequested: z.literal(true) }).meta({ id: 'CancelResult' });
+export const cancelResultSchema = z
+  .object({ caseId: z.string(), cancelRequested: z.literal(true) })
+  .meta({ id: 'CancelResult' });
 
 /** Assign a case to an operator (by the name they sign in with), or release it with null. */
 export const assignCaseRequestSchema = z
   .object({
-    assignee: text(200).nullable().meta({ description: 'The operator who is to own the case (themself or a colleague), by name; null releases the case' }),
+    assignee: text(200)
+      .nullable()
+      .meta({
+        description: 'The operator who is to own the case (themself or a colleague), by name; null releases the case',
+      }),
     reason: text(500).optional(),
   })
   .strict()
   .meta({ id: 'AssignCaseRequest' });
 export const assignmentSchema = z
-  .object({ caseId: z.string(), assignee: z.string().nullable(), assignedAt: z.string().nullable().meta({ description: 'Since when the assignee owns the case' }) })
+  .object({
+    caseId: z.string(),
+    assignee: z.string().nullable(),
+    assignedAt: z.string().nullable().meta({ description: 'Since when the assignee owns the case' }),
+  })
   .meta({ id: 'Assignment' });
 
 export const caseIdParam = caseIdSchema;
-export const stepParam = z.string().min(1).max(300).meta({ description: 'A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId>' });
+export const stepParam = z
+  .string()
+  .min(1)
+  .max(300)
+  .meta({
+    description: 'A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId>',
+  });
 
 export const timelineSchema = z
   .object({
@@ -275,7 +463,7 @@ export const timelineSchema = z
       z.union([
         z.object({
           kind: z.literal('operator_action'),
-          id: z.number().int().meta({ description: 'The audit trail entry\'s number' }),
+          id: z.number().int().meta({ description: "The audit trail entry's number" }),
           caseId: z.string(),
           at: z.string(),
           actor: z.string(),
@@ -285,21 +473,48 @@ export const timelineSchema = z
           reason: z.string().nullable(),
           requestId: z.string().nullable(),
           outcome: z.enum(['accepted', 'refused']),
-          message: z.string().nullable().meta({ description: 'The journey\'s refusal' }),
+          message: z.string().nullable().meta({ description: "The journey's refusal" }),
         }),
-        z.object({ kind: z.literal('provider_record'), at: z.string(), record: z.string(), attemptId: z.string(), id: z.string(), status: z.string().nullable() }),
+        z.object({
+          kind: z.literal('provider_record'),
+          at: z.string(),
+          record: z.string(),
+          attemptId: z.string(),
+          id: z.string(),
+          status: z.string().nullable(),
+        }),
         z
-          .object({ kind: z.literal('notification'), at: z.string(), type: z.string(), state: z.string(), step: z.string().nullable(), runId: z.string(), sequence: z.number().int() })
+          .object({
+            kind: z.literal('notification'),
+            at: z.string(),
+            type: z.string(),
+            state: z.string(),
+            step: z.string().nullable(),
+            runId: z.string(),
+            sequence: z.number().int(),
+          })
           .meta({ description: 'A journey event the LOS took (CASE_EVENTS_URL), when it took it' }),
         z
           .object({
             kind: z.literal('case_event'),
             at: z.string().meta({ description: 'When the LOS took it' }),
-            type: z.string().meta({ description: 'case.applicant_action_due, case.step_expired, case.sla_breached or case.operator_action (more may come)' }),
-            eventId: z.string().meta({ description: 'The event\'s id (its webhook-id): GET /v1/cases/{caseId}/events lists its body under it' }),
+            type: z
+              .string()
+              .meta({
+                description:
+                  'case.applicant_action_due, case.step_expired, case.sla_breached or case.operator_action (more may come)',
+              }),
+            eventId: z
+              .string()
+              .meta({
+                description: "The event's id (its webhook-id): GET /v1/cases/{caseId}/events lists its body under it",
+              }),
             step: z.string().nullable().meta({ description: 'The step key the event is about, if any' }),
           })
-          .meta({ description: 'An event of the case the outbox sent (reminders, expiries, SLA breaches, operator actions) and the LOS took, when it took it; no data' }),
+          .meta({
+            description:
+              'An event of the case the outbox sent (reminders, expiries, SLA breaches, operator actions) and the LOS took, when it took it; no data',
+          }),
       ]),
     ),
   })

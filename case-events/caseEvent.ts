@@ -3,7 +3,12 @@
  * nothing here may touch Node). Each names its journey run and a sequence within it, from which
  * the event id is derived: a redelivery carries the same id, so the receiver can dedupe.
  */
-export const caseEventTypes = ['case.step_completed', 'case.needs_attention', 'case.completed', 'case.cancelled'] as const;
+export const caseEventTypes = [
+  'case.step_completed',
+  'case.needs_attention',
+  'case.completed',
+  'case.cancelled',
+] as const;
 export type CaseEventType = (typeof caseEventTypes)[number];
 
 export interface CaseEventInput {

@@ -25,7 +25,11 @@ export interface CaseEventOutbox {
   stop(): Promise<void>;
 }
 
-export function startCaseEventOutbox(pool: Pool, config: CaseEventsConfig, onError: (error: unknown) => void = () => undefined): CaseEventOutbox {
+export function startCaseEventOutbox(
+  pool: Pool,
+  config: CaseEventsConfig,
+  onError: (error: unknown) => void = () => undefined,
+): CaseEventOutbox {
   const log = new CaseEventLog(pool);
   const times = derivedEventTimes(config);
   let running: Promise<void> = Promise.resolve();
@@ -41,11 +45,19 @@ export function startCaseEventOutbox(pool: Pool, config: CaseEventsConfig, onErr
   };
 }
 
-async function sweepAndSend(log: CaseEventLog, config: CaseEventsConfig, times: ReturnType<typeof derivedEventTimes>): Promise<void> {
+async function sweepAndSend(
+  log: CaseEventLog,
+  config: CaseEventsConfig,
+  times: ReturnType<typeof derivedEventTimes>,
+): Promise<void> {
   await log.run((c) => sweepCaseEvents(c, times));
   // Without a URL nothing is sent: the events stay listed by the events endpoint.
   if (!config.url || !config.secret) return;
-  for (let due = await log.claimDue(batch, leaseMs(config)); due.length > 0; due = await log.claimDue(batch, leaseMs(config))) {
+  for (
+    let due = await log.claimDue(batch, leaseMs(config));
+    due.length > 0;
+    due = await log.claimDue(batch, leaseMs(config))
+  ) {
     await Promise.all(due.map((event) => send(log, config, event)));
     if (due.length < batch) return;
   }
@@ -54,7 +66,11 @@ async function sweepAndSend(log: CaseEventLog, config: CaseEventsConfig, times: 
 /** Longer than a send can take: no other worker takes an event while this one may still be sending it. */
 const leaseMs = (config: CaseEventsConfig) => config.timeoutMs * 2 + 1_000;
 
-async function send(log: CaseEventLog, config: CaseEventsConfig, event: LoggedCaseEvent & { attempts: number }): Promise<void> {
+async function send(
+  log: CaseEventLog,
+  config: CaseEventsConfig,
+  event: LoggedCaseEvent & { attempts: number },
+): Promise<void> {
   const body = { type: event.type, version: event.version, timestamp: event.occurredAt, data: event.data };
   try {
     await deliverCaseEvent(config, event.id, body, `${event.type} ${event.id}`);

@@ -24,13 +24,26 @@ export interface CaseEventsConfig extends Partial<DerivedEventTimes> {
   timeoutMs: number;
 }
 
-export const derivedEventDefaults: DerivedEventTimes = { actionDueAfterMs: 86_400_000, actionDueEveryMs: 86_400_000, attentionSlaMs: 14_400_000, sweepIntervalMs: 15_000 };
+export const derivedEventDefaults: DerivedEventTimes = {
+  actionDueAfterMs: 86_400_000,
+  actionDueEveryMs: 86_400_000,
+  attentionSlaMs: 14_400_000,
+  sweepIntervalMs: 15_000,
+};
 
-const milliseconds = (fallback: number) => z.coerce.number({ error: 'must be a number of milliseconds' }).int().positive('must be a positive number of milliseconds').default(fallback);
+const milliseconds = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int()
+    .positive('must be a positive number of milliseconds')
+    .default(fallback);
 
 export const caseEventsEnvironment = {
   CASE_EVENTS_URL: httpUrlVariable.optional(),
-  CASE_EVENTS_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by a Base64 key of 24 bytes or more').optional(),
+  CASE_EVENTS_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ followed by a Base64 key of 24 bytes or more')
+    .optional(),
   CASE_EVENTS_TIMEOUT_MS: milliseconds(10_000),
   CASE_EVENTS_ACTION_DUE_AFTER_MS: milliseconds(derivedEventDefaults.actionDueAfterMs),
   CASE_EVENTS_ACTION_DUE_EVERY_MS: milliseconds(derivedEventDefaults.actionDueEveryMs),
@@ -40,7 +53,8 @@ export const caseEventsEnvironment = {
 
 export function readCaseEventsConfig(env: NodeJS.ProcessEnv = process.env): CaseEventsConfig {
   const c = parseEnvironment(caseEventsEnvironment, env);
-  if (c.CASE_EVENTS_URL && !c.CASE_EVENTS_SECRET) throw new ConfigurationError('Invalid configuration:\n  CASE_EVENTS_SECRET: required when CASE_EVENTS_URL is set');
+  if (c.CASE_EVENTS_URL && !c.CASE_EVENTS_SECRET)
+    throw new ConfigurationError('Invalid configuration:\n  CASE_EVENTS_SECRET: required when CASE_EVENTS_URL is set');
   return {
     url: c.CASE_EVENTS_URL,
     secret: c.CASE_EVENTS_SECRET,

@@ -36,18 +36,33 @@ export function caseEventBody(event: CaseEventInput): CaseEventBody {
 }
 
 /** Returns whether it sent anything: without a URL, notifications are off. */
-export async function sendCaseEvent(config: CaseEventsConfig, event: CaseEventInput, now = new Date()): Promise<boolean> {
+export async function sendCaseEvent(
+  config: CaseEventsConfig,
+  event: CaseEventInput,
+  now = new Date(),
+): Promise<boolean> {
   return deliverCaseEvent(config, caseEventId(event), caseEventBody(event), `${event.type} #${event.sequence}`, now);
 }
 
 /** One signed POST of an event under its id (the journey's, or a derived one from the outbox). */
-export async function deliverCaseEvent(config: CaseEventsConfig, id: string, event: CaseEventBody, label: string, now = new Date()): Promise<boolean> {
+export async function deliverCaseEvent(
+  config: CaseEventsConfig,
+  id: string,
+  event: CaseEventBody,
+  label: string,
+  now = new Date(),
+): Promise<boolean> {
   if (!config.url || !config.secret) return false;
   const body = JSON.stringify(event);
   const signature = new Webhook(config.secret).sign(id, now, body);
   const response = await fetch(config.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': signature,
+    },
     body,
     signal: AbortSignal.timeout(config.timeoutMs),
   });

@@ -23,7 +23,10 @@ export interface AssignRequest {
 }
 
 /** The case's new assignment and its audit entry; undefined when the read model holds no such case. */
-export async function assignCase(client: PoolClient, request: AssignRequest): Promise<{ assignment: Assignment; audit: AuditEntry } | undefined> {
+export async function assignCase(
+  client: PoolClient,
+  request: AssignRequest,
+): Promise<{ assignment: Assignment; audit: AuditEntry } | undefined> {
   const { rows } = await client.query<{ assignee: string | null; assigned_at: Date | null }>(
     `UPDATE case_journeys SET assignee = $2::text, assigned_at = CASE WHEN $2::text IS NULL THEN NULL ELSE now() END,
        updated_at = now(), revision = nextval('case_journeys_revision')
@@ -41,5 +44,8 @@ export async function assignCase(client: PoolClient, request: AssignRequest): Pr
     requestId: request.requestId ?? null,
     outcome: 'accepted',
   });
-  return { assignment: { caseId: request.caseId, assignee: row.assignee, assignedAt: row.assigned_at?.toISOString() ?? null }, audit };
+  return {
+    assignment: { caseId: request.caseId, assignee: row.assignee, assignedAt: row.assigned_at?.toISOString() ?? null },
+    audit,
+  };
 }

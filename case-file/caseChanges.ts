@@ -20,6 +20,8 @@ export async function readCaseMarks(client: PoolClient, caseIds: readonly string
 }
 
 export async function readQueueMark(client: PoolClient): Promise<string> {
-  const { rows } = await client.query<{ mark: string }>(`SELECT count(*)::text || '.' || COALESCE(sum(revision), 0)::text AS mark FROM case_journeys`);
+  const { rows } = await client.query<{ mark: string }>(
+    `SELECT count(*)::text || '.' || COALESCE(sum(revision), 0)::text AS mark FROM case_journeys`,
+  );
   return rows[0]?.mark ?? '0.0';
 }

@@ -7,8 +7,23 @@
 import type { PoolClient } from 'pg';
 
 export interface DeskEvidence {
-  creditReports: { attemptId: string; reportId: string; status: string; companyName: string | null; companyNumber: string | null; creditScore: number | null; creditLimit: number | null; currency: string | null }[];
-  idvResults: { attemptId: string; requestId: string; personId: string; status: string; verificationStatus: string | null }[];
+  creditReports: {
+    attemptId: string;
+    reportId: string;
+    status: string;
+    companyName: string | null;
+    companyNumber: string | null;
+    creditScore: number | null;
+    creditLimit: number | null;
+    currency: string | null;
+  }[];
+  idvResults: {
+    attemptId: string;
+    requestId: string;
+    personId: string;
+    status: string;
+    verificationStatus: string | null;
+  }[];
   bankAccounts: {
     attemptId: string;
     accountConnectionId: string;
@@ -27,9 +42,15 @@ const num = (value: unknown) => (value == null ? null : Number(value));
 
 export async function readDeskEvidence(client: PoolClient, caseId: string): Promise<DeskEvidence> {
   const rows = async (sql: string) => (await client.query<Row>(sql, [caseId])).rows;
-  const reports = await rows('SELECT attempt_id, report_id, status, report FROM credit_reports WHERE case_id = $1 ORDER BY recorded_at');
-  const idv = await rows('SELECT attempt_id, request_id, person_id, status, verification_status FROM idv_results WHERE case_id = $1 ORDER BY recorded_at');
-  const accounts = await rows('SELECT * FROM bank_accounts WHERE case_id = $1 ORDER BY recorded_at, account_connection_id');
+  const reports = await rows(
+    'SELECT attempt_id, report_id, status, report FROM credit_reports WHERE case_id = $1 ORDER BY recorded_at',
+  );
+  const idv = await rows(
+    'SELECT attempt_id, request_id, person_id, status, verification_status FROM idv_results WHERE case_id = $1 ORDER BY recorded_at',
+  );
+  const accounts = await rows(
+    'SELECT * FROM bank_accounts WHERE case_id = $1 ORDER BY recorded_at, account_connection_id',
+  );
   const months = await rows(
     `SELECT attempt_id, account_connection_id, to_char(booking_date, 'YYYY-MM') AS month,
        COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::float8 AS money_in, COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::float8 AS money_out
@@ -49,7 +70,13 @@ export async function readDeskEvidence(client: PoolClient, caseId: string): Prom
         currency: (report.currency as string | undefined) ?? null,
       };
     }),
-    idvResults: idv.map((r) => ({ attemptId: r.attempt_id as string, requestId: r.request_id as string, personId: r.person_id as string, status: r.status as string, verificationStatus: (r.verification_status as string | null) ?? null })),
+    idvResults: idv.map((r) => ({
+      attemptId: r.attempt_id as string,
+      requestId: r.request_id as string,
+      personId: r.person_id as string,
+      status: r.status as string,
+      verificationStatus: (r.verification_status as string | null) ?? null,
+    })),
     bankAccounts: accounts.map((a) => ({
       attemptId: a.attempt_id as string,
       accountConnectionId: a.account_connection_id as string,

@@ -50,7 +50,10 @@ export class CaseEventLog {
 
   markDelivered(id: string): Promise<void> {
     return inTransaction(this.pool, async (c) => {
-      await c.query('UPDATE case_events SET delivered_at = COALESCE(delivered_at, now()), next_attempt_at = NULL WHERE event_id = $1', [id]);
+      await c.query(
+        'UPDATE case_events SET delivered_at = COALESCE(delivered_at, now()), next_attempt_at = NULL WHERE event_id = $1',
+        [id],
+      );
     });
   }
 

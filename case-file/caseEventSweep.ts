@@ -46,7 +46,10 @@ WHERE j.state = 'needs_attention' AND j.run_status = 'RUNNING' AND j.waiting_sin
 ON CONFLICT (event_id) DO NOTHING`;
 
 /** Inserts the events that are due; answers how many were new. */
-export async function sweepCaseEvents(client: PoolClient, defaults: SweepDefaults): Promise<{ actionDue: number; slaBreached: number }> {
+export async function sweepCaseEvents(
+  client: PoolClient,
+  defaults: SweepDefaults,
+): Promise<{ actionDue: number; slaBreached: number }> {
   const due = await client.query(actionDue, [defaults.actionDueAfterMs, defaults.actionDueEveryMs]);
   const sla = await client.query(slaBreached, [defaults.attentionSlaMs]);
   return { actionDue: due.rowCount ?? 0, slaBreached: sla.rowCount ?? 0 };

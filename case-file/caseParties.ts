@@ -13,7 +13,11 @@ export const casePartySchema = z.object({
 export type CaseParty = z.infer<typeof casePartySchema>;
 
 /** Idempotent: a party given again keeps its name unless a new one is given. */
-export async function recordCaseParties(client: PoolClient, caseId: string, parties: readonly CaseParty[]): Promise<void> {
+export async function recordCaseParties(
+  client: PoolClient,
+  caseId: string,
+  parties: readonly CaseParty[],
+): Promise<void> {
   for (const party of parties) {
     await client.query(
       `INSERT INTO case_parties (case_id, role, party_id, name) VALUES ($1, $2, $3, $4)

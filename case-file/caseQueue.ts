@@ -59,7 +59,9 @@ export async function listCaseRecords(client: PoolClient, raw: CaseListQuery, no
   const sort = sortKeys[query.sort];
   if (query.cursor) {
     const [key, caseId] = decodeCursor(query.cursor);
-    where.push(`(${sort.expression}, j.case_id) ${sort.direction === 'ASC' ? '>' : '<'} (${param(key)}::numeric, ${param(caseId)})`);
+    where.push(
+      `(${sort.expression}, j.case_id) ${sort.direction === 'ASC' ? '>' : '<'} (${param(key)}::numeric, ${param(caseId)})`,
+    );
   }
   const { rows } = await client.query(
     `SELECT ${caseRecordColumns}, (${sort.expression})::text AS sort_key FROM case_journeys j
@@ -69,19 +71,26 @@ export async function listCaseRecords(client: PoolClient, raw: CaseListQuery, no
   );
   const page = rows.slice(0, query.limit) as Record<string, unknown>[];
   const last = page.at(-1);
-  return { cases: page.map(caseRecordOf), nextCursor: rows.length > query.limit && last ? encodeCursor(String(last.sort_key), String(last.case_id)) : null };
+  return {
+    cases: page.map(caseRecordOf),
+    nextCursor: rows.length > query.limit && last ? encodeCursor(String(last.sort_key), String(last.case_id)) : null,
+  };
 }
 
 function filters(query: z.output<typeof caseListQuerySchema>, param: (value: unknown) => string, now: Date): string[] {
   const where: string[] = [];
   if (query.state) where.push(`j.state = ${param(query.state)}`);
   if (query.step || query.stepState) {
-    const step = query.step ? `(s.key = ${param(query.step)} OR s.key LIKE ${param(`${likeEscaped(query.step)}/%`)})` : 'true';
+    const step = query.step
+      ? `(s.key = ${param(query.step)} OR s.key LIKE ${param(`${likeEscaped(query.step)}/%`)})`
+      : 'true';
     const state = query.stepState ? `s.value->>'state' = ${param(query.stepState)}` : 'true';
     where.push(`EXISTS (SELECT 1 FROM jsonb_each(j.steps) s WHERE ${step} AND ${state})`);
   }
-  if (query.assignee !== undefined) where.push(query.assignee === '' ? 'j.assignee IS NULL' : `j.assignee = ${param(query.assignee)}`);
-  if (query.waitingLongerThanMs !== undefined) where.push(`j.waiting_since <= ${param(new Date(now.getTime() - query.waitingLongerThanMs).toISOString())}`);
+  if (query.assignee !== undefined)
+    where.push(query.assignee === '' ? 'j.assignee IS NULL' : `j.assignee = ${param(query.assignee)}`);
+  if (query.waitingLongerThanMs !== undefined)
+    where.push(`j.waiting_since <= ${param(new Date(now.getTime() - query.waitingLongerThanMs).toISOString())}`);
   if (query.name) {
     const pattern = param(`%${likeEscaped(query.name)}%`);
     where.push(`(EXISTS (SELECT 1 FROM case_parties p WHERE p.case_id = j.case_id AND p.name ILIKE ${pattern})

@@ -128,7 +128,9 @@ export const caseRecordColumns = `j.*,
             WHERE p.case_id = j.case_id AND p.role = 'applicant'), '[]'::jsonb) AS applicants`;
 
 export async function readCaseRecord(client: PoolClient, caseId: string): Promise<CaseRecord | undefined> {
-  const { rows } = await client.query(`SELECT ${caseRecordColumns} FROM case_journeys j WHERE j.case_id = $1`, [caseId]);
+  const { rows } = await client.query(`SELECT ${caseRecordColumns} FROM case_journeys j WHERE j.case_id = $1`, [
+    caseId,
+  ]);
   return rows[0] ? caseRecordOf(rows[0] as Record<string, unknown>) : undefined;
 }
 
@@ -158,4 +160,5 @@ export function caseRecordOf(row: Record<string, unknown>): CaseRecord {
   };
 }
 
-const iso = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : value == null ? null : String(value));
+const iso = (value: unknown): string | null =>
+  value instanceof Date ? value.toISOString() : value == null ? null : String(value);

@@ -11,7 +11,15 @@ import { readAudit, type AuditEntry } from './auditTrail';
 export type TimelineEntry =
   | ({ kind: 'operator_action' } & AuditEntry)
   | { kind: 'provider_record'; at: string; record: string; attemptId: string; id: string; status: string | null }
-  | { kind: 'notification'; at: string; type: string; state: string; step: string | null; runId: string; sequence: number }
+  | {
+      kind: 'notification';
+      at: string;
+      type: string;
+      state: string;
+      step: string | null;
+      runId: string;
+      sequence: number;
+    }
   | { kind: 'case_event'; at: string; type: string; eventId: string; step: string | null };
 
 /** An event the LOS took: written by `notifyLos` once it was delivered. */
@@ -45,7 +53,10 @@ const recordTables = [
 
 export async function readCaseTimeline(client: PoolClient, caseId: string): Promise<TimelineEntry[]> {
   const union = recordTables
-    .map((t) => `SELECT recorded_at AS at, '${t.record}' AS record, attempt_id, ${t.id} AS id, ${t.status}::text AS status FROM ${t.table} WHERE case_id = $1`)
+    .map(
+      (t) =>
+        `SELECT recorded_at AS at, '${t.record}' AS record, attempt_id, ${t.id} AS id, ${t.status}::text AS status FROM ${t.table} WHERE case_id = $1`,
+    )
     .join(' UNION ALL ');
   const { rows } = await client.query(`${union} ORDER BY at`, [caseId]);
   const records: TimelineEntry[] = rows.map((r: Record<string, unknown>) => ({
@@ -57,7 +68,10 @@ export async function readCaseTimeline(client: PoolClient, caseId: string): Prom
     status: (r.status as string | null) ?? null,
   }));
   const actions: TimelineEntry[] = (await readAudit(client, caseId)).map((e) => ({ kind: 'operator_action', ...e }));
-  const sent = await client.query('SELECT * FROM case_notifications WHERE case_id = $1 ORDER BY sent_at, run_id, sequence', [caseId]);
+  const sent = await client.query(
+    'SELECT * FROM case_notifications WHERE case_id = $1 ORDER BY sent_at, run_id, sequence',
+    [caseId],
+  );
   const notifications: TimelineEntry[] = sent.rows.map((r: Record<string, unknown>) => ({
     kind: 'notification',
     at: (r.sent_at as Date).toISOString(),
@@ -68,7 +82,9 @@ export async function readCaseTimeline(client: PoolClient, caseId: string): Prom
     sequence: r.sequence as number,
   }));
   // A stable merge: entries at the same instant keep their own order.
-  return [...actions, ...records, ...notifications, ...(await readDeliveredOutboxEvents(client, caseId))].sort((a, b) => a.at.localeCompare(b.at));
+  return [...actions, ...records, ...notifications, ...(await readDeliveredOutboxEvents(client, caseId))].sort((a, b) =>
+    a.at.localeCompare(b.at),
+  );
 }
 
 /**

@@ -12,7 +12,9 @@ export const DEFAULT_CASE_FILE_PORT = 5433;
 
 const postgresUrl = z
   .string()
-  .refine((value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value) && URL.canParse(value), { message: 'must be a postgres:// or postgresql:// URL' });
+  .refine((value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value) && URL.canParse(value), {
+    message: 'must be a postgres:// or postgresql:// URL',
+  });
 
 export interface CaseFileConfig {
   /** The database every process connects to. */
@@ -38,5 +40,9 @@ export function readCaseFileConfig(env: NodeJS.ProcessEnv = process.env): CaseFi
     env,
   );
   if (parsed.DATABASE_URL) return { url: parsed.DATABASE_URL, poolSize: parsed.DATABASE_POOL_SIZE };
-  return { url: embeddedCaseFileUrl(parsed.CASE_FILE_PORT), poolSize: EMBEDDED_POOL_SIZE, embedded: { port: parsed.CASE_FILE_PORT, dataDir: parsed.CASE_FILE_DATA_DIR } };
+  return {
+    url: embeddedCaseFileUrl(parsed.CASE_FILE_PORT),
+    poolSize: EMBEDDED_POOL_SIZE,
+    embedded: { port: parsed.CASE_FILE_PORT, dataDir: parsed.CASE_FILE_DATA_DIR },
+  };
 }

@@ -24,10 +24,17 @@ export interface EmbeddedCaseFile {
 const MAX_CONNECTIONS = 16;
 
 /** Starts PGlite on `dataDir` (in memory when unset) and listens on 127.0.0.1:`port` (0: any free port). */
-export async function startEmbeddedCaseFile(options: { dataDir?: string; port?: number } = {}): Promise<EmbeddedCaseFile> {
+export async function startEmbeddedCaseFile(
+  options: { dataDir?: string; port?: number } = {},
+): Promise<EmbeddedCaseFile> {
   if (options.dataDir) privateDirectory(options.dataDir);
   const db = await PGlite.create(options.dataDir ? { dataDir: options.dataDir } : {});
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: options.port ?? 0, maxConnections: MAX_CONNECTIONS });
+  const server = new PGLiteSocketServer({
+    db,
+    host: '127.0.0.1',
+    port: options.port ?? 0,
+    maxConnections: MAX_CONNECTIONS,
+  });
   try {
     await server.start();
   } catch (error) {

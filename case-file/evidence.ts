@@ -34,28 +34,58 @@ export interface CaseEvidence {
 export async function countCaseFile(client: PoolClient, caseId: string): Promise<CaseFileCounts> {
   const counts = {} as CaseFileCounts;
   for (const table of caseTables) {
-    const result = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE case_id = $1`, [caseId]);
+    const result = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE case_id = $1`, [
+      caseId,
+    ]);
     counts[table] = result.rows[0]?.n ?? 0;
   }
-  const bytes = await client.query<{ n: number }>('SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM documents WHERE case_id = $1', [caseId]);
+  const bytes = await client.query<{ n: number }>(
+    'SELECT coalesce(sum(size_bytes), 0)::float8 AS n FROM documents WHERE case_id = $1',
+    [caseId],
+  );
   counts.document_bytes = bytes.rows[0]?.n ?? 0;
   return counts;
 }
 
 export async function readEvidence(client: PoolClient, caseId: string): Promise<CaseEvidence> {
   const rows = async (sql: string) => (await client.query<Row>(sql, [caseId])).rows;
-  const accounts = await rows('SELECT * FROM bank_accounts WHERE case_id = $1 ORDER BY attempt_id, recorded_at, account_connection_id');
-  const bankTransactions = await rows('SELECT * FROM bank_transactions WHERE case_id = $1 ORDER BY booking_date, transaction_id');
-  const insights = await rows('SELECT * FROM affordability_insights WHERE case_id = $1 ORDER BY attempt_id, recorded_at');
-  const insightTransactions = await rows('SELECT * FROM affordability_transactions WHERE case_id = $1 ORDER BY booking_date, transaction_id');
+  const accounts = await rows(
+    'SELECT * FROM bank_accounts WHERE case_id = $1 ORDER BY attempt_id, recorded_at, account_connection_id',
+  );
+  const bankTransactions = await rows(
+    'SELECT * FROM bank_transactions WHERE case_id = $1 ORDER BY booking_date, transaction_id',
+  );
+  const insights = await rows(
+    'SELECT * FROM affordability_insights WHERE case_id = $1 ORDER BY attempt_id, recorded_at',
+  );
+  const insightTransactions = await rows(
+    'SELECT * FROM affordability_transactions WHERE case_id = $1 ORDER BY booking_date, transaction_id',
+  );
   return {
     caseId,
     creditReports: await rows('SELECT * FROM credit_reports WHERE case_id = $1 ORDER BY attempt_id, recorded_at'),
     idvResults: await rows('SELECT * FROM idv_results WHERE case_id = $1 ORDER BY attempt_id, recorded_at'),
-    bankAccounts: accounts.map((a) => ({ ...a, transactions: bankTransactions.filter((t) => t.attempt_id === a.attempt_id && t.account_connection_id === a.account_connection_id) })),
-    affordabilityInsights: insights.map((i) => ({ ...i, transactions: insightTransactions.filter((t) => t.attempt_id === i.attempt_id && t.request_id === i.request_id) })),
-    incomeEmployerResults: await rows('SELECT * FROM income_employer_results WHERE case_id = $1 ORDER BY attempt_id, recorded_at'),
-    providerDocuments: await rows('SELECT * FROM provider_documents WHERE case_id = $1 ORDER BY attempt_id, recorded_at'),
-    documents: (await client.query<StoredDocument>('SELECT document_id, case_id, file_name, document_type, size_bytes::float8 AS size_bytes, sha256 FROM documents WHERE case_id = $1 ORDER BY uploaded_at', [caseId])).rows,
+    bankAccounts: accounts.map((a) => ({
+      ...a,
+      transactions: bankTransactions.filter(
+        (t) => t.attempt_id === a.attempt_id && t.account_connection_id === a.account_connection_id,
+      ),
+    })),
+    affordabilityInsights: insights.map((i) => ({
+      ...i,
+      transactions: insightTransactions.filter((t) => t.attempt_id === i.attempt_id && t.request_id === i.request_id),
+    })),
+    incomeEmployerResults: await rows(
+      'SELECT * FROM income_employer_results WHERE case_id = $1 ORDER BY attempt_id, recorded_at',
+    ),
+    providerDocuments: await rows(
+      'SELECT * FROM provider_documents WHERE case_id = $1 ORDER BY attempt_id, recorded_at',
+    ),
+    documents: (
+      await client.query<StoredDocument>(
+        'SELECT document_id, case_id, file_name, document_type, size_bytes::float8 AS size_bytes, sha256 FROM documents WHERE case_id = $1 ORDER BY uploaded_at',
+        [caseId],
+      )
+    ).rows,
   };
 }

@@ -50,34 +50,52 @@ const deletionOrder: readonly CaseTable[] = [
 ];
 
 /** What `purgeCase` answers: rows deleted per table, and rows kept with their personal fields blanked. */
-export type PurgeCounts = Record<CaseTable | 'case_parties' | 'case_journeys_blanked' | 'operator_audit_blanked' | 'case_events_blanked', number>;
+export type PurgeCounts = Record<
+  CaseTable | 'case_parties' | 'case_journeys_blanked' | 'operator_audit_blanked' | 'case_events_blanked',
+  number
+>;
 
 export async function purgeCase(client: PoolClient, caseId: string): Promise<PurgeCounts> {
   const deleted = {} as Record<CaseTable, number>;
-  for (const table of deletionOrder) deleted[table] = (await client.query(`DELETE FROM ${table} WHERE case_id = $1`, [caseId])).rowCount ?? 0;
+  for (const table of deletionOrder)
+    deleted[table] = (await client.query(`DELETE FROM ${table} WHERE case_id = $1`, [caseId])).rowCount ?? 0;
   if (Object.keys(deleted).length !== caseTables.length) throw new Error('purge misses a table of the case file');
   const parties = (await client.query('DELETE FROM case_parties WHERE case_id = $1', [caseId])).rowCount ?? 0;
-  const audit = (await client.query('UPDATE operator_audit SET reason = NULL, message = NULL WHERE case_id = $1', [caseId])).rowCount ?? 0;
-  const events = (
-    await client.query(
-      `UPDATE case_events SET last_error = NULL,
+  const audit =
+    (await client.query('UPDATE operator_audit SET reason = NULL, message = NULL WHERE case_id = $1', [caseId]))
+      .rowCount ?? 0;
+  const events =
+    (
+      await client.query(
+        `UPDATE case_events SET last_error = NULL,
          data = CASE WHEN data ? 'reasons' THEN jsonb_set(data, '{reasons}', '[]'::jsonb) ELSE data END
                 || CASE WHEN data ? 'reason' THEN jsonb_build_object('reason', NULL) ELSE '{}'::jsonb END
        WHERE case_id = $1`,
-      [caseId],
-    )
-  ).rowCount ?? 0;
-  return { ...deleted, case_parties: parties, case_journeys_blanked: await blankReadModel(client, caseId), operator_audit_blanked: audit, case_events_blanked: events };
+        [caseId],
+      )
+    ).rowCount ?? 0;
+  return {
+    ...deleted,
+    case_parties: parties,
+    case_journeys_blanked: await blankReadModel(client, caseId),
+    operator_audit_blanked: audit,
+    case_events_blanked: events,
+  };
 }
 
 type Json = Record<string, unknown>;
 const settled = ['completed', 'waived'];
 
 async function blankReadModel(client: PoolClient, caseId: string): Promise<number> {
-  const { rows } = await client.query<{ steps: Record<string, Json> }>('SELECT steps FROM case_journeys WHERE case_id = $1 FOR UPDATE', [caseId]);
+  const { rows } = await client.query<{ steps: Record<string, Json> }>(
+    'SELECT steps FROM case_journeys WHERE case_id = $1 FOR UPDATE',
+    [caseId],
+  );
   if (!rows[0]) return 0;
   const steps = Object.fromEntries(Object.entries(rows[0].steps).map(([key, step]) => [key, blankStep(step)]));
-  const reasons = Object.entries(steps).filter(([, s]) => !settled.includes(String(s.state))).map(([key, s]) => `${key}: ${String(s.state)}`);
+  const reasons = Object.entries(steps)
+    .filter(([, s]) => !settled.includes(String(s.state)))
+    .map(([key, s]) => `${key}: ${String(s.state)}`);
   const links = Object.fromEntries(Object.keys(steps).map((key) => [key, {}]));
   // The journey's trigger (migration 005) sees no new expiry and no link here, so it adds no event.
   await client.query(
@@ -96,7 +114,11 @@ function blankStep(step: Json): Json {
     blanked.lastEvent = lastEvent;
   }
   if (Array.isArray(step.attempts)) {
-    blanked.attempts = (step.attempts as Json[]).map((a) => ({ ...a, reason: null, ...('requestedBecause' in a ? { requestedBecause: null } : {}) }));
+    blanked.attempts = (step.attempts as Json[]).map((a) => ({
+      ...a,
+      reason: null,
+      ...('requestedBecause' in a ? { requestedBecause: null } : {}),
+    }));
   }
   return blanked;
 }

@@ -8,7 +8,14 @@
  * The kinds are those of client/journeyNames.ts, in its order: the case file sits below client and
  * cannot import it, so test/unit/journeyNames.test.ts holds this list to that table.
  */
-const PLAN_ORDER = ['credit-report', 'identity-verification', 'banking', 'documents', 'income-employer', 'affordability'];
+const PLAN_ORDER = [
+  'credit-report',
+  'identity-verification',
+  'banking',
+  'documents',
+  'income-employer',
+  'affordability',
+];
 
 /** Where a step key sits in the plan: its kind's place; a kind the plan does not know comes last. */
 function rank(key: string): number {
@@ -19,5 +26,7 @@ function rank(key: string): number {
 
 /** The same steps, keyed in plan order; the people's identity verifications by key (jsonb keeps no other order). */
 export function inPlanOrder<T>(steps: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(steps).sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(
+    Object.entries(steps).sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }

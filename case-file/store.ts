@@ -25,7 +25,13 @@ import { listCaseRecords, type CaseListQuery, type CasePage } from './caseQueue'
 import { readCaseRecord, writeJourneyState, type CaseRecord, type JourneyStateWrite } from './caseReadModel';
 import { readCaseTimeline, recordNotification, type SentNotification, type TimelineEntry } from './caseTimeline';
 import { writeBankAccount } from './bankingRecords';
-import { putDocument, readDocument, writeProviderDocument, type NewDocument, type StoredDocument } from './documentRecords';
+import {
+  putDocument,
+  readDocument,
+  writeProviderDocument,
+  type NewDocument,
+  type StoredDocument,
+} from './documentRecords';
 import { countCaseFile, readEvidence, type CaseEvidence, type CaseFileCounts } from './evidence';
 import { writeAffordabilityInsight, writeAffordabilityTransactions, writeIncomeEmployerResult } from './insightRecords';
 import { migrate } from './migrate';
@@ -39,7 +45,12 @@ export const documentIdSchema = z.uuid({ error: 'a document id is a UUID' });
 export class CaseFileStore {
   constructor(readonly pool: Pool) {}
 
-  writeBankAccount(at: CaseFileAttempt, account: BankAccount, balances: BankBalances, transactions: BankTransactions): Promise<void> {
+  writeBankAccount(
+    at: CaseFileAttempt,
+    account: BankAccount,
+    balances: BankBalances,
+    transactions: BankTransactions,
+  ): Promise<void> {
     return inTransaction(this.pool, (c) => writeBankAccount(c, at, account, balances, transactions));
   }
 

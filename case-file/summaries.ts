@@ -3,9 +3,24 @@
  * small enough for a payload (docs/architecture.md, "The case file"). Pure (no Node built-ins, no driver): the activities
  * build these, and the workflows derive them from the full results that older histories recorded.
  */
-import type { AffordabilityInsight, BankAccount, BankBalances, CreditReport, IdentityVerificationResult, IncomeEmployerResult, ProviderDocument } from '../provider';
+import type {
+  AffordabilityInsight,
+  BankAccount,
+  BankBalances,
+  CreditReport,
+  IdentityVerificationResult,
+  IncomeEmployerResult,
+  ProviderDocument,
+} from '../provider';
 
-export type CaseFileRecord = 'credit_report' | 'idv_result' | 'bank_account' | 'affordability_insight' | 'affordability_transactions' | 'income_employer_result' | 'provider_document';
+export type CaseFileRecord =
+  | 'credit_report'
+  | 'idv_result'
+  | 'bank_account'
+  | 'affordability_insight'
+  | 'affordability_transactions'
+  | 'income_employer_result'
+  | 'provider_document';
 
 /** Where the full data lies: the case, the step attempt (its workflow id) and the record's provider id. */
 export interface CaseFileRef {
@@ -39,15 +54,27 @@ export interface TransactionsSummary extends TransactionSpan {
 }
 
 /** The insight's figures are the summary: a handful of numbers. */
-export type AffordabilityInsightSummary = { case_file: CaseFileRef | null } & Pick<AffordabilityInsight, 'request_id' | 'status' | 'currency' | 'monthly_income' | 'monthly_expenditure' | 'monthly_disposable_income'>;
+export type AffordabilityInsightSummary = { case_file: CaseFileRef | null } & Pick<
+  AffordabilityInsight,
+  'request_id' | 'status' | 'currency' | 'monthly_income' | 'monthly_expenditure' | 'monthly_disposable_income'
+>;
 
-export type IncomeEmployerSummary = { case_file: CaseFileRef | null } & Pick<IncomeEmployerResult, 'request_id' | 'status' | 'message' | 'employer_name' | 'annual_income' | 'currency' | 'failure_detail'>;
+export type IncomeEmployerSummary = { case_file: CaseFileRef | null } & Pick<
+  IncomeEmployerResult,
+  'request_id' | 'status' | 'message' | 'employer_name' | 'annual_income' | 'currency' | 'failure_detail'
+>;
 
 /** The checks that decided the result stay in the case file; the journey needs the verdict. */
-export type IdentityVerificationSummary = { case_file: CaseFileRef | null; checks: number } & Pick<IdentityVerificationResult, 'request_id' | 'person_id' | 'status' | 'verification_status'>;
+export type IdentityVerificationSummary = { case_file: CaseFileRef | null; checks: number } & Pick<
+  IdentityVerificationResult,
+  'request_id' | 'person_id' | 'status' | 'verification_status'
+>;
 
 /** What the provider made of an upload, without the data it extracted. */
-export type ProviderDocumentSummary = { case_file: CaseFileRef | null } & Pick<ProviderDocument, 'document_id' | 'file_name' | 'document_type' | 'status' | 'message'>;
+export type ProviderDocumentSummary = { case_file: CaseFileRef | null } & Pick<
+  ProviderDocument,
+  'document_id' | 'file_name' | 'document_type' | 'status' | 'message'
+>;
 
 export interface CreditReportSummary {
   case_file: CaseFileRef | null;
@@ -78,7 +105,12 @@ export function spanOf(transactions: readonly { booking_date: string }[]): Trans
   return { transactions: transactions.length, first_booking_date: first, last_booking_date: last };
 }
 
-export function summariseBankAccount(account: BankAccount, balances: BankBalances, transactions: readonly { booking_date: string }[], ref: CaseFileRef | null): BankAccountSummary {
+export function summariseBankAccount(
+  account: BankAccount,
+  balances: BankBalances,
+  transactions: readonly { booking_date: string }[],
+  ref: CaseFileRef | null,
+): BankAccountSummary {
   const balance = balances.balances.find((b) => b.type === 'current') ?? balances.balances[0];
   return {
     case_file: ref,
@@ -98,5 +130,12 @@ export function reportHeadline(report: CreditReport['report'] | ReportHeadline |
 }
 
 export function summariseCreditReport(report: CreditReport, ref: CaseFileRef | null): CreditReportSummary {
-  return { case_file: ref, report_id: report.report_id, company_id: report.company_id, status: report.status, picklist: report.picklist, report: reportHeadline(report.report) };
+  return {
+    case_file: ref,
+    report_id: report.report_id,
+    company_id: report.company_id,
+    status: report.status,
+    picklist: report.picklist,
+    report: reportHeadline(report.report),
+  };
 }

@@ -10,17 +10,37 @@ export async function writeCreditReport(client: PoolClient, at: CaseFileAttempt,
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (attempt_id, report_id) DO UPDATE SET status = EXCLUDED.status, report = EXCLUDED.report,
        picklist = COALESCE(EXCLUDED.picklist, credit_reports.picklist), recorded_at = now()`,
-    [at.caseId, at.attemptId, report.report_id, report.company_id, report.status, json(report.report), json(report.picklist)],
+    [
+      at.caseId,
+      at.attemptId,
+      report.report_id,
+      report.company_id,
+      report.status,
+      json(report.report),
+      json(report.picklist),
+    ],
   );
 }
 
-export async function writeIdentityVerificationResult(client: PoolClient, at: CaseFileAttempt, result: IdentityVerificationResult): Promise<void> {
+export async function writeIdentityVerificationResult(
+  client: PoolClient,
+  at: CaseFileAttempt,
+  result: IdentityVerificationResult,
+): Promise<void> {
   await client.query(
     `INSERT INTO idv_results (case_id, attempt_id, request_id, person_id, status, verification_status, result)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (attempt_id, request_id) DO UPDATE SET status = EXCLUDED.status, verification_status = EXCLUDED.verification_status,
        result = EXCLUDED.result, recorded_at = now()`,
-    [at.caseId, at.attemptId, result.request_id, result.person_id, result.status, result.verification_status, JSON.stringify(result)],
+    [
+      at.caseId,
+      at.attemptId,
+      result.request_id,
+      result.person_id,
+      result.status,
+      result.verification_status,
+      JSON.stringify(result),
+    ],
   );
 }
 

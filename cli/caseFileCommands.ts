@@ -25,28 +25,45 @@ export interface DocumentFile {
 /** Reads and checks the file before anything connects. */
 export function readDocumentFile(file: string, type: string | undefined): DocumentFile {
   const kind = type === undefined ? null : documentKindSchema.safeParse(type);
-  if (kind && !kind.success) throw new JourneyCommandError(`unknown document type ${type}; one of ${documentKindSchema.options.join(', ')}`);
+  if (kind && !kind.success)
+    throw new JourneyCommandError(`unknown document type ${type}; one of ${documentKindSchema.options.join(', ')}`);
   let size: number;
   try {
     size = statSync(file).size;
   } catch (error) {
-    throw new JourneyCommandError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new JourneyCommandError(
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   if (size === 0) throw new JourneyCommandError(`${file} is empty`);
-  if (size > MAX_DOCUMENT_BYTES) throw new JourneyCommandError(`${file} has ${size} bytes; documents are at most ${MAX_DOCUMENT_BYTES}`);
+  if (size > MAX_DOCUMENT_BYTES)
+    throw new JourneyCommandError(`${file} has ${size} bytes; documents are at most ${MAX_DOCUMENT_BYTES}`);
   return { fileName: path.basename(file), content: readFileSync(file), documentType: kind ? kind.data : null };
 }
 
-export async function uploadDocument(store: CaseFileStore, caseId: string, file: DocumentFile): Promise<StoredDocument> {
+export async function uploadDocument(
+  store: CaseFileStore,
+  caseId: string,
+  file: DocumentFile,
+): Promise<StoredDocument> {
   return store.putDocument({ caseId, fileName: file.fileName, documentType: file.documentType, content: file.content });
 }
 
 /** What a journey input names to use the uploaded document. */
-export function documentReference(doc: StoredDocument): { document_id: string; file_name: string; document_type?: string } {
+export function documentReference(doc: StoredDocument): {
+  document_id: string;
+  file_name: string;
+  document_type?: string;
+} {
   return { document_id: doc.document_id, file_name: doc.file_name, document_type: doc.document_type || undefined };
 }
 
-export async function exportDocument(store: CaseFileStore, caseId: string, documentId: string, file: string): Promise<StoredDocument> {
+export async function exportDocument(
+  store: CaseFileStore,
+  caseId: string,
+  documentId: string,
+  file: string,
+): Promise<StoredDocument> {
   const doc = await store.readDocument(documentId);
   if (!doc || doc.case_id !== caseId) throw new JourneyCommandError(`case ${caseId} has no document ${documentId}`);
   writeFileSync(file, doc.content, { mode: 0o600 });
@@ -55,10 +72,19 @@ export async function exportDocument(store: CaseFileStore, caseId: string, docum
 }
 
 /** Deletes a case's data, unless its journey still runs (a running step would write again). */
-export async function purgeCaseFile(ctx: JourneyClientContext, store: CaseFileStore, caseId: string): Promise<Record<string, number>> {
-  const description = await ctx.client.workflow.getHandle(journeyWorkflowId(caseId)).describe().catch(() => undefined);
+export async function purgeCaseFile(
+  ctx: JourneyClientContext,
+  store: CaseFileStore,
+  caseId: string,
+): Promise<Record<string, number>> {
+  const description = await ctx.client.workflow
+    .getHandle(journeyWorkflowId(caseId))
+    .describe()
+    .catch(() => undefined);
   if (description?.status.name === 'RUNNING') {
-    throw new JourneyCommandError(`case/${caseId} is still running: cancel it (journey cancel ${caseId}) or let it finish, then purge`);
+    throw new JourneyCommandError(
+      `case/${caseId} is still running: cancel it (journey cancel ${caseId}) or let it finish, then purge`,
+    );
   }
   return store.purge(caseId);
 }
@@ -73,17 +99,40 @@ export function formatEvidence(evidence: CaseEvidence): string {
     byAttempt.set(attempt, [...(byAttempt.get(attempt) ?? []), line]);
   };
   for (const r of evidence.creditReports) add(r, `credit report ${r.report_id}: ${r.status}${headline(r.report)}`);
-  for (const r of evidence.idvResults) add(r, `identity verification ${r.request_id} (person ${r.person_id}): ${r.status}, ${r.verification_status ?? 'no verdict'}`);
-  for (const a of evidence.bankAccounts) add(a, `account ${a.bank_name} ${a.account_number_masked ?? ''}: ${a.transactions.length} transactions${span(a.transactions)}`);
-  for (const i of evidence.affordabilityInsights) add(i, `affordability ${i.request_id}: income ${i.monthly_income} expenditure ${i.monthly_expenditure} ${i.currency} a month; ${i.transactions.length} transactions`);
-  for (const r of evidence.incomeEmployerResults) add(r, `income and employer ${r.request_id}: ${r.status}${r.employer_name ? `, ${r.employer_name}` : ''}${r.annual_income !== null ? `, ${r.annual_income} ${r.currency} a year` : ''}`);
+  for (const r of evidence.idvResults)
+    add(
+      r,
+      `identity verification ${r.request_id} (person ${r.person_id}): ${r.status}, ${r.verification_status ?? 'no verdict'}`,
+    );
+  for (const a of evidence.bankAccounts)
+    add(
+      a,
+      `account ${a.bank_name} ${a.account_number_masked ?? ''}: ${a.transactions.length} transactions${span(a.transactions)}`,
+    );
+  for (const i of evidence.affordabilityInsights)
+    add(
+      i,
+      `affordability ${i.request_id}: income ${i.monthly_income} expenditure ${i.monthly_expenditure} ${i.currency} a month; ${i.transactions.length} transactions`,
+    );
+  for (const r of evidence.incomeEmployerResults)
+    add(
+      r,
+      `income and employer ${r.request_id}: ${r.status}${r.employer_name ? `, ${r.employer_name}` : ''}${r.annual_income !== null ? `, ${r.annual_income} ${r.currency} a year` : ''}`,
+    );
   // The upload's answer; the processing outcome arrives by webhook and is in the step's status.
-  for (const d of evidence.providerDocuments) add(d, `provider document ${d.provider_document_id} (${d.file_name})${d.document_id ? ` from document ${d.document_id}` : ''}: ${d.status} when uploaded`);
+  for (const d of evidence.providerDocuments)
+    add(
+      d,
+      `provider document ${d.provider_document_id} (${d.file_name})${d.document_id ? ` from document ${d.document_id}` : ''}: ${d.status} when uploaded`,
+    );
   const lines = [`case ${evidence.caseId}: case file`];
   if (byAttempt.size === 0 && evidence.documents.length === 0) return `${lines[0]} is empty`;
   for (const [attempt, entries] of byAttempt) lines.push(`  ${attempt}`, ...entries.map((e) => `    ${e}`));
   if (evidence.documents.length) lines.push('  documents');
-  for (const d of evidence.documents) lines.push(`    ${d.document_id} ${d.file_name} (${d.document_type ?? 'untyped'}, ${d.size_bytes} bytes, sha256 ${d.sha256.slice(0, 12)}…)`);
+  for (const d of evidence.documents)
+    lines.push(
+      `    ${d.document_id} ${d.file_name} (${d.document_type ?? 'untyped'}, ${d.size_bytes} bytes, sha256 ${d.sha256.slice(0, 12)}…)`,
+    );
   return lines.join('\n');
 }
 

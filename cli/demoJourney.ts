@@ -4,7 +4,12 @@
  * step waits for them: completes the identity check and connects their bank.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import { cancelJourneySignal, journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../client/journeyMessages';
+import {
+  cancelJourneySignal,
+  journeyStatusQuery,
+  type JourneyStatus,
+  type OnboardCaseWorkflow,
+} from '../client/journeyMessages';
 import { startJourney } from '../client/journeyOperations';
 import type { OnboardCaseInput } from '../client/journeyInput';
 import type { StepStatus } from '../client/stepMessages';
@@ -38,12 +43,28 @@ export interface DemoCase {
 /** Creates the demo applicant and case at the simulator and puts their payslip in the case file. */
 export async function prepareDemoCase(stack: Stack): Promise<DemoCase> {
   const control = stack.simulator.controlUrl;
-  const person = (await postJson(`${control}/persons`, { first_name: 'Ada', last_name: 'Lovelace' })) as { person_id: string; name: string };
+  const person = (await postJson(`${control}/persons`, { first_name: 'Ada', last_name: 'Lovelace' })) as {
+    person_id: string;
+    name: string;
+  };
   const theCase = (await postJson(`${control}/cases`, { income_employer_outcome: 'Complete' })) as { case_id: string };
-  const company = ((await (await fetch(`${control}/companies`)).json()) as { company_id: string; company_name: string }[])[0]!;
+  const company = (
+    (await (await fetch(`${control}/companies`)).json()) as { company_id: string; company_name: string }[]
+  )[0]!;
   // The payslip goes to the case file first; the journey names it by id (no bytes in histories).
-  const payslip = await stack.caseFile.putDocument({ caseId: theCase.case_id, fileName: 'payslip-march.pdf', content: Buffer.from('PAYSLIP March') });
-  return { caseId: theCase.case_id, personId: person.person_id, personName: person.name, companyId: company.company_id, companyName: company.company_name, payslip: { document_id: payslip.document_id, file_name: payslip.file_name } };
+  const payslip = await stack.caseFile.putDocument({
+    caseId: theCase.case_id,
+    fileName: 'payslip-march.pdf',
+    content: Buffer.from('PAYSLIP March'),
+  });
+  return {
+    caseId: theCase.case_id,
+    personId: person.person_id,
+    personName: person.name,
+    companyId: company.company_id,
+    companyName: company.company_name,
+    payslip: { document_id: payslip.document_id, file_name: payslip.file_name },
+  };
 }
 
 /** The demo journey's input: every step, for one person. */
@@ -65,14 +86,27 @@ export function demoJourneyInput(demo: DemoCase, options: DemoOptions = {}): Onb
 }
 
 /** Starts the demo journey for a prepared case, as workflow `case/<caseId>`. */
-export async function startDemoJourney(stack: Stack, demo: DemoCase, options: DemoOptions = {}): Promise<WorkflowHandle<OnboardCaseWorkflow> & { runId: string }> {
-  const started = await startJourney({ client: stack.client, taskQueue: stack.temporal.taskQueue, readModel: stack.caseFile }, demoJourneyInput(demo, options));
+export async function startDemoJourney(
+  stack: Stack,
+  demo: DemoCase,
+  options: DemoOptions = {},
+): Promise<WorkflowHandle<OnboardCaseWorkflow> & { runId: string }> {
+  const started = await startJourney(
+    { client: stack.client, taskQueue: stack.temporal.taskQueue, readModel: stack.caseFile },
+    demoJourneyInput(demo, options),
+  );
   if (!started.runId) throw new Error(`${started.workflowId} exists already`);
   // A handle got by id carries no run id of its own: the Web UI link printed at the end needs it.
-  return Object.assign(stack.client.workflow.getHandle<OnboardCaseWorkflow>(started.workflowId, started.runId), { runId: started.runId });
+  return Object.assign(stack.client.workflow.getHandle<OnboardCaseWorkflow>(started.workflowId, started.runId), {
+    runId: started.runId,
+  });
 }
 
-export async function runDemoJourney(stack: Stack, print: (line: string) => void, options: DemoOptions = {}): Promise<DemoOutcome> {
+export async function runDemoJourney(
+  stack: Stack,
+  print: (line: string) => void,
+  options: DemoOptions = {},
+): Promise<DemoOutcome> {
   const control = stack.simulator.controlUrl;
   const demo = await prepareDemoCase(stack);
   print(`case ${demo.caseId}: applicant ${demo.personName}, company ${demo.companyName}`);
@@ -103,9 +137,18 @@ export async function runDemoJourney(stack: Stack, print: (line: string) => void
 }
 
 /** The simulated applicant: completes the identity check and connects the bank when asked. */
-async function playApplicant(control: string, key: string, step: StepStatus, acted: Set<string>, print: (line: string) => void, delayMs: number): Promise<void> {
+async function playApplicant(
+  control: string,
+  key: string,
+  step: StepStatus,
+  acted: Set<string>,
+  print: (line: string) => void,
+  delayMs: number,
+): Promise<void> {
   if (step.state !== 'waiting' || acted.has(key)) return;
-  const acts = (key.startsWith('identity-verification/') && step.providerIds.request_id) || (key === 'banking' && step.providerIds.bank_connection_id);
+  const acts =
+    (key.startsWith('identity-verification/') && step.providerIds.request_id) ||
+    (key === 'banking' && step.providerIds.bank_connection_id);
   if (!acts) return;
   acted.add(key);
   if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -137,7 +180,11 @@ function describe(s: StepStatus): string {
 }
 
 async function postJson(url: string, body: unknown): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${await response.text()}`);
   return response.json();
 }

@@ -107,13 +107,19 @@ function uiCodecPresets(codecEndpoint: string): { file: string; remove: () => vo
   const dir = mkdtempSync(path.join(os.tmpdir(), 'temporal-dev-env-'));
   const file = path.join(dir, 'env.yaml');
   // JSON strings are YAML strings: the endpoint needs no escaping of its own.
-  writeFileSync(file, `env:\n  ${PRESETS_ENV}:\n    ui-codec-endpoint: ${JSON.stringify(codecEndpoint)}\n`, { mode: 0o600 });
+  writeFileSync(file, `env:\n  ${PRESETS_ENV}:\n    ui-codec-endpoint: ${JSON.stringify(codecEndpoint)}\n`, {
+    mode: 0o600,
+  });
   return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 class ExitedAtStart extends Error {}
 
-function spawnServer(cliPath: string, args: string[], logFile: string): { process: ChildProcess; exited: Promise<number | null> } {
+function spawnServer(
+  cliPath: string,
+  args: string[],
+  logFile: string,
+): { process: ChildProcess; exited: Promise<number | null> } {
   const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(...underPrivateUmask(cliPath, args), { stdio: ['ignore', 'pipe', 'pipe'] });
   // Two sources, one file: neither may end it (the first to finish would, and the other's last

@@ -7,7 +7,14 @@ import { CommanderError } from 'commander';
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 import type { JourneyClientContext } from '../client/journeyOperations';
 import { JourneyCommandError } from './journeyInputFile';
-import { journeyProgram, type CaseFileAccess, type LocalRun, type Outcome, type Output, type Run } from './journeyProgram';
+import {
+  journeyProgram,
+  type CaseFileAccess,
+  type LocalRun,
+  type Outcome,
+  type Output,
+  type Run,
+} from './journeyProgram';
 
 type Choice = { temporal: Run } | { local: LocalRun };
 
@@ -40,14 +47,25 @@ async function main(): Promise<void> {
   const choice = parse(argv);
   const json = argv.includes('--json');
   // watch prints as it goes: text blocks, or one JSON document per line.
-  const out: Output = { json, print: (text, value) => console.log(json ? JSON.stringify(value) : text), progress: (line) => console.error(line) };
+  const out: Output = {
+    json,
+    print: (text, value) => console.log(json ? JSON.stringify(value) : text),
+    progress: (line) => console.error(line),
+  };
   const access = caseFileAccess();
   try {
-    const result = 'local' in choice ? await choice.local(access, out) : await withTemporal((ctx) => choice.temporal({ ...ctx, ...access }, out));
+    const result =
+      'local' in choice
+        ? await choice.local(access, out)
+        : await withTemporal((ctx) => choice.temporal({ ...ctx, ...access }, out));
     if (!result.printed) console.log(json ? JSON.stringify(result.json, null, 2) : result.text);
     if (result.failed) process.exitCode = 1;
   } catch (error) {
-    console.error(error instanceof JourneyCommandError ? error.message : `${argv.find((a) => !a.startsWith('-')) ?? 'command'} failed: ${refusal(error)}`);
+    console.error(
+      error instanceof JourneyCommandError
+        ? error.message
+        : `${argv.find((a) => !a.startsWith('-')) ?? 'command'} failed: ${refusal(error)}`,
+    );
     process.exitCode = 1;
   } finally {
     await access.close();
@@ -63,7 +81,9 @@ function caseFileAccess(): CaseFileAccess & { close(): Promise<void> } {
     caseFile() {
       const config = readCaseFileConfig();
       store ??= openCaseFile(config.url, config.poolSize).catch((error: Error) => {
-        const hint = config.embedded ? 'start the stack with `npm start -- --keep`, or set DATABASE_URL' : 'check DATABASE_URL';
+        const hint = config.embedded
+          ? 'start the stack with `npm start -- --keep`, or set DATABASE_URL'
+          : 'check DATABASE_URL';
         throw new JourneyCommandError(`cannot open the case file: ${error.message}\n${hint}`);
       });
       return store;
@@ -86,7 +106,9 @@ async function withTemporal(work: (ctx: JourneyClientContext) => Promise<Outcome
   const payloadKeys = readPayloadKeys();
   installRuntimeLogging();
   const { client, connection } = await connectTemporalClient(temporal, payloadKeys).catch((error: Error) => {
-    console.error(`cannot reach Temporal at ${temporal.address}: ${error.message}\nstart the stack with \`npm start -- --keep\`, or set TEMPORAL_ADDRESS`);
+    console.error(
+      `cannot reach Temporal at ${temporal.address}: ${error.message}\nstart the stack with \`npm start -- --keep\`, or set TEMPORAL_ADDRESS`,
+    );
     process.exit(1);
   });
   try {

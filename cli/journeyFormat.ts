@@ -14,7 +14,9 @@ export function formatRetryPlan(plan: RetryPlan): string {
 }
 
 export function formatStatus(status: JourneyStatus & { runStatus?: string }): string {
-  const lines = [`case ${status.caseId}: ${status.state}${status.runStatus ? ` (${status.runStatus.toLowerCase()})` : ''}`];
+  const lines = [
+    `case ${status.caseId}: ${status.state}${status.runStatus ? ` (${status.runStatus.toLowerCase()})` : ''}`,
+  ];
   if (status.operatorDeadline) lines.push(`  waiting for an operator until ${status.operatorDeadline}`);
   lines.push(`  ${'STEP'.padEnd(60)} ${'STATE'.padEnd(16)} ${'ATTEMPT'.padEnd(8)} PROVIDER IDS`);
   for (const [key, step] of Object.entries(status.steps)) lines.push(...formatStep(key, step));
@@ -23,7 +25,9 @@ export function formatStatus(status: JourneyStatus & { runStatus?: string }): st
 
 function formatStep(key: string, step: JourneyStep): string[] {
   const pad = ' '.repeat(4);
-  const ids = Object.entries(step.providerIds).map(([k, v]) => `${k}=${v}`).join(' ');
+  const ids = Object.entries(step.providerIds)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   const lines = [`  ${key.padEnd(60)} ${step.state.padEnd(16)} ${String(step.attempt || '-').padEnd(8)} ${ids}`];
   if (step.reason) lines.push(`${pad}reason: ${step.reason}`);
   if (step.actions?.length && step.state !== 'waiting') lines.push(`${pad}next: ${step.actions.join(' | ')}`);
@@ -32,10 +36,16 @@ function formatStep(key: string, step: JourneyStep): string[] {
   const picklist = (step.detail as { picklist?: PicklistEntry[] | null } | null)?.picklist;
   if (step.state === 'waiting' && picklist?.length) {
     lines.push(`${pad}choose one with: npm run journey -- resolve-picklist <caseId> <provider_id>`);
-    for (const e of picklist) lines.push(`${pad}  ${e.provider_id.padEnd(14)} ${e.company_name} (${e.company_number ?? 'no number'}, ${e.country_code ?? '??'})${e.address ? `, ${e.address}` : ''}`);
+    for (const e of picklist)
+      lines.push(
+        `${pad}  ${e.provider_id.padEnd(14)} ${e.company_name} (${e.company_number ?? 'no number'}, ${e.country_code ?? '??'})${e.address ? `, ${e.address}` : ''}`,
+      );
   }
   const earlier = (step.attempts ?? []).filter((a) => a.attempt !== step.attempt);
-  for (const a of earlier) lines.push(`${pad}attempt ${a.attempt}: ${a.state}${a.carriedOver ? ' (carried over)' : ''}${a.reason ? ` — ${a.reason}` : ''} [${a.workflowId}]`);
+  for (const a of earlier)
+    lines.push(
+      `${pad}attempt ${a.attempt}: ${a.state}${a.carriedOver ? ' (carried over)' : ''}${a.reason ? ` — ${a.reason}` : ''} [${a.workflowId}]`,
+    );
   return lines;
 }
 
@@ -43,10 +53,17 @@ function formatStep(key: string, step: JourneyStep): string[] {
 export function formatBulkPlan(plan: BulkRetryPlan, request: BulkStepRetryRequest): string {
   if (!plan.cases.length) return `no running journey matches\n  ${plan.query}`;
   const lines = [`${plan.cases.length}${plan.more ? '+' : ''} running journeys match\n  ${plan.query}`, ''];
-  lines.push(textTable(['CASE', 'JOURNEY', plan.step.toUpperCase()], plan.cases.map((c) => [c.caseId, c.state, c.stepState ?? '(no such step)'])));
+  lines.push(
+    textTable(
+      ['CASE', 'JOURNEY', plan.step.toUpperCase()],
+      plan.cases.map((c) => [c.caseId, c.state, c.stepState ?? '(no such step)']),
+    ),
+  );
   lines.push('');
   if (plan.more) {
-    lines.push(`dry run: nothing was retried. More than ${plan.cases.length} journeys match, more than one run takes: narrow --where (by CaseId, StartTime…) and run each part.`);
+    lines.push(
+      `dry run: nothing was retried. More than ${plan.cases.length} journeys match, more than one run takes: narrow --where (by CaseId, StartTime…) and run each part.`,
+    );
     return lines.join('\n');
   }
   const command = [
@@ -59,15 +76,23 @@ export function formatBulkPlan(plan: BulkRetryPlan, request: BulkStepRetryReques
     `--request-id ${shellQuote(plan.requestId)}`,
     '--yes',
   ].join(' ');
-  lines.push(`dry run: nothing was retried. To retry ${plan.step} on these ${plan.cases.length} cases (a case whose step cannot be retried is refused, and left as it is):`, `  ${command}`);
+  lines.push(
+    `dry run: nothing was retried. To retry ${plan.step} on these ${plan.cases.length} cases (a case whose step cannot be retried is refused, and left as it is):`,
+    `  ${command}`,
+  );
   return lines.join('\n');
 }
 
 export function formatBulkSummary(summary: BulkRetrySummary): string {
-  const lines = [`${summary.step}${summary.fresh ? ' (fresh)' : ''} on ${summary.cases} cases: ${summary.accepted.length} accepted, ${summary.refused.length} refused, ${summary.failed.length} failed`];
+  const lines = [
+    `${summary.step}${summary.fresh ? ' (fresh)' : ''} on ${summary.cases} cases: ${summary.accepted.length} accepted, ${summary.refused.length} refused, ${summary.failed.length} failed`,
+  ];
   if (summary.refused.length) lines.push('refused:', ...summary.refused.map((r) => `  ${r.caseId}: ${r.message}`));
   if (summary.failed.length) lines.push('failed:', ...summary.failed.map((r) => `  ${r.caseId}: ${r.message}`));
-  if (summary.failed.length || summary.refused.length) lines.push(`request id ${summary.requestId}: run the same command with --request-id ${shellQuote(summary.requestId)} again once fixed; accepted cases answer their first result`);
+  if (summary.failed.length || summary.refused.length)
+    lines.push(
+      `request id ${summary.requestId}: run the same command with --request-id ${shellQuote(summary.requestId)} again once fixed; accepted cases answer their first result`,
+    );
   return lines.join('\n');
 }
 

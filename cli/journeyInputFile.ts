@@ -18,6 +18,9 @@ export function readJourneyInput(file: string): OnboardCaseInput {
     throw new JourneyCommandError(`Cannot read ${file} as JSON: ${(error as Error).message}`);
   }
   const parsed = onboardCaseInputSchema.safeParse(raw);
-  if (!parsed.success) throw new JourneyCommandError(`${file} is not a valid journey input:\n  ${describeIssues(parsed.error).join('\n  ')}`);
+  if (!parsed.success)
+    throw new JourneyCommandError(
+      `${file} is not a valid journey input:\n  ${describeIssues(parsed.error).join('\n  ')}`,
+    );
   return raw as OnboardCaseInput;
 }

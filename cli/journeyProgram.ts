@@ -8,7 +8,13 @@ import type { JourneyStatus } from '../client/journeyMessages';
 import type { CaseFileStore } from '../case-file/store';
 import type { JourneyClientContext, JourneyReadContext } from '../client/journeyOperations';
 import { describeIssues } from '../provider';
-import { bulkRetryDefaultConcurrency, bulkRetryMaxCases, bulkRetryMaxConcurrency, bulkStepRetryRequestSchema, type BulkStepRetryRequest } from '../client/bulkStepRetryRequest';
+import {
+  bulkRetryDefaultConcurrency,
+  bulkRetryMaxCases,
+  bulkRetryMaxConcurrency,
+  bulkStepRetryRequestSchema,
+  type BulkStepRetryRequest,
+} from '../client/bulkStepRetryRequest';
 import { journeySteps, operatorActions } from '../client/journeyNames';
 import { operatorIdentity, type OperatorIdentity } from '../client/operatorIdentity';
 import { operatorRequestIdSchema, type OperatorAction } from '../client/operatorRequestId';
@@ -27,7 +33,9 @@ const later = {
   format: () => require('./journeyFormat') as typeof import('./journeyFormat'),
   watchStatus: () => require('./watchStatus') as typeof import('./watchStatus'),
   journeyMessages: () => require('../client/journeyMessages') as typeof import('../client/journeyMessages'),
-  workflowCode: () => ({ workflowsPath: (require('../worker/createWorker') as typeof import('../worker/createWorker')).workflowsPath }),
+  workflowCode: () => ({
+    workflowsPath: (require('../worker/createWorker') as typeof import('../worker/createWorker')).workflowsPath,
+  }),
 };
 
 export interface Outcome {
@@ -77,7 +85,12 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     .exitOverride()
     .showHelpAfterError()
     .addHelpText('after', `\n${exitCodes}`);
-  const command = (name: string, description: string) => program.command(name).description(description).option('--json', 'print JSON instead of text').addHelpText('after', `\n${exitCodes}`);
+  const command = (name: string, description: string) =>
+    program
+      .command(name)
+      .description(description)
+      .option('--json', 'print JSON instead of text')
+      .addHelpText('after', `\n${exitCodes}`);
 
   command('start', 'start case/<caseId> from a journey input file (JSON, validated)')
     .argument('<input.json>', 'the journey input (client/journeyInput.ts)')
@@ -85,63 +98,135 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
       const input = readJourneyInput(file);
       chosen(async (ctx) => {
         const started = await later.operations().startJourney(ctx, input);
-        return done(started.created ? `started ${started.workflowId}` : `${started.workflowId} exists already: nothing started`, started);
+        return done(
+          started.created ? `started ${started.workflowId}` : `${started.workflowId} exists already: nothing started`,
+          started,
+        );
       });
     });
 
   command('status', 'the journey and every step: attempts, reasons, provider errors, links, picklist')
     .argument('<caseId>')
-    .action((caseId: string) => chosen(async (ctx, out) => {
-      const status = await later.operations().journeyStatus(await withCaseFile(ctx), caseId);
-      return done(later.format().formatStatus(status), status);
-    }));
+    .action((caseId: string) =>
+      chosen(async (ctx, out) => {
+        const status = await later.operations().journeyStatus(await withCaseFile(ctx), caseId);
+        return done(later.format().formatStatus(status), status);
+      }),
+    );
 
-  command('list', 'journeys, the latest run of each case, optionally by state, step, step state, name or owner (from the case file)')
+  command(
+    'list',
+    'journeys, the latest run of each case, optionally by state, step, step state, name or owner (from the case file)',
+  )
     .addOption(new Option('--state <state>', 'only journeys in this state').choices(journeyStates))
-    .option('--step <step>', 'only cases with this step (banking, or identity-verification for every person\'s)')
+    .option('--step <step>', "only cases with this step (banking, or identity-verification for every person's)")
     .option('--step-state <state>', 'only cases with a step (the --step one, else any) in this state')
     .option('--name <text>', "part of the company's or an applicant's name, any case")
     .option('--assignee <operator>', 'only cases this operator owns')
     .addOption(new Option('--unassigned', 'only cases nobody owns').conflicts('assignee'))
-    .action((options: { state?: string; step?: string; stepState?: string; name?: string; assignee?: string; unassigned?: boolean }) => chosen(async (ctx, out) => {
-      const assignee = options.unassigned ? { assignee: '' } : options.assignee !== undefined ? { assignee: options.assignee } : {};
-      const filters = { ...(options.step ? { step: options.step } : {}), ...(options.stepState ? { stepState: options.stepState } : {}), ...(options.name ? { name: options.name } : {}), ...assignee };
-      const rows = await later.operations().listAllJourneys(await withCaseFile(ctx), options.state, filters);
-      const who = (r: (typeof rows)[number]) => [r.company ?? '', (r.applicants ?? []).map((a) => a.name ?? a.personId).join(', '), r.waitingSince ?? '', r.assignee ?? ''];
-      const text = rows.length ? textTable(['CASE', 'STATE', 'RUN', 'COMPANY', 'APPLICANTS', 'WAITING SINCE', 'OWNER'], rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase(), ...who(r)])) : 'no journeys';
-      return done(text, rows);
-    }));
+    .action(
+      (options: {
+        state?: string;
+        step?: string;
+        stepState?: string;
+        name?: string;
+        assignee?: string;
+        unassigned?: boolean;
+      }) =>
+        chosen(async (ctx, out) => {
+          const assignee = options.unassigned
+            ? { assignee: '' }
+            : options.assignee !== undefined
+              ? { assignee: options.assignee }
+              : {};
+          const filters = {
+            ...(options.step ? { step: options.step } : {}),
+            ...(options.stepState ? { stepState: options.stepState } : {}),
+            ...(options.name ? { name: options.name } : {}),
+            ...assignee,
+          };
+          const rows = await later.operations().listAllJourneys(await withCaseFile(ctx), options.state, filters);
+          const who = (r: (typeof rows)[number]) => [
+            r.company ?? '',
+            (r.applicants ?? []).map((a) => a.name ?? a.personId).join(', '),
+            r.waitingSince ?? '',
+            r.assignee ?? '',
+          ];
+          const text = rows.length
+            ? textTable(
+                ['CASE', 'STATE', 'RUN', 'COMPANY', 'APPLICANTS', 'WAITING SINCE', 'OWNER'],
+                rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase(), ...who(r)]),
+              )
+            : 'no journeys';
+          return done(text, rows);
+        }),
+    );
 
   command('watch', 'follow a journey live until it ends (--json: one status per line)')
     .argument('<caseId>')
-    .action((caseId: string) => chosen(async (ctx, out) => {
-      const [{ formatStatus }, { watchStatus, watchReadModel }, { journeyStatusQuery, journeyWorkflowId }] = [later.format(), later.watchStatus(), later.journeyMessages()];
-      const handle: WorkflowHandle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
-      const onChange = (s: JourneyStatus) => out.print(`${new Date().toISOString()}\n${formatStatus(s)}\n`, s);
-      const { readModel } = await withReadModel(ctx, out);
-      const { readCaseStatus } = require('../client/caseReads') as typeof import('../client/caseReads');
-      // From the read model when it holds the case: its changes cost reads of the case file, not queries.
-      const first = readModel && (await readCaseStatus(readModel, caseId));
-      if (!first) await handle.describe();
-      const last = first
-        ? await watchReadModel(() => readCaseStatus(readModel!, caseId), handle.result(), { onChange, intervalMs: 500, final: (s) => s.runStatus !== 'RUNNING', mark: async () => (await readModel!.caseMarks([caseId])).get(caseId) })
-        : await watchStatus<JourneyStatus>(handle, { query: journeyStatusQuery, onChange, intervalMs: 500 });
-      // The last line too goes out as the stream does (one JSON document per line).
-      out.print(`case/${caseId} ended ${last.state}`, { caseId, ended: last.state });
-      return { text: '', json: null, failed: last.state !== 'completed', printed: true };
-    }));
+    .action((caseId: string) =>
+      chosen(async (ctx, out) => {
+        const [{ formatStatus }, { watchStatus, watchReadModel }, { journeyStatusQuery, journeyWorkflowId }] = [
+          later.format(),
+          later.watchStatus(),
+          later.journeyMessages(),
+        ];
+        const handle: WorkflowHandle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
+        const onChange = (s: JourneyStatus) => out.print(`${new Date().toISOString()}\n${formatStatus(s)}\n`, s);
+        const { readModel } = await withReadModel(ctx, out);
+        const { readCaseStatus } = require('../client/caseReads') as typeof import('../client/caseReads');
+        // From the read model when it holds the case: its changes cost reads of the case file, not queries.
+        const first = readModel && (await readCaseStatus(readModel, caseId));
+        if (!first) await handle.describe();
+        const last = first
+          ? await watchReadModel(() => readCaseStatus(readModel!, caseId), handle.result(), {
+              onChange,
+              intervalMs: 500,
+              final: (s) => s.runStatus !== 'RUNNING',
+              mark: async () => (await readModel!.caseMarks([caseId])).get(caseId),
+            })
+          : await watchStatus<JourneyStatus>(handle, { query: journeyStatusQuery, onChange, intervalMs: 500 });
+        // The last line too goes out as the stream does (one JSON document per line).
+        out.print(`case/${caseId} ended ${last.state}`, { caseId, ended: last.state });
+        return { text: '', json: null, failed: last.state !== 'completed', printed: true };
+      }),
+    );
 
-  command(operatorActions.retryStep.cli, 'run a step of an open journey again, as a new attempt; with --where, on every running journey a visibility query matches')
+  command(
+    operatorActions.retryStep.cli,
+    'run a step of an open journey again, as a new attempt; with --where, on every running journey a visibility query matches',
+  )
     .argument('[caseId]', 'the case (not with --where)')
-    .argument('[step]', `step key, e.g. ${journeySteps.creditReport.key} or ${journeySteps.identityVerification.key}/<personId>`)
+    .argument(
+      '[step]',
+      `step key, e.g. ${journeySteps.creditReport.key} or ${journeySteps.identityVerification.key}/<personId>`,
+    )
     .argument('[reason...]', 'why (recorded with the attempt)')
-    .option('--fresh', 'ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step')
-    .option('--request-id <id>', requestIdHelp(operatorActions.retryStep.name, ` (with --where: ${operatorActions.retryStep.name}/<id>/<caseId> on each case, so a re-run with the printed id resumes)`))
-    .option('--where <query>', "bulk: a Temporal visibility query, e.g. \"JourneyState = 'needs_attention'\"; only running journeys of this task queue are considered")
+    .option(
+      '--fresh',
+      'ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step',
+    )
+    .option(
+      '--request-id <id>',
+      requestIdHelp(
+        operatorActions.retryStep.name,
+        ` (with --where: ${operatorActions.retryStep.name}/<id>/<caseId> on each case, so a re-run with the printed id resumes)`,
+      ),
+    )
+    .option(
+      '--where <query>',
+      'bulk: a Temporal visibility query, e.g. "JourneyState = \'needs_attention\'"; only running journeys of this task queue are considered',
+    )
     .option('--step <step>', 'bulk: the step to retry on each case')
     .option('--reason <text>', 'bulk: why (required; recorded with each new attempt)')
-    .option('--yes', 'bulk: retry the step on each case; without it, a dry run that lists the cases and retries nothing')
-    .option('--concurrency <n>', `bulk: cases retried at once (default ${bulkRetryDefaultConcurrency}, at most ${bulkRetryMaxConcurrency})`)
+    .option(
+      '--yes',
+      'bulk: retry the step on each case; without it, a dry run that lists the cases and retries nothing',
+    )
+    .option(
+      '--concurrency <n>',
+      `bulk: cases retried at once (default ${bulkRetryDefaultConcurrency}, at most ${bulkRetryMaxConcurrency})`,
+    )
     .option('--actor <name>', actorHelp)
     .addHelpText(
       'after',
@@ -157,19 +242,38 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .action((caseId: string | undefined, step: string | undefined, reason: string[], options: RetryStepOptions) => {
       if (options.where !== undefined) {
         const request = bulkRequest(caseId, options);
-        chosen(async (ctx, out) => bulkRetryStep(await withReadModel(ctx, out), out, { ...request, actor: actorOf(options) }, Boolean(options.yes)));
+        chosen(async (ctx, out) =>
+          bulkRetryStep(
+            await withReadModel(ctx, out),
+            out,
+            { ...request, actor: actorOf(options) },
+            Boolean(options.yes),
+          ),
+        );
         return;
       }
-      for (const flag of ['yes', 'concurrency'] as const) if (options[flag] !== undefined) throw new JourneyCommandError(`retry-step --${flag} belongs to a bulk retry (--where)`);
-      if (step !== undefined && options.step !== undefined) throw new JourneyCommandError('retry-step: give the step once, as <step> or as --step');
+      for (const flag of ['yes', 'concurrency'] as const)
+        if (options[flag] !== undefined)
+          throw new JourneyCommandError(`retry-step --${flag} belongs to a bulk retry (--where)`);
+      if (step !== undefined && options.step !== undefined)
+        throw new JourneyCommandError('retry-step: give the step once, as <step> or as --step');
       const stepKey = step ?? options.step;
-      if (caseId === undefined || stepKey === undefined) throw new JourneyCommandError("retry-step needs <caseId> <step> [reason…], or --where <query> --step <step> --reason <text> (see 'journey retry-step --help')");
-      if (reason.length && options.reason !== undefined) throw new JourneyCommandError('retry-step: give the reason once, as words or as --reason');
+      if (caseId === undefined || stepKey === undefined)
+        throw new JourneyCommandError(
+          "retry-step needs <caseId> <step> [reason…], or --where <query> --step <step> --reason <text> (see 'journey retry-step --help')",
+        );
+      if (reason.length && options.reason !== undefined)
+        throw new JourneyCommandError('retry-step: give the reason once, as words or as --reason');
       const why = reason.join(' ') || options.reason || undefined;
       const identity = identityOf(operatorActions.retryStep.name, options);
       chosen(async (ctx, out) => {
         announce(out, identity.requestId);
-        const result = await later.operations().retryStep(await withReadModel(ctx, out), caseId, stepKey, why, { ...(options.fresh ? { fresh: true } : {}), ...identity });
+        const result = await later
+          .operations()
+          .retryStep(await withReadModel(ctx, out), caseId, stepKey, why, {
+            ...(options.fresh ? { fresh: true } : {}),
+            ...identity,
+          });
         return done(`${stepKey}: attempt ${result.status.attempt} started (${result.status.workflowId})`, result);
       });
     });
@@ -185,7 +289,10 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
       const identity = identityOf(operatorActions.waiveStep.name, options);
       chosen(async (ctx, out) => {
         announce(out, identity.requestId);
-        return done(`${step}: waived`, await later.operations().waiveStep(await withReadModel(ctx, out), caseId, step, reason.join(' '), identity));
+        return done(
+          `${step}: waived`,
+          await later.operations().waiveStep(await withReadModel(ctx, out), caseId, step, reason.join(' '), identity),
+        );
       });
     });
 
@@ -198,9 +305,15 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
       const identity = identityOf(operatorActions.resolvePicklist.name, options);
       chosen(async (ctx, out) => {
         announce(out, identity.requestId);
-        const result = await later.operations().resolvePicklist(await withReadModel(ctx, out), caseId, providerId, identity);
-        const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)?.report;
-        return done(`${journeySteps.creditReport.key} ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`, result);
+        const result = await later
+          .operations()
+          .resolvePicklist(await withReadModel(ctx, out), caseId, providerId, identity);
+        const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)
+          ?.report;
+        return done(
+          `${journeySteps.creditReport.key} ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`,
+          result,
+        );
       });
     });
 
@@ -208,47 +321,72 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .argument('<caseId>')
     .argument('[reason...]')
     .option('--actor <name>', actorHelp)
-    .action((caseId: string, reason: string[], options: { actor?: string }) => chosen(async (ctx, out) => {
-      const identity = identityOf(undefined, options);
-      announce(out, identity.requestId);
-      await later.operations().cancelJourney(await withReadModel(ctx, out), caseId, reason.join(' ') || undefined, identity);
-      return done(`cancel requested for case/${caseId}`);
-    }));
+    .action((caseId: string, reason: string[], options: { actor?: string }) =>
+      chosen(async (ctx, out) => {
+        const identity = identityOf(undefined, options);
+        announce(out, identity.requestId);
+        await later
+          .operations()
+          .cancelJourney(await withReadModel(ctx, out), caseId, reason.join(' ') || undefined, identity);
+        return done(`cancel requested for case/${caseId}`);
+      }),
+    );
 
   command('retry', 'run a closed journey again: completed and waived steps carried over, the others re-run')
     .argument('<caseId>')
     .option('--dry-run', 'show the plan, start nothing')
-    .action((caseId: string, options: { dryRun?: boolean }) => chosen(async (ctx, out) => {
-      const [{ planJourneyRetry, retryJourney }, { formatRetryPlan }] = [later.retry(), later.format()];
-      const plan = await planJourneyRetry(await withCaseFile(ctx), caseId);
-      const { input: _input, ...summary } = plan;
-      if (options.dryRun) return done(`${formatRetryPlan(plan)}\n(dry run: nothing started)`, { ...summary, dryRun: true });
-      const runId = await retryJourney(ctx, plan);
-      return done(`${formatRetryPlan(plan)}\nretried case/${caseId} as run ${runId}`, { ...summary, runId });
-    }));
+    .action((caseId: string, options: { dryRun?: boolean }) =>
+      chosen(async (ctx, out) => {
+        const [{ planJourneyRetry, retryJourney }, { formatRetryPlan }] = [later.retry(), later.format()];
+        const plan = await planJourneyRetry(await withCaseFile(ctx), caseId);
+        const { input: _input, ...summary } = plan;
+        if (options.dryRun)
+          return done(`${formatRetryPlan(plan)}\n(dry run: nothing started)`, { ...summary, dryRun: true });
+        const runId = await retryJourney(ctx, plan);
+        return done(`${formatRetryPlan(plan)}\nretried case/${caseId} as run ${runId}`, { ...summary, runId });
+      }),
+    );
 
   command('replay', "replay the journey's histories (children and resources too) against this checkout")
     .argument('<caseId>')
-    .action((caseId: string) => chosen(async (ctx) => {
-      const results = await later.replay().replayJourney(ctx, caseId, later.workflowCode());
-      const diverged = results.find((r) => r.error);
-      const text = diverged
-        ? `${diverged.workflowId} does not replay: ${diverged.error}\n(${results.length} histories replayed)`
-        : `case/${caseId} replays deterministically: ${results.length} histories (${results.map((r) => `${r.workflowId}: ${r.events} events`).join(', ')})`;
-      return { text, json: results, failed: Boolean(diverged) };
-    }));
+    .action((caseId: string) =>
+      chosen(async (ctx) => {
+        const results = await later.replay().replayJourney(ctx, caseId, later.workflowCode());
+        const diverged = results.find((r) => r.error);
+        const text = diverged
+          ? `${diverged.workflowId} does not replay: ${diverged.error}\n(${results.length} histories replayed)`
+          : `case/${caseId} replays deterministically: ${results.length} histories (${results.map((r) => `${r.workflowId}: ${r.events} events`).join(', ')})`;
+        return { text, json: results, failed: Boolean(diverged) };
+      }),
+    );
 
-  command('upload', "put a document in the case file; a journey input's steps.documents names it by the printed document_id")
+  command(
+    'upload',
+    "put a document in the case file; a journey input's steps.documents names it by the printed document_id",
+  )
     .argument('<caseId>')
     .argument('<file>')
-    .addOption(new Option('--type <type>', "the document's kind when known").choices(['BankStatement', 'Payslip', 'SA302', 'TaxOverview']))
+    .addOption(
+      new Option('--type <type>', "the document's kind when known").choices([
+        'BankStatement',
+        'Payslip',
+        'SA302',
+        'TaxOverview',
+      ]),
+    )
     .action((caseId: string, file: string, options: { type?: string }) => {
       const document = caseFileCommands().readDocumentFile(file, options.type);
       chosenLocal(async (local) => {
         const { uploadDocument, documentReference } = caseFileCommands();
         const stored = await uploadDocument(await local.caseFile(), caseId, document);
         const reference = documentReference(stored);
-        return done([`stored ${stored.file_name} (${stored.size_bytes} bytes) as document ${stored.document_id}`, `name it in the journey input's steps.documents: ${JSON.stringify(reference)}`].join('\n'), reference);
+        return done(
+          [
+            `stored ${stored.file_name} (${stored.size_bytes} bytes) as document ${stored.document_id}`,
+            `name it in the journey input's steps.documents: ${JSON.stringify(reference)}`,
+          ].join('\n'),
+          reference,
+        );
       });
     });
 
@@ -258,7 +396,8 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .option('--export-document <documentId>', "write a document's bytes to <file>")
     .action((caseId: string, file: string | undefined, options: { exportDocument?: string }) => {
       const documentId = options.exportDocument;
-      if (documentId && !file) throw new JourneyCommandError('evidence --export-document <documentId> needs the <file> to write it to');
+      if (documentId && !file)
+        throw new JourneyCommandError('evidence --export-document <documentId> needs the <file> to write it to');
       chosenLocal(async (local) => {
         const { exportDocument, formatEvidence } = caseFileCommands();
         const store = await local.caseFile();
@@ -273,25 +412,41 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
 
   command('purge', "delete a closed case's data from the case file (erasure); refused while its journey runs")
     .argument('<caseId>')
-    .action((caseId: string) => chosen(async (ctx) => {
-      const deleted = await caseFileCommands().purgeCaseFile(ctx, await ctx.caseFile(), caseId);
-      const rows = Object.values(deleted).reduce((a, b) => a + b, 0);
-      const tables = Object.entries(deleted).filter(([, n]) => n > 0).map(([t, n]) => `${t} ${n}`).join(', ') || 'nothing was there';
-      return done(`purged case ${caseId} from the case file: ${rows} rows (${tables})`, deleted);
-    }));
+    .action((caseId: string) =>
+      chosen(async (ctx) => {
+        const deleted = await caseFileCommands().purgeCaseFile(ctx, await ctx.caseFile(), caseId);
+        const rows = Object.values(deleted).reduce((a, b) => a + b, 0);
+        const tables =
+          Object.entries(deleted)
+            .filter(([, n]) => n > 0)
+            .map(([t, n]) => `${t} ${n}`)
+            .join(', ') || 'nothing was there';
+        return done(`purged case ${caseId} from the case file: ${rows} rows (${tables})`, deleted);
+      }),
+    );
 
-  const webhooks = program.command('webhooks').description("the provider's webhook configuration (PROVIDER_* variables)");
+  const webhooks = program
+    .command('webhooks')
+    .description("the provider's webhook configuration (PROVIDER_* variables)");
   webhooks
     .command('sync')
-    .description("create or update the provider's webhooks (one per URL: two give redundant delivery) on every event type, and its signing secret")
+    .description(
+      "create or update the provider's webhooks (one per URL: two give redundant delivery) on every event type, and its signing secret",
+    )
     .argument('<callbackUrl...>', "the bridges' public addresses, e.g. https://bridge.example.com/webhooks")
     .option('--json', 'print JSON instead of text')
     .action((callbackUrls: string[]) => {
       const provider = providerClient();
       chosenLocal(async () => {
-        const result = await (require('./webhookSync') as typeof import('./webhookSync')).syncWebhooks(provider, { callbackUrls });
-        const lines = result.webhooks.map((w) => `${w.action.padEnd(8)} ${w.name} → ${w.callback_url} (${w.webhook_id})`);
-        lines.push(`${result.eventTypes.length} event types each; signing secret ${result.secret.action} (updated ${result.secret.date_updated}; give it to the bridges as WEBHOOK_SECRET, or set WEBHOOK_SECRET_SOURCE=provider)`);
+        const result = await (require('./webhookSync') as typeof import('./webhookSync')).syncWebhooks(provider, {
+          callbackUrls,
+        });
+        const lines = result.webhooks.map(
+          (w) => `${w.action.padEnd(8)} ${w.name} → ${w.callback_url} (${w.webhook_id})`,
+        );
+        lines.push(
+          `${result.eventTypes.length} event types each; signing secret ${result.secret.action} (updated ${result.secret.date_updated}; give it to the bridges as WEBHOOK_SECRET, or set WEBHOOK_SECRET_SOURCE=provider)`,
+        );
         return done(lines.join('\n'), result);
       });
     });
@@ -313,13 +468,15 @@ async function withReadModel(ctx: JourneyClientContext & CaseFileAccess, out: Ou
   try {
     return { ...ctx, readModel: await ctx.caseFile() };
   } catch (error) {
-    if (process.env.DATABASE_URL) out.progress?.(`${(error as Error).message.split('\n')[0]}: the action is not audited`);
+    if (process.env.DATABASE_URL)
+      out.progress?.(`${(error as Error).message.split('\n')[0]}: the action is not audited`);
     return ctx;
   }
 }
 
-const actorHelp = 'who acts, recorded in the case\'s audit trail (default: $USER)';
-const actorOf = (options: { actor?: string }) => options.actor ?? (require('../client/operatorAudit') as typeof import('../client/operatorAudit')).defaultActor();
+const actorHelp = "who acts, recorded in the case's audit trail (default: $USER)";
+const actorOf = (options: { actor?: string }) =>
+  options.actor ?? (require('../client/operatorAudit') as typeof import('../client/operatorAudit')).defaultActor();
 
 interface RetryStepOptions {
   actor?: string;
@@ -340,18 +497,25 @@ const requestIdHelp = (action: OperatorAction, more = '') =>
  * (`--actor`, default $USER), the Update id the request id makes and the id the action is audited
  * under, or without a request id a new id to audit it under.
  */
-function identityOf(action: OperatorAction | undefined, options: { actor?: string; requestId?: string }): OperatorIdentity {
+function identityOf(
+  action: OperatorAction | undefined,
+  options: { actor?: string; requestId?: string },
+): OperatorIdentity {
   const parsed = options.requestId === undefined ? undefined : operatorRequestIdSchema.safeParse(options.requestId);
   if (parsed && !parsed.success) throw new JourneyCommandError(`--request-id ${parsed.error.issues[0]!.message}`);
   return operatorIdentity(actorOf(options), { action, callerRequestId: parsed?.data });
 }
 
 /** The id the audit trail records the action under, on stderr before it runs (so also when it is refused, or not answered). */
-const announce = (out: Output, requestId: string) => (out.progress ?? ((line: string) => console.error(line)))(`request id ${requestId}`);
+const announce = (out: Output, requestId: string) =>
+  (out.progress ?? ((line: string) => console.error(line)))(`request id ${requestId}`);
 
 /** The bulk form's flags, checked with the schema the case API uses too; problems named by their flags. */
 function bulkRequest(caseId: string | undefined, options: RetryStepOptions): BulkStepRetryRequest {
-  if (caseId !== undefined) throw new JourneyCommandError('retry-step takes either <caseId> <step> or --where (with --step and --reason), not both');
+  if (caseId !== undefined)
+    throw new JourneyCommandError(
+      'retry-step takes either <caseId> <step> or --where (with --step and --reason), not both',
+    );
   const concurrency = options.concurrency === undefined ? undefined : Number(options.concurrency);
   const parsed = bulkStepRetryRequestSchema.safeParse({
     where: options.where,
@@ -363,26 +527,49 @@ function bulkRequest(caseId: string | undefined, options: RetryStepOptions): Bul
   });
   if (!parsed.success) {
     const flags: Record<string, string> = { requestId: 'request-id' };
-    throw new JourneyCommandError(`retry-step --where: ${describeIssues(parsed.error).map((p) => `--${p.replace(/^(\w+):/, (_m, name: string) => `${flags[name] ?? name}:`)}`).join('; ')}`);
+    throw new JourneyCommandError(
+      `retry-step --where: ${describeIssues(parsed.error)
+        .map((p) => `--${p.replace(/^(\w+):/, (_m, name: string) => `${flags[name] ?? name}:`)}`)
+        .join('; ')}`,
+    );
   }
   return parsed.data;
 }
 
 /** The bulk retry: a dry run listing the cases, or (--yes) the retries with progress on stderr and a summary. */
-async function bulkRetryStep(ctx: JourneyClientContext, out: Output, request: BulkStepRetryRequest & { actor: string }, yes: boolean): Promise<Outcome> {
-  const [{ planBulkStepRetry, runBulkStepRetry }, { formatBulkPlan, formatBulkSummary }] = [later.bulkRetry(), later.format()];
+async function bulkRetryStep(
+  ctx: JourneyClientContext,
+  out: Output,
+  request: BulkStepRetryRequest & { actor: string },
+  yes: boolean,
+): Promise<Outcome> {
+  const [{ planBulkStepRetry, runBulkStepRetry }, { formatBulkPlan, formatBulkSummary }] = [
+    later.bulkRetry(),
+    later.format(),
+  ];
   const progress = out.progress ?? ((line: string) => console.error(line));
   const plan = await planBulkStepRetry(ctx, request, { readStepStates: !yes });
   if (!yes) return done(formatBulkPlan(plan, request), { dryRun: true, ...plan });
-  progress(`request id ${plan.requestId}: re-run with --request-id ${plan.requestId} to resume (accepted cases answer their first result)`);
-  const summary = await runBulkStepRetry(ctx, plan, request, (n, total, o) => progress(`${n}/${total} case ${o.caseId} ${o.outcome}${o.outcome === 'accepted' ? ` (attempt ${o.attempt})` : `: ${o.message}`}`));
-  return { text: formatBulkSummary(summary), json: { dryRun: false, query: plan.query, ...summary }, failed: summary.refused.length + summary.failed.length > 0 };
+  progress(
+    `request id ${plan.requestId}: re-run with --request-id ${plan.requestId} to resume (accepted cases answer their first result)`,
+  );
+  const summary = await runBulkStepRetry(ctx, plan, request, (n, total, o) =>
+    progress(
+      `${n}/${total} case ${o.caseId} ${o.outcome}${o.outcome === 'accepted' ? ` (attempt ${o.attempt})` : `: ${o.message}`}`,
+    ),
+  );
+  return {
+    text: formatBulkSummary(summary),
+    json: { dryRun: false, query: plan.query, ...summary },
+    failed: summary.refused.length + summary.failed.length > 0,
+  };
 }
 
 const caseFileCommands = () => require('./caseFileCommands') as typeof import('./caseFileCommands');
 
 function providerClient() {
   const { ProviderClient } = require('../activities/providerClient') as typeof import('../activities/providerClient');
-  const { readProviderConfig } = require('../activities/providerConfig') as typeof import('../activities/providerConfig');
+  const { readProviderConfig } =
+    require('../activities/providerConfig') as typeof import('../activities/providerConfig');
   return new ProviderClient(readProviderConfig());
 }

@@ -104,12 +104,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // Started before the dev server, whose Web UI is pointed at it (--ui-codec-endpoint).
     const codecServer = await startCodecServer(codecServerConfig(options), payloadKeys);
     cleanups.push(() => codecServer.stop());
-    progress(`codec server at ${codecServer.url} (keys ${payloadKeys.map((k) => k.id).join(', ')}; the Web UI decodes through it)`);
+    progress(
+      `codec server at ${codecServer.url} (keys ${payloadKeys.map((k) => k.id).join(', ')}; the Web UI decodes through it)`,
+    );
 
     // The case file and the dev server start side by side (PGlite takes a second or two).
-    const [caseFileStarted, temporalStarted] = await settledTogether([startCaseFile(options.caseFile, cleanups), startTemporal(options, codecServer.uiEndpoint, cleanups, progress)]);
+    const [caseFileStarted, temporalStarted] = await settledTogether([
+      startCaseFile(options.caseFile, cleanups),
+      startTemporal(options, codecServer.uiEndpoint, cleanups, progress),
+    ]);
     const { store: caseFile, url: caseFileUrl, embedded: embeddedCaseFile } = caseFileStarted;
-    progress(embeddedCaseFile ? `case file: embedded PGlite at ${caseFileUrl}` : 'case file: PostgreSQL at DATABASE_URL');
+    progress(
+      embeddedCaseFile ? `case file: embedded PGlite at ${caseFileUrl}` : 'case file: PostgreSQL at DATABASE_URL',
+    );
     const { temporal, devServer } = temporalStarted;
 
     const simulator = await startSimulator({
@@ -153,7 +160,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     bridge.secrets.set(webhookSecret);
     progress(`webhook bridge at ${bridge.url} (signed deliveries required)`);
 
-    const worker = await startWorker({ temporal, provider: providerConfig, caseFile, workflowBundle: options.workflowBundle, payloadKeys, caseEvents: options.caseEvents });
+    const worker = await startWorker({
+      temporal,
+      provider: providerConfig,
+      caseFile,
+      workflowBundle: options.workflowBundle,
+      payloadKeys,
+      caseEvents: options.caseEvents,
+    });
     cleanups.push(() => worker.stop());
     progress(`worker polling task queue ${temporal.taskQueue}`);
 
@@ -165,11 +179,34 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // The console links to the embedded Web UI unless told otherwise.
     const caseApiConfig = { ...settings.config, temporalUiUrl: settings.config.temporalUiUrl ?? devServer?.uiUrl };
     const namespace = temporal.namespace;
-    const caseApi = await startCaseApi(caseApiConfig, { client, taskQueue: temporal.taskQueue, logger, caseFile, routers: (gateway) => [consoleRouter(caseApiConfig, gateway, { namespace })] });
+    const caseApi = await startCaseApi(caseApiConfig, {
+      client,
+      taskQueue: temporal.taskQueue,
+      logger,
+      caseFile,
+      routers: (gateway) => [consoleRouter(caseApiConfig, gateway, { namespace })],
+    });
     cleanups.push(() => caseApi.stop());
     progress(`case API at ${caseApi.url} (reference ${caseApi.url}/docs, operator console ${caseApi.url}/console)`);
 
-    return { temporal, devServer, simulator, bridge, worker, codecServer, caseFile, caseFileUrl, embeddedCaseFile, caseApi, caseApiKeys, payloadKeys, client, provider, webhookSecret, stop };
+    return {
+      temporal,
+      devServer,
+      simulator,
+      bridge,
+      worker,
+      codecServer,
+      caseFile,
+      caseFileUrl,
+      embeddedCaseFile,
+      caseApi,
+      caseApiKeys,
+      payloadKeys,
+      client,
+      provider,
+      webhookSecret,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -185,7 +222,12 @@ async function settledTogether<A, B>(work: [Promise<A>, Promise<B>]): Promise<[A
 }
 
 /** The configured Temporal, or the embedded dev server with its Web UI pointed at the codec server. */
-async function startTemporal(options: StackOptions, codecEndpoint: string, cleanups: (() => Promise<void>)[], progress: (line: string) => void): Promise<{ temporal: TemporalConfig; devServer?: DevServer }> {
+async function startTemporal(
+  options: StackOptions,
+  codecEndpoint: string,
+  cleanups: (() => Promise<void>)[],
+  progress: (line: string) => void,
+): Promise<{ temporal: TemporalConfig; devServer?: DevServer }> {
   if (options.temporal) return { temporal: options.temporal };
   const cliPath = await resolveTemporalCli({ log: progress });
   const devServer = await startDevServer({
@@ -198,11 +240,21 @@ async function startTemporal(options: StackOptions, codecEndpoint: string, clean
   });
   cleanups.push(() => devServer.stop());
   progress(`Temporal dev server at ${devServer.address}${devServer.uiUrl ? ` (Web UI ${devServer.uiUrl})` : ''}`);
-  return { temporal: { address: devServer.address, namespace: devServer.namespace, taskQueue: options.taskQueue ?? 'verification-journeys' }, devServer };
+  return {
+    temporal: {
+      address: devServer.address,
+      namespace: devServer.namespace,
+      taskQueue: options.taskQueue ?? 'verification-journeys',
+    },
+    devServer,
+  };
 }
 
 /** Serves the embedded case file when no database is given, then opens (and migrates) the store. */
-async function startCaseFile(option: StackOptions['caseFile'], cleanups: (() => Promise<void>)[]): Promise<{ store: CaseFileStore; url: string; embedded?: EmbeddedCaseFile }> {
+async function startCaseFile(
+  option: StackOptions['caseFile'],
+  cleanups: (() => Promise<void>)[],
+): Promise<{ store: CaseFileStore; url: string; embedded?: EmbeddedCaseFile }> {
   if (option && 'url' in option) {
     const store = await openCaseFile(option.url, option.poolSize);
     cleanups.push(() => store.close());
@@ -218,12 +270,23 @@ async function startCaseFile(option: StackOptions['caseFile'], cleanups: (() => 
 function caseApiSettings(options: StackOptions): { config: CaseApiConfig; keys?: EmbeddedApiKeys } {
   if (options.caseApi) return { config: options.caseApi };
   const keys = { origination: generateApiKey('origination'), operator: generateApiKey('operator') };
-  const config: CaseApiConfig = { port: 0, keys: embeddedKeyEntries(keys), maxBodyBytes: 64 * 1024, rateLimitPerMinute: 10_000, sessionSecret: randomBytes(32).toString('base64url') };
+  const config: CaseApiConfig = {
+    port: 0,
+    keys: embeddedKeyEntries(keys),
+    maxBodyBytes: 64 * 1024,
+    rateLimitPerMinute: 10_000,
+    sessionSecret: randomBytes(32).toString('base64url'),
+  };
   return { config, keys };
 }
 
 function codecServerConfig(options: StackOptions): CodecServerConfig {
-  const config = options.codecServer ?? { port: 0, token: generateCodecServerToken(), allowedOrigins: [], maxBodyBytes: 16 * 1024 * 1024 };
+  const config = options.codecServer ?? {
+    port: 0,
+    token: generateCodecServerToken(),
+    allowedOrigins: [],
+    maxBodyBytes: 16 * 1024 * 1024,
+  };
   const ui = options.temporal ? [] : uiOrigins(options.embedded?.uiPort ?? 8233);
   // The dev server's command line carries the UI's endpoint: a token of this run's, never the kept one.
   const uiToken = config.uiToken ?? generateCodecServerToken();
@@ -237,13 +300,23 @@ const WEBHOOK_NAME = 'verification-journeys bridge';
  * Points the provider's webhook at this bridge and answers the signing secret: created the first
  * time, updated (the bridge's port may have changed) and read when the simulator kept its state.
  */
-export async function registerWebhook(provider: ProviderClient, simulator: RunningSimulator, callbackUrl: string): Promise<string> {
+export async function registerWebhook(
+  provider: ProviderClient,
+  simulator: RunningSimulator,
+  callbackUrl: string,
+): Promise<string> {
   // The simulator runs in local-development mode here, so the bridge's http:// loopback URL is admitted.
   const management = webhookManagement(provider, { localDevelopment: true });
   // The provider has no call that lists webhooks; the stack owns this simulator and looks.
   const existing = [...simulator.store.webhooks.values()].find((w) => w.webhook_name === WEBHOOK_NAME);
   if (existing) await management.updateWebhook(existing.webhook_id, { webhook_callback_url: callbackUrl });
-  else await management.createWebhook({ webhook_name: WEBHOOK_NAME, webhook_callback_url: callbackUrl, event_types: [...knownEventTypes], external_ref: 'local-stack' });
+  else
+    await management.createWebhook({
+      webhook_name: WEBHOOK_NAME,
+      webhook_callback_url: callbackUrl,
+      event_types: [...knownEventTypes],
+      external_ref: 'local-stack',
+    });
   const kept = await management.readSecret().catch((error: { type?: string }) => {
     if (error.type === 'HTTP_404') return undefined;
     throw error;

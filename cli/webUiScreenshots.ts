@@ -16,20 +16,26 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const ui = process.env.WEB_UI_URL ?? 'http://127.0.0.1:8233';
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 2100, height: 600 } });
     const list = `${ui}/namespaces/default/workflows?query=${encodeURIComponent('WorkflowType="onboardCase"')}`;
     await page.goto(list, { waitUntil: 'load' });
     // The list's columns are the browser's setting: make it read like a case list.
     await page.getByLabel('Configure Columns').click();
-    for (const label of ['Remove Run ID column', 'Remove End column', 'Add CaseId column', 'Add JourneyState column']) await page.getByLabel(label).click();
+    for (const label of ['Remove Run ID column', 'Remove End column', 'Add CaseId column', 'Add JourneyState column'])
+      await page.getByLabel(label).click();
     await page.goto(list, { waitUntil: 'load' });
     await page.getByText('onboardCase').first().waitFor();
     await page.screenshot({ path: path.join(projectRoot, 'docs', 'web-ui-journeys.png') });
 
     await page.setViewportSize({ width: 1600, height: 760 });
-    await page.goto(`${ui}/namespaces/default/workflows/${encodeURIComponent(`case/${caseId}`)}`, { waitUntil: 'load' });
+    await page.goto(`${ui}/namespaces/default/workflows/${encodeURIComponent(`case/${caseId}`)}`, {
+      waitUntil: 'load',
+    });
     await page.getByText('User Metadata').first().click();
     await page.getByText('Current Details').first().waitFor();
     await page.screenshot({ path: path.join(projectRoot, 'docs', 'web-ui-journey.png') });

@@ -53,7 +53,10 @@ export function eventNames(groups: EventTypeGroup[]): string[] {
 function readState(file: string): WebhookState {
   if (!existsSync(file)) return { webhooks: {} };
   const parsed = stateSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!parsed.success) throw new Error(`${file} is not a webhook state file; move it away to start again (the webhooks it named stay at the provider)`);
+  if (!parsed.success)
+    throw new Error(
+      `${file} is not a webhook state file; move it away to start again (the webhooks it named stay at the provider)`,
+    );
   return parsed.data;
 }
 
@@ -71,7 +74,12 @@ export async function syncWebhooks(provider: ProviderClient, options: WebhookSyn
   const result: WebhookSyncResult = { webhooks: [], eventTypes, secret: { action: 'kept', date_updated: '' } };
   for (const [index, url] of options.callbackUrls.entries()) {
     const name = `${options.namePrefix ?? 'verification-journeys'} ${index + 1}`.slice(0, 50);
-    const desired = { webhook_name: name, webhook_callback_url: url, event_types: eventTypes, external_ref: options.externalRef ?? 'verification-journeys' };
+    const desired = {
+      webhook_name: name,
+      webhook_callback_url: url,
+      event_types: eventTypes,
+      external_ref: options.externalRef ?? 'verification-journeys',
+    };
     const known = state.webhooks[name];
     const updated = known
       ? await management.updateWebhook(known, desired).catch((error: { type?: string }) => {
@@ -82,7 +90,12 @@ export async function syncWebhooks(provider: ProviderClient, options: WebhookSyn
     const record = updated ?? (await management.createWebhook(desired));
     state.webhooks[name] = record.webhook_id;
     writeState(file, state);
-    result.webhooks.push({ name, webhook_id: record.webhook_id, callback_url: url, action: updated ? 'updated' : 'created' });
+    result.webhooks.push({
+      name,
+      webhook_id: record.webhook_id,
+      callback_url: url,
+      action: updated ? 'updated' : 'created',
+    });
   }
   const kept = await management.readSecret().catch((error: { type?: string }) => {
     if (error.type === 'HTTP_404') return undefined;

@@ -8,7 +8,12 @@
  * result instead of starting another attempt.
  */
 import { randomBytes } from 'node:crypto';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, WorkflowUpdateRPCTimeoutOrCancelledError, isGrpcServiceError } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  isGrpcServiceError,
+} from '@temporalio/client';
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { BulkRetryTooManyError, JourneyClosedError, RequestIdReusedError, VisibilityQueryError } from './journeyErrors';
 import { journeyStatusQuery, journeyWorkflowType } from './journeyMessages';
@@ -17,7 +22,13 @@ import { bulkRetryDefaultConcurrency, bulkRetryMaxCases } from './bulkStepRetryR
 import { operatorActions } from './journeyNames';
 import { operatorUpdateId } from './operatorRequestId';
 
-export { bulkRetryDefaultConcurrency, bulkRetryMaxCases, bulkRetryMaxConcurrency, bulkStepRetryRequestSchema, type BulkStepRetryRequest } from './bulkStepRetryRequest';
+export {
+  bulkRetryDefaultConcurrency,
+  bulkRetryMaxCases,
+  bulkRetryMaxConcurrency,
+  bulkStepRetryRequestSchema,
+  type BulkStepRetryRequest,
+} from './bulkStepRetryRequest';
 
 export interface BulkRetryCase {
   caseId: string;
@@ -71,7 +82,8 @@ export function newBulkRequestId(now = new Date()): string {
 }
 
 /** The Update id of one case's retry in a bulk run. */
-export const bulkRetryUpdateId = (requestId: string, caseId: string) => operatorUpdateId(operatorActions.retryStep.name, `${requestId}/${caseId}`);
+export const bulkRetryUpdateId = (requestId: string, caseId: string) =>
+  operatorUpdateId(operatorActions.retryStep.name, `${requestId}/${caseId}`);
 
 /** Journeys only, running only, on this task queue, and whatever the caller's query says. */
 export function bulkRetryQuery(taskQueue: string, where: string): string {
@@ -98,7 +110,9 @@ export async function planBulkStepRetry(
     const page = await ctx.client.workflowService
       .listWorkflowExecutions({ namespace: ctx.client.options.namespace, query, pageSize: 100, nextPageToken })
       .catch((error: unknown) => {
-        throw grpcCode(error) === 3 ? new VisibilityQueryError(`Temporal refused the query: ${grpcDetails(error)}`) : error;
+        throw grpcCode(error) === 3
+          ? new VisibilityQueryError(`Temporal refused the query: ${grpcDetails(error)}`)
+          : error;
       });
     for (const execution of page.executions ?? []) {
       const workflowId = execution.execution?.workflowId ?? '';
@@ -143,7 +157,10 @@ export async function runBulkStepRetry(
   request: { reason: string; fresh?: boolean | undefined; concurrency?: number; actor?: string | undefined },
   onProgress: (done: number, total: number, outcome: BulkRetryOutcome) => void = () => {},
 ): Promise<BulkRetrySummary> {
-  if (plan.more) throw new BulkRetryTooManyError(`more than ${plan.cases.length} journeys match; narrow the query (by CaseId, StartTime, JourneyState…) and run it again for each part`);
+  if (plan.more)
+    throw new BulkRetryTooManyError(
+      `more than ${plan.cases.length} journeys match; narrow the query (by CaseId, StartTime, JourneyState…) and run it again for each part`,
+    );
   const outcomes: BulkRetryOutcome[] = [];
   await eachAtMost(request.concurrency ?? bulkRetryDefaultConcurrency, plan.cases, async (c) => {
     const outcome = await retryOne(ctx, c.caseId, plan, request);
@@ -165,16 +182,35 @@ export async function runBulkStepRetry(
 
 const transientTries = 3;
 
-async function retryOne(ctx: JourneyClientContext, caseId: string, plan: BulkRetryPlan, request: { reason: string; fresh?: boolean | undefined; actor?: string | undefined }): Promise<BulkRetryOutcome> {
+async function retryOne(
+  ctx: JourneyClientContext,
+  caseId: string,
+  plan: BulkRetryPlan,
+  request: { reason: string; fresh?: boolean | undefined; actor?: string | undefined },
+): Promise<BulkRetryOutcome> {
   // Each case's retry is audited as that case's own retryStep, under the bulk run's request id.
-  const options = { updateId: bulkRetryUpdateId(plan.requestId, caseId), fresh: request.fresh || undefined, actor: request.actor || undefined };
+  const options = {
+    updateId: bulkRetryUpdateId(plan.requestId, caseId),
+    fresh: request.fresh || undefined,
+    actor: request.actor || undefined,
+  };
   for (let tries = 1; ; tries++) {
     try {
       const result = await retryStep(ctx, caseId, plan.step, request.reason, options);
       return { caseId, outcome: 'accepted', attempt: result.status.attempt, workflowId: result.status.workflowId };
     } catch (error) {
-      if (error instanceof WorkflowUpdateFailedError) return { caseId, outcome: 'refused', message: (error.cause as { message?: string } | undefined)?.message ?? error.message };
-      if (error instanceof JourneyClosedError || error instanceof RequestIdReusedError || error instanceof WorkflowNotFoundError) return { caseId, outcome: 'refused', message: error.message };
+      if (error instanceof WorkflowUpdateFailedError)
+        return {
+          caseId,
+          outcome: 'refused',
+          message: (error.cause as { message?: string } | undefined)?.message ?? error.message,
+        };
+      if (
+        error instanceof JourneyClosedError ||
+        error instanceof RequestIdReusedError ||
+        error instanceof WorkflowNotFoundError
+      )
+        return { caseId, outcome: 'refused', message: error.message };
       if (tries < transientTries && isTransient(error)) {
         await new Promise((r) => setTimeout(r, 500 * tries));
         continue;
@@ -204,7 +240,8 @@ function grpcCode(error: unknown): number | undefined {
 }
 
 function grpcDetails(error: unknown): string {
-  const e = (isGrpcServiceError(error) ? error : (error as { cause?: unknown }).cause) as { details?: string; message?: string } | undefined;
+  const e = (isGrpcServiceError(error) ? error : (error as { cause?: unknown }).cause) as
+    { details?: string; message?: string } | undefined;
   return e?.details || e?.message || String(error);
 }
 

@@ -26,9 +26,21 @@ export class CaseNotFoundError extends Error {
 }
 
 /** Gives the case to `assignee`, or to nobody with null; audited under the operator's identity (assigning sends no Update). */
-export async function assignCase(ctx: JourneyClientContext, caseId: string, assignee: string | null, identity: OperatorIdentity, reason?: string): Promise<Assignment> {
+export async function assignCase(
+  ctx: JourneyClientContext,
+  caseId: string,
+  assignee: string | null,
+  identity: OperatorIdentity,
+  reason?: string,
+): Promise<Assignment> {
   if (!ctx.readModel) throw new CaseFileRequiredError('assigning a case');
-  const done = await ctx.readModel.assignCase({ caseId, assignee, actor: identity.actor, requestId: identity.requestId, reason: reason ?? null });
+  const done = await ctx.readModel.assignCase({
+    caseId,
+    assignee,
+    actor: identity.actor,
+    requestId: identity.requestId,
+    reason: reason ?? null,
+  });
   if (!done) throw new CaseNotFoundError(caseId);
   return done.assignment;
 }

@@ -37,5 +37,9 @@ export function caseEventSettingsOf(raw: unknown): CaseEventSettings | undefined
   const times = parsed.data;
   // Whole milliseconds: the case file keeps them as integers ("7.52 ms" failed its insert, a 500).
   const ms = (d: string | number | undefined) => (d === undefined ? undefined : Math.ceil(toMs(d)));
-  return { actionDueAfterMs: ms(times.applicantActionDueAfter), actionDueEveryMs: ms(times.applicantActionDueEvery), attentionSlaMs: ms(times.attentionSla) };
+  return {
+    actionDueAfterMs: ms(times.applicantActionDueAfter),
+    actionDueEveryMs: ms(times.applicantActionDueEvery),
+    attentionSlaMs: ms(times.attentionSla),
+  };
 }

@@ -13,4 +13,4 @@ export const caseIdSchema = z
   .min(1, 'caseId is required')
   .max(CASE_ID_MAX_LENGTH, `caseId must be at most ${CASE_ID_MAX_LENGTH} characters`)
   .regex(/^[A-Za-z0-9._:-]+$/, 'caseId must be letters, digits, . _ : - (no /)')
-  .meta({ description: 'The lender\'s case id: letters, digits, . _ : -, at most 200 characters' });
+  .meta({ description: "The lender's case id: letters, digits, . _ : -, at most 200 characters" });

@@ -49,12 +49,45 @@ export async function readCaseStatus(store: CaseFileStore, caseId: string): Prom
   return record && statusOfRecord(record);
 }
 
-export async function listCaseRows(store: CaseFileStore, query: CaseListQuery): Promise<{ cases: CaseListRow[]; nextPageToken: string | null }> {
+export async function listCaseRows(
+  store: CaseFileStore,
+  query: CaseListQuery,
+): Promise<{ cases: CaseListRow[]; nextPageToken: string | null }> {
   const page = await store.listCases(query);
   return { cases: page.cases.map(rowOf), nextPageToken: page.nextCursor };
 }
 
 function rowOf(r: CaseRecord): CaseListRow {
-  const { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, deadline, updatedAt, assignee } = r;
-  return { caseId, workflowId, runId, state, runStatus, startedAt, company, applicants, reasons, waitingSince, operatorDeadline, deadline, updatedAt, assignee };
+  const {
+    caseId,
+    workflowId,
+    runId,
+    state,
+    runStatus,
+    startedAt,
+    company,
+    applicants,
+    reasons,
+    waitingSince,
+    operatorDeadline,
+    deadline,
+    updatedAt,
+    assignee,
+  } = r;
+  return {
+    caseId,
+    workflowId,
+    runId,
+    state,
+    runStatus,
+    startedAt,
+    company,
+    applicants,
+    reasons,
+    waitingSince,
+    operatorDeadline,
+    deadline,
+    updatedAt,
+    assignee,
+  };
 }

@@ -26,14 +26,21 @@ export interface PicklistChoice {
  * operator resolves through the journey's `resolvePicklist` (journeyMessages.ts): this one has a
  * name of its own, so that the two are never mistaken for each other.
  */
-export const resolveCreditReportPicklistUpdate = defineUpdate<CreditReportDetail, [PicklistChoice]>('resolveCreditReportPicklist');
+export const resolveCreditReportPicklistUpdate = defineUpdate<CreditReportDetail, [PicklistChoice]>(
+  'resolveCreditReportPicklist',
+);
 /** The journey's way to pass on an operator's choice (a workflow cannot send an Update); the journey validated it. */
 export const choosePicklistEntrySignal = defineSignal<[PicklistChoice]>('choosePicklistEntry');
 
 /** Why a choice cannot be taken, or undefined when it can. */
-export function picklistChoiceProblem(picklist: PicklistEntry[] | null | undefined, providerId: string): string | undefined {
+export function picklistChoiceProblem(
+  picklist: PicklistEntry[] | null | undefined,
+  providerId: string,
+): string | undefined {
   if (!picklist?.length) return 'There is no picklist waiting to be resolved';
   if (picklist.some((e) => e.provider_id === providerId)) return undefined;
-  const candidates = picklist.map((e) => `${e.provider_id} (${e.company_name}${e.company_number ? `, ${e.company_number}` : ''})`).join(', ');
+  const candidates = picklist
+    .map((e) => `${e.provider_id} (${e.company_name}${e.company_number ? `, ${e.company_number}` : ''})`)
+    .join(', ');
   return `${providerId} is not on the picklist; choose one of: ${candidates}`;
 }

@@ -18,7 +18,8 @@ function grpcStatusOf(error: unknown): { code: number; details: string } | undef
 }
 
 /** The SDK's WorkflowNotFoundError, or gRPC's NOT_FOUND (5) under a ServiceError. */
-export const workflowNotFound = (error: unknown): boolean => error instanceof WorkflowNotFoundError || grpcCodeOf(error) === 5;
+export const workflowNotFound = (error: unknown): boolean =>
+  error instanceof WorkflowNotFoundError || grpcCodeOf(error) === 5;
 
 /** Temporal refused the call because the workflow's close is under way (temporalRetry.ts tries a few times first). */
 export function workflowClosing(error: unknown): boolean {

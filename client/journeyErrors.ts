@@ -20,7 +20,9 @@ export class JourneyClosedError extends Error {
     readonly caseId: string,
     readonly runStatus: string,
   ) {
-    super(`case/${caseId} is ${runStatus.toLowerCase()}; operator actions need a running journey (journey retry starts a new run)`);
+    super(
+      `case/${caseId} is ${runStatus.toLowerCase()}; operator actions need a running journey (journey retry starts a new run)`,
+    );
   }
 }
 
@@ -38,7 +40,9 @@ export class RequestIdReusedError extends Error {
     readonly firstStep: string,
     readonly step: string,
   ) {
-    super(`request id ${JSON.stringify(updateId)} was already used on this journey for ${firstStep}, not ${step}: send a new request id for a new request`);
+    super(
+      `request id ${JSON.stringify(updateId)} was already used on this journey for ${firstStep}, not ${step}: send a new request id for a new request`,
+    );
   }
 }
 

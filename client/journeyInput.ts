@@ -9,7 +9,10 @@ import { creditReportRequestSchema, documentKindSchema } from '../provider';
 import { defaultDeadlines } from './deadlines';
 
 /** A Temporal duration: milliseconds, or text such as `"2 days"` or `"90 seconds"`. */
-const duration = z.union([z.number().int().positive(), z.string().regex(/^\d+(\.\d+)?\s*[a-zA-Z]+$|^\d+$/, 'must be a duration such as "2 days"')]);
+const duration = z.union([
+  z.number().int().positive(),
+  z.string().regex(/^\d+(\.\d+)?\s*[a-zA-Z]+$|^\d+$/, 'must be a duration such as "2 days"'),
+]);
 
 /** A step taken over from an earlier run of the journey (`journey retry`): no provider call again. */
 const carriedStepSchema = z.object({
@@ -19,7 +22,10 @@ const carriedStepSchema = z.object({
   providerIds: z.record(z.string(), z.string()).default({}),
   reason: z.string().nullable().default(null),
   detail: z.unknown().optional(),
-  lastEvent: z.object({ eventType: z.string(), receivedAt: z.string(), problems: z.array(z.string()).optional() }).nullable().default(null),
+  lastEvent: z
+    .object({ eventType: z.string(), receivedAt: z.string(), problems: z.array(z.string()).optional() })
+    .nullable()
+    .default(null),
 });
 
 /** A document `journey upload` put in the case file: the journey carries its id, never its bytes. */
@@ -54,7 +60,10 @@ export const carryOverSchema = z.object({
 });
 export type CarryOver = z.output<typeof carryOverSchema>;
 
-const deadlineKeys = Object.keys(defaultDeadlines) as [keyof typeof defaultDeadlines, ...(keyof typeof defaultDeadlines)[]];
+const deadlineKeys = Object.keys(defaultDeadlines) as [
+  keyof typeof defaultDeadlines,
+  ...(keyof typeof defaultDeadlines)[],
+];
 
 /** The journey input's fields, without the checks across them (the case API derives its request from it). */
 export const onboardCaseInputFields = z.object({
@@ -65,7 +74,15 @@ export const onboardCaseInputFields = z.object({
       z.object({
         personId: z.string().min(1),
         // Kept in the case file to show and search the case by; the journey never receives it (journeyOperations.ts).
-        name: z.string().min(1).max(300).optional().meta({ description: "The person's name: recorded in the case file, where the queue shows and searches it; never sent to the journey" }),
+        name: z
+          .string()
+          .min(1)
+          .max(300)
+          .optional()
+          .meta({
+            description:
+              "The person's name: recorded in the case file, where the queue shows and searches it; never sent to the journey",
+          }),
       }),
     )
     .default([]),
@@ -87,12 +104,21 @@ type InputFields = Pick<z.output<typeof onboardCaseInputFields>, 'steps' | 'comp
 
 /** What one field of the input asks of another (the steps chosen and what they need). */
 export function checkStepsHaveWhatTheyNeed(input: InputFields, ctx: z.RefinementCtx): void {
-  if (input.steps.creditReport && !input.company) ctx.addIssue({ code: 'custom', path: ['company'], message: 'company is required for the credit report step' });
+  if (input.steps.creditReport && !input.company)
+    ctx.addIssue({ code: 'custom', path: ['company'], message: 'company is required for the credit report step' });
   if (input.steps.identityVerification && input.people.length === 0) {
-    ctx.addIssue({ code: 'custom', path: ['people'], message: 'people needs at least one person for identity verification' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['people'],
+      message: 'people needs at least one person for identity verification',
+    });
   }
   if (input.steps.affordability && !input.steps.banking) {
-    ctx.addIssue({ code: 'custom', path: ['steps', 'banking'], message: 'affordability runs after banking: choose a banking method' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['steps', 'banking'],
+      message: 'affordability runs after banking: choose a banking method',
+    });
   }
 }
 

@@ -89,9 +89,15 @@ export interface OperatorActionResult {
 export const journeyStatusQuery = defineQuery<JourneyStatus>('status');
 export const cancelJourneySignal = defineSignal<[{ reason?: string; actor?: string }]>('cancel');
 // The operator actions' Updates, by their names in journeyNames.ts.
-export const retryStepUpdate = defineUpdate<OperatorActionResult, [RetryStepRequest]>('retryStep' satisfies OperatorUpdateName);
-export const waiveStepUpdate = defineUpdate<OperatorActionResult, [WaiveStepRequest]>('waiveStep' satisfies OperatorUpdateName);
-export const resolveJourneyPicklistUpdate = defineUpdate<OperatorActionResult, [ResolvePicklistRequest]>('resolvePicklist' satisfies OperatorUpdateName);
+export const retryStepUpdate = defineUpdate<OperatorActionResult, [RetryStepRequest]>(
+  'retryStep' satisfies OperatorUpdateName,
+);
+export const waiveStepUpdate = defineUpdate<OperatorActionResult, [WaiveStepRequest]>(
+  'waiveStep' satisfies OperatorUpdateName,
+);
+export const resolveJourneyPicklistUpdate = defineUpdate<OperatorActionResult, [ResolvePicklistRequest]>(
+  'resolvePicklist' satisfies OperatorUpdateName,
+);
 
 /** The journey's workflow type; clients start it by name (they never import workflow code). */
 export const journeyWorkflowType = 'onboardCase';

@@ -49,4 +49,3 @@ export type OperatorUpdateName = keyof typeof operatorActions;
 
 /** An operator action's name: its CLI name and the prefix of its Update ids. */
 export type OperatorActionName = (typeof operatorActions)[OperatorUpdateName]['name'];
-

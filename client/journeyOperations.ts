@@ -76,7 +76,10 @@ export interface JourneySummary {
 }
 
 /** The queue's filters (case-file/caseQueue.ts); only the read model answers them. */
-export type JourneyListFilters = Pick<CaseListQuery, 'step' | 'stepState' | 'waitingLongerThanMs' | 'name' | 'assignee' | 'sort'>;
+export type JourneyListFilters = Pick<
+  CaseListQuery,
+  'step' | 'stepState' | 'waitingLongerThanMs' | 'name' | 'assignee' | 'sort'
+>;
 
 export interface JourneyPage {
   cases: JourneySummary[];
@@ -113,15 +116,21 @@ export async function startJourney(ctx: JourneyClientContext, raw: unknown): Pro
     });
     return { caseId: input.caseId, workflowId, runId: handle.firstExecutionRunId, created: true };
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return { caseId: input.caseId, workflowId, runId: null, created: false };
+    if (error instanceof WorkflowExecutionAlreadyStartedError)
+      return { caseId: input.caseId, workflowId, runId: null, created: false };
     throw error;
   }
 }
 
 /** Who the case is about, as the input names them (the company's and the people's names when given). */
 function partiesOf(input: ValidOnboardCaseInput) {
-  const company = input.company ? [{ role: 'company' as const, partyId: input.company.company_id, name: input.company.company_name ?? null }] : [];
-  return [...company, ...input.people.map((p) => ({ role: 'applicant' as const, partyId: p.personId, name: p.name ?? null }))];
+  const company = input.company
+    ? [{ role: 'company' as const, partyId: input.company.company_id, name: input.company.company_name ?? null }]
+    : [];
+  return [
+    ...company,
+    ...input.people.map((p) => ({ role: 'applicant' as const, partyId: p.personId, name: p.name ?? null })),
+  ];
 }
 
 /** People's names stay in the case file: histories hold ids, not personal data (docs/architecture.md). */
@@ -142,17 +151,28 @@ export async function journeyStatus(ctx: JourneyReadContext, caseId: string): Pr
 }
 
 /** One page of journeys, newest first (unless sorted otherwise), the latest run of each case once. */
-export async function listJourneys(ctx: JourneyReadContext, options: { state?: string; pageSize?: number; pageToken?: string } & JourneyListFilters = {}): Promise<JourneyPage> {
+export async function listJourneys(
+  ctx: JourneyReadContext,
+  options: { state?: string; pageSize?: number; pageToken?: string } & JourneyListFilters = {},
+): Promise<JourneyPage> {
   const { state, pageSize, pageToken, ...filters } = options;
   return listCaseRows(ctx.readModel, { ...filters, state, limit: pageSize ?? 100, cursor: pageToken });
 }
 
 /** Every page of `listJourneys`. */
-export async function listAllJourneys(ctx: JourneyReadContext, state?: string, filters: JourneyListFilters = {}): Promise<JourneySummary[]> {
+export async function listAllJourneys(
+  ctx: JourneyReadContext,
+  state?: string,
+  filters: JourneyListFilters = {},
+): Promise<JourneySummary[]> {
   const all: JourneySummary[] = [];
   let pageToken: string | undefined;
   do {
-    const page = await listJourneys(ctx, { ...filters, ...(state ? { state } : {}), ...(pageToken ? { pageToken } : {}) });
+    const page = await listJourneys(ctx, {
+      ...filters,
+      ...(state ? { state } : {}),
+      ...(pageToken ? { pageToken } : {}),
+    });
     all.push(...page.cases);
     pageToken = page.nextPageToken ?? undefined;
   } while (pageToken);
@@ -173,22 +193,70 @@ export interface RetryStepOptions extends OperatorActionOptions {
   fresh?: boolean;
 }
 
-export function retryStep(ctx: JourneyClientContext, caseId: string, step: string, reason?: string, options: RetryStepOptions = {}): Promise<OperatorActionResult> {
-  const request = { step, ...(reason ? { reason } : {}), ...(options.fresh ? { fresh: true } : {}), ...actorOf(options) };
+export function retryStep(
+  ctx: JourneyClientContext,
+  caseId: string,
+  step: string,
+  reason?: string,
+  options: RetryStepOptions = {},
+): Promise<OperatorActionResult> {
+  const request = {
+    step,
+    ...(reason ? { reason } : {}),
+    ...(options.fresh ? { fresh: true } : {}),
+    ...actorOf(options),
+  };
   const entry = { caseId, action: 'retryStep' as const, step, reason: reason ?? null, ...auditedIdentity(options) };
-  return audited(ctx.readModel, entry, () => onRunningJourney(ctx, caseId, async (handle) => sameStep(await handle.executeUpdate(retryStepUpdate, { args: [request], ...updateIdOf(options) }), step, options)));
-}
-
-export function waiveStep(ctx: JourneyClientContext, caseId: string, step: string, reason: string, options: OperatorActionOptions = {}): Promise<OperatorActionResult> {
-  const entry = { caseId, action: 'waiveStep' as const, step, reason, ...auditedIdentity(options) };
   return audited(ctx.readModel, entry, () =>
-    onRunningJourney(ctx, caseId, async (handle) => sameStep(await handle.executeUpdate(waiveStepUpdate, { args: [{ step, reason, ...actorOf(options) }], ...updateIdOf(options) }), step, options)),
+    onRunningJourney(ctx, caseId, async (handle) =>
+      sameStep(await handle.executeUpdate(retryStepUpdate, { args: [request], ...updateIdOf(options) }), step, options),
+    ),
   );
 }
 
-export function resolvePicklist(ctx: JourneyClientContext, caseId: string, providerId: string, options: OperatorActionOptions = {}): Promise<OperatorActionResult> {
-  const entry = { caseId, action: 'resolvePicklist' as const, step: journeySteps.creditReport.key, reason: `chose ${providerId}`, ...auditedIdentity(options) };
-  return audited(ctx.readModel, entry, () => onRunningJourney(ctx, caseId, (handle) => handle.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId, ...actorOf(options) }], ...updateIdOf(options) })));
+export function waiveStep(
+  ctx: JourneyClientContext,
+  caseId: string,
+  step: string,
+  reason: string,
+  options: OperatorActionOptions = {},
+): Promise<OperatorActionResult> {
+  const entry = { caseId, action: 'waiveStep' as const, step, reason, ...auditedIdentity(options) };
+  return audited(ctx.readModel, entry, () =>
+    onRunningJourney(ctx, caseId, async (handle) =>
+      sameStep(
+        await handle.executeUpdate(waiveStepUpdate, {
+          args: [{ step, reason, ...actorOf(options) }],
+          ...updateIdOf(options),
+        }),
+        step,
+        options,
+      ),
+    ),
+  );
+}
+
+export function resolvePicklist(
+  ctx: JourneyClientContext,
+  caseId: string,
+  providerId: string,
+  options: OperatorActionOptions = {},
+): Promise<OperatorActionResult> {
+  const entry = {
+    caseId,
+    action: 'resolvePicklist' as const,
+    step: journeySteps.creditReport.key,
+    reason: `chose ${providerId}`,
+    ...auditedIdentity(options),
+  };
+  return audited(ctx.readModel, entry, () =>
+    onRunningJourney(ctx, caseId, (handle) =>
+      handle.executeUpdate(resolveJourneyPicklistUpdate, {
+        args: [{ providerId, ...actorOf(options) }],
+        ...updateIdOf(options),
+      }),
+    ),
+  );
 }
 
 const actorOf = (options: OperatorActionOptions) => (options.actor ? { actor: options.actor } : {});
@@ -200,12 +268,22 @@ function sameStep(result: OperatorActionResult, step: string, options: OperatorA
   return result;
 }
 
-export function cancelJourney(ctx: JourneyClientContext, caseId: string, reason?: string, options: Pick<OperatorActionOptions, 'actor' | 'requestId'> = {}): Promise<void> {
+export function cancelJourney(
+  ctx: JourneyClientContext,
+  caseId: string,
+  reason?: string,
+  options: Pick<OperatorActionOptions, 'actor' | 'requestId'> = {},
+): Promise<void> {
   const entry = { caseId, action: 'cancel' as const, reason: reason ?? null, ...auditedIdentity(options) };
-  return audited(ctx.readModel, entry, () => onRunningJourney(ctx, caseId, (handle) => handle.signal(cancelJourneySignal, { ...(reason ? { reason } : {}), ...actorOf(options) })));
+  return audited(ctx.readModel, entry, () =>
+    onRunningJourney(ctx, caseId, (handle) =>
+      handle.signal(cancelJourneySignal, { ...(reason ? { reason } : {}), ...actorOf(options) }),
+    ),
+  );
 }
 
-export const journeyHandle = (ctx: JourneyClientContext, caseId: string) => ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
+export const journeyHandle = (ctx: JourneyClientContext, caseId: string) =>
+  ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
 
 /**
  * Actions need a running journey; a closed one is refused by name rather than as "not found", also
@@ -214,7 +292,11 @@ export const journeyHandle = (ctx: JourneyClientContext, caseId: string) => ctx.
  * then answers "not found" (or "workflow is closing") to the signal or the Update, and a second
  * look names the close.
  */
-async function onRunningJourney<T>(ctx: JourneyClientContext, caseId: string, action: (handle: ReturnType<typeof journeyHandle>) => Promise<T>): Promise<T> {
+async function onRunningJourney<T>(
+  ctx: JourneyClientContext,
+  caseId: string,
+  action: (handle: ReturnType<typeof journeyHandle>) => Promise<T>,
+): Promise<T> {
   const handle = journeyHandle(ctx, caseId);
   await refuseUnlessRunning(handle, caseId);
   try {
@@ -234,4 +316,3 @@ async function refuseUnlessRunning(handle: ReturnType<typeof journeyHandle>, cas
   const description = await handle.describe();
   if (description.status.name !== 'RUNNING') throw new JourneyClosedError(caseId, description.status.name);
 }
-

@@ -17,23 +17,40 @@ export interface ReplayedHistory {
 
 export type WorkflowCode = { workflowBundle: WorkflowBundleOption } | { workflowsPath: string };
 
-export async function replayJourney(ctx: JourneyClientContext, caseId: string, code: WorkflowCode): Promise<ReplayedHistory[]> {
+export async function replayJourney(
+  ctx: JourneyClientContext,
+  caseId: string,
+  code: WorkflowCode,
+): Promise<ReplayedHistory[]> {
   const histories = await journeyHistories(ctx, caseId);
   const list = [...histories].map(([workflowId, history]) => ({ workflowId, history }));
   // The histories are encrypted: the replay decodes them with the client's data converter.
   const results: ReplayedHistory[] = [];
-  for await (const result of Worker.runReplayHistories({ ...code, dataConverter: ctx.client.options.dataConverter }, list)) {
-    results.push({ workflowId: result.workflowId, events: histories.get(result.workflowId)?.events?.length ?? 0, error: result.error ? String(result.error) : undefined });
+  for await (const result of Worker.runReplayHistories(
+    { ...code, dataConverter: ctx.client.options.dataConverter },
+    list,
+  )) {
+    results.push({
+      workflowId: result.workflowId,
+      events: histories.get(result.workflowId)?.events?.length ?? 0,
+      error: result.error ? String(result.error) : undefined,
+    });
   }
   return results;
 }
 
 /** The latest history of every workflow of the case, by workflow id (the journey first). */
-export async function journeyHistories(ctx: JourneyClientContext, caseId: string): Promise<Map<string, temporal.api.history.v1.IHistory>> {
+export async function journeyHistories(
+  ctx: JourneyClientContext,
+  caseId: string,
+): Promise<Map<string, temporal.api.history.v1.IHistory>> {
   const workflowIds = await caseWorkflowIds(ctx, caseId);
   const histories = new Map<string, temporal.api.history.v1.IHistory>();
   for (const workflowId of workflowIds) {
-    const history = await ctx.client.workflow.getHandle(workflowId).fetchHistory().catch(() => undefined);
+    const history = await ctx.client.workflow
+      .getHandle(workflowId)
+      .fetchHistory()
+      .catch(() => undefined);
     if (history) histories.set(workflowId, history);
   }
   return histories;

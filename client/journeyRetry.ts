@@ -7,7 +7,13 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import { JourneyRetryError } from './journeyErrors';
 import type { CarryOver, PurchaseContinuation, ValidOnboardCaseInput } from './journeyInput';
 import { readCaseStatus } from './caseReads';
-import { journeyWorkflowId, journeyWorkflowType, type JourneyStatus, type JourneyStep, type OnboardCaseWorkflow } from './journeyMessages';
+import {
+  journeyWorkflowId,
+  journeyWorkflowType,
+  type JourneyStatus,
+  type JourneyStep,
+  type OnboardCaseWorkflow,
+} from './journeyMessages';
 import { journeyHandle, type JourneyClientContext, type JourneyReadContext } from './journeyOperations';
 import { caseSearchAttributes } from './searchAttributes';
 import { journeySummary } from './workflowMetadata';
@@ -32,7 +38,15 @@ export async function planJourneyRetry(ctx: JourneyReadContext, caseId: string):
     carry.attempts[key] = attempt;
     if (carriesOver(key, step, status.steps)) {
       const { state, workflowId, providerIds, reason, detail, lastEvent } = step;
-      carry.steps[key] = { state: state as 'completed' | 'waived', attempt, workflowId, providerIds, reason, detail, lastEvent };
+      carry.steps[key] = {
+        state: state as 'completed' | 'waived',
+        attempt,
+        workflowId,
+        providerIds,
+        reason,
+        detail,
+        lastEvent,
+      };
       plan.carriedOver.push(key);
       continue;
     }
@@ -56,7 +70,10 @@ async function closedStatus(ctx: JourneyReadContext, caseId: string): Promise<Jo
   if (description.status.name === 'RUNNING') {
     throw new JourneyRetryError(`case/${caseId} is still running: use retry-step for one step, or cancel it first`);
   }
-  if (!read) throw new JourneyRetryError(`case/${caseId} closed before it wrote its state to the case file: there is nothing to carry over`);
+  if (!read)
+    throw new JourneyRetryError(
+      `case/${caseId} closed before it wrote its state to the case file: there is nothing to carry over`,
+    );
   return read;
 }
 
@@ -78,9 +95,18 @@ function continuationOf(step: JourneyStep): PurchaseContinuation | undefined {
   const sameNeed = attempts.filter((a) => a.need === need);
   const providerIds = Object.assign({}, ...sameNeed.map((a) => a.providerIds)) as Record<string, string>;
   // A request some attempt found spent (declined, expired) is not open, whichever attempt sent it.
-  const spentRequests = new Set(attempts.filter((a) => a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string));
-  const openRequests = attempts.filter((a) => !a.needSpent && a.providerIds.request_id && !spentRequests.has(a.providerIds.request_id)).map((a) => a.providerIds.request_id as string);
-  return { need, needSpent: attempts.at(-1)?.needSpent === true, providerIds, openRequests: [...new Set(openRequests)] };
+  const spentRequests = new Set(
+    attempts.filter((a) => a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string),
+  );
+  const openRequests = attempts
+    .filter((a) => !a.needSpent && a.providerIds.request_id && !spentRequests.has(a.providerIds.request_id))
+    .map((a) => a.providerIds.request_id as string);
+  return {
+    need,
+    needSpent: attempts.at(-1)?.needSpent === true,
+    providerIds,
+    openRequests: [...new Set(openRequests)],
+  };
 }
 
 /** Starts the new run of a closed journey (same workflow id); answers its run id. */

@@ -11,7 +11,11 @@ import { JourneyClosedError, RequestIdReusedError } from './journeyErrors';
 export type AuditedAction = Omit<AuditEntryInput, 'outcome' | 'message'>;
 
 /** Runs the action; records what came of it when the store is there. */
-export async function audited<T>(store: CaseFileStore | undefined, action: AuditedAction, act: () => Promise<T>): Promise<T> {
+export async function audited<T>(
+  store: CaseFileStore | undefined,
+  action: AuditedAction,
+  act: () => Promise<T>,
+): Promise<T> {
   let result: T;
   try {
     result = await act();
@@ -26,7 +30,8 @@ export async function audited<T>(store: CaseFileStore | undefined, action: Audit
 
 /** The journey's (or the client's) refusal, or undefined when the action's outcome is not known. */
 export function refusalMessage(error: unknown): string | undefined {
-  if (error instanceof WorkflowUpdateFailedError) return (error.cause as { message?: string } | undefined)?.message ?? error.message;
+  if (error instanceof WorkflowUpdateFailedError)
+    return (error.cause as { message?: string } | undefined)?.message ?? error.message;
   if (error instanceof JourneyClosedError || error instanceof RequestIdReusedError) return error.message;
   return undefined;
 }

@@ -19,7 +19,10 @@ export type OperatorAction = OperatorActionName;
 export const operatorRequestIdSchema = z
   .string()
   .regex(/^[\x20-\x7e]{1,200}$/, 'must be 1 to 200 printable ASCII characters')
-  .meta({ description: 'Repeating a request with the same id answers the first result instead of acting again (1 to 200 printable ASCII characters)' });
+  .meta({
+    description:
+      'Repeating a request with the same id answers the first result instead of acting again (1 to 200 printable ASCII characters)',
+  });
 
 /**
  * The Update id of an action with a request id: `<action>/<requestId>`, so the same id used for a
@@ -31,4 +34,3 @@ export function operatorUpdateId(action: OperatorAction, requestId: string): str
 
 /** A request id for a request that brought none. */
 export const newRequestId = (): string => `req_${randomUUID()}`;
-

@@ -17,18 +17,34 @@ export interface TemporalClient {
 }
 
 /** A client on an existing connection (a worker's, say), with the project's data converter. */
-export function temporalClientOn(connection: Connection, namespace: string, payloadKeys: PayloadKeys = readPayloadKeys()): Client {
+export function temporalClientOn(
+  connection: Connection,
+  namespace: string,
+  payloadKeys: PayloadKeys = readPayloadKeys(),
+): Client {
   return new Client({ connection, namespace, dataConverter: dataConverterFor(payloadKeys) });
 }
 
 /** Connects now (rejects when Temporal cannot be reached). */
-export async function connectTemporalClient(temporal: TemporalConfig, payloadKeys: PayloadKeys = readPayloadKeys()): Promise<TemporalClient> {
-  const connection = await Connection.connect({ ...temporalConnectionOptions(temporal), interceptors: temporalRetryInterceptors() });
+export async function connectTemporalClient(
+  temporal: TemporalConfig,
+  payloadKeys: PayloadKeys = readPayloadKeys(),
+): Promise<TemporalClient> {
+  const connection = await Connection.connect({
+    ...temporalConnectionOptions(temporal),
+    interceptors: temporalRetryInterceptors(),
+  });
   return { connection, client: temporalClientOn(connection, temporal.namespace, payloadKeys) };
 }
 
 /** Connects on first use (the bridge starts, and spools, while Temporal is down). */
-export function lazyTemporalClient(temporal: TemporalConfig, payloadKeys: PayloadKeys = readPayloadKeys()): TemporalClient {
-  const connection = Connection.lazy({ ...temporalConnectionOptions(temporal), interceptors: temporalRetryInterceptors() });
+export function lazyTemporalClient(
+  temporal: TemporalConfig,
+  payloadKeys: PayloadKeys = readPayloadKeys(),
+): TemporalClient {
+  const connection = Connection.lazy({
+    ...temporalConnectionOptions(temporal),
+    interceptors: temporalRetryInterceptors(),
+  });
   return { connection, client: temporalClientOn(connection, temporal.namespace, payloadKeys) };
 }

@@ -23,8 +23,10 @@ export const closingRetryDelaysMs = [50, 100, 150, 200, 250] as const;
 
 export function temporalRetryOptions(defaults: GrpcRetryOptions = defaultGrpcRetryOptions()): GrpcRetryOptions {
   return {
-    retryableDecider: (attempt, status) => (isWorkflowClosing(status) ? attempt <= closingRetryDelaysMs.length : defaults.retryableDecider(attempt, status)),
-    delayFunction: (attempt, status) => (isWorkflowClosing(status) ? (closingRetryDelaysMs[attempt - 1] ?? 250) : defaults.delayFunction(attempt, status)),
+    retryableDecider: (attempt, status) =>
+      isWorkflowClosing(status) ? attempt <= closingRetryDelaysMs.length : defaults.retryableDecider(attempt, status),
+    delayFunction: (attempt, status) =>
+      isWorkflowClosing(status) ? (closingRetryDelaysMs[attempt - 1] ?? 250) : defaults.delayFunction(attempt, status),
   };
 }
 

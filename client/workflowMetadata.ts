@@ -6,7 +6,8 @@
  */
 export const journeySummary = (caseId: string): string => `case ${caseId} · onboarding`;
 
-export const stepSummary = (caseId: string, stepKey: string, attempt: number): string => `${stepKey} · attempt ${attempt} · case ${caseId}`;
+export const stepSummary = (caseId: string, stepKey: string, attempt: number): string =>
+  `${stepKey} · attempt ${attempt} · case ${caseId}`;
 
 /** One line: the state, and the reason when there is one (cut short: the Web UI shows one line). */
 export function currentDetails(state: string, reason?: string | null, progress?: string): string {

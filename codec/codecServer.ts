@@ -35,11 +35,16 @@ function cors(allowedOrigins: readonly string[]) {
   return (req: Request, res: Response, next: NextFunction) => {
     const origin = req.get('origin');
     if (!origin) return next();
-    if (!allowed.has(origin)) return void res.status(403).json({ error: 'origin not allowed (CODEC_SERVER_CORS_ORIGINS)' });
+    if (!allowed.has(origin))
+      return void res.status(403).json({ error: 'origin not allowed (CODEC_SERVER_CORS_ORIGINS)' });
     // No allow-credentials: the token is a bearer header or a path segment, never a cookie.
     res.set({ 'access-control-allow-origin': origin, vary: 'Origin' });
     if (req.method !== 'OPTIONS') return next();
-    res.set({ 'access-control-allow-methods': 'POST, OPTIONS', 'access-control-allow-headers': ALLOWED_HEADERS, 'access-control-max-age': '600' });
+    res.set({
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-headers': ALLOWED_HEADERS,
+      'access-control-max-age': '600',
+    });
     res.status(204).end();
   };
 }
@@ -58,10 +63,16 @@ function requireToken(expected: string, uiToken: string | undefined) {
 
 async function runCodec(codec: PayloadCodec, req: Request, res: Response): Promise<void> {
   const action = req.params.action;
-  if (action !== 'encode' && action !== 'decode') return void res.status(404).json({ error: 'not found: POST /encode or /decode' });
+  if (action !== 'encode' && action !== 'decode')
+    return void res.status(404).json({ error: 'not found: POST /encode or /decode' });
   const parsed = payloadsBodySchema.safeParse(req.body);
   if (!parsed.success) {
-    return void res.status(400).json({ error: 'body must be { payloads: [{ metadata: { key: base64 }, data: base64 }] }', issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) });
+    return void res
+      .status(400)
+      .json({
+        error: 'body must be { payloads: [{ metadata: { key: base64 }, data: base64 }] }',
+        issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+      });
   }
   const payloads = parsed.data.payloads.map(payloadFromJson);
   try {
@@ -74,8 +85,18 @@ async function runCodec(codec: PayloadCodec, req: Request, res: Response): Promi
 }
 
 /** Body parser errors keep their 4xx status (malformed JSON 400, too large 413); anything else is a bare 500. */
-function errorHandler(error: { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction): void {
+function errorHandler(
+  error: { status?: number; type?: string },
+  _req: Request,
+  res: Response,
+  _next: NextFunction,
+): void {
   const status = typeof error.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
-  const message = status === 413 ? 'body too large (CODEC_SERVER_MAX_BODY)' : status === 500 ? 'internal error' : `bad request (${error.type ?? 'invalid body'})`;
+  const message =
+    status === 413
+      ? 'body too large (CODEC_SERVER_MAX_BODY)'
+      : status === 500
+        ? 'internal error'
+        : `bad request (${error.type ?? 'invalid body'})`;
   res.status(status).json({ error: message });
 }

@@ -33,19 +33,41 @@ export const defaultTokenFile = dataPath('codec-server-token');
 
 const originList = z
   .string()
-  .transform((value) => value.split(',').map((o) => o.trim()).filter(Boolean))
-  .pipe(z.array(z.url({ protocol: /^https?$/, error: 'each origin must be an http(s) URL such as http://127.0.0.1:8233' })).min(1))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z
+      .array(z.url({ protocol: /^https?$/, error: 'each origin must be an http(s) URL such as http://127.0.0.1:8233' }))
+      .min(1),
+  )
   .transform((origins) => origins.map((o) => new URL(o).origin));
 
 export const codecServerEnvironment = {
-  CODEC_SERVER_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
+  CODEC_SERVER_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address')
+    .default('127.0.0.1'),
   CODEC_SERVER_PORT: portVariable.default(8888),
-  CODEC_SERVER_TOKEN: z.string().regex(tokenPattern, 'must be 16–256 URL-safe characters (letters, digits, . _ ~ -)').optional(),
+  CODEC_SERVER_TOKEN: z
+    .string()
+    .regex(tokenPattern, 'must be 16–256 URL-safe characters (letters, digits, . _ ~ -)')
+    .optional(),
   CODEC_SERVER_CORS_ORIGINS: originList.default(uiOrigins(8233)),
-  CODEC_SERVER_MAX_BODY: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024, 'must be at least 1024 bytes').default(16 * 1024 * 1024),
+  CODEC_SERVER_MAX_BODY: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .min(1024, 'must be at least 1024 bytes')
+    .default(16 * 1024 * 1024),
 };
 
-export function readCodecServerConfig(env: NodeJS.ProcessEnv = process.env, tokenFile = defaultTokenFile): CodecServerConfig {
+export function readCodecServerConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  tokenFile = defaultTokenFile,
+): CodecServerConfig {
   const config = parseEnvironment(codecServerEnvironment, env);
   return {
     host: config.CODEC_SERVER_HOST,

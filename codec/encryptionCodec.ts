@@ -58,14 +58,19 @@ export class EncryptionCodec implements PayloadCodec {
       );
     }
     const data = Buffer.from(payload.data ?? []);
-    if (data.length < IV_BYTES + TAG_BYTES) throw new PayloadDecryptionError(`encrypted payload under key id "${id}" is truncated`);
-    const decipher = createDecipheriv('aes-256-gcm', entry.key, data.subarray(0, IV_BYTES)).setAAD(Buffer.from(id, 'utf8'));
+    if (data.length < IV_BYTES + TAG_BYTES)
+      throw new PayloadDecryptionError(`encrypted payload under key id "${id}" is truncated`);
+    const decipher = createDecipheriv('aes-256-gcm', entry.key, data.subarray(0, IV_BYTES)).setAAD(
+      Buffer.from(id, 'utf8'),
+    );
     decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
     let plaintext: Buffer;
     try {
       plaintext = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
     } catch {
-      throw new PayloadDecryptionError(`encrypted payload under key id "${id}" failed authentication (altered, or encrypted with another key under that id)`);
+      throw new PayloadDecryptionError(
+        `encrypted payload under key id "${id}" failed authentication (altered, or encrypted with another key under that id)`,
+      );
     }
     return temporal.api.common.v1.Payload.decode(plaintext);
   }

@@ -9,7 +9,14 @@ async function main(): Promise<void> {
   const keys = readPayloadKeys();
   const server = await startCodecServer(config, keys);
   // The token is not printed: it is CODEC_SERVER_TOKEN or the file .data/codec-server-token.
-  console.log(JSON.stringify({ msg: 'codec server listening', url: server.url, keyIds: keys.map((k) => k.id), allowedOrigins: config.allowedOrigins }));
+  console.log(
+    JSON.stringify({
+      msg: 'codec server listening',
+      url: server.url,
+      keyIds: keys.map((k) => k.id),
+      allowedOrigins: config.allowedOrigins,
+    }),
+  );
   const stop = () => void server.stop().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

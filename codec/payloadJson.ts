@@ -11,17 +11,22 @@ import { z } from 'zod';
 const base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be Base64');
 
 const payloadSchema = z.object({
-  metadata: z.record(z.string(), base64).nullish().transform((m) => m ?? undefined),
+  metadata: z
+    .record(z.string(), base64)
+    .nullish()
+    .transform((m) => m ?? undefined),
   data: base64.nullish().transform((d) => d ?? undefined),
 });
 
-export const payloadsBodySchema = z.object({
-  payloads: z
-    .array(payloadSchema)
-    .max(10_000, 'at most 10000 payloads per request')
-    .nullish()
-    .transform((payloads) => payloads ?? []),
-}).strict();
+export const payloadsBodySchema = z
+  .object({
+    payloads: z
+      .array(payloadSchema)
+      .max(10_000, 'at most 10000 payloads per request')
+      .nullish()
+      .transform((payloads) => payloads ?? []),
+  })
+  .strict();
 
 export interface PayloadJson {
   metadata?: Record<string, string>;
@@ -29,12 +34,16 @@ export interface PayloadJson {
 }
 
 export function payloadFromJson(json: PayloadJson): Payload {
-  const metadata = Object.fromEntries(Object.entries(json.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
+  const metadata = Object.fromEntries(
+    Object.entries(json.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')]),
+  );
   return { metadata, data: Buffer.from(json.data ?? '', 'base64') };
 }
 
 export function payloadToJson(payload: Payload): PayloadJson {
-  const metadata = Object.fromEntries(Object.entries(payload.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')]));
+  const metadata = Object.fromEntries(
+    Object.entries(payload.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')]),
+  );
   const data = Buffer.from(payload.data ?? []);
   return data.length ? { metadata, data: data.toString('base64') } : { metadata };
 }

@@ -13,9 +13,7 @@ export function parseEnvironment<Shape extends z.ZodRawShape>(
   shape: Shape,
   env: NodeJS.ProcessEnv = process.env,
 ): z.output<z.ZodObject<Shape>> {
-  const picked = Object.fromEntries(
-    Object.keys(shape).map((name) => [name, env[name] === '' ? undefined : env[name]]),
-  );
+  const picked = Object.fromEntries(Object.keys(shape).map((name) => [name, env[name] === '' ? undefined : env[name]]));
   const result = z.object(shape).safeParse(picked);
   if (result.success) return result.data;
   const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

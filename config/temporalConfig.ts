@@ -32,7 +32,9 @@ export interface TemporalConfig {
 
 /** The old TLS variable names, read as the envconfig ones when those are unset. */
 function withLegacyTlsNames(env: NodeJS.ProcessEnv): Record<string, string> {
-  const vars = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const vars = Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   const legacy = parseEnvironment(temporalEnvironment, env);
   if (Boolean(legacy.TEMPORAL_TLS_CERT) !== Boolean(legacy.TEMPORAL_TLS_KEY)) {
     const missing = legacy.TEMPORAL_TLS_CERT ? 'TEMPORAL_TLS_KEY' : 'TEMPORAL_TLS_CERT';
@@ -50,7 +52,9 @@ export function readTemporalConfig(env: NodeJS.ProcessEnv = process.env): Tempor
     loaded = loadClientConnectConfig({ overrideEnvVars: withLegacyTlsNames(env) });
   } catch (error) {
     if (error instanceof ConfigurationError) throw error;
-    const where = env.TEMPORAL_CONFIG_FILE ? ` (TEMPORAL_CONFIG_FILE ${env.TEMPORAL_CONFIG_FILE}${env.TEMPORAL_PROFILE ? `, profile ${env.TEMPORAL_PROFILE}` : ''})` : '';
+    const where = env.TEMPORAL_CONFIG_FILE
+      ? ` (TEMPORAL_CONFIG_FILE ${env.TEMPORAL_CONFIG_FILE}${env.TEMPORAL_PROFILE ? `, profile ${env.TEMPORAL_PROFILE}` : ''})`
+      : '';
     throw new ConfigurationError(`Invalid configuration:\n  Temporal connection${where}: ${(error as Error).message}`);
   }
   const { address, tls, apiKey, metadata } = loaded.connectionOptions;

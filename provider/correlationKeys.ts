@@ -6,7 +6,14 @@ import { z } from 'zod';
 import type { KnownEventType } from './eventCatalogue';
 import type { ParsedDelivery } from './webhookEnvelope';
 
-export const resourceKinds = ['idv', 'affordability', 'income-employer', 'document', 'case-banking', 'unrouted'] as const;
+export const resourceKinds = [
+  'idv',
+  'affordability',
+  'income-employer',
+  'document',
+  'case-banking',
+  'unrouted',
+] as const;
 export type ResourceKind = (typeof resourceKinds)[number];
 
 export interface ResourceKey {
@@ -32,22 +39,29 @@ function reader<S extends z.ZodType>(ids: S, keys: (ids: z.output<S>) => Resourc
   };
 }
 
-const idvKeys = reader(z.object({ identity_request: z.object({ request_id: idText }) }), (d) => [{ kind: 'idv', id: d.identity_request.request_id }]);
-const documentKeys = reader(z.object({ document: z.object({ document_id: idText }) }), (d) => [documentKey(d.document.document_id)]);
+const idvKeys = reader(z.object({ identity_request: z.object({ request_id: idText }) }), (d) => [
+  { kind: 'idv', id: d.identity_request.request_id },
+]);
+const documentKeys = reader(z.object({ document: z.object({ document_id: idText }) }), (d) => [
+  documentKey(d.document.document_id),
+]);
 const bankingKeys = reader(z.object({ entity_id: idText }), (d) => [caseBanking(d.entity_id)]);
 
 /** One table: which ids of each known event's data name its resources. */
 const keyReaders: Record<KnownEventType, KeyReader> = {
   'IdentityVerification.Completed': idvKeys,
   'IdentityVerification.Expired': idvKeys,
-  'AffordabilityInsights.Completed': reader(z.object({ request_id: idText }), (d) => [{ kind: 'affordability', id: d.request_id }]),
-  'IncomeEmployerInsights.Completed': reader(z.object({ income_and_employer_request: z.object({ request_id: idText }) }), (d) => [
-    { kind: 'income-employer', id: d.income_and_employer_request.request_id },
+  'AffordabilityInsights.Completed': reader(z.object({ request_id: idText }), (d) => [
+    { kind: 'affordability', id: d.request_id },
   ]),
-  'BankStatementProcessing.Completed': reader(z.object({ document: z.object({ document_id: idText }), entity_id: idText }), (d) => [
-    documentKey(d.document.document_id),
-    caseBanking(d.entity_id),
-  ]),
+  'IncomeEmployerInsights.Completed': reader(
+    z.object({ income_and_employer_request: z.object({ request_id: idText }) }),
+    (d) => [{ kind: 'income-employer', id: d.income_and_employer_request.request_id }],
+  ),
+  'BankStatementProcessing.Completed': reader(
+    z.object({ document: z.object({ document_id: idText }), entity_id: idText }),
+    (d) => [documentKey(d.document.document_id), caseBanking(d.entity_id)],
+  ),
   'DocumentProcessing.Completed': documentKeys,
   'PayslipProcessing.Completed': documentKeys,
   'SA302Processing.Completed': documentKeys,
@@ -63,6 +77,7 @@ const keyReaders: Record<KnownEventType, KeyReader> = {
  * visible; the bridge narrows that id further (per day).
  */
 export function correlationKeys(delivery: ParsedDelivery): ResourceKey[] {
-  const keys = delivery.kind === 'unknown-event-type' ? undefined : keyReaders[delivery.eventType](delivery.envelope.data);
+  const keys =
+    delivery.kind === 'unknown-event-type' ? undefined : keyReaders[delivery.eventType](delivery.envelope.data);
   return keys ?? [{ kind: 'unrouted', id: delivery.eventType }];
 }

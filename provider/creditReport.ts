@@ -6,7 +6,9 @@ import { z } from 'zod';
 
 export { TOO_MANY_RESULTS } from './creditReportConstants';
 
-export const countryCodeSchema = z.string().regex(/^[A-Za-z]{2}$/, 'country_code must be a two-letter ISO country code');
+export const countryCodeSchema = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, 'country_code must be a two-letter ISO country code');
 
 export const creditReportRequestSchema = z.object({
   company_id: z.string({ error: 'company_id is required' }).min(1, 'company_id must be at least 1 character'),

@@ -39,7 +39,10 @@ export function isCaseEntity(entityType: string): boolean {
 export const documentStatusSchema = z.string().transform((word, ctx) => {
   const status = documentStatusOf(word);
   if (status === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'unknown document status (expected Complete or Failed, or a word mapped to them)' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'unknown document status (expected Complete or Failed, or a word mapped to them)',
+    });
     return z.NEVER;
   }
   return status;

@@ -41,7 +41,8 @@ export const webhookConfigurationSchema = webhookConfigurationSchemaFor(false);
 export type WebhookConfiguration = z.infer<typeof webhookConfigurationSchema>;
 
 /** Update: all four fields may change (§2.1); each is optional. */
-export const webhookUpdateSchemaFor = (localDevelopment: boolean) => webhookConfigurationSchemaFor(localDevelopment).partial();
+export const webhookUpdateSchemaFor = (localDevelopment: boolean) =>
+  webhookConfigurationSchemaFor(localDevelopment).partial();
 export const webhookUpdateSchema = webhookUpdateSchemaFor(false);
 
 /** The stored record as returned (only `webhook_id` beyond the four fields is assumed). */

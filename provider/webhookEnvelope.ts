@@ -53,9 +53,7 @@ export interface InvalidDataDelivery {
 
 export type ParsedDelivery = KnownDelivery | UnknownEventDelivery | InvalidDataDelivery;
 
-export type EnvelopeParseResult =
-  | { ok: true; delivery: ParsedDelivery }
-  | { ok: false; problems: string[] };
+export type EnvelopeParseResult = { ok: true; delivery: ParsedDelivery } | { ok: false; problems: string[] };
 
 /** Describes zod issues as `path: message`, so an error names the field at fault. */
 export function describeIssues(error: z.ZodError): string[] {

@@ -20,17 +20,26 @@ export function generateAccount(store: SimulatorStore, caseId: string, volume?: 
   const r = store.random;
   const id = r.guid();
   const salary = Math.round(2_000 + r.next() * 3_000);
-  const transactions = volume ? monthsOfTransactions(store, salary, volume) : [
-    { transaction_id: r.guid(), booking_date: '2026-10-28', amount: salary, currency: 'GBP', description: 'Salary ACME WIDGETS', category: 'income' },
-    ...outgoings.map(([description, category, amount], i) => ({
-      transaction_id: r.guid(),
-      booking_date: `2026-11-${String(2 + i * 3).padStart(2, '0')}`,
-      amount,
-      currency: 'GBP',
-      description,
-      category,
-    })),
-  ];
+  const transactions = volume
+    ? monthsOfTransactions(store, salary, volume)
+    : [
+        {
+          transaction_id: r.guid(),
+          booking_date: '2026-10-28',
+          amount: salary,
+          currency: 'GBP',
+          description: 'Salary ACME WIDGETS',
+          category: 'income',
+        },
+        ...outgoings.map(([description, category, amount], i) => ({
+          transaction_id: r.guid(),
+          booking_date: `2026-11-${String(2 + i * 3).padStart(2, '0')}`,
+          amount,
+          currency: 'GBP',
+          description,
+          category,
+        })),
+      ];
   const balance = Math.round((salary + outgoings.reduce((sum, [, , a]) => sum + a, 0)) * 100) / 100;
   const stored: StoredAccount = {
     case_id: caseId,
@@ -68,7 +77,14 @@ function monthsOfTransactions(store: SimulatorStore, salary: number, volume: Acc
       const day = String(1 + (i % 28)).padStart(2, '0');
       const outgoing = outgoings[i % outgoings.length]!;
       const [description, category, amount] = i === 0 ? ['Salary ACME WIDGETS', 'income', salary] : outgoing;
-      transactions.push({ transaction_id: store.random.guid(), booking_date: `${prefix}${day}`, amount, currency: 'GBP', description, category });
+      transactions.push({
+        transaction_id: store.random.guid(),
+        booking_date: `${prefix}${day}`,
+        amount,
+        currency: 'GBP',
+        description,
+        category,
+      });
     }
   }
   return transactions;

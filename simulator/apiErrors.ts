@@ -3,7 +3,13 @@ import type { Response } from 'express';
 import type { z } from 'zod';
 import { describeIssues } from '../provider';
 
-export function sendError(res: Response, status: number, error: string, message: string, extra: Record<string, unknown> = {}): void {
+export function sendError(
+  res: Response,
+  status: number,
+  error: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): void {
   res.status(status).json({ error, message, ...extra });
 }
 

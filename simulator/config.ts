@@ -10,7 +10,11 @@ export const simulatorEnvironment = {
   SIMULATOR_CLIENT_SECRET: z.string().min(1).default('demo-secret'),
   /** Unset: a seed from the clock, so ids never repeat across restarts against a persistent Temporal. */
   SIMULATOR_SEED: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').optional(),
-  SIMULATOR_TOKEN_LIFETIME_SECONDS: z.coerce.number().int().positive('must be a positive number of seconds').default(3600),
+  SIMULATOR_TOKEN_LIFETIME_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive('must be a positive number of seconds')
+    .default(3600),
   /** Local development: accept plain http:// callbacks to loopback addresses. */
   SIMULATOR_ALLOW_INSECURE_LOOPBACK_CALLBACKS: booleanVariable.default(false),
   /** How long document processing and insights take. */

@@ -43,10 +43,16 @@ const faultSchema = z
     latency_ms: z.number().int().min(1).max(60_000).optional(),
     times: z.number().int().positive().default(1),
   })
-  .refine((f) => !(f.response_lost === true && f.status !== undefined) && (f.response_lost === true || f.status !== undefined || f.latency_ms !== undefined), {
-    error: 'give status (an error answer), response_lost: true (the answer is lost) or latency_ms (the answer is late); status and response_lost not both',
-    path: ['status'],
-  });
+  .refine(
+    (f) =>
+      !(f.response_lost === true && f.status !== undefined) &&
+      (f.response_lost === true || f.status !== undefined || f.latency_ms !== undefined),
+    {
+      error:
+        'give status (an error answer), response_lost: true (the answer is lost) or latency_ms (the answer is late); status and response_lost not both',
+      path: ['status'],
+    },
+  );
 const secretBodySchema = z.object({ secret: z.string().min(1), expires_at: z.iso.datetime().optional() });
 const companyBodySchema = z.object({
   company_name: z.string().min(1),
@@ -67,7 +73,10 @@ const openBankingOutcomeSchema = z.object({
   transactions_per_month: z.number().int().min(1).max(1_000).optional(),
 });
 
-const personBodySchema = z.object({ first_name: z.string().min(1).optional(), last_name: z.string().min(1).optional() });
+const personBodySchema = z.object({
+  first_name: z.string().min(1).optional(),
+  last_name: z.string().min(1).optional(),
+});
 const completeBodySchema = z.object({ verification_status: idvCompletedVerificationStatusSchema });
 
 /** One line of `GET /_control`. */
@@ -95,11 +104,16 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
     res.json(catalogue);
   });
 
-  on('get', '/ledger', 'Everything created through the API, with idempotency keys; ?case_id=, ?company_id=, ?person_id=', (req, res) => {
-    const query = ledgerQuerySchema.safeParse(req.query);
-    if (!query.success) return sendValidationError(res, query.error);
-    res.json(ledger(store, query.data));
-  });
+  on(
+    'get',
+    '/ledger',
+    'Everything created through the API, with idempotency keys; ?case_id=, ?company_id=, ?person_id=',
+    (req, res) => {
+      const query = ledgerQuerySchema.safeParse(req.query);
+      if (!query.success) return sendValidationError(res, query.error);
+      res.json(ledger(store, query.data));
+    },
+  );
 
   on('get', '/persons', 'People, seeded and added', (_req, res) => {
     res.json([...store.persons.values()]);
@@ -112,18 +126,27 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
   });
 
   /** Settles a pending IDV request and sends its event: the applicant's side of §6.5. */
-  async function settleIdentityVerification(req: Request, res: Response, outcome: 'complete' | 'expire'): Promise<void> {
+  async function settleIdentityVerification(
+    req: Request,
+    res: Response,
+    outcome: 'complete' | 'expire',
+  ): Promise<void> {
     const requestId = req.params.requestId as string;
     const request = store.identityVerifications.get(requestId);
     if (!request) return sendError(res, 404, 'not_found', `No identity verification request ${requestId}`);
-    if (request.status !== 'Pending') return sendError(res, 409, 'conflict', `The request is ${request.status} already`);
+    if (request.status !== 'Pending')
+      return sendError(res, 409, 'conflict', `The request is ${request.status} already`);
     const person = store.persons.get(request.person_id)!;
     let eventType: string;
     let data: Record<string, unknown>;
     if (outcome === 'complete') {
       const body = completeBodySchema.safeParse(req.body ?? {});
       if (!body.success) return sendValidationError(res, body.error);
-      Object.assign(request, { status: 'Completed', verification_status: body.data.verification_status, date_completed: options.now().toISOString() });
+      Object.assign(request, {
+        status: 'Completed',
+        verification_status: body.data.verification_status,
+        date_completed: options.now().toISOString(),
+      });
       eventType = 'IdentityVerification.Completed';
       data = identityVerificationCompletedData(options.baseUrl(), request, person);
     } else {
@@ -136,20 +159,35 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
   }
 
   /** The applicant finishes the check; the provider decides the verification status. */
-  on('post', '/identity-verifications/:requestId/complete', 'The applicant completes an IDV request { verification_status }; sends IdentityVerification.Completed', (req, res) => settleIdentityVerification(req, res, 'complete'));
+  on(
+    'post',
+    '/identity-verifications/:requestId/complete',
+    'The applicant completes an IDV request { verification_status }; sends IdentityVerification.Completed',
+    (req, res) => settleIdentityVerification(req, res, 'complete'),
+  );
   /** The applicant never opens the link and it expires. */
-  on('post', '/identity-verifications/:requestId/expire', 'An IDV request expires; sends IdentityVerification.Expired', (req, res) => settleIdentityVerification(req, res, 'expire'));
+  on(
+    'post',
+    '/identity-verifications/:requestId/expire',
+    'An IDV request expires; sends IdentityVerification.Expired',
+    (req, res) => settleIdentityVerification(req, res, 'expire'),
+  );
 
   on('get', '/companies', 'Companies, seeded and added', (_req, res) => {
     res.json([...store.companies.values()]);
   });
 
-  on('post', '/companies', 'Adds a company { company_name, company_number?, country_code?, registry_copies? }', (req, res) => {
-    const body = companyBodySchema.safeParse(req.body ?? {});
-    if (!body.success) return sendValidationError(res, body.error);
-    const { registry_copies, ...company } = body.data;
-    res.status(201).json(addCompany(store, company, registry_copies));
-  });
+  on(
+    'post',
+    '/companies',
+    'Adds a company { company_name, company_number?, country_code?, registry_copies? }',
+    (req, res) => {
+      const body = companyBodySchema.safeParse(req.body ?? {});
+      if (!body.success) return sendValidationError(res, body.error);
+      const { registry_copies, ...company } = body.data;
+      res.status(201).json(addCompany(store, company, registry_copies));
+    },
+  );
 
   on('get', '/cases', 'Cases, seeded and added', (_req, res) => {
     res.json([...store.cases.values()]);
@@ -162,44 +200,67 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
   });
 
   /** The applicant completes (Connected) or refuses (Rejected) an open banking connection. */
-  on('post', '/open-banking-connections/:connectionId/complete', 'The applicant completes an open banking connection { status: Connected|Rejected, accounts?, months?, transactions_per_month? }', async (req, res) => {
-    const connection = store.openBankingConnections.get(req.params.connectionId as string);
-    if (!connection) return sendError(res, 404, 'not_found', `No open banking connection ${req.params.connectionId}`);
-    if (connection.status !== 'Pending') return sendError(res, 409, 'conflict', `The connection is ${connection.status} already`);
-    const body = openBankingOutcomeSchema.safeParse(req.body ?? {});
-    if (!body.success) return sendValidationError(res, body.error);
-    connection.status = body.data.status;
-    const connected = body.data.status === 'Connected';
-    const { months, transactions_per_month: perMonth } = body.data;
-    const volume = months || perMonth ? { months: months ?? 1, transactionsPerMonth: perMonth ?? 6 } : undefined;
-    const accounts = connected
-      ? Array.from({ length: body.data.accounts }, () => connectedAccount(options.baseUrl(), generateAccount(store, connection.entity_id, volume)))
-      : [];
-    const common = { bank_connection_id: connection.bank_connection_id, entity_type: connection.entity_type, entity_id: connection.entity_id, connected_accounts: accounts };
-    const deliveries = await options.dispatcher.emit('OpenBankingProcessing.Completed', {
-      'OpenBankingProcessing.Completed': { ...common, status: body.data.status },
-      'BankingProcessing.Completed': { ...common, status: connected ? 'Complete' : 'Rejected' },
-    });
-    res.json({ bank_connection_id: connection.bank_connection_id, deliveries });
-  });
+  on(
+    'post',
+    '/open-banking-connections/:connectionId/complete',
+    'The applicant completes an open banking connection { status: Connected|Rejected, accounts?, months?, transactions_per_month? }',
+    async (req, res) => {
+      const connection = store.openBankingConnections.get(req.params.connectionId as string);
+      if (!connection) return sendError(res, 404, 'not_found', `No open banking connection ${req.params.connectionId}`);
+      if (connection.status !== 'Pending')
+        return sendError(res, 409, 'conflict', `The connection is ${connection.status} already`);
+      const body = openBankingOutcomeSchema.safeParse(req.body ?? {});
+      if (!body.success) return sendValidationError(res, body.error);
+      connection.status = body.data.status;
+      const connected = body.data.status === 'Connected';
+      const { months, transactions_per_month: perMonth } = body.data;
+      const volume = months || perMonth ? { months: months ?? 1, transactionsPerMonth: perMonth ?? 6 } : undefined;
+      const accounts = connected
+        ? Array.from({ length: body.data.accounts }, () =>
+            connectedAccount(options.baseUrl(), generateAccount(store, connection.entity_id, volume)),
+          )
+        : [];
+      const common = {
+        bank_connection_id: connection.bank_connection_id,
+        entity_type: connection.entity_type,
+        entity_id: connection.entity_id,
+        connected_accounts: accounts,
+      };
+      const deliveries = await options.dispatcher.emit('OpenBankingProcessing.Completed', {
+        'OpenBankingProcessing.Completed': { ...common, status: body.data.status },
+        'BankingProcessing.Completed': { ...common, status: connected ? 'Complete' : 'Rejected' },
+      });
+      res.json({ bank_connection_id: connection.bank_connection_id, deliveries });
+    },
+  );
 
   on('get', '/fault-rates', 'The seeded fault rates in force', (_req, res) => {
     res.json(options.faults.rates);
   });
 
-  on('put', '/fault-rates', 'Sets the fault rates (simulator/faultRates.ts), e.g. { response_lost_rate, response_lost_routes }', (req, res) => {
-    const body = faultRatesSchema.safeParse(req.body ?? {});
-    if (!body.success) return sendValidationError(res, body.error);
-    options.faults.set(body.data);
-    res.json(options.faults.rates);
-  });
+  on(
+    'put',
+    '/fault-rates',
+    'Sets the fault rates (simulator/faultRates.ts), e.g. { response_lost_rate, response_lost_routes }',
+    (req, res) => {
+      const body = faultRatesSchema.safeParse(req.body ?? {});
+      if (!body.success) return sendValidationError(res, body.error);
+      options.faults.set(body.data);
+      res.json(options.faults.rates);
+    },
+  );
 
   /** Waits until processing, insights and deliveries in flight have all finished. */
-  on('post', '/settle', 'Waits until processing, insights and deliveries in flight have finished', async (_req, res) => {
-    await options.jobs.settled();
-    await options.dispatcher.idle();
-    res.json({ deliveries: store.deliveries.length });
-  });
+  on(
+    'post',
+    '/settle',
+    'Waits until processing, insights and deliveries in flight have finished',
+    async (_req, res) => {
+      await options.jobs.settled();
+      await options.dispatcher.idle();
+      res.json({ deliveries: store.deliveries.length });
+    },
+  );
 
   on('get', '/deliveries', 'The webhook delivery log', (_req, res) => {
     res.json(store.deliveries);
@@ -215,12 +276,17 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
   });
 
   /** The next `times` calls to `method path` (a routes-table pattern) answer `status`, lose their answer, or answer late. */
-  on('post', '/faults', 'Scripts a fault { method, path, status | response_lost: true, latency_ms?, retry_after?, times? }', (req, res) => {
-    const body = faultSchema.safeParse(req.body ?? {});
-    if (!body.success) return sendValidationError(res, body.error);
-    store.faults.push(body.data);
-    res.status(201).json(body.data);
-  });
+  on(
+    'post',
+    '/faults',
+    'Scripts a fault { method, path, status | response_lost: true, latency_ms?, retry_after?, times? }',
+    (req, res) => {
+      const body = faultSchema.safeParse(req.body ?? {});
+      if (!body.success) return sendValidationError(res, body.error);
+      store.faults.push(body.data);
+      res.status(201).json(body.data);
+    },
+  );
 
   on('get', '/requests', 'The API request log; a lost answer is marked response_lost: true', (_req, res) => {
     res.json(store.requests);
@@ -230,7 +296,8 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
   on('post', '/client-secrets', 'Adds a client secret { secret, expires_at? } (at most two)', (req, res) => {
     const body = secretBodySchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
-    if (options.clientSecrets.length >= MAX_CLIENT_SECRETS) return sendError(res, 409, 'conflict', 'An application holds at most two secrets; revoke one first');
+    if (options.clientSecrets.length >= MAX_CLIENT_SECRETS)
+      return sendError(res, 409, 'conflict', 'An application holds at most two secrets; revoke one first');
     const expiresAt = body.data.expires_at ? Date.parse(body.data.expires_at) : Date.now() + CLIENT_SECRET_LIFETIME_MS;
     options.clientSecrets.push({ value: body.data.secret, expiresAt });
     res.status(201).json({ secrets: options.clientSecrets.length });

@@ -1,7 +1,13 @@
 /** Credit reports (spec §4.2 rules 1–4, §4.3); the report is always associated with company_id. */
 import express, { type Router } from 'express';
 import { routes } from '../activities/routes';
-import { creditReportRequestSchema, picklistResolutionSchema, TOO_MANY_RESULTS, type CreditReport, type CreditReportRequest } from '../provider';
+import {
+  creditReportRequestSchema,
+  picklistResolutionSchema,
+  TOO_MANY_RESULTS,
+  type CreditReport,
+  type CreditReportRequest,
+} from '../provider';
 import { sendError, sendValidationError } from './apiErrors';
 import { idempotencyKeyOf, recordCreation } from './idempotency';
 import type { Company, RegistryEntry, SimulatorStore } from './store';
@@ -19,7 +25,8 @@ function picklistEntry(entry: RegistryEntry) {
 type Resolution = { entries: RegistryEntry[] } | { error: [number, string, string] };
 
 /** Names compare as the registry would: case, surrounding and repeated spaces do not matter. */
-const sameName = (a: string, b: string) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+const sameName = (a: string, b: string) =>
+  a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
 const sameCountry = (a: string | null, b: string) => a?.toUpperCase() === b.toUpperCase();
 
 interface Details {
@@ -43,7 +50,9 @@ function byStoredDetails(store: SimulatorStore, company: Company): Resolution {
   const { company_number: number, country_code: country } = company;
   if (!number || !country) {
     const missing = [!number && 'company_number', !country && 'country_code'].filter(Boolean).join(' and ');
-    return { error: [422, 'unprocessable', `Company ${company.company_id} has no ${missing}; send them with the request`] };
+    return {
+      error: [422, 'unprocessable', `Company ${company.company_id} has no ${missing}; send them with the request`],
+    };
   }
   return { entries: lookUp(store, { number, country, name: null }) };
 }
@@ -56,14 +65,24 @@ function byStoredDetails(store: SimulatorStore, company: Company): Resolution {
  * Rule 1's 422 is for a request with only company_id; this one is 422 only when nothing identifies.
  */
 function bySentDetails(store: SimulatorStore, company: Company, request: CreditReportRequest): Resolution {
-  const sent = { number: request.company_number || null, country: request.country_code || null, name: request.company_name || null };
+  const sent = {
+    number: request.company_number || null,
+    country: request.country_code || null,
+    name: request.company_name || null,
+  };
   if (sent.number && sent.country && sent.name) return { entries: lookUp(store, sent) };
   const number = sent.number ?? company.company_number;
   const country = sent.country ?? company.country_code;
   if (number && country) return { entries: lookUp(store, { number, country, name: null }) };
   if (sent.name) return { entries: lookUp(store, { number, country, name: sent.name }) };
   const missing = [!number && 'company_number', !country && 'country_code'].filter(Boolean).join(' and ');
-  return { error: [422, 'unprocessable', `Company ${company.company_id} has no ${missing} and none was sent; send them, or company_name`] };
+  return {
+    error: [
+      422,
+      'unprocessable',
+      `Company ${company.company_id} has no ${missing} and none was sent; send them, or company_name`,
+    ],
+  };
 }
 
 /** Which registry entries a request designates, per rules 1–3. */
@@ -72,7 +91,9 @@ function resolve(store: SimulatorStore, request: CreditReportRequest): Resolutio
   if (!company) return { error: [404, 'not_found', `No company ${request.company_id}`] };
   if (request.provider_id) {
     const entry = store.registry.find((e) => e.provider_id === request.provider_id);
-    return entry ? { entries: [entry] } : { error: [404, 'not_found', `No company ${request.provider_id} in the provider's system`] };
+    return entry
+      ? { entries: [entry] }
+      : { error: [404, 'not_found', `No company ${request.provider_id} in the provider's system`] };
   }
   const sentAny = Boolean(request.company_number || request.country_code || request.company_name);
   return sentAny ? bySentDetails(store, company, request) : byStoredDetails(store, company);
@@ -105,12 +126,19 @@ export function createCreditReportApi(store: SimulatorStore): Router {
     if (!body.success) return sendValidationError(res, body.error);
     const report = store.creditReports.get(body.data.report_id);
     if (!report) return sendError(res, 404, 'not_found', `No credit report ${body.data.report_id}`);
-    if (report.status !== TOO_MANY_RESULTS) return sendError(res, 409, 'conflict', 'The report has no picklist to resolve');
+    if (report.status !== TOO_MANY_RESULTS)
+      return sendError(res, 409, 'conflict', 'The report has no picklist to resolve');
     const chosen = report.picklist?.find((p) => p.provider_id === body.data.provider_id);
-    if (!chosen) return sendError(res, 422, 'unprocessable', `${body.data.provider_id} is not on the report's picklist`);
+    if (!chosen)
+      return sendError(res, 422, 'unprocessable', `${body.data.provider_id} is not on the report's picklist`);
     const entry = store.registry.find((e) => e.provider_id === chosen.provider_id) as RegistryEntry;
     Object.assign(report, { status: 'Complete', picklist: null, report: details(entry) });
-    store.picklistResolutions.push({ report_id: report.report_id, provider_id: entry.provider_id, idempotency_key: idempotencyKeyOf(res), resolved_at: new Date().toISOString() });
+    store.picklistResolutions.push({
+      report_id: report.report_id,
+      provider_id: entry.provider_id,
+      idempotency_key: idempotencyKeyOf(res),
+      resolved_at: new Date().toISOString(),
+    });
     res.json(report);
   });
 

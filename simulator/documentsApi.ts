@@ -47,7 +47,8 @@ export function createDocumentsApi(store: SimulatorStore, options: DocumentsApiO
   router.post(routes.uploadDocument.pattern, express.json({ limit: '10mb' }), (req, res) => {
     const body = documentUploadSchema.safeParse(req.body);
     if (!body.success) return sendValidationError(res, body.error);
-    if (!isCaseEntity(body.data.entity_type)) return sendError(res, 422, 'unprocessable', 'Documents belong to a case (entity_type case)');
+    if (!isCaseEntity(body.data.entity_type))
+      return sendError(res, 422, 'unprocessable', 'Documents belong to a case (entity_type case)');
     const owner = store.cases.get(body.data.entity_id);
     if (!owner) return sendError(res, 404, 'not_found', `No case ${body.data.entity_id}`);
     const document: StoredDocument = {
@@ -83,21 +84,38 @@ export function resumeDocumentProcessing(store: SimulatorStore, options: Documen
   }
 }
 
-async function processDocument(store: SimulatorStore, options: DocumentsApiOptions, document: StoredDocument): Promise<void> {
+async function processDocument(
+  store: SimulatorStore,
+  options: DocumentsApiOptions,
+  document: StoredDocument,
+): Promise<void> {
   const baseUrl = options.baseUrl();
   const kind = (document.document_type as DocumentKind | null) ?? classify(document.content);
-  const ref = { document_id: document.document_id, document_endpoint: `${baseUrl}${path(routes.document, { documentId: document.document_id })}`, file_name: document.file_name };
+  const ref = {
+    document_id: document.document_id,
+    document_endpoint: `${baseUrl}${path(routes.document, { documentId: document.document_id })}`,
+    file_name: document.file_name,
+  };
   document.document_type = kind;
 
   if (!kind) {
     Object.assign(document, { status: 'Failed', message: 'The file could not be read or classified' });
     await options.dispatcher.emit('DocumentProcessing.Completed', {
-      'DocumentProcessing.Completed': { status: 'Failed', message: document.message, document_type: 'Unknown', document: ref },
+      'DocumentProcessing.Completed': {
+        status: 'Failed',
+        message: document.message,
+        document_type: 'Unknown',
+        document: ref,
+      },
     });
     return;
   }
   const failed = document.content.toUpperCase().includes('CORRUPT');
-  if (failed) Object.assign(document, { status: 'Failed', message: `Data extraction failed: the ${kind} is damaged or incomplete` });
+  if (failed)
+    Object.assign(document, {
+      status: 'Failed',
+      message: `Data extraction failed: the ${kind} is damaged or incomplete`,
+    });
   else Object.assign(document, { status: 'Complete', message: null, extracted_data: { pages: 1, kind } });
 
   const status = document.status as 'Complete' | 'Failed';
@@ -105,8 +123,17 @@ async function processDocument(store: SimulatorStore, options: DocumentsApiOptio
     'DocumentProcessing.Completed': { status, message: document.message, document_type: kind, document: ref },
   };
   if (kind === 'BankStatement') {
-    const accounts = failed ? [] : [generateAccount(store, document.entity_id), generateAccount(store, document.entity_id)].map((a) => connectedAccount(baseUrl, a));
-    const banking = { bank_connection_id: failed ? null : store.random.guid(), entity_type: document.entity_type, entity_id: document.entity_id, connected_accounts: accounts };
+    const accounts = failed
+      ? []
+      : [generateAccount(store, document.entity_id), generateAccount(store, document.entity_id)].map((a) =>
+          connectedAccount(baseUrl, a),
+        );
+    const banking = {
+      bank_connection_id: failed ? null : store.random.guid(),
+      entity_type: document.entity_type,
+      entity_id: document.entity_id,
+      connected_accounts: accounts,
+    };
     occurrence[CHILD_EVENT.BankStatement] = { ...banking, status, message: document.message, document: ref };
     occurrence['BankingProcessing.Completed'] = { ...banking, status: failed ? 'Rejected' : 'Complete' };
   } else {

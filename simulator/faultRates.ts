@@ -36,7 +36,10 @@ export const faultRatesSchema = z
 export type FaultRates = z.output<typeof faultRatesSchema>;
 
 export type DeliveryFault = 'dropped' | 'duplicated' | 'delayed' | 'reordered' | 'tampered';
-export type ApiFault = { kind: 'status'; status: 503 | 429; retryAfter?: string } | { kind: 'latency'; ms: number } | { kind: 'response_lost' };
+export type ApiFault =
+  | { kind: 'status'; status: 503 | 429; retryAfter?: string }
+  | { kind: 'latency'; ms: number }
+  | { kind: 'response_lost' };
 
 /** The call an API fault is drawn for. */
 export interface ApiCall {

@@ -53,7 +53,12 @@ export function idempotencyKeyOf(res: Response): string | null {
 }
 
 /** Remembers the key a resource was created with (the ledger shows it). */
-export function recordCreation(store: SimulatorStore, res: Response, resourceId: string, fallbackKey: string | null = null): string | null {
+export function recordCreation(
+  store: SimulatorStore,
+  res: Response,
+  resourceId: string,
+  fallbackKey: string | null = null,
+): string | null {
   const key = idempotencyKeyOf(res) ?? fallbackKey;
   if (key !== null) store.createdWithKey.set(resourceId, key);
   return key;
@@ -78,11 +83,18 @@ const keepsAnswer = (status: number) => status < 500 && status !== 400;
 export function idempotency(records: Map<string, KeyRecord>, onAbandoned: () => void = () => {}): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
     const raw = req.get(IDEMPOTENCY_KEY_HEADER);
-    const creating = creatingRoutes.find(({ route }) => route.method === req.method && matchesPattern(route.pattern, req.path));
+    const creating = creatingRoutes.find(
+      ({ route }) => route.method === req.method && matchesPattern(route.pattern, req.path),
+    );
     if (raw === undefined || !creating) return next();
     const key = parseKey(raw);
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      return sendError(res, 400, 'validation_error', `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_KEY_LENGTH} characters`);
+      return sendError(
+        res,
+        400,
+        'validation_error',
+        `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${MAX_KEY_LENGTH} characters`,
+      );
     }
     express.json({ limit: creating.bodyLimit })(req, res, (error?: unknown) => {
       // The client went away before its body was read in full (a worker killed while it sent the
@@ -93,7 +105,10 @@ export function idempotency(records: Map<string, KeyRecord>, onAbandoned: () => 
       const scope = JSON.stringify([res.locals.clientId, routeName(creating.route), key]);
       const record = records.get(scope);
       if (record) return answerRepeat(req, res, key, record);
-      records.set(scope, handleFirst(req, res, key, () => records.delete(scope)));
+      records.set(
+        scope,
+        handleFirst(req, res, key, () => records.delete(scope)),
+      );
       next();
     });
   };
@@ -112,11 +127,21 @@ function handleFirst(req: Request, res: Response, key: string, forget: () => voi
 
 function answerRepeat(req: Request, res: Response, key: string, record: KeyRecord): void {
   if (record.path !== req.path || !isDeepStrictEqual(record.body, req.body)) {
-    return sendError(res, 422, 'idempotency_key_reuse', `${IDEMPOTENCY_KEY_HEADER} ${key} was used for a different request to ${req.method} ${record.path}; use a new key for a new request`);
+    return sendError(
+      res,
+      422,
+      'idempotency_key_reuse',
+      `${IDEMPOTENCY_KEY_HEADER} ${key} was used for a different request to ${req.method} ${record.path}; use a new key for a new request`,
+    );
   }
   if (!record.answer) {
     res.setHeader('Retry-After', '1');
-    return sendError(res, 409, 'idempotency_key_in_use', `The first request with ${IDEMPOTENCY_KEY_HEADER} ${key} is still being handled; retry shortly`);
+    return sendError(
+      res,
+      409,
+      'idempotency_key_in_use',
+      `The first request with ${IDEMPOTENCY_KEY_HEADER} ${key} is still being handled; retry shortly`,
+    );
   }
   const { status, contentType, body } = record.answer;
   if (contentType) res.setHeader('Content-Type', contentType);
@@ -131,7 +156,9 @@ function answerRepeat(req: Request, res: Response, key: string, record: KeyRecor
 function captureAnswer(res: Response, done: (answer: StoredAnswer) => void): void {
   const chunks: Buffer[] = [];
   const toBuffer = (chunk: unknown, encoding?: unknown) =>
-    Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
@@ -141,7 +168,11 @@ function captureAnswer(res: Response, done: (answer: StoredAnswer) => void): voi
   res.end = ((chunk?: unknown, ...rest: unknown[]) => {
     if (chunk !== undefined && typeof chunk !== 'function') chunks.push(toBuffer(chunk, rest[0]));
     const contentType = res.getHeader('Content-Type');
-    done({ status: res.statusCode, contentType: contentType === undefined ? undefined : String(contentType), body: Buffer.concat(chunks) });
+    done({
+      status: res.statusCode,
+      contentType: contentType === undefined ? undefined : String(contentType),
+      body: Buffer.concat(chunks),
+    });
     return end(chunk, ...rest);
   }) as Response['end'];
 }

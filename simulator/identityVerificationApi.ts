@@ -33,7 +33,9 @@ export function createIdentityVerificationApi(store: SimulatorStore, now: () => 
     if (!body.success) return sendValidationError(res, body.error);
     // The Idempotency-Key header wins; the older body field is still honoured without it.
     const key = idempotencyKeyOf(res) ?? body.data.idempotency_key ?? null;
-    const existing = key ? [...store.identityVerifications.values()].find((r) => r.person_id === personId && r.idempotency_key === key) : undefined;
+    const existing = key
+      ? [...store.identityVerifications.values()].find((r) => r.person_id === personId && r.idempotency_key === key)
+      : undefined;
     if (existing) return void res.status(200).json(publicRequest(existing));
     const requestId = store.random.guid();
     const request: StoredIdentityVerification = {
@@ -57,13 +59,22 @@ export function createIdentityVerificationApi(store: SimulatorStore, now: () => 
     const exclude = req.query[identityVerificationListQuery.excludeIncomplete];
     const filter = req.query[identityVerificationListQuery.verificationStatus];
     if (exclude !== undefined && exclude !== 'true' && exclude !== 'false') {
-      return sendError(res, 400, 'validation_error', `${identityVerificationListQuery.excludeIncomplete} must be true or false`);
+      return sendError(
+        res,
+        400,
+        'validation_error',
+        `${identityVerificationListQuery.excludeIncomplete} must be true or false`,
+      );
     }
     let statuses: string[] | undefined;
     if (filter !== undefined) {
-      statuses = String(filter).split(',').map((s) => s.trim()).filter(Boolean);
+      statuses = String(filter)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = statuses.filter((s) => !idvVerificationStatusSchema.safeParse(s).success);
-      if (unknown.length) return sendError(res, 400, 'validation_error', `Unknown verification status: ${unknown.join(', ')}`);
+      if (unknown.length)
+        return sendError(res, 400, 'validation_error', `Unknown verification status: ${unknown.join(', ')}`);
     }
     const list = [...store.identityVerifications.values()]
       .filter((r) => r.person_id === personId)

@@ -90,7 +90,8 @@ export function resumeInsights(store: SimulatorStore, options: InsightsApiOption
   }
   for (const result of store.incomeEmployer.values()) {
     const owner = store.cases.get(result.entity_id);
-    if (result.status === 'Pending' && owner) options.jobs.schedule(() => completeIncomeEmployer(store, options, owner, result, options.now().toISOString()));
+    if (result.status === 'Pending' && owner)
+      options.jobs.schedule(() => completeIncomeEmployer(store, options, owner, result, options.now().toISOString()));
   }
 }
 
@@ -98,7 +99,11 @@ function caseTransactions(store: SimulatorStore, caseId: string) {
   return [...store.accounts.values()].filter((a) => a.case_id === caseId).flatMap((a) => a.transactions.transactions);
 }
 
-async function completeAffordability(store: SimulatorStore, options: InsightsApiOptions, insight: AffordabilityInsight): Promise<void> {
+async function completeAffordability(
+  store: SimulatorStore,
+  options: InsightsApiOptions,
+  insight: AffordabilityInsight,
+): Promise<void> {
   const transactions = caseTransactions(store, insight.entity_id);
   const income = transactions.filter((t) => t.amount > 0).reduce((sum, t) => sum + t.amount, 0);
   const spending = -transactions.filter((t) => t.amount < 0).reduce((sum, t) => sum + t.amount, 0);
@@ -118,9 +123,20 @@ async function completeAffordability(store: SimulatorStore, options: InsightsApi
   });
 }
 
-async function completeIncomeEmployer(store: SimulatorStore, options: InsightsApiOptions, owner: Case, result: IncomeEmployerResult, requestedAt: string): Promise<void> {
+async function completeIncomeEmployer(
+  store: SimulatorStore,
+  options: InsightsApiOptions,
+  owner: Case,
+  result: IncomeEmployerResult,
+  requestedAt: string,
+): Promise<void> {
   if (owner.income_employer_outcome === 'Complete') {
-    Object.assign(result, { status: 'Complete', message: 'Income and employer verified', employer_name: 'Acme Widgets Ltd', annual_income: 42_000 });
+    Object.assign(result, {
+      status: 'Complete',
+      message: 'Income and employer verified',
+      employer_name: 'Acme Widgets Ltd',
+      annual_income: 42_000,
+    });
   } else {
     Object.assign(result, {
       status: 'Failed',

@@ -44,7 +44,10 @@ export function ledger(store: SimulatorStore, query: LedgerQuery) {
       picklist_resolutions: resolutions,
     };
   });
-  const picklistResolutions = store.picklistResolutions.map((p) => ({ ...p, company_id: companyOfReport(p.report_id) }));
+  const picklistResolutions = store.picklistResolutions.map((p) => ({
+    ...p,
+    company_id: companyOfReport(p.report_id),
+  }));
   const identityVerifications = [...store.identityVerifications.values()].map((r) => ({
     request_id: r.request_id,
     person_id: r.person_id,

@@ -6,7 +6,12 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { RequestLogEntry, SimulatorStore } from './store';
 
-export function logRequest(store: SimulatorStore, req: Request, res: Response, marker: Pick<RequestLogEntry, 'response_lost'> = {}): void {
+export function logRequest(
+  store: SimulatorStore,
+  req: Request,
+  res: Response,
+  marker: Pick<RequestLogEntry, 'response_lost'> = {},
+): void {
   const at = typeof res.locals.requestAt === 'number' ? res.locals.requestAt : Date.now();
   store.requests.push({ method: req.method, path: req.path, at, status: res.statusCode, ...marker });
 }

@@ -4,7 +4,12 @@ import { routes, type Route } from '../activities/routes';
 const escape = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function matchesPattern(pattern: string, path: string): boolean {
-  const regex = new RegExp(`^${pattern.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : escape(part))).join('/')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : escape(part)))
+      .join('/')}$`,
+  );
   return regex.test(path);
 }
 

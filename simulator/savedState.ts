@@ -28,9 +28,6 @@ const mapNames = [
 ] as const;
 const listNames = ['registry', 'faults', 'deliveries', 'picklistResolutions'] as const;
 
-
-
-
 const savedStateSchema = z.object({
   version: z.literal(1),
   randomPosition: z.number().int().min(0),
@@ -38,18 +35,47 @@ const savedStateSchema = z.object({
   lists: z.record(z.string(), z.array(z.unknown())),
   webhookSecret: z.object({ secret: z.string(), date_updated: z.string() }).nullable(),
   stats: z.object({ tokenRequests: z.number(), tokensIssued: z.number(), apiCalls: z.number() }),
-  idempotency: z.array(z.tuple([z.string(), z.object({ path: z.string(), body: z.unknown(), answer: z.object({ status: z.number(), contentType: z.string().optional(), body: z.string() }).optional() })])),
+  idempotency: z.array(
+    z.tuple([
+      z.string(),
+      z.object({
+        path: z.string(),
+        body: z.unknown(),
+        answer: z.object({ status: z.number(), contentType: z.string().optional(), body: z.string() }).optional(),
+      }),
+    ]),
+  ),
 });
 type SavedState = z.infer<typeof savedStateSchema>;
 
 function snapshot(store: SimulatorStore): SavedState {
   const maps = Object.fromEntries(mapNames.map((name) => [name, [...(store[name] as Map<string, unknown>).entries()]]));
   const lists = Object.fromEntries(listNames.map((name) => [name, store[name] as unknown[]]));
-  const idempotency = [...store.idempotencyRecords.entries()].map(([scope, record]): SavedState['idempotency'][number] => [
-    scope,
-    { path: record.path, body: record.body, answer: record.answer ? { status: record.answer.status, contentType: record.answer.contentType, body: record.answer.body.toString('base64') } : undefined },
-  ]);
-  return { version: 1, randomPosition: store.random.position, maps, lists, webhookSecret: store.webhookSecret, stats: store.stats, idempotency };
+  const idempotency = [...store.idempotencyRecords.entries()].map(
+    ([scope, record]): SavedState['idempotency'][number] => [
+      scope,
+      {
+        path: record.path,
+        body: record.body,
+        answer: record.answer
+          ? {
+              status: record.answer.status,
+              contentType: record.answer.contentType,
+              body: record.answer.body.toString('base64'),
+            }
+          : undefined,
+      },
+    ],
+  );
+  return {
+    version: 1,
+    randomPosition: store.random.position,
+    maps,
+    lists,
+    webhookSecret: store.webhookSecret,
+    stats: store.stats,
+    idempotency,
+  };
 }
 
 function restore(store: SimulatorStore, saved: SavedState): void {
@@ -62,7 +88,11 @@ function restore(store: SimulatorStore, saved: SavedState): void {
   for (const [scope, record] of saved.idempotency) {
     // A call still being handled when the state was saved has no answer: it is forgotten, so its retry runs.
     if (!record.answer) continue;
-    const answer = { status: record.answer.status, contentType: record.answer.contentType, body: Buffer.from(record.answer.body, 'base64') };
+    const answer = {
+      status: record.answer.status,
+      contentType: record.answer.contentType,
+      body: Buffer.from(record.answer.body, 'base64'),
+    };
     store.idempotencyRecords.set(scope, { path: record.path, body: record.body, answer } satisfies KeyRecord);
   }
 }
@@ -74,10 +104,15 @@ export function restoreState(store: SimulatorStore, file: string): boolean {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new ConfigurationError(`SIMULATOR_STATE_FILE: ${file} is not readable JSON (${(error as Error).message}); move it away to start a fresh simulator`);
+    throw new ConfigurationError(
+      `SIMULATOR_STATE_FILE: ${file} is not readable JSON (${(error as Error).message}); move it away to start a fresh simulator`,
+    );
   }
   const saved = savedStateSchema.safeParse(parsed);
-  if (!saved.success) throw new ConfigurationError(`SIMULATOR_STATE_FILE: ${file} is not a saved simulator state; move it away to start a fresh simulator`);
+  if (!saved.success)
+    throw new ConfigurationError(
+      `SIMULATOR_STATE_FILE: ${file} is not a saved simulator state; move it away to start a fresh simulator`,
+    );
   restore(store, saved.data);
   return true;
 }
@@ -105,7 +140,7 @@ export class StateSaver {
     const bytes = Buffer.from(JSON.stringify(snapshot(this.store)));
     const fd = openSync(temporary, 'w', 0o600);
     try {
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+      for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -113,4 +148,3 @@ export class StateSaver {
     renameSync(temporary, this.file);
   }
 }
-

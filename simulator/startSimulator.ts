@@ -47,7 +47,10 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   const jobs = new Jobs(config.processingDelayMs ?? 500, () => saver?.changed());
   const layout = new JsonLayout(config.seed);
   const dispatcher = createWebhookDispatcher(store, { faults, layout });
-  const application = { clientId: config.clientId, secrets: [{ value: config.clientSecret, expiresAt: Date.now() + CLIENT_SECRET_LIFETIME_MS }] };
+  const application = {
+    clientId: config.clientId,
+    secrets: [{ value: config.clientSecret, expiresAt: Date.now() + CLIENT_SECRET_LIFETIME_MS }],
+  };
   const tokens = createTokenIssuer(store, {
     application,
     baseUrl: () => baseUrl,
@@ -61,7 +64,15 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   app.use('/oauth', tokens.router);
   app.use(
     CONTROL_PREFIX,
-    createControlApi(store, { baseUrl: () => baseUrl, now, dispatcher, revokeAllTokens: tokens.revokeAll, clientSecrets: application.secrets, faults, jobs }),
+    createControlApi(store, {
+      baseUrl: () => baseUrl,
+      now,
+      dispatcher,
+      revokeAllTokens: tokens.revokeAll,
+      clientSecrets: application.secrets,
+      faults,
+      jobs,
+    }),
   );
   app.use(requestLog(store));
   app.use(tokens.requireToken);
@@ -79,10 +90,17 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found', message: 'No such endpoint' });
   });
-  app.use((error: Error & { status?: number; type?: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
-    res.status(status).json({ error: error.type ?? 'error', message: error.message });
-  });
+  app.use(
+    (
+      error: Error & { status?: number; type?: string },
+      _req: express.Request,
+      res: express.Response,
+      _next: express.NextFunction,
+    ) => {
+      const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
+      res.status(status).json({ error: error.type ?? 'error', message: error.message });
+    },
+  );
 
   const server = await listen(app, config.port);
   const { port } = server.address() as AddressInfo;
@@ -131,7 +149,12 @@ async function listen(app: express.Express, port: number): Promise<Server> {
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new ConfigurationError(`SIMULATOR_PORT: port ${port} on 127.0.0.1 is in use already; stop what holds it or choose another port`));
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new ConfigurationError(
+            `SIMULATOR_PORT: port ${port} on 127.0.0.1 is in use already; stop what holds it or choose another port`,
+          ),
+        );
       else reject(error);
     });
     server.listen(port, '127.0.0.1', () => resolve());

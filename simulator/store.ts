@@ -185,7 +185,10 @@ export function addPerson(store: SimulatorStore, names?: { first_name?: string; 
   return person;
 }
 
-function registryEntry(store: SimulatorStore, company: Omit<RegistryEntry, 'provider_id' | 'credit_score' | 'credit_limit'>): RegistryEntry {
+function registryEntry(
+  store: SimulatorStore,
+  company: Omit<RegistryEntry, 'provider_id' | 'credit_score' | 'credit_limit'>,
+): RegistryEntry {
   const entry = {
     ...company,
     provider_id: `CR-${store.random.guid().slice(0, 8).toUpperCase()}`,
@@ -202,7 +205,11 @@ export function addCompany(store: SimulatorStore, company: Omit<Company, 'compan
   // Several registry entries with one number and country make the company ambiguous (rule 4).
   for (let i = 0; i < registryCopies; i++) {
     const suffix = i === 0 ? '' : ` (${['Holdings', 'Trading', 'Group'][i - 1] ?? `No. ${i}`})`;
-    registryEntry(store, { ...company, company_name: `${company.company_name}${suffix}`, address: `${i + 1} High Street` });
+    registryEntry(store, {
+      ...company,
+      company_name: `${company.company_name}${suffix}`,
+      address: `${i + 1} High Street`,
+    });
   }
   return stored;
 }
@@ -231,5 +238,9 @@ export function seedStore(store: SimulatorStore, people = 4): void {
   addCompany(store, { company_name: 'Nocountry Services Ltd', company_number: '07654321', country_code: null });
   addCompany(store, { company_name: 'Ambiguous Foods Ltd', company_number: '05555555', country_code: 'GB' }, 3);
   // Last, so the entities above keep their ids: a name in raw UTF-8 for credit report bodies.
-  addCompany(store, { company_name: 'Société Générale de Café Ørsted SARL', company_number: '552120222', country_code: 'FR' });
+  addCompany(store, {
+    company_name: 'Société Générale de Café Ørsted SARL',
+    company_number: '552120222',
+    country_code: 'FR',
+  });
 }

@@ -49,12 +49,23 @@ export function createTokenIssuer(store: SimulatorStore, options: TokenIssuerOpt
   router.post('/token', express.urlencoded({ extended: false, limit: '16kb' }), (req, res) => {
     store.stats.tokenRequests++;
     if (!req.is('application/x-www-form-urlencoded')) {
-      res.status(400).json({ error: 'invalid_request', error_description: 'Content-Type must be application/x-www-form-urlencoded' });
+      res
+        .status(400)
+        .json({
+          error: 'invalid_request',
+          error_description: 'Content-Type must be application/x-www-form-urlencoded',
+        });
       return;
     }
     const form = tokenRequestFormSchema.safeParse(req.body);
     if (!form.success) {
-      res.status(400).json({ error: 'invalid_request', error_description: 'grant_type, scope, client_id and client_secret are required; grant_type must be client_credentials' });
+      res
+        .status(400)
+        .json({
+          error: 'invalid_request',
+          error_description:
+            'grant_type, scope, client_id and client_secret are required; grant_type must be client_credentials',
+        });
       return;
     }
     const { application } = options;
@@ -66,7 +77,9 @@ export function createTokenIssuer(store: SimulatorStore, options: TokenIssuerOpt
       return;
     }
     if (form.data.scope !== tokenScope(options.baseUrl())) {
-      res.status(400).json({ error: 'invalid_scope', error_description: `scope must be ${tokenScope(options.baseUrl())}` });
+      res
+        .status(400)
+        .json({ error: 'invalid_scope', error_description: `scope must be ${tokenScope(options.baseUrl())}` });
       return;
     }
     const accessToken = randomBytes(32).toString('base64url');

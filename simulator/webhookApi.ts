@@ -2,7 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Response, type Router } from 'express';
 import { routes } from '../activities/routes';
-import { eventTypesTree, isKnownEventType, webhookConfigurationSchemaFor, webhookUpdateSchemaFor, type WebhookRecord } from '../provider';
+import {
+  eventTypesTree,
+  isKnownEventType,
+  webhookConfigurationSchemaFor,
+  webhookUpdateSchemaFor,
+  type WebhookRecord,
+} from '../provider';
 import { sendError, sendValidationError } from './apiErrors';
 import type { SimulatorStore } from './store';
 
@@ -23,7 +29,8 @@ export function createWebhookApi(store: SimulatorStore, options: WebhookApiOptio
   });
 
   router.post(routes.createWebhookSecret.pattern, (_req, res) => {
-    if (store.webhookSecret) return sendError(res, 409, 'conflict', 'A webhook secret exists already; rotate it with PATCH');
+    if (store.webhookSecret)
+      return sendError(res, 409, 'conflict', 'A webhook secret exists already; rotate it with PATCH');
     store.webhookSecret = { secret: newSecret(), date_updated: options.now().toISOString() };
     res.status(201).json(store.webhookSecret);
   });
@@ -83,9 +90,15 @@ export function createWebhookApi(store: SimulatorStore, options: WebhookApiOptio
 function refuseUnknownEventTypes(res: Response, eventTypes: string[]): boolean {
   const unknown = eventTypes.filter((t) => !isKnownEventType(t));
   if (unknown.length === 0) return false;
-  sendError(res, 422, 'unknown_event_type', `event_types: unknown event type ${unknown.join(', ')}; GET /webhooks/event-types lists the known ones`, {
-    unknown_event_types: unknown,
-  });
+  sendError(
+    res,
+    422,
+    'unknown_event_type',
+    `event_types: unknown event type ${unknown.join(', ')}; GET /webhooks/event-types lists the known ones`,
+    {
+      unknown_event_types: unknown,
+    },
+  );
   return true;
 }
 

@@ -42,7 +42,12 @@ export function createWebhookDispatcher(store: SimulatorStore, options: Dispatch
   let held: Prepared[] = [];
   const now = options.now ?? (() => new Date());
 
-  function prepare(webhook: WebhookRecord, eventType: string, data: Record<string, unknown>, batchId: string): Prepared {
+  function prepare(
+    webhook: WebhookRecord,
+    eventType: string,
+    data: Record<string, unknown>,
+    batchId: string,
+  ): Prepared {
     const sentAt = now().toISOString();
     const envelope = {
       webhook_id: webhook.webhook_id,
@@ -134,7 +139,9 @@ export function createWebhookDispatcher(store: SimulatorStore, options: Dispatch
       }
       const sends = prepared.flatMap((p) => applyFaults(p, options.faults.deliveryFaults()));
       // Held deliveries go out after this occurrence's: they arrive out of order.
-      const all = track(Promise.all(sends).then(async (entries) => [...entries, ...(await Promise.all(release.map((p) => send(p))))]));
+      const all = track(
+        Promise.all(sends).then(async (entries) => [...entries, ...(await Promise.all(release.map((p) => send(p))))]),
+      );
       await all;
       return prepared.map((p) => p.entry);
     },

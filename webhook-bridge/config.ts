@@ -8,11 +8,21 @@ export type BridgeLogLevel = (typeof logLevels)[number];
 
 export const bridgeEnvironment = {
   /** The interface to listen on: loopback by default; `0.0.0.0` behind a load balancer. */
-  BRIDGE_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
+  BRIDGE_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address')
+    .default('127.0.0.1'),
   BRIDGE_PORT: portVariable.default(8470),
-  BRIDGE_PATH: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'must be a path starting with /').default('/webhooks'),
+  BRIDGE_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]*$/, 'must be a path starting with /')
+    .default('/webhooks'),
   BRIDGE_SPOOL_DIR: z.string().min(1).default(dataPath('spool')),
-  BRIDGE_MAX_BODY: z.coerce.number().int('must be a whole number of bytes').positive('must be a positive number of bytes').default(1024 * 1024),
+  BRIDGE_MAX_BODY: z.coerce
+    .number()
+    .int('must be a whole number of bytes')
+    .positive('must be a positive number of bytes')
+    .default(1024 * 1024),
   WEBHOOK_SECRET: z.string().min(1).optional(),
   WEBHOOK_SECRET_PREVIOUS: z.string().min(1).optional(),
   /** Signatures are required unless this is set to true explicitly. */
@@ -20,7 +30,9 @@ export const bridgeEnvironment = {
   /** Redundant (signatures are required by default): `true` is accepted, `false` is an error that names WEBHOOK_ALLOW_UNSIGNED. */
   WEBHOOK_REQUIRE_SIGNATURE: booleanVariable.optional(),
   /** When the previous secret stops being accepted (ISO 8601); unset: while it is configured. */
-  WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time' }).optional(),
+  WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL: z.iso
+    .datetime({ offset: true, error: 'must be an ISO 8601 date and time' })
+    .optional(),
   /** `config` (the variables above) or `provider` (read with the provider's read-secret operation). */
   WEBHOOK_SECRET_SOURCE: z.enum(['config', 'provider'], { error: 'must be config or provider' }).default('config'),
   /** How long a secret replaced at the provider stays accepted (secret source `provider`). */
@@ -28,10 +40,22 @@ export const bridgeEnvironment = {
   /** Beyond this many spooled deliveries the bridge answers 503 and /readyz fails. */
   BRIDGE_SPOOL_LIMIT: z.coerce.number().int().positive('must be a positive number').default(100_000),
   /** Deliveries held unverified while the provider's secret is not known yet (WEBHOOK_SECRET_SOURCE=provider). */
-  BRIDGE_HELD_LIMIT: z.coerce.number({ error: 'must be a number of deliveries' }).int().positive('must be a positive number').default(1000),
-  BRIDGE_HELD_MAX_BYTES: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024, 'must be at least 1024 bytes').default(64 * 1024 * 1024),
+  BRIDGE_HELD_LIMIT: z.coerce
+    .number({ error: 'must be a number of deliveries' })
+    .int()
+    .positive('must be a positive number')
+    .default(1000),
+  BRIDGE_HELD_MAX_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .min(1024, 'must be at least 1024 bytes')
+    .default(64 * 1024 * 1024),
   /** How long Temporal gets to accept a delivery's signals before it is spooled. */
-  BRIDGE_SIGNAL_TIMEOUT_MS: z.coerce.number().int().positive('must be a positive number of milliseconds').default(3_000),
+  BRIDGE_SIGNAL_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive('must be a positive number of milliseconds')
+    .default(3_000),
   /** `info` logs one line per accepted delivery; `warn` only what went wrong (refusals, spooling, dead letters). */
   BRIDGE_LOG_LEVEL: z.enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` }).default('info'),
 };
@@ -61,7 +85,9 @@ export interface BridgeConfig {
 export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfig {
   const c = parseEnvironment(bridgeEnvironment, env);
   if (c.WEBHOOK_SECRET_PREVIOUS && !c.WEBHOOK_SECRET) {
-    throw new ConfigurationError('Invalid configuration:\n  WEBHOOK_SECRET: required when WEBHOOK_SECRET_PREVIOUS is set');
+    throw new ConfigurationError(
+      'Invalid configuration:\n  WEBHOOK_SECRET: required when WEBHOOK_SECRET_PREVIOUS is set',
+    );
   }
   if (c.WEBHOOK_REQUIRE_SIGNATURE === false) {
     throw new ConfigurationError(
@@ -69,10 +95,14 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     );
   }
   if (c.WEBHOOK_REQUIRE_SIGNATURE && c.WEBHOOK_ALLOW_UNSIGNED) {
-    throw new ConfigurationError('Invalid configuration:\n  WEBHOOK_ALLOW_UNSIGNED: contradicts WEBHOOK_REQUIRE_SIGNATURE=true (unset one of them)');
+    throw new ConfigurationError(
+      'Invalid configuration:\n  WEBHOOK_ALLOW_UNSIGNED: contradicts WEBHOOK_REQUIRE_SIGNATURE=true (unset one of them)',
+    );
   }
   if (c.WEBHOOK_REQUIRE_SIGNATURE && !c.WEBHOOK_SECRET && c.WEBHOOK_SECRET_SOURCE === 'config') {
-    throw new ConfigurationError('Invalid configuration:\n  WEBHOOK_SECRET: required when WEBHOOK_REQUIRE_SIGNATURE is true (or set WEBHOOK_SECRET_SOURCE=provider)');
+    throw new ConfigurationError(
+      'Invalid configuration:\n  WEBHOOK_SECRET: required when WEBHOOK_REQUIRE_SIGNATURE is true (or set WEBHOOK_SECRET_SOURCE=provider)',
+    );
   }
   return {
     host: c.BRIDGE_HOST,
@@ -81,7 +111,9 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     spoolDir: c.BRIDGE_SPOOL_DIR,
     maxBodyBytes: c.BRIDGE_MAX_BODY,
     secrets: [c.WEBHOOK_SECRET, c.WEBHOOK_SECRET_PREVIOUS].filter((s): s is string => Boolean(s)),
-    previousSecretValidUntil: c.WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL ? Date.parse(c.WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL) : undefined,
+    previousSecretValidUntil: c.WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL
+      ? Date.parse(c.WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL)
+      : undefined,
     secretSource: c.WEBHOOK_SECRET_SOURCE,
     rotationGraceMs: c.WEBHOOK_ROTATION_GRACE_SECONDS * 1000,
     requireSignature: !c.WEBHOOK_ALLOW_UNSIGNED,

@@ -23,12 +23,26 @@ export type KeepDeadLetter = (delivery: RefusedDelivery, routed: RoutedDelivery,
 export function deadLetterKeeper(store: DeadLetterStore, metrics: BridgeMetrics, logger: Logger): KeepDeadLetter {
   return (delivery, routed, refusal) => {
     try {
-      const letter = store.put({ receivedAt: delivery.receivedAt, batchId: delivery.batchId, body: Buffer.from(delivery.body, 'base64'), workflowIds: workflowIdsOf(routed) }, refusal);
+      const letter = store.put(
+        {
+          receivedAt: delivery.receivedAt,
+          batchId: delivery.batchId,
+          body: Buffer.from(delivery.body, 'base64'),
+          workflowIds: workflowIdsOf(routed),
+        },
+        refusal,
+      );
       metrics.deadLettered.inc({ event_type: eventTypeLabel(routed.eventType) });
-      logger.error({ deadLetter: letter.id, eventType: routed.eventType, grpcCode: refusal.grpcCode, reason: refusal.reason }, 'Temporal refused the delivery for good; kept in the dead-letter store');
+      logger.error(
+        { deadLetter: letter.id, eventType: routed.eventType, grpcCode: refusal.grpcCode, reason: refusal.reason },
+        'Temporal refused the delivery for good; kept in the dead-letter store',
+      );
       return true;
     } catch (error) {
-      logger.error({ eventType: routed.eventType, err: error instanceof Error ? error.message : String(error) }, 'could not write the dead letter; the delivery stays in the spool');
+      logger.error(
+        { eventType: routed.eventType, err: error instanceof Error ? error.message : String(error) },
+        'could not write the dead letter; the delivery stays in the spool',
+      );
       return false;
     }
   };

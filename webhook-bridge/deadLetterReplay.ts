@@ -17,11 +17,19 @@ export function listDeadLetters(store: DeadLetterStore): DeadLetterSummary[] {
   return store.list();
 }
 
-export async function replayDeadLetter(store: DeadLetterStore, id: string, signal: (routed: RoutedDelivery) => Promise<void>): Promise<ReplayResult> {
+export async function replayDeadLetter(
+  store: DeadLetterStore,
+  id: string,
+  signal: (routed: RoutedDelivery) => Promise<void>,
+): Promise<ReplayResult> {
   const letter = store.read(id);
   if (!letter) return { outcome: 'not-found' };
   const raw = Buffer.from(letter.body, 'base64');
-  const routed = routeIncoming({ body: JSON.parse(raw.toString('utf8')), batchId: letter.batchId, receivedAt: letter.receivedAt });
+  const routed = routeIncoming({
+    body: JSON.parse(raw.toString('utf8')),
+    batchId: letter.batchId,
+    receivedAt: letter.receivedAt,
+  });
   try {
     await signal(routed);
   } catch (error) {

@@ -98,9 +98,16 @@ export class DeliveryRecorder {
     } catch (error) {
       const refusal = classifyRefusal(error);
       const body = delivery.raw.toString('base64');
-      if (refusal.kind === 'permanent' && this.keepDeadLetter({ receivedAt: delivery.receivedAt, batchId: delivery.batchId, body }, routed, refusal)) return 'dead_lettered';
+      if (
+        refusal.kind === 'permanent' &&
+        this.keepDeadLetter({ receivedAt: delivery.receivedAt, batchId: delivery.batchId, body }, routed, refusal)
+      )
+        return 'dead_lettered';
       if (refusal.kind === 'unavailable') this.temporal.down = true;
-      this.options.logger.warn({ batchId: delivery.batchId, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode }, 'Temporal did not take the delivery; spooling it');
+      this.options.logger.warn(
+        { batchId: delivery.batchId, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode },
+        'Temporal did not take the delivery; spooling it',
+      );
       return undefined;
     }
   }
@@ -123,7 +130,10 @@ export class DeliveryRecorder {
       });
     } catch (error) {
       // Not on disk, so not accepted: the sender is told 503, never a 2xx that would lie.
-      this.options.logger.error({ eventType: routed.eventType, err: error instanceof Error ? error.message : String(error) }, 'could not write the delivery to the spool');
+      this.options.logger.error(
+        { eventType: routed.eventType, err: error instanceof Error ? error.message : String(error) },
+        'could not write the delivery to the spool',
+      );
       return 'unavailable';
     }
     this.options.metrics.spoolDepth.set(this.options.spool.depth);

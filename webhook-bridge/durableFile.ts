@@ -10,7 +10,10 @@ import path from 'node:path';
 import { PRIVATE_FILE_MODE, privateDirectory } from '../config/privateFiles';
 
 /** The calls a durable write makes; node:fs by default. */
-export type DurableFileSystem = Pick<typeof nodeFs, 'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'readFileSync' | 'renameSync' | 'rmSync'>;
+export type DurableFileSystem = Pick<
+  typeof nodeFs,
+  'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'readFileSync' | 'renameSync' | 'rmSync'
+>;
 
 export class TornWriteError extends Error {
   override name = 'TornWriteError';
@@ -48,7 +51,8 @@ export function writeFileDurably(dir: string, name: string, bytes: Buffer, fs: D
       fs.closeSync(fd);
     }
     // What the disk gives back is what gets renamed into place, or nothing is.
-    if (!fs.readFileSync(tmp).equals(bytes)) throw new TornWriteError(`${name}: the bytes read back differ from those written`);
+    if (!fs.readFileSync(tmp).equals(bytes))
+      throw new TornWriteError(`${name}: the bytes read back differ from those written`);
     fs.renameSync(tmp, target);
   } catch (error) {
     fs.rmSync(tmp, { force: true });

@@ -33,8 +33,16 @@ export function createBridgeMetrics(sources: MetricSources = {}) {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],
     }),
-    spoolDepth: new Gauge({ name: 'bridge_spool_depth', help: 'Deliveries waiting in the outage spool', registers: [registry] }),
-    spoolDrained: new Counter({ name: 'bridge_spool_drained_total', help: 'Spooled deliveries handed to Temporal', registers: [registry] }),
+    spoolDepth: new Gauge({
+      name: 'bridge_spool_depth',
+      help: 'Deliveries waiting in the outage spool',
+      registers: [registry],
+    }),
+    spoolDrained: new Counter({
+      name: 'bridge_spool_drained_total',
+      help: 'Spooled deliveries handed to Temporal',
+      registers: [registry],
+    }),
     spoolQuarantined: new Counter({
       name: 'bridge_spool_quarantined_total',
       help: 'Spool files that could not be read back intact and were moved to quarantine/',

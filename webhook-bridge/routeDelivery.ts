@@ -3,7 +3,13 @@
  * resource workflow named by its correlation keys. Everything taken from the payload that ends up
  * in an id or in carried state is bounded: ids by boundedId, unrouted deliveries by a summary.
  */
-import { boundedId, correlationKeys, resourceWorkflowId, type EnvelopeParseResult, type ResourceKey } from '../provider';
+import {
+  boundedId,
+  correlationKeys,
+  resourceWorkflowId,
+  type EnvelopeParseResult,
+  type ResourceKey,
+} from '../provider';
 import type { ResourceDelivery } from '../client/resourceMessages';
 import { deliveryIdentity } from './deliveryIdentity';
 import { summariseUnrouted, trimProblems } from './unroutedSummary';
@@ -50,7 +56,11 @@ export function planDelivery(parsed: EnvelopeParseResult, body: unknown, meta: D
       problems: trimProblems(parsed.problems),
       data: summariseUnrouted(body),
     };
-    return { eventType: 'invalid-envelope', parse: 'invalid-envelope', targets: [{ resource: unroutedKey('invalid-envelope', meta.receivedAt), delivery }] };
+    return {
+      eventType: 'invalid-envelope',
+      parse: 'invalid-envelope',
+      targets: [{ resource: unroutedKey('invalid-envelope', meta.receivedAt), delivery }],
+    };
   }
   const { delivery: d } = parsed;
   const eventType = boundedId(d.eventType);
@@ -67,7 +77,10 @@ export function planDelivery(parsed: EnvelopeParseResult, body: unknown, meta: D
   };
   const targets = correlationKeys(d).map((key) =>
     key.kind === 'unrouted'
-      ? { resource: unroutedKey(d.eventType, meta.receivedAt), delivery: { ...delivery, data: summariseUnrouted(d.envelope.data) } }
+      ? {
+          resource: unroutedKey(d.eventType, meta.receivedAt),
+          delivery: { ...delivery, data: summariseUnrouted(d.envelope.data) },
+        }
       : { resource: key, delivery },
   );
   return { eventType, parse: d.kind, targets };

@@ -83,7 +83,10 @@ export class SecretRing {
    * provider that is down at start must not stop the bridge). `onFailure` hears of each attempt
    * that failed.
    */
-  startLoading(retry: { initialMs: number; maxMs: number }, onFailure: (error: unknown, retryInMs: number) => void): void {
+  startLoading(
+    retry: { initialMs: number; maxMs: number },
+    onFailure: (error: unknown, retryInMs: number) => void,
+  ): void {
     const attempt = (delay: number): void => {
       if (this.stopped || this.isKnown) return;
       this.load().then(
@@ -110,7 +113,8 @@ export class SecretRing {
 
   /** The secrets to try, current first. */
   secrets(): string[] {
-    const previousValid = this.previous !== undefined && (this.previousValidUntil === undefined || this.now() < this.previousValidUntil);
+    const previousValid =
+      this.previous !== undefined && (this.previousValidUntil === undefined || this.now() < this.previousValidUntil);
     return [this.current, previousValid ? this.previous : undefined].filter((s): s is string => s !== undefined);
   }
 

@@ -17,7 +17,8 @@ export async function checkSignature(
   onRefreshError: (error: unknown) => void,
 ): Promise<SignatureCheck> {
   // Held only when the header could be a signature at all: anything else is refused at once.
-  if (!ring.known && header) return signatureWellFormed(header) ? { ok: false, reason: 'pending' } : { ok: false, reason: 'malformed' };
+  if (!ring.known && header)
+    return signatureWellFormed(header) ? { ok: false, reason: 'pending' } : { ok: false, reason: 'malformed' };
   const first = verifySignature(raw, header ?? undefined, ring.secrets(), required);
   if (!ring.fromProvider || (first.ok && first.signed) || !header) return first;
   // A signature we cannot match: the provider may have created or rotated its secret since.
@@ -41,7 +42,12 @@ export async function checkSignature(
 }
 
 /** For a kept delivery: verified, tampered (dropped), or still waiting for a secret. */
-export async function checkHeldSignature(ring: SecretRing, raw: Buffer, header: string, onRefreshError: (error: unknown) => void): Promise<'verified' | 'tampered' | 'pending'> {
+export async function checkHeldSignature(
+  ring: SecretRing,
+  raw: Buffer,
+  header: string,
+  onRefreshError: (error: unknown) => void,
+): Promise<'verified' | 'tampered' | 'pending'> {
   const check = await checkSignature(ring, raw, header, true, onRefreshError);
   if (check.ok) return 'verified';
   return check.reason === 'pending' ? 'pending' : 'tampered';

@@ -62,7 +62,8 @@ function decode(bytes: Buffer): { record: SpooledDelivery } | { problem: string 
   const parsed = spooledDeliverySchema.safeParse(json);
   if (!parsed.success) return { problem: 'not a spooled delivery' };
   const record = parsed.data;
-  if (record.sha256 !== undefined && bodySha256(Buffer.from(record.body, 'base64')) !== record.sha256) return { problem: 'checksum mismatch' };
+  if (record.sha256 !== undefined && bodySha256(Buffer.from(record.body, 'base64')) !== record.sha256)
+    return { problem: 'checksum mismatch' };
   return { record };
 }
 
@@ -80,7 +81,9 @@ export class Spool {
     privateDirectory(dir);
     // Leftovers of a write that crashed before its rename are not deliveries: nobody was answered 2xx.
     for (const name of readdirSync(dir)) if (name.endsWith('.tmp')) rmSync(path.join(dir, name), { force: true });
-    const names = readdirSync(dir).filter((n) => NAME.test(n)).sort();
+    const names = readdirSync(dir)
+      .filter((n) => NAME.test(n))
+      .sort();
     const last = names.at(-1);
     if (last) this.nextSeq = Number(NAME.exec(last)?.[1]) + 1;
     for (const name of names) {

@@ -51,7 +51,10 @@ export class SpoolDrain {
       .catch((error: unknown) => {
         // Belt and braces: deliveries are caught one by one; nothing may become an unhandled rejection.
         this.options.metrics.drainErrors.inc();
-        this.options.logger.error({ err: errorText(error) }, 'spool drain failed; it will start again with the next delivery');
+        this.options.logger.error(
+          { err: errorText(error) },
+          'spool drain failed; it will start again with the next delivery',
+        );
       })
       .finally(() => (this.running = undefined));
   }
@@ -112,7 +115,10 @@ export class SpoolDrain {
       return await this.deliver(entry);
     } catch (error) {
       this.options.metrics.drainErrors.inc();
-      this.options.logger.error({ spoolFile: entry.name, err: errorText(error) }, 'unexpected error draining a spooled delivery; it stays and is retried');
+      this.options.logger.error(
+        { spoolFile: entry.name, err: errorText(error) },
+        'unexpected error draining a spooled delivery; it stays and is retried',
+      );
       return 'blocked';
     }
   }
@@ -141,7 +147,10 @@ export class SpoolDrain {
   private dropTampered(entry: SpoolEntry, record: SpooledDelivery): EntryResult {
     this.options.spool.remove(entry.name);
     this.options.metrics.tampered.inc();
-    this.options.logger.warn({ batchId: record.batchId, spoolFile: entry.name }, 'kept delivery failed verification once the secret was known: dropped as tampered');
+    this.options.logger.warn(
+      { batchId: record.batchId, spoolFile: entry.name },
+      'kept delivery failed verification once the secret was known: dropped as tampered',
+    );
     return 'done';
   }
 
@@ -151,7 +160,10 @@ export class SpoolDrain {
       return 'done';
     }
     if (refusal.kind === 'unavailable') this.options.temporal.down = true;
-    this.options.logger.warn({ spoolFile: entry.name, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode }, 'spooled delivery not taken yet');
+    this.options.logger.warn(
+      { spoolFile: entry.name, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode },
+      'spooled delivery not taken yet',
+    );
     return refusal.kind === 'unavailable' ? 'unavailable' : 'blocked';
   }
 

@@ -9,5 +9,9 @@ export function routeIncoming(d: { body: unknown; batchId: string | null; receiv
 /** The body is stored as Base64 of the exact bytes received. */
 export function routeSpooled(entry: { body: string; batchId: string | null; receivedAt: string }): RoutedDelivery {
   const raw = Buffer.from(entry.body, 'base64');
-  return routeIncoming({ body: JSON.parse(raw.toString('utf8')), batchId: entry.batchId, receivedAt: entry.receivedAt });
+  return routeIncoming({
+    body: JSON.parse(raw.toString('utf8')),
+    batchId: entry.batchId,
+    receivedAt: entry.receivedAt,
+  });
 }

@@ -48,7 +48,11 @@ export interface RunningBridge {
   stop(): Promise<void>;
 }
 
-export async function startBridge(config: BridgeConfig, temporal: TemporalConfig, options: BridgeOptions = {}): Promise<RunningBridge> {
+export async function startBridge(
+  config: BridgeConfig,
+  temporal: TemporalConfig,
+  options: BridgeOptions = {},
+): Promise<RunningBridge> {
   const host = config.host ?? '127.0.0.1';
   const logger = options.logger ?? pino({ name: 'bridge', level: config.logLevel ?? 'info' });
   const { client, connection } = lazyTemporalClient(temporal, options.payloadKeys);
@@ -56,7 +60,8 @@ export async function startBridge(config: BridgeConfig, temporal: TemporalConfig
   const secrets = secretRing(config, options.provider);
   const deadLetters = new DeadLetterStore(config.spoolDir);
   const metrics = createBridgeMetrics({ deadLetterCount: () => deadLetters.count, secretKnown: () => secrets.known });
-  const onRefreshError = (error: unknown) => logger.warn({ err: String(error) }, 'could not read the webhook secret from the provider');
+  const onRefreshError = (error: unknown) =>
+    logger.warn({ err: String(error) }, 'could not read the webhook secret from the provider');
   const spool = new Spool(config.spoolDir, {
     fileSystem: options.spoolFileSystem,
     resourcesOf: (record) => workflowIdsOf(routeSpooled(record)),
@@ -79,7 +84,10 @@ export async function startBridge(config: BridgeConfig, temporal: TemporalConfig
   // Deliveries kept while no secret was known are verified (and signalled) as soon as one is.
   secrets.onKnown(() => recorder.nudge());
   secrets.startLoading(options.secretRetry ?? { initialMs: 1_000, maxMs: 30_000 }, (error, retryInMs) =>
-    logger.warn({ err: String(error), retryInMs }, 'could not read the webhook secret from the provider; deliveries are kept until it answers'),
+    logger.warn(
+      { err: String(error), retryInMs },
+      'could not read the webhook secret from the provider; deliveries are kept until it answers',
+    ),
   );
   const app = createBridgeApp({
     path: config.path,
@@ -130,7 +138,8 @@ function reachableHost(host: string): string {
 /** The ring; with the provider as source, its first read runs in the background (startLoading). */
 function secretRing(config: BridgeConfig, provider?: ProviderConfig): SecretRing {
   const [current, previous] = config.secrets;
-  if (config.secretSource === 'config') return new SecretRing({ current, previous, previousValidUntil: config.previousSecretValidUntil });
+  if (config.secretSource === 'config')
+    return new SecretRing({ current, previous, previousValidUntil: config.previousSecretValidUntil });
   if (!provider) throw new Error('WEBHOOK_SECRET_SOURCE=provider needs the provider configuration (PROVIDER_*)');
   const management = webhookManagement(new ProviderClient(provider));
   const readFromProvider = () =>
@@ -141,5 +150,11 @@ function secretRing(config: BridgeConfig, provider?: ProviderConfig): SecretRing
         throw error;
       },
     );
-  return new SecretRing({ current, previous, previousValidUntil: config.previousSecretValidUntil, graceMs: config.rotationGraceMs, readFromProvider });
+  return new SecretRing({
+    current,
+    previous,
+    previousValidUntil: config.previousSecretValidUntil,
+    graceMs: config.rotationGraceMs,
+    readFromProvider,
+  });
 }

@@ -22,7 +22,11 @@ export interface Refusal {
 
 /** The gRPC status code of the error or of any error in its `cause` chain. */
 export function grpcCodeOf(error: unknown): number | null {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'number' && Number.isInteger(code) && code >= 0 && code <= 16) return code;
   }

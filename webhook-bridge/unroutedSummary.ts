@@ -20,7 +20,8 @@ export interface UnroutedSummary {
 }
 
 const clip = (text: string, max = MAX_TEXT) => (text.length > max ? `${text.slice(0, max)}…` : text);
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isIdField = (key: string) => key === 'id' || key.endsWith('_id');
 
 /** Id-like fields, by dotted path, depth-first, at most MAX_IDS. */
@@ -40,7 +41,11 @@ export function summariseUnrouted(data: unknown): UnroutedSummary {
   return {
     trimmed: true,
     bytes: Buffer.byteLength(JSON.stringify(data) ?? ''),
-    fields: isRecord(data) ? Object.keys(data).slice(0, MAX_FIELDS).map((k) => clip(k)) : [],
+    fields: isRecord(data)
+      ? Object.keys(data)
+          .slice(0, MAX_FIELDS)
+          .map((k) => clip(k))
+      : [],
     ids,
   };
 }

@@ -54,7 +54,10 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
   const dataConverter = dataConverterFor(payloadKeys);
   const connectionOptions = temporalConnectionOptions(setup.temporal);
   const nativeConnection = await NativeConnection.connect(connectionOptions);
-  const clientConnection = await Connection.connect({ ...connectionOptions, interceptors: temporalRetryInterceptors() });
+  const clientConnection = await Connection.connect({
+    ...connectionOptions,
+    interceptors: temporalRetryInterceptors(),
+  });
   const client = temporalClientOn(clientConnection, setup.temporal.namespace, payloadKeys);
   const provider = new ProviderClient(setup.provider);
   const worker = await Worker.create({
@@ -62,7 +65,16 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     namespace: setup.temporal.namespace,
     taskQueue: setup.temporal.taskQueue,
     dataConverter,
-    activities: createActivities({ provider, caseFile: setup.caseFile, resources: { client, taskQueue: setup.temporal.taskQueue, quietAfterOutcomeMs: setup.resourceQuietAfterOutcomeMs }, caseEvents: setup.caseEvents }),
+    activities: createActivities({
+      provider,
+      caseFile: setup.caseFile,
+      resources: {
+        client,
+        taskQueue: setup.temporal.taskQueue,
+        quietAfterOutcomeMs: setup.resourceQuietAfterOutcomeMs,
+      },
+      caseEvents: setup.caseEvents,
+    }),
     // A step whose provider call keeps failing hears of it, and shows `waiting` until the provider is back.
     interceptors: { activity: [providerOutageReporter(client)] },
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),

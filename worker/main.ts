@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const expiry = clientSecretExpiryWarning(provider.clientSecretExpiresAt, new Date());
   if (expiry) console.warn(JSON.stringify({ level: 'warn', msg: expiry }));
   const caseFile = await openCaseFile(caseFileConfig.url, caseFileConfig.poolSize).catch((error: Error) => {
-    const hint = caseFileConfig.embedded ? ' (the embedded one runs with `npm start -- --keep`; or set DATABASE_URL)' : '';
+    const hint = caseFileConfig.embedded
+      ? ' (the embedded one runs with `npm start -- --keep`; or set DATABASE_URL)'
+      : '';
     throw new ConfigurationError(`Cannot open the case file${hint}: ${error.message}`);
   });
   const running = await startWorker({
@@ -36,7 +38,15 @@ async function main(): Promise<void> {
     deploymentVersion: settings.deploymentVersion,
   });
   console.log(
-    JSON.stringify({ msg: 'worker running', address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue, metrics: settings.metricsBindAddress ?? null, deploymentVersion: settings.deploymentVersion ?? null, ...settings.tuning }),
+    JSON.stringify({
+      msg: 'worker running',
+      address: temporal.address,
+      namespace: temporal.namespace,
+      taskQueue: temporal.taskQueue,
+      metrics: settings.metricsBindAddress ?? null,
+      deploymentVersion: settings.deploymentVersion ?? null,
+      ...settings.tuning,
+    }),
   );
   const stop = () => void running.stop();
   process.once('SIGINT', stop);

@@ -13,7 +13,10 @@ export const prebuiltBundlePath = path.resolve(__dirname, '..', 'workflow-bundle
 
 export function prebuiltWorkflowBundle(env: NodeJS.ProcessEnv = process.env): WorkflowBundleOption | undefined {
   const named = env.WORKFLOW_BUNDLE;
-  if (named && !existsSync(named)) throw new ConfigurationError(`WORKFLOW_BUNDLE: ${named} does not exist; run \`npm run build\`, or unset it to bundle workflows/ at start`);
+  if (named && !existsSync(named))
+    throw new ConfigurationError(
+      `WORKFLOW_BUNDLE: ${named} does not exist; run \`npm run build\`, or unset it to bundle workflows/ at start`,
+    );
   const codePath = named ?? prebuiltBundlePath;
   return existsSync(codePath) ? { codePath } : undefined;
 }

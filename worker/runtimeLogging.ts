@@ -22,10 +22,15 @@ export function installRuntimeLogging(env: NodeJS.ProcessEnv = process.env, tele
   installed = true;
   const wanted = (env.TEMPORAL_LOG_LEVEL ?? 'WARN').toUpperCase();
   const level: LogLevel = (levels as readonly string[]).includes(wanted) ? (wanted as LogLevel) : 'WARN';
-  const metrics = telemetry.metricsBindAddress ? { metrics: { prometheus: { bindAddress: telemetry.metricsBindAddress } } } : {};
+  const metrics = telemetry.metricsBindAddress
+    ? { metrics: { prometheus: { bindAddress: telemetry.metricsBindAddress } } }
+    : {};
   // The SDK core's own (native) logs, printed by the core itself, at the same level: left at their
   // default they print WARN lines, such as a replay's nondeterminism, whatever is asked. (Forwarding
   // them to the logger instead would poll, and keep a process that is done alive.)
-  Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level, other: level } }, ...metrics } });
+  Runtime.install({
+    logger: new DefaultLogger(level),
+    telemetryOptions: { logging: { filter: { core: level, other: level } }, ...metrics },
+  });
   return true;
 }

@@ -7,7 +7,10 @@ import type { WorkerDeploymentVersion } from '@temporalio/common';
 import { z } from 'zod';
 import { booleanVariable, ConfigurationError, parseEnvironment, portVariable } from '../config/environment';
 
-const positiveWhole = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be 1 or more');
+const positiveWhole = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .positive('must be 1 or more');
 
 /** `30` (seconds), `30s`, `500ms`, `2m`, `1h`: read as milliseconds. */
 const durationVariable = z
@@ -21,7 +24,9 @@ const durationVariable = z
 
 export const workerEnvironment = {
   WORKER_MAX_CONCURRENT_ACTIVITIES: positiveWhole.default(100),
-  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: positiveWhole.min(2, 'must be 2 or more (the SDK needs one sticky and one normal poll)').default(40),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: positiveWhole
+    .min(2, 'must be 2 or more (the SDK needs one sticky and one normal poll)')
+    .default(40),
   // The default is the parsed value: 30 seconds.
   WORKER_SHUTDOWN_GRACE: durationVariable.default(30_000),
   // Measured (docs/benchmarks.md, idle journeys): 250 keeps a worker holding thousands of idle
@@ -32,10 +37,21 @@ export const workerEnvironment = {
   WORKER_METRICS_PORT: portVariable.optional(),
   // Unset: the workflows' default (client/deadlines.ts, `resourceQuietAfterOutcome`, an hour).
   RESOURCE_QUIET_AFTER_OUTCOME: durationVariable.optional(),
-  WORKER_METRICS_HOST: z.string().regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address').default('127.0.0.1'),
+  WORKER_METRICS_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]+$/, 'must be a host name or an IP address')
+    .default('127.0.0.1'),
   // The Worker Deployment Version (docs/deployment.md, Upgrading workers): both or neither.
-  TEMPORAL_DEPLOYMENT_NAME: z.string().max(255, 'must be 255 characters or fewer').regex(/^[^\s.]+$/, 'must have no spaces and no dots (Temporal joins it to the build id with a dot)').optional(),
-  TEMPORAL_WORKER_BUILD_ID: z.string().max(255, 'must be 255 characters or fewer').regex(/^\S+$/, 'must have no spaces').optional(),
+  TEMPORAL_DEPLOYMENT_NAME: z
+    .string()
+    .max(255, 'must be 255 characters or fewer')
+    .regex(/^[^\s.]+$/, 'must have no spaces and no dots (Temporal joins it to the build id with a dot)')
+    .optional(),
+  TEMPORAL_WORKER_BUILD_ID: z
+    .string()
+    .max(255, 'must be 255 characters or fewer')
+    .regex(/^\S+$/, 'must have no spaces')
+    .optional(),
 };
 
 /** Passed to Worker.create as they are. */
@@ -64,12 +80,17 @@ export interface WorkerSettings {
 }
 
 /** Both variables or neither: a version is a deployment name and a build id. */
-function deploymentVersionOf(deploymentName: string | undefined, buildId: string | undefined): WorkerDeploymentVersion | undefined {
+function deploymentVersionOf(
+  deploymentName: string | undefined,
+  buildId: string | undefined,
+): WorkerDeploymentVersion | undefined {
   if (deploymentName === undefined && buildId === undefined) return undefined;
   if (deploymentName === undefined || buildId === undefined) {
     const missing = deploymentName === undefined ? 'TEMPORAL_DEPLOYMENT_NAME' : 'TEMPORAL_WORKER_BUILD_ID';
     const other = deploymentName === undefined ? 'TEMPORAL_WORKER_BUILD_ID' : 'TEMPORAL_DEPLOYMENT_NAME';
-    throw new ConfigurationError(`Invalid configuration:\n  ${missing}: required when ${other} is set (a Worker Deployment Version is both)`);
+    throw new ConfigurationError(
+      `Invalid configuration:\n  ${missing}: required when ${other} is set (a Worker Deployment Version is both)`,
+    );
   }
   return { deploymentName, buildId };
 }

@@ -15,7 +15,9 @@ import type { WorkerDeploymentOptions } from '@temporalio/worker';
 export const defaultVersioningBehavior = 'PINNED' as const;
 
 /** The `workerDeploymentOptions` of Worker.create for a version; none without one. */
-export function workerDeploymentOptionsFor(version: WorkerDeploymentVersion | undefined): { workerDeploymentOptions?: WorkerDeploymentOptions } {
+export function workerDeploymentOptionsFor(version: WorkerDeploymentVersion | undefined): {
+  workerDeploymentOptions?: WorkerDeploymentOptions;
+} {
   if (!version) return {};
   return { workerDeploymentOptions: { useWorkerVersioning: true, version, defaultVersioningBehavior } };
 }

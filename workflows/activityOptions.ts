@@ -7,7 +7,12 @@
  * activity to say which (WAIT_CANCELLATION_COMPLETED), so what a creating call bought reaches the
  * step even when an operator waived or cancelled it meanwhile.
  */
-import { ActivityCancellationType, type ActivityOptions, type Duration, type LocalActivityOptions } from '@temporalio/common';
+import {
+  ActivityCancellationType,
+  type ActivityOptions,
+  type Duration,
+  type LocalActivityOptions,
+} from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { defaultDeadlines } from '../client/deadlines';
 

@@ -24,7 +24,10 @@ export interface AffordabilityInput {
   callBudget?: Duration;
 }
 
-export type AffordabilityDetail = Pick<AffordabilityInsight, 'monthly_income' | 'monthly_expenditure' | 'monthly_disposable_income' | 'currency'> & { transactions: number };
+export type AffordabilityDetail = Pick<
+  AffordabilityInsight,
+  'monthly_income' | 'monthly_expenditure' | 'monthly_disposable_income' | 'currency'
+> & { transactions: number };
 export type AffordabilityStatus = StepStatus<AffordabilityDetail>;
 
 interface Links {
@@ -37,17 +40,36 @@ export async function affordabilityWorkflow(input: AffordabilityInput): Promise<
   return failingOnProviderError(tracker, () => requestAffordability(input, tracker));
 }
 
-async function requestAffordability(input: AffordabilityInput, { update, finish, providerAnswered }: ReturnType<typeof trackStep<AffordabilityDetail>>): Promise<AffordabilityStatus> {
+async function requestAffordability(
+  input: AffordabilityInput,
+  { update, finish, providerAnswered }: ReturnType<typeof trackStep<AffordabilityDetail>>,
+): Promise<AffordabilityStatus> {
   const provider = providerActivities(input.callBudget, providerAnswered);
   const deadline = input.deadline ?? defaultDeadlines.affordability;
   const { found } = await requestAndAwaitResult<Links>({
     kind: 'affordability',
-    request: async (subscription) => (await provider.requestAffordabilityInsightAndSubscribe({ caseId: input.caseId, subscription, ...keyed(input, 'request') })).request_id,
+    request: async (subscription) =>
+      (
+        await provider.requestAffordabilityInsightAndSubscribe({
+          caseId: input.caseId,
+          subscription,
+          ...keyed(input, 'request'),
+        })
+      ).request_id,
     locate: (delivery, requestId) => {
       // A polled record says Complete: the links are the spec's paths (§4.7).
-      if (delivery.parse === 'polled') return { insight: path(routes.affordabilityInsight, { requestId }), transactions: path(routes.affordabilityInsightTransactions, { requestId }) };
+      if (delivery.parse === 'polled')
+        return {
+          insight: path(routes.affordabilityInsight, { requestId }),
+          transactions: path(routes.affordabilityInsightTransactions, { requestId }),
+        };
       const data = sentData(delivery, 'AffordabilityInsights.Completed');
-      return data ? { insight: data.affordability_insight_endpoint, transactions: data.affordability_insight_transactions_endpoint } : undefined;
+      return data
+        ? {
+            insight: data.affordability_insight_endpoint,
+            transactions: data.affordability_insight_transactions_endpoint,
+          }
+        : undefined;
     },
     deadline,
     reconcileAfter: input.reconcileAfter,

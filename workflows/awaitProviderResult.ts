@@ -27,7 +27,9 @@ export interface AwaitResultOptions<Found> {
   update: (changes: Partial<StepStatus<never>>) => unknown;
 }
 
-export async function requestAndAwaitResult<Found>(options: AwaitResultOptions<Found>): Promise<{ requestId: string; found: Found | undefined }> {
+export async function requestAndAwaitResult<Found>(
+  options: AwaitResultOptions<Found>,
+): Promise<{ requestId: string; found: Found | undefined }> {
   let requestId = '';
   let found: Found | undefined;
   // An event can come before the request id does (the creating activity subscribes); it is

@@ -48,31 +48,47 @@ export interface BankingDetail {
 
 export type BankingStatus = StepStatus<BankingDetail>;
 
-type Outcome = { ok: true; accounts: ConnectedAccountLinks[]; bankConnectionId: string | null } | { ok: false; reason: string };
+type Outcome =
+  { ok: true; accounts: ConnectedAccountLinks[]; bankConnectionId: string | null } | { ok: false; reason: string };
 
 /**
  * Whether a delivery belongs to this attempt: its own connection's, whenever it came (an attempt
  * that continues the need has the connection an earlier attempt made, which the applicant may have
  * completed meanwhile), or (statements) one received in its own time.
  */
-function belongsToAttempt(delivery: ResourceDelivery, connectionId: string | null, notBefore: string | undefined): boolean {
+function belongsToAttempt(
+  delivery: ResourceDelivery,
+  connectionId: string | null,
+  notBefore: string | undefined,
+): boolean {
   if (!connectionId) return !notBefore || delivery.receivedAt >= notBefore;
   const data = delivery.data as { bank_connection_id?: unknown };
-  return typeof data.bank_connection_id === 'string' && data.bank_connection_id.toLowerCase() === connectionId.toLowerCase();
+  return (
+    typeof data.bank_connection_id === 'string' && data.bank_connection_id.toLowerCase() === connectionId.toLowerCase()
+  );
 }
 
 /** What a banking-related delivery says, if it settles the step. */
 function outcomeOf(delivery: ResourceDelivery): Outcome | undefined {
   const openBanking = sentData(delivery, 'OpenBankingProcessing.Completed');
-  if (openBanking) return openBanking.status === 'Connected' ? connected(openBanking) : { ok: false, reason: 'the applicant rejected the open banking connection' };
+  if (openBanking)
+    return openBanking.status === 'Connected'
+      ? connected(openBanking)
+      : { ok: false, reason: 'the applicant rejected the open banking connection' };
   const banking = sentData(delivery, 'BankingProcessing.Completed');
-  if (banking) return banking.status === 'Complete' ? connected(banking) : { ok: false, reason: 'the provider rejected the banking connection' };
+  if (banking)
+    return banking.status === 'Complete'
+      ? connected(banking)
+      : { ok: false, reason: 'the provider rejected the banking connection' };
   const statement = sentData(delivery, 'BankStatementProcessing.Completed');
   if (statement) {
     // Sent as the provider wrote it (`Success`, say): the schema's word rule, applied here too.
     return documentStatusOf(statement.status) === 'Complete'
       ? connected(statement)
-      : { ok: false, reason: `the bank statement ${statement.document.file_name} failed: ${statement.message ?? 'no reason given'}` };
+      : {
+          ok: false,
+          reason: `the bank statement ${statement.document.file_name} failed: ${statement.message ?? 'no reason given'}`,
+        };
   }
   return undefined;
 }
@@ -84,12 +100,19 @@ type ConnectionData = Pick<SentEventData['BankingProcessing.Completed'], 'bank_c
  * schema's parse did: the activity's input (in the history) holds no more than it did.
  */
 function connected({ connected_accounts, bank_connection_id }: ConnectionData): Outcome {
-  const accounts = connected_accounts.map(({ account_connection_id, bank_account_endpoint, bank_account_balances_endpoint, bank_account_transactions_endpoint }) => ({
-    account_connection_id,
-    bank_account_endpoint,
-    bank_account_balances_endpoint,
-    bank_account_transactions_endpoint,
-  }));
+  const accounts = connected_accounts.map(
+    ({
+      account_connection_id,
+      bank_account_endpoint,
+      bank_account_balances_endpoint,
+      bank_account_transactions_endpoint,
+    }) => ({
+      account_connection_id,
+      bank_account_endpoint,
+      bank_account_balances_endpoint,
+      bank_account_transactions_endpoint,
+    }),
+  );
   return { ok: true, accounts, bankConnectionId: bank_connection_id };
 }
 
@@ -104,22 +127,36 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
   // events included) may come back before the connection id does, and must wait for it.
   const awaitingConnection = () => input.method === 'open_banking' && attempt.connectionId === null;
   const consider = (delivery: ResourceDelivery) => {
-    if (belongsToAttempt(delivery, attempt.connectionId, input.ignoreEventsBefore)) attempt.outcome ??= outcomeOf(delivery);
+    if (belongsToAttempt(delivery, attempt.connectionId, input.ignoreEventsBefore))
+      attempt.outcome ??= outcomeOf(delivery);
   };
   const inbox = createResourceInbox((_r, delivery) => {
     update({ lastEvent: lastEventOf(delivery) });
     if (!awaitingConnection()) consider(delivery);
   });
-  const waitingFor = input.method === 'open_banking' ? 'waiting for the applicant to connect their bank' : 'waiting for bank statements to be processed';
+  const waitingFor =
+    input.method === 'open_banking'
+      ? 'waiting for the applicant to connect their bank'
+      : 'waiting for bank statements to be processed';
 
   return failingOnProviderError(tracker, async () => {
     if (input.method === 'open_banking') {
-      const connection = await provider.createOpenBankingConnectionAndSubscribe({ caseId: input.caseId, subscription: inbox.subscription(), ...keyed(input, 'connection') });
+      const connection = await provider.createOpenBankingConnectionAndSubscribe({
+        caseId: input.caseId,
+        subscription: inbox.subscription(),
+        ...keyed(input, 'connection'),
+      });
       attempt.connectionId = connection.bank_connection_id;
       inbox.track(resource);
       detail.connectionLink = connection.connection_link;
       for (const earlier of inbox.of(resource)) consider(earlier);
-      update({ state: 'waiting', reason: waitingFor, providerIds: { bank_connection_id: connection.bank_connection_id }, links: { bank_connection_link: connection.connection_link }, detail });
+      update({
+        state: 'waiting',
+        reason: waitingFor,
+        providerIds: { bank_connection_id: connection.bank_connection_id },
+        links: { bank_connection_link: connection.connection_link },
+        detail,
+      });
     } else {
       await inbox.subscribe(resource);
       update({ state: 'waiting', reason: waitingFor });
@@ -137,9 +174,16 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
       return finish('needs_attention', settled.reason, detail);
     }
 
-    update({ state: 'running', reason: null, ...(settled.bankConnectionId ? { providerIds: { ...status.providerIds, bank_connection_id: settled.bankConnectionId } } : {}) });
+    update({
+      state: 'running',
+      reason: null,
+      ...(settled.bankConnectionId
+        ? { providerIds: { ...status.providerIds, bank_connection_id: settled.bankConnectionId } }
+        : {}),
+    });
     // Each read writes the account to the case file and returns its summary.
-    for (const links of settled.accounts) detail.accounts.push(await provider.readConnectedAccount({ ...links, caseId: input.caseId }));
+    for (const links of settled.accounts)
+      detail.accounts.push(await provider.readConnectedAccount({ ...links, caseId: input.caseId }));
     return finish('completed', null, detail);
   });
 }

@@ -11,7 +11,13 @@ import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { condition, setHandler } from '@temporalio/workflow';
 import { reportHeadline, type CreditReportSummary } from '../case-file/summaries';
-import { choosePicklistEntrySignal, picklistChoiceProblem, resolveCreditReportPicklistUpdate, type CreditReportDetail, type PicklistChoice } from '../client/creditReportMessages';
+import {
+  choosePicklistEntrySignal,
+  picklistChoiceProblem,
+  resolveCreditReportPicklistUpdate,
+  type CreditReportDetail,
+  type PicklistChoice,
+} from '../client/creditReportMessages';
 import type { CreditReportRequest, PicklistEntry } from '../provider';
 import { TOO_MANY_RESULTS } from '../provider/creditReportConstants';
 import { defaultDeadlines } from '../client/deadlines';
@@ -46,10 +52,15 @@ const normal = (s: string | null | undefined) => s?.trim().toLowerCase() ?? null
 
 /** The entry the automatic rule picks, if exactly one matches; otherwise none. */
 export function automaticChoice(request: CreditReportRequest, picklist: PicklistEntry[]): PicklistEntry | undefined {
-  const sameCountry = (e: PicklistEntry) => !request.country_code || normal(e.country_code) === normal(request.country_code);
-  const byName = request.company_name ? picklist.filter((e) => normal(e.company_name) === normal(request.company_name) && sameCountry(e)) : [];
+  const sameCountry = (e: PicklistEntry) =>
+    !request.country_code || normal(e.country_code) === normal(request.country_code);
+  const byName = request.company_name
+    ? picklist.filter((e) => normal(e.company_name) === normal(request.company_name) && sameCountry(e))
+    : [];
   if (byName.length === 1) return byName[0];
-  const byNumber = request.company_number ? picklist.filter((e) => e.company_number === request.company_number && sameCountry(e)) : [];
+  const byNumber = request.company_number
+    ? picklist.filter((e) => e.company_number === request.company_number && sameCountry(e))
+    : [];
   return byNumber.length === 1 ? byNumber[0] : undefined;
 }
 
@@ -72,7 +83,8 @@ export async function creditReportWorkflow(input: CreditReportInput): Promise<Cr
     },
     {
       validator: ({ provider_id }) => {
-        if (status.state !== 'waiting' || !detail.picklist) throw new Error('There is no picklist waiting to be resolved');
+        if (status.state !== 'waiting' || !detail.picklist)
+          throw new Error('There is no picklist waiting to be resolved');
         if (choice.providerId !== undefined) throw new Error('The picklist has been resolved already');
         const problem = picklistChoiceProblem(detail.picklist, provider_id);
         if (problem) throw new Error(problem);
@@ -80,13 +92,23 @@ export async function creditReportWorkflow(input: CreditReportInput): Promise<Cr
     },
   );
   setHandler(choosePicklistEntrySignal, ({ provider_id }) => {
-    if (status.state === 'waiting' && choice.providerId === undefined && !picklistChoiceProblem(detail.picklist, provider_id)) choice.providerId = provider_id;
+    if (
+      status.state === 'waiting' &&
+      choice.providerId === undefined &&
+      !picklistChoiceProblem(detail.picklist, provider_id)
+    )
+      choice.providerId = provider_id;
   });
 
   return failingOnProviderError(tracker, () => requestReport(input, detail, choice, tracker));
 }
 
-async function requestReport(input: CreditReportInput, detail: CreditReportDetail, choice: { providerId?: string }, { status, update, finish, spend, providerAnswered }: Tracker): Promise<CreditReportStatus> {
+async function requestReport(
+  input: CreditReportInput,
+  detail: CreditReportDetail,
+  choice: { providerId?: string },
+  { status, update, finish, spend, providerAnswered }: Tracker,
+): Promise<CreditReportStatus> {
   const provider = providerActivities(input.callBudget, providerAnswered);
   const caseFile = input.caseId ? { caseId: input.caseId } : {};
   let report: CreditReportSummary;
@@ -99,10 +121,16 @@ async function requestReport(input: CreditReportInput, detail: CreditReportDetai
     const providerError = providerErrorOf(error);
     // Nothing was bought, and the same request would be refused again: the next attempt asks anew.
     spend();
-    return finish('needs_attention', `the provider cannot identify the company: ${providerError.message}`, detail, providerError);
+    return finish(
+      'needs_attention',
+      `the provider cannot identify the company: ${providerError.message}`,
+      detail,
+      providerError,
+    );
   }
   update({ providerIds: { ...status.providerIds, report_id: report.report_id } });
-  if (report.status !== TOO_MANY_RESULTS) return finish('completed', null, { ...detail, report: reportHeadline(report.report), resolvedBy: 'provider' });
+  if (report.status !== TOO_MANY_RESULTS)
+    return finish('completed', null, { ...detail, report: reportHeadline(report.report), resolvedBy: 'provider' });
 
   detail.picklist = report.picklist ?? [];
   const automatic = input.automaticPicklistRule ? automaticChoice(input.request, detail.picklist) : undefined;
@@ -114,7 +142,11 @@ async function requestReport(input: CreditReportInput, detail: CreditReportDetai
     // When the wait below expires, in workflow time: the status says so (the queue's deadline,
     // case-file/caseQueue.ts). It adds no command: the timer is the condition's own.
     detail.expiresAt = new Date(Date.now() + msToNumber(deadline)).toISOString();
-    update({ state: 'waiting', reason: 'the report matched several companies: choose one with the resolvePicklist update', detail });
+    update({
+      state: 'waiting',
+      reason: 'the report matched several companies: choose one with the resolvePicklist update',
+      detail,
+    });
     if (!(await condition(() => choice.providerId !== undefined, deadline))) {
       // Kept: when the wait expired.
       return finish('expired', `nobody resolved the picklist within ${String(deadline)}`, detail);
@@ -124,6 +156,11 @@ async function requestReport(input: CreditReportInput, detail: CreditReportDetai
     detail.resolvedBy = 'operator';
   }
   update({ state: 'running', reason: null, detail });
-  const resolved = await provider.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: choice.providerId as string, ...caseFile, ...keyed(input, 'resolve') });
+  const resolved = await provider.resolveCreditReportPicklist({
+    report_id: report.report_id,
+    provider_id: choice.providerId as string,
+    ...caseFile,
+    ...keyed(input, 'resolve'),
+  });
   return finish('completed', null, { ...detail, report: reportHeadline(resolved.report) });
 }

@@ -9,12 +9,24 @@
  * - `polled`: the pollResource activity (activities/pollResource.ts) read the record with the
  *   record's schema, and records what that schema returned.
  */
-import type { AffordabilityInsight, IdentityVerificationResult, IncomeEmployerResult, KnownEventType, ProviderDocument, SentEventData } from '../provider';
+import type {
+  AffordabilityInsight,
+  IdentityVerificationResult,
+  IncomeEmployerResult,
+  KnownEventType,
+  ProviderDocument,
+  SentEventData,
+} from '../provider';
 import type { ResourceDelivery } from '../client/resourceMessages';
 
 /** The data of a `known` delivery of `eventType` (as sent), or undefined for any other delivery. */
-export function sentData<K extends KnownEventType>(delivery: ResourceDelivery, eventType: K): SentEventData[K] | undefined {
-  return delivery.parse === 'known' && delivery.eventType === eventType ? (delivery.data as SentEventData[K]) : undefined;
+export function sentData<K extends KnownEventType>(
+  delivery: ResourceDelivery,
+  eventType: K,
+): SentEventData[K] | undefined {
+  return delivery.parse === 'known' && delivery.eventType === eventType
+    ? (delivery.data as SentEventData[K])
+    : undefined;
 }
 
 /** The record pollResource returns for each kind of resource it can read. */

@@ -55,12 +55,18 @@ function settle(outcome: DocumentOutcome, delivery: ResourceDelivery): boolean {
     return true;
   }
   if (!documentEvent.test(delivery.eventType)) return false;
-  const data = delivery.data as { status?: string; message?: string | null; document_type?: string; document?: { document_endpoint?: string } };
+  const data = delivery.data as {
+    status?: string;
+    message?: string | null;
+    document_type?: string;
+    document?: { document_endpoint?: string };
+  };
   if (data.status !== 'Complete' && data.status !== 'Failed') return false;
   Object.assign(outcome, {
     status: data.status,
     message: data.message ?? null,
-    document_type: data.document_type ?? outcome.document_type ?? delivery.eventType.replace('Processing.Completed', ''),
+    document_type:
+      data.document_type ?? outcome.document_type ?? delivery.eventType.replace('Processing.Completed', ''),
     document_endpoint: data.document?.document_endpoint ?? outcome.document_endpoint,
   });
   return true;
@@ -74,7 +80,11 @@ export async function documentsWorkflow(input: DocumentsInput): Promise<Document
   return failingOnProviderError(tracker, () => processDocuments(input, outcomes, tracker));
 }
 
-async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome[], { update, finish, spend, providerAnswered }: Tracker): Promise<DocumentsStatus> {
+async function processDocuments(
+  input: DocumentsInput,
+  outcomes: DocumentOutcome[],
+  { update, finish, spend, providerAnswered }: Tracker,
+): Promise<DocumentsStatus> {
   const provider = providerActivities(input.callBudget, providerAnswered);
   update({ detail: { documents: outcomes } });
   const inbox = createResourceInbox((resource, delivery) => {
@@ -87,25 +97,44 @@ async function processDocuments(input: DocumentsInput, outcomes: DocumentOutcome
   for (const [index, file] of input.documents.entries()) {
     const document = { ...file, entity_type: 'case' as const, entity_id: input.caseId };
     // Upload and subscribe in one activity.
-    const uploaded = await provider.uploadDocumentAndSubscribe({ document, subscription: inbox.subscription(reconcileAfter, input.reconcileBackoffCap), ...keyed(input, `document-${index + 1}`) });
-    const outcome: DocumentOutcome = { document_id: uploaded.document_id.toLowerCase(), file_name: uploaded.file_name, status: 'Processing', document_type: uploaded.document_type, message: null, document_endpoint: null };
+    const uploaded = await provider.uploadDocumentAndSubscribe({
+      document,
+      subscription: inbox.subscription(reconcileAfter, input.reconcileBackoffCap),
+      ...keyed(input, `document-${index + 1}`),
+    });
+    const outcome: DocumentOutcome = {
+      document_id: uploaded.document_id.toLowerCase(),
+      file_name: uploaded.file_name,
+      status: 'Processing',
+      document_type: uploaded.document_type,
+      message: null,
+      document_endpoint: null,
+    };
     outcomes.push(outcome);
     inbox.track({ kind: 'document', id: outcome.document_id });
     for (const earlier of inbox.of({ kind: 'document', id: outcome.document_id })) settle(outcome, earlier);
   }
-  update({ state: 'waiting', providerIds: Object.fromEntries(outcomes.map((o, i) => [`document_id_${i + 1}`, o.document_id])), detail: { documents: outcomes } });
+  update({
+    state: 'waiting',
+    providerIds: Object.fromEntries(outcomes.map((o, i) => [`document_id_${i + 1}`, o.document_id])),
+    detail: { documents: outcomes },
+  });
 
   const deadline = input.deadline ?? defaultDeadlines.documents;
   const allSettled = await condition(() => outcomes.every((o) => o.status !== 'Processing'), deadline);
   const failed = outcomes.filter((o) => o.status === 'Failed');
   if (!allSettled) {
     const pending = outcomes.filter((o) => o.status === 'Processing').map((o) => o.file_name);
-    return finish('expired', `not processed within ${String(deadline)}: ${pending.join(', ')}`, { documents: outcomes });
+    return finish('expired', `not processed within ${String(deadline)}: ${pending.join(', ')}`, {
+      documents: outcomes,
+    });
   }
   if (failed.length > 0) {
     // The provider refused these documents: another try uploads them anew.
     spend();
-    return finish('needs_attention', failed.map((o) => `${o.file_name}: ${o.message ?? 'failed'}`).join('; '), { documents: outcomes });
+    return finish('needs_attention', failed.map((o) => `${o.file_name}: ${o.message ?? 'failed'}`).join('; '), {
+      documents: outcomes,
+    });
   }
   return finish('completed', null, { documents: outcomes });
 }

@@ -50,16 +50,19 @@ export interface IdentityVerificationDetail {
 
 export type IdentityVerificationStatus = StepStatus<IdentityVerificationDetail>;
 /** The step's `status` query (shared by every step). */
-export const identityVerificationStatusQuery = stepStatusQuery as import('@temporalio/common').QueryDefinition<IdentityVerificationStatus>;
+export const identityVerificationStatusQuery =
+  stepStatusQuery as import('@temporalio/common').QueryDefinition<IdentityVerificationStatus>;
 
-type Outcome = { kind: 'completed'; resultLink?: string; verificationStatus?: IdvVerificationStatus } | { kind: 'expired' };
+type Outcome =
+  { kind: 'completed'; resultLink?: string; verificationStatus?: IdvVerificationStatus } | { kind: 'expired' };
 
 /** What an event (or a polled record) says about the request, if it settles it. */
 function outcomeOf(delivery: ResourceDelivery): Outcome | undefined {
   const record = polledRecord<'idv'>(delivery);
   if (record) {
     if (record.status === 'Expired') return { kind: 'expired' };
-    if (record.status === 'Completed') return { kind: 'completed', verificationStatus: record.verification_status ?? undefined };
+    if (record.status === 'Completed')
+      return { kind: 'completed', verificationStatus: record.verification_status ?? undefined };
     return undefined;
   }
   const completed = sentData(delivery, 'IdentityVerification.Completed');
@@ -68,18 +71,24 @@ function outcomeOf(delivery: ResourceDelivery): Outcome | undefined {
   return undefined;
 }
 
-export async function identityVerificationWorkflow(input: IdentityVerificationInput): Promise<IdentityVerificationStatus> {
+export async function identityVerificationWorkflow(
+  input: IdentityVerificationInput,
+): Promise<IdentityVerificationStatus> {
   const detail: IdentityVerificationDetail = { personId: input.personId, verificationStatus: null, requests: [] };
   const tracker = trackStep<IdentityVerificationDetail>(input.stepKey);
   const { status, update, finish, spend, providerAnswered } = tracker;
   update({ detail });
   // Only events of the requests this attempt waits for settle it: the current one, and links sent
   // earlier that are still open (the applicant may complete any); a superseded request's never do.
-  const current: { requestId: string | null; open: string[]; outcome?: Outcome & { requestId: string } } = { requestId: null, open: [] };
+  const current: { requestId: string | null; open: string[]; outcome?: Outcome & { requestId: string } } = {
+    requestId: null,
+    open: [],
+  };
   const consider = (requestId: string, delivery: ResourceDelivery) => {
     const outcome = outcomeOf(delivery);
     // An earlier link that expired does not end the wait for the current one.
-    if (outcome && (requestId === current.requestId || outcome.kind === 'completed')) current.outcome ??= { ...outcome, requestId };
+    if (outcome && (requestId === current.requestId || outcome.kind === 'completed'))
+      current.outcome ??= { ...outcome, requestId };
   };
   const inbox = createResourceInbox((resource, delivery) => {
     if (resource.kind !== 'idv' || !current.open.includes(resource.id)) return;
@@ -98,16 +107,25 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
       const adopt = first && (input.adoptOpenRequest ?? true);
       // Find or create, and subscribe, in one activity.
       const request = await provider.openIdentityVerificationRequest({
-          personId: input.personId,
-          adoptOpenRequest: adopt,
-          knownRequests: first ? input.knownRequests : undefined,
-          ...keyed(input, first ? 'request' : `resubmission-${attempt}`),
-          subscription: inbox.subscription(reconcileAfter, input.reconcileBackoffCap),
-        });
-      Object.assign(current, { requestId: request.request_id, open: [request.request_id, ...(request.also_pending ?? [])], outcome: undefined });
+        personId: input.personId,
+        adoptOpenRequest: adopt,
+        knownRequests: first ? input.knownRequests : undefined,
+        ...keyed(input, first ? 'request' : `resubmission-${attempt}`),
+        subscription: inbox.subscription(reconcileAfter, input.reconcileBackoffCap),
+      });
+      Object.assign(current, {
+        requestId: request.request_id,
+        open: [request.request_id, ...(request.also_pending ?? [])],
+        outcome: undefined,
+      });
       for (const id of current.open) inbox.track({ kind: 'idv', id });
       detail.requests.push(request.request_id);
-      update({ state: 'waiting', providerIds: { ...status.providerIds, request_id: request.request_id }, links: { identity_link: request.identity_link }, detail });
+      update({
+        state: 'waiting',
+        providerIds: { ...status.providerIds, request_id: request.request_id },
+        links: { identity_link: request.identity_link },
+        detail,
+      });
       // Events that arrived before we subscribed were replayed by the subscription.
       for (const id of current.open) for (const earlier of inbox.of({ kind: 'idv', id })) consider(id, earlier);
       // A link the applicant completed after an earlier attempt ended: its result settles this one.
@@ -115,7 +133,10 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
 
       if (!(await condition(() => current.outcome !== undefined, deadline))) {
         // The request may still be Pending: the next attempt adopts it (the need is not spent).
-        return finish('expired', `no outcome for request ${request.request_id} within ${String(deadline)}, nor from the provider when asked`);
+        return finish(
+          'expired',
+          `no outcome for request ${request.request_id} within ${String(deadline)}, nor from the provider when asked`,
+        );
       }
       const settled = current.outcome as Outcome & { requestId: string };
       if (settled.kind === 'expired') {
@@ -137,13 +158,21 @@ export async function identityVerificationWorkflow(input: IdentityVerificationIn
         case 'ResubmissionRequested':
           if (attempt >= maxResubmissions) {
             spend();
-            return finish('needs_attention', `the provider asked for resubmission again after ${maxResubmissions} new requests (the limit)`, detail);
+            return finish(
+              'needs_attention',
+              `the provider asked for resubmission again after ${maxResubmissions} new requests (the limit)`,
+              detail,
+            );
           }
           update({ reason: `resubmission requested; new request ${attempt + 1} of ${maxResubmissions}`, detail });
           continue;
         default:
           spend();
-          return finish('failed', `the result endpoint reported verification_status ${String(result.verification_status)}`, detail);
+          return finish(
+            'failed',
+            `the result endpoint reported verification_status ${String(result.verification_status)}`,
+            detail,
+          );
       }
     }
   });

@@ -27,7 +27,10 @@ export interface IncomeEmployerInput {
   callBudget?: Duration;
 }
 
-export type IncomeEmployerDetail = Pick<IncomeEmployerResult, 'employer_name' | 'annual_income' | 'currency' | 'message' | 'failure_detail'>;
+export type IncomeEmployerDetail = Pick<
+  IncomeEmployerResult,
+  'employer_name' | 'annual_income' | 'currency' | 'message' | 'failure_detail'
+>;
 export type IncomeEmployerStatus = StepStatus<IncomeEmployerDetail>;
 
 export async function incomeEmployerWorkflow(input: IncomeEmployerInput): Promise<IncomeEmployerStatus> {
@@ -35,12 +38,22 @@ export async function incomeEmployerWorkflow(input: IncomeEmployerInput): Promis
   return failingOnProviderError(tracker, () => verifyIncomeEmployer(input, tracker));
 }
 
-async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish, spend, providerAnswered }: ReturnType<typeof trackStep<IncomeEmployerDetail>>): Promise<IncomeEmployerStatus> {
+async function verifyIncomeEmployer(
+  input: IncomeEmployerInput,
+  { update, finish, spend, providerAnswered }: ReturnType<typeof trackStep<IncomeEmployerDetail>>,
+): Promise<IncomeEmployerStatus> {
   const provider = providerActivities(input.callBudget, providerAnswered);
   const deadline = input.deadline ?? defaultDeadlines.incomeEmployer;
   const { found: verificationLink } = await requestAndAwaitResult<string>({
     kind: 'income-employer',
-    request: async (subscription) => (await provider.requestIncomeEmployerVerificationAndSubscribe({ caseId: input.caseId, subscription, ...keyed(input, 'request') })).request_id,
+    request: async (subscription) =>
+      (
+        await provider.requestIncomeEmployerVerificationAndSubscribe({
+          caseId: input.caseId,
+          subscription,
+          ...keyed(input, 'request'),
+        })
+      ).request_id,
     locate: (delivery, requestId) => {
       if (delivery.parse === 'polled') return path(routes.incomeEmployer, { requestId });
       const data = sentData(delivery, 'IncomeEmployerInsights.Completed');
@@ -65,5 +78,9 @@ async function verifyIncomeEmployer(input: IncomeEmployerInput, { update, finish
   if (result.status === 'Complete') return finish('completed', null, detail);
   // The provider has answered this request for good: another try asks anew.
   spend();
-  return finish('needs_attention', `income and employer could not be verified: ${result.failure_detail ?? result.message ?? 'no detail given'}`, detail);
+  return finish(
+    'needs_attention',
+    `income and employer could not be verified: ${result.failure_detail ?? result.message ?? 'no detail given'}`,
+    detail,
+  );
 }

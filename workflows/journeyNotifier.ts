@@ -24,7 +24,17 @@ export class JourneyNotifier {
 
   send(type: CaseEventType, state: string, reasons: string[], step?: CaseEventInput['step']): void {
     const { workflowId, runId } = workflowInfo();
-    const event: CaseEventInput = { type, caseId: this.caseId, workflowId, runId, sequence: ++this.sequence, occurredAt: new Date(Date.now()).toISOString(), state, reasons: [...reasons], step };
+    const event: CaseEventInput = {
+      type,
+      caseId: this.caseId,
+      workflowId,
+      runId,
+      sequence: ++this.sequence,
+      occurredAt: new Date(Date.now()).toISOString(),
+      state,
+      reasons: [...reasons],
+      step,
+    };
     // Given up only after the activity's 7 days: the journey does not fail over its LOS.
     this.pending.push(CancellationScope.nonCancellable(() => notifyLos(event)).catch(() => undefined));
   }

@@ -51,17 +51,35 @@ export interface PlannedStep {
 export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep> {
   const deadlines: Deadlines = deadlinesWith(input.deadlines as Record<string, Duration>);
   // How each step's resources poll the provider when no webhook comes.
-  const reconciliation = { reconcileAfter: deadlines.reconcileAfter, reconcileBackoffCap: deadlines.reconcileBackoffCap };
+  const reconciliation = {
+    reconcileAfter: deadlines.reconcileAfter,
+    reconcileBackoffCap: deadlines.reconcileBackoffCap,
+  };
   const plan = new Map<string, PlannedStep>();
   const taskQueue = workflowInfo().taskQueue;
   const { steps, caseId } = input;
-  const common = (key: string, attempt: AttemptStart) => ({ stepKey: attemptReportKey(key, attempt.attempt), callBudget: deadlines.providerCalls, purchase: attempt.continuation.purchase });
+  const common = (key: string, attempt: AttemptStart) => ({
+    stepKey: attemptReportKey(key, attempt.attempt),
+    callBudget: deadlines.providerCalls,
+    purchase: attempt.continuation.purchase,
+  });
   /** The attempt's child workflow, with its one input. */
-  const child = <Input, Result extends StepStatus>(workflow: (input: Input) => Promise<Result>, attempt: AttemptStart, input: Input): Promise<StepStatus> =>
+  const child = <Input, Result extends StepStatus>(
+    workflow: (input: Input) => Promise<Result>,
+    attempt: AttemptStart,
+    input: Input,
+  ): Promise<StepStatus> =>
     afterAnOrphan(attempt.workflowId, () =>
-      executeChild(workflow, { taskQueue, workflowId: attempt.workflowId, args: [input], staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt), typedSearchAttributes: caseSearchAttributes(caseId) }),
+      executeChild(workflow, {
+        taskQueue,
+        workflowId: attempt.workflowId,
+        args: [input],
+        staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt),
+        typedSearchAttributes: caseSearchAttributes(caseId),
+      }),
     );
-  const add = (key: string, start: PlannedStep['start'], dependsOn: string | null = null) => plan.set(key, { key, dependsOn, start });
+  const add = (key: string, start: PlannedStep['start'], dependsOn: string | null = null) =>
+    plan.set(key, { key, dependsOn, start });
 
   if (steps.creditReport && input.company) {
     const request = input.company;
@@ -100,26 +118,49 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
     const method = steps.banking;
     const key = journeySteps.banking.key;
     add(key, (a) =>
-      child(bankingWorkflow, a, { ...common(key, a), caseId, method, deadline: deadlines.banking, ignoreEventsBefore: a.attempt > 1 ? a.startedAt : undefined }),
+      child(bankingWorkflow, a, {
+        ...common(key, a),
+        caseId,
+        method,
+        deadline: deadlines.banking,
+        ignoreEventsBefore: a.attempt > 1 ? a.startedAt : undefined,
+      }),
     );
   }
   if (steps.documents?.length) {
     const documents = steps.documents;
     const key = journeySteps.documents.key;
     add(key, (a) =>
-      child(documentsWorkflow, a, { ...common(key, a), caseId, documents, deadline: deadlines.documents, ...reconciliation }),
+      child(documentsWorkflow, a, {
+        ...common(key, a),
+        caseId,
+        documents,
+        deadline: deadlines.documents,
+        ...reconciliation,
+      }),
     );
   }
   if (steps.incomeEmployer) {
     const key = journeySteps.incomeEmployer.key;
     add(key, (a) =>
-      child(incomeEmployerWorkflow, a, { ...common(key, a), caseId, deadline: deadlines.incomeEmployer, ...reconciliation }),
+      child(incomeEmployerWorkflow, a, {
+        ...common(key, a),
+        caseId,
+        deadline: deadlines.incomeEmployer,
+        ...reconciliation,
+      }),
     );
   }
   if (steps.affordability) {
     // Affordability is computed from the case's banking data: it runs once banking completed.
     const key = journeySteps.affordability.key;
-    const start = (a: AttemptStart) => child(affordabilityWorkflow, a, { ...common(key, a), caseId, deadline: deadlines.affordability, ...reconciliation });
+    const start = (a: AttemptStart) =>
+      child(affordabilityWorkflow, a, {
+        ...common(key, a),
+        caseId,
+        deadline: deadlines.affordability,
+        ...reconciliation,
+      });
     add(key, start, steps.banking ? journeySteps.banking.key : null);
   }
   return plan;
@@ -141,7 +182,10 @@ async function afterAnOrphan<T>(workflowId: string, start: () => Promise<T>): Pr
     } catch (error) {
       const wait = ORPHAN_WAITS_MS[tries];
       if (!(error instanceof WorkflowExecutionAlreadyStartedError) || wait === undefined) throw error;
-      if (tries === 0) await getExternalWorkflowHandle(workflowId).cancel().catch(() => undefined);
+      if (tries === 0)
+        await getExternalWorkflowHandle(workflowId)
+          .cancel()
+          .catch(() => undefined);
       await sleep(wait);
     }
   }

@@ -49,7 +49,9 @@ export class JourneyReadModel {
       stateSince: this.stateSince,
     };
     // Given up only after the activity's 7 days: the journey never fails over its read model.
-    this.pending.push(CancellationScope.nonCancellable(() => firstTry(write).catch(() => durably(write))).catch(() => undefined));
+    this.pending.push(
+      CancellationScope.nonCancellable(() => firstTry(write).catch(() => durably(write))).catch(() => undefined),
+    );
   }
 
   async drain(): Promise<void> {

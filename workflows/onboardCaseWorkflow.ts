@@ -25,7 +25,11 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import { choosePicklistEntrySignal, picklistChoiceProblem, type CreditReportDetail } from '../client/creditReportMessages';
+import {
+  choosePicklistEntrySignal,
+  picklistChoiceProblem,
+  type CreditReportDetail,
+} from '../client/creditReportMessages';
 import { defaultDeadlines, deadlinesWith } from '../client/deadlines';
 import type { ValidOnboardCaseInput } from '../client/journeyInput';
 import {
@@ -108,13 +112,35 @@ class Journey {
     const continued = this.input.carryOver?.purchases?.[planned.key];
     if (carried) {
       const { state, attempt, workflowId, providerIds, reason, detail, lastEvent } = carried;
-      return { ...base, need: continued?.need ?? 0, state, attempt, workflowId, providerIds, reason, detail: detail ?? null, lastEvent, attempts: [{ attempt, workflowId, state, providerIds, reason, carriedOver: true }] };
+      return {
+        ...base,
+        need: continued?.need ?? 0,
+        state,
+        attempt,
+        workflowId,
+        providerIds,
+        reason,
+        detail: detail ?? null,
+        lastEvent,
+        attempts: [{ attempt, workflowId, state, providerIds, reason, carriedOver: true }],
+      };
     }
-    return { ...base, need: continued?.need ?? 0, state: 'pending', attempt: priorAttempts, workflowId: attemptWorkflowId(this.input.caseId, planned.key, priorAttempts + 1), providerIds: {}, reason: null, detail: null, attempts: [] };
+    return {
+      ...base,
+      need: continued?.need ?? 0,
+      state: 'pending',
+      attempt: priorAttempts,
+      workflowId: attemptWorkflowId(this.input.caseId, planned.key, priorAttempts + 1),
+      providerIds: {},
+      reason: null,
+      detail: null,
+      attempts: [],
+    };
   }
 
   async run(): Promise<JourneyStatus> {
-    for (const [key, step] of Object.entries(this.status.steps)) if (step.state === 'completed') this.announcedSteps.add(`${key}@${step.attempt}`);
+    for (const [key, step] of Object.entries(this.status.steps))
+      if (step.state === 'completed') this.announcedSteps.add(`${key}@${step.attempt}`);
     this.cancelledScope = CancellationScope.current();
     this.registerHandlers();
     // CaseId and the first JourneyState (`running`) are set by the client at start.
@@ -160,7 +186,11 @@ class Journey {
       this.readModel.write(this.status);
       const acted = await condition(() => this.version !== seen, this.operatorDecisionMs);
       this.status.operatorDeadline = null;
-      if (!acted) return this.close('needs_attention', `no operator decision within ${String(this.input.deadlines.operatorDecision ?? defaultDeadlines.operatorDecision)}`);
+      if (!acted)
+        return this.close(
+          'needs_attention',
+          `no operator decision within ${String(this.input.deadlines.operatorDecision ?? defaultDeadlines.operatorDecision)}`,
+        );
     }
   }
 
@@ -178,7 +208,11 @@ class Journey {
   /** Pending behind a dependency that will not complete without an operator. */
   private blocked(step: JourneyStep): boolean {
     const dependency = step.dependsOn ? this.status.steps[step.dependsOn] : undefined;
-    return step.state === 'pending' && dependency !== undefined && !['pending', 'completed', ...activeStates].includes(dependency.state);
+    return (
+      step.state === 'pending' &&
+      dependency !== undefined &&
+      !['pending', 'completed', ...activeStates].includes(dependency.state)
+    );
   }
 
   /** Starts the next attempt of a step as a child workflow, in a scope of its own. */
@@ -189,13 +223,42 @@ class Journey {
     const requestedBecause = step.attempts.length > 0 ? (step.reason ?? null) : null;
     const fresh = this.freshNext.delete(key);
     const continuation = this.continuation(key, step, fresh);
-    Object.assign(step, { attempt, workflowId, need: continuation.need, state: 'running', providerIds: {}, lastEvent: null, reason: null, detail: null, links: {}, error: null, actions: [] });
-    step.attempts.push({ attempt, workflowId, state: 'running', providerIds: {}, reason: null, requestedBecause, need: continuation.need, fresh: fresh || undefined });
+    Object.assign(step, {
+      attempt,
+      workflowId,
+      need: continuation.need,
+      state: 'running',
+      providerIds: {},
+      lastEvent: null,
+      reason: null,
+      detail: null,
+      links: {},
+      error: null,
+      actions: [],
+    });
+    step.attempts.push({
+      attempt,
+      workflowId,
+      state: 'running',
+      providerIds: {},
+      reason: null,
+      requestedBecause,
+      need: continuation.need,
+      fresh: fresh || undefined,
+    });
     const scope = new CancellationScope();
     this.scopes.set(key, scope);
     const planned = this.plan.get(key) as PlannedStep;
     scope
-      .run(() => planned.start({ stepKey: key, attempt, workflowId, startedAt: new Date(Date.now()).toISOString(), continuation }))
+      .run(() =>
+        planned.start({
+          stepKey: key,
+          attempt,
+          workflowId,
+          startedAt: new Date(Date.now()).toISOString(),
+          continuation,
+        }),
+      )
       .then(
         (result) => this.settle(key, attempt, result),
         (error) => this.settle(key, attempt, failedAttempt(error)),
@@ -219,12 +282,29 @@ class Journey {
     const spent = last ? last.needSpent === true : carried?.needSpent === true;
     const need = current === 0 ? 1 : fresh || spent ? current + 1 : current;
     const sameNeed = ownAttempts.filter((a) => a.need === need);
-    const providerIds = Object.assign({}, need === carried?.need ? carried.providerIds : {}, ...sameNeed.map((a) => a.providerIds)) as Record<string, string>;
+    const providerIds = Object.assign(
+      {},
+      need === carried?.need ? carried.providerIds : {},
+      ...sameNeed.map((a) => a.providerIds),
+    ) as Record<string, string>;
     // Links the person was sent that they may still complete: any attempt's request not known spent.
     // A request that a later attempt found spent (declined, expired) is not open, whichever attempt sent it.
-    const spentRequests = new Set(ownAttempts.filter((a) => a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string));
-    const openRequests = [...(carried?.openRequests ?? []), ...ownAttempts.filter((a) => !a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string)];
-    return { need, purchase: purchaseKey(this.input.caseId, key, need), fresh, providerIds, openRequests: [...new Set(openRequests)].filter((id) => !spentRequests.has(id)) };
+    const spentRequests = new Set(
+      ownAttempts.filter((a) => a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string),
+    );
+    const openRequests = [
+      ...(carried?.openRequests ?? []),
+      ...ownAttempts
+        .filter((a) => !a.needSpent && a.providerIds.request_id)
+        .map((a) => a.providerIds.request_id as string),
+    ];
+    return {
+      need,
+      purchase: purchaseKey(this.input.caseId, key, need),
+      fresh,
+      providerIds,
+      openRequests: [...new Set(openRequests)].filter((id) => !spentRequests.has(id)),
+    };
   }
 
   /**
@@ -254,7 +334,13 @@ class Journey {
     setHandler(stepReportSignal, ({ stepKey: reportKey, seq, status: reported }) => {
       const { stepKey, attempt } = parseAttemptReportKey(reportKey);
       const step = this.status.steps[stepKey];
-      if (!step || step.attempt !== attempt || !activeStates.includes(step.state) || seq <= (this.lastReport.get(reportKey) ?? 0)) return;
+      if (
+        !step ||
+        step.attempt !== attempt ||
+        !activeStates.includes(step.state) ||
+        seq <= (this.lastReport.get(reportKey) ?? 0)
+      )
+        return;
       this.lastReport.set(reportKey, seq);
       Object.assign(step, reported);
       const record = step.attempts[step.attempts.length - 1];
@@ -265,18 +351,30 @@ class Journey {
       this.cancelReason ??= reason ?? 'cancelled by an operator';
       this.version++;
     });
-    setHandler(retryStepUpdate, ({ step: key, reason, fresh }) => this.retry(key, reason ?? null, fresh === true), { validator: ({ step }) => this.validateRetry(step) });
-    setHandler(waiveStepUpdate, ({ step: key, reason }) => this.waive(key, reason), { validator: ({ step, reason }) => this.validateWaive(step, reason) });
-    setHandler(resolveJourneyPicklistUpdate, ({ providerId }) => this.resolvePicklist(providerId), { validator: ({ providerId }) => this.validatePicklist(providerId) });
+    setHandler(retryStepUpdate, ({ step: key, reason, fresh }) => this.retry(key, reason ?? null, fresh === true), {
+      validator: ({ step }) => this.validateRetry(step),
+    });
+    setHandler(waiveStepUpdate, ({ step: key, reason }) => this.waive(key, reason), {
+      validator: ({ step, reason }) => this.validateWaive(step, reason),
+    });
+    setHandler(resolveJourneyPicklistUpdate, ({ providerId }) => this.resolvePicklist(providerId), {
+      validator: ({ providerId }) => this.validatePicklist(providerId),
+    });
   }
 
   /** The step an action names, unless the journey is closing or another action on it is under way. */
   private knownStep(key: unknown): JourneyStep {
     if (this.cancelReason || this.cancelledScope?.consideredCancelled) throw new Error(this.closingRefusal());
     const step = typeof key === 'string' ? this.status.steps[key] : undefined;
-    if (!step) throw new Error(`unknown step ${JSON.stringify(key)}; the steps of this journey are: ${Object.keys(this.status.steps).join(', ')}`);
+    if (!step)
+      throw new Error(
+        `unknown step ${JSON.stringify(key)}; the steps of this journey are: ${Object.keys(this.status.steps).join(', ')}`,
+      );
     const inFlight = this.inFlight.get(key as string);
-    if (inFlight) throw new Error(`a ${inFlight} of ${String(key)} is under way; send yours once it has answered, against the step as it then stands`);
+    if (inFlight)
+      throw new Error(
+        `a ${inFlight} of ${String(key)} is under way; send yours once it has answered, against the step as it then stands`,
+      );
     return step;
   }
 
@@ -300,7 +398,10 @@ class Journey {
 
   private validateRetry(key: string): void {
     const step = this.knownStep(key);
-    if (step.dependsOn && !this.dependencyMet(step)) throw new Error(`${key} waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn]?.state}; retry ${step.dependsOn} first`);
+    if (step.dependsOn && !this.dependencyMet(step))
+      throw new Error(
+        `${key} waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn]?.state}; retry ${step.dependsOn} first`,
+      );
     if (retryableStates.includes(step.state)) return;
     throw new Error(`${key} is ${step.state}; a step can be retried when it is ${retryableStates.join(', ')}`);
   }
@@ -310,13 +411,20 @@ class Journey {
    * its creating calls finish and what they bought is recorded, and the new attempt continues it
    * (the same need) unless `fresh` asks for a new purchase.
    */
-  private async retry(key: string, reason: string | null, fresh: boolean): Promise<{ step: string; status: JourneyStep }> {
+  private async retry(
+    key: string,
+    reason: string | null,
+    fresh: boolean,
+  ): Promise<{ step: string; status: JourneyStep }> {
     const step = this.status.steps[key] as JourneyStep;
     const before = step.attempt;
     this.inFlight.set(key, 'retryStep');
     if (fresh) this.freshNext.add(key);
     this.scopes.get(key)?.cancel();
-    Object.assign(step, { state: 'pending', reason: reason ?? (fresh ? 'retried by an operator, with a fresh purchase' : 'retried by an operator') });
+    Object.assign(step, {
+      state: 'pending',
+      reason: reason ?? (fresh ? 'retried by an operator, with a fresh purchase' : 'retried by an operator'),
+    });
     this.resetDependents(key);
     this.version++;
     try {
@@ -333,14 +441,17 @@ class Journey {
       if (dependent.dependsOn !== key || dependent.state === 'waived') continue;
       this.scopes.get(dependentKey)?.cancel();
       if (dependent.attempts.length > 0) this.freshNext.add(dependentKey);
-      if (dependent.state !== 'pending') Object.assign(dependent, { state: 'pending', reason: `runs again after ${key}` });
+      if (dependent.state !== 'pending')
+        Object.assign(dependent, { state: 'pending', reason: `runs again after ${key}` });
     }
   }
 
   private validateWaive(key: string, reason: unknown): void {
     const step = this.knownStep(key);
-    if (typeof reason !== 'string' || reason.trim() === '') throw new Error('waiving a step needs a reason (it is recorded with the step)');
-    if (settledStates.includes(step.state)) throw new Error(`${key} is ${step.state} already; only a step that is not completed or waived can be waived`);
+    if (typeof reason !== 'string' || reason.trim() === '')
+      throw new Error('waiving a step needs a reason (it is recorded with the step)');
+    if (settledStates.includes(step.state))
+      throw new Error(`${key} is ${step.state} already; only a step that is not completed or waived can be waived`);
   }
 
   /**
@@ -369,7 +480,8 @@ class Journey {
   private picklistStep(): JourneyStep {
     const step = this.knownStep(creditReportKey);
     const picklist = (step.detail as CreditReportDetail | null)?.picklist;
-    if (step.state !== 'waiting' || !picklist?.length) throw new Error(`${creditReportKey} is ${step.state}; there is no picklist waiting to be resolved`);
+    if (step.state !== 'waiting' || !picklist?.length)
+      throw new Error(`${creditReportKey} is ${step.state}; there is no picklist waiting to be resolved`);
     return step;
   }
 
@@ -399,12 +511,21 @@ class Journey {
     const steps = Object.entries(this.status.steps);
     for (const [key, step] of steps) {
       // Said of every step behind its dependency, not only a blocked one: a reason never goes stale.
-      if (step.state === 'pending' && step.dependsOn && !this.dependencyMet(step)) step.reason = `waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn]?.state}`;
+      if (step.state === 'pending' && step.dependsOn && !this.dependencyMet(step))
+        step.reason = `waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn]?.state}`;
       step.actions = this.actionsFor(key, step);
     }
-    this.status.reasons = steps.filter(([, s]) => !settledStates.includes(s.state)).map(([key, s]) => `${key}: ${s.state}${s.reason ? ` (${s.reason})` : ''}${nextActions(s)}`);
-    const waitsForOperator = steps.some(([, s]) => attentionStates.includes(s.state) || isPicklistWaiting(s) || this.blocked(s));
-    const state: JourneyState = steps.every(([, s]) => settledStates.includes(s.state)) ? 'completed' : waitsForOperator ? 'needs_attention' : 'running';
+    this.status.reasons = steps
+      .filter(([, s]) => !settledStates.includes(s.state))
+      .map(([key, s]) => `${key}: ${s.state}${s.reason ? ` (${s.reason})` : ''}${nextActions(s)}`);
+    const waitsForOperator = steps.some(
+      ([, s]) => attentionStates.includes(s.state) || isPicklistWaiting(s) || this.blocked(s),
+    );
+    const state: JourneyState = steps.every(([, s]) => settledStates.includes(s.state))
+      ? 'completed'
+      : waitsForOperator
+        ? 'needs_attention'
+        : 'running';
     this.announceCompletedSteps();
     this.publish(state);
   }
@@ -414,7 +535,8 @@ class Journey {
     if (this.blocked(step)) return [`retryStep ${step.dependsOn}`, `waiveStep ${key}`];
     if (isPicklistWaiting(step)) return ['resolvePicklist', `retryStep ${key}`, `waiveStep ${key}`];
     if (step.state === 'waived') return this.hasUnsettledDependant(key) ? [`retryStep ${key}`] : [];
-    if (attentionStates.includes(step.state) || step.state === 'waiting') return [`retryStep ${key}`, `waiveStep ${key}`];
+    if (attentionStates.includes(step.state) || step.state === 'waiting')
+      return [`retryStep ${key}`, `waiveStep ${key}`];
     return [];
   }
 
@@ -456,7 +578,8 @@ class Journey {
     for (const scope of this.scopes.values()) scope.cancel();
     await condition(() => this.scopes.size === 0);
     for (const [key, step] of Object.entries(this.status.steps)) {
-      const unfinished = ['pending', ...activeStates].includes(step.state) || (stopped.includes(key) && step.state === 'cancelled');
+      const unfinished =
+        ['pending', ...activeStates].includes(step.state) || (stopped.includes(key) && step.state === 'cancelled');
       if (state === 'cancelled' && unfinished) Object.assign(step, { state: 'cancelled', reason });
     }
     this.refresh();

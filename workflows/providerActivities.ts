@@ -12,14 +12,16 @@ const RECOVERY_BUDGET_MS = 30_000;
 type Call = (...args: unknown[]) => Promise<unknown>;
 
 /** A creating call: the workflow gave it the purchase's idempotency key (purchase.ts). */
-const creating = (input: unknown): boolean => typeof (input as { idempotencyKey?: unknown } | null)?.idempotencyKey === 'string';
+const creating = (input: unknown): boolean =>
+  typeof (input as { idempotencyKey?: unknown } | null)?.idempotencyKey === 'string';
 
 /**
  * Stopped by a cancellation: cancelled between tries or while a try failed, or failed in a try
  * that Temporal did not repeat because a cancel was requested meanwhile (the activity had not
  * heard of it yet: cancellation reaches it only with a heartbeat's answer).
  */
-const stoppedByCancel = (error: unknown): boolean => isCancellation(error) || (error instanceof ActivityFailure && error.retryState === RetryState.CANCEL_REQUESTED);
+const stoppedByCancel = (error: unknown): boolean =>
+  isCancellation(error) || (error instanceof ActivityFailure && error.retryState === RetryState.CANCEL_REQUESTED);
 
 /**
  * Provider calls retried within `budget` (default `deadlines.providerCalls`). `onAnswer` runs
@@ -59,4 +61,6 @@ export function providerActivities(budget?: Duration, onAnswer?: () => void) {
 
 export const provider = providerActivities();
 
-export const resourceSubscriptions = proxyActivities<Pick<Activities, 'subscribeToResource'>>(activityOptions.subscribe);
+export const resourceSubscriptions = proxyActivities<Pick<Activities, 'subscribeToResource'>>(
+  activityOptions.subscribe,
+);

@@ -33,7 +33,12 @@ export function providerErrorOf(error: unknown): ProviderError {
   return { status: null, message: temporal?.cause?.message ?? (error as Error)?.message ?? String(error) };
 }
 
-type Finish<Detail> = (state: StepState, reason: string | null, detail?: Detail, error?: ProviderError) => StepStatus<Detail>;
+type Finish<Detail> = (
+  state: StepState,
+  reason: string | null,
+  detail?: Detail,
+  error?: ProviderError,
+) => StepStatus<Detail>;
 
 interface Ending<Detail> {
   finish: Finish<Detail>;
@@ -48,14 +53,20 @@ interface Ending<Detail> {
  * waived or retried the step, or the journey closed) answers `cancelled` with the ids it holds, its
  * creating calls finished (purchase.ts), so the journey records whatever was bought.
  */
-export async function failingOnProviderError<Detail>(ending: Ending<Detail>, body: () => Promise<StepStatus<Detail>>): Promise<StepStatus<Detail>> {
+export async function failingOnProviderError<Detail>(
+  ending: Ending<Detail>,
+  body: () => Promise<StepStatus<Detail>>,
+): Promise<StepStatus<Detail>> {
   const result = await endingOf(ending, body);
   // However the attempt ended, its resources stop polling for it (they end once nobody waits).
   await leaveAllResources();
   return result;
 }
 
-async function endingOf<Detail>(ending: Ending<Detail>, body: () => Promise<StepStatus<Detail>>): Promise<StepStatus<Detail>> {
+async function endingOf<Detail>(
+  ending: Ending<Detail>,
+  body: () => Promise<StepStatus<Detail>>,
+): Promise<StepStatus<Detail>> {
   try {
     return await body();
   } catch (error) {

@@ -9,7 +9,13 @@ import type { Duration } from '@temporalio/common';
 import { CancellationScope, getExternalWorkflowHandle, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import { caseIdSearchAttribute } from '../client/searchAttributes';
 import type { ResourceKey } from '../provider';
-import { resourceEventSignal, resourceWorkflowId, unsubscribeSignal, type ResourceDelivery, type Subscription } from '../client/resourceMessages';
+import {
+  resourceEventSignal,
+  resourceWorkflowId,
+  unsubscribeSignal,
+  type ResourceDelivery,
+  type Subscription,
+} from '../client/resourceMessages';
 import { resourceSubscriptions } from './providerActivities';
 
 export interface ResourceInbox {
@@ -52,7 +58,9 @@ export async function leaveAllResources(): Promise<void> {
   for (const inbox of inboxes) await inbox.unsubscribeAll();
 }
 
-export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: ResourceDelivery) => void = () => {}): ResourceInbox {
+export function createResourceInbox(
+  onEvent: (resource: ResourceKey, delivery: ResourceDelivery) => void = () => {},
+): ResourceInbox {
   const byResource = new Map<string, ResourceDelivery[]>();
   const seen = new Set<string>();
   // Insertion-ordered, so unsubscribeAll signals in one order on every replay.
@@ -64,7 +72,8 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
     if (!subscribedTo.has(keyOf(resource))) subscribedTo.set(keyOf(resource), { kind: resource.kind, id: resource.id });
   };
   setHandler(resourceEventSignal, ({ resource, delivery }) => {
-    if (!left.has(keyOf(resource)) && !subscribedTo.has(keyOf(resource))) subscribedTo.set(keyOf(resource), { kind: resource.kind, id: resource.id });
+    if (!left.has(keyOf(resource)) && !subscribedTo.has(keyOf(resource)))
+      subscribedTo.set(keyOf(resource), { kind: resource.kind, id: resource.id });
     const id = `${keyOf(resource)}|${delivery.dedupeId}`;
     if (seen.has(id)) return;
     seen.add(id);
@@ -86,7 +95,9 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
       subscribedTo.delete(keyOf(resource));
       left.add(keyOf(resource));
       try {
-        await getExternalWorkflowHandle(resourceWorkflowId(resource)).signal(unsubscribeSignal, { workflowId: workflowInfo().workflowId });
+        await getExternalWorkflowHandle(resourceWorkflowId(resource)).signal(unsubscribeSignal, {
+          workflowId: workflowInfo().workflowId,
+        });
       } catch (error) {
         // The resource workflow has ended (its retention ran out): it polls for nobody.
         log.info('resource already closed; nothing to unsubscribe from', { resource, error: String(error) });
@@ -96,7 +107,10 @@ export function createResourceInbox(onEvent: (resource: ResourceKey, delivery: R
     of: (resource) => byResource.get(keyOf(resource)) ?? [],
     async subscribe(resource, reconcileAfter, reconcileBackoffCap) {
       remember(resource);
-      await resourceSubscriptions.subscribeToResource({ resource, subscription: subscription(reconcileAfter, reconcileBackoffCap) });
+      await resourceSubscriptions.subscribeToResource({
+        resource,
+        subscription: subscription(reconcileAfter, reconcileBackoffCap),
+      });
     },
     subscription,
     track: remember,

@@ -25,13 +25,30 @@
  * subscription or the last subscriber leaving cancels it.
  */
 import { msToNumber } from '@temporalio/common/lib/time';
-import { condition, continueAsNew, getExternalWorkflowHandle, log, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  log,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { caseIdSearchAttribute } from '../client/searchAttributes';
 import { defaultDeadlines, resourceQuietAfterOutcome } from '../client/deadlines';
 import { pollable, settlesResource } from './resourceSettlement';
 import { pollInterval } from './pollBackoff';
 import { startRetryingPoll, type RetryingPoll, type SettledPoll } from './retryingPoll';
-import { deliverSignal, resourceEventSignal, resourceStateQuery, subscribeSignal, unsubscribeSignal, type ResourceDelivery, type ResourceState, type ResourceWorkflowInput } from '../client/resourceMessages';
+import {
+  deliverSignal,
+  resourceEventSignal,
+  resourceStateQuery,
+  subscribeSignal,
+  unsubscribeSignal,
+  type ResourceDelivery,
+  type ResourceState,
+  type ResourceWorkflowInput,
+} from '../client/resourceMessages';
 
 export type { ResourceWorkflowInput };
 
@@ -105,23 +122,26 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
 
   setHandler(deliverSignal, record);
 
-  setHandler(subscribeSignal, ({ workflowId, caseId, reconcileAfterMs: after, reconcileBackoffCapMs: cap, quietAfterOutcomeMs: quiet }) => {
-    if (!state.subscribers.includes(workflowId)) state.subscribers.push(workflowId);
-    if (caseId) carryCaseId(caseId);
-    if (after !== undefined) reconcileAfterMs = Math.min(reconcileAfterMs ?? after, after);
-    if (cap !== undefined) reconcileBackoffCapMs = Math.min(reconcileBackoffCapMs ?? cap, cap);
-    if (quiet !== undefined) quietAfterOutcomeMs = Math.min(quietAfterOutcomeMs ?? quiet, quiet);
-    lastActivity = Date.now();
-    // A new need (a retried step's): its first poll comes reconcileAfter from now, as the first one did.
-    pollsSinceActivity = 0;
-    wake = true;
-    stopPolling();
-    // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing; one
-    // delivery per occurrence, as live ones are forwarded.
-    state.events.forEach((delivery, index) => {
-      if (!occurrenceTold(state.events, index, delivery)) outbox.push({ to: workflowId, delivery });
-    });
-  });
+  setHandler(
+    subscribeSignal,
+    ({ workflowId, caseId, reconcileAfterMs: after, reconcileBackoffCapMs: cap, quietAfterOutcomeMs: quiet }) => {
+      if (!state.subscribers.includes(workflowId)) state.subscribers.push(workflowId);
+      if (caseId) carryCaseId(caseId);
+      if (after !== undefined) reconcileAfterMs = Math.min(reconcileAfterMs ?? after, after);
+      if (cap !== undefined) reconcileBackoffCapMs = Math.min(reconcileBackoffCapMs ?? cap, cap);
+      if (quiet !== undefined) quietAfterOutcomeMs = Math.min(quietAfterOutcomeMs ?? quiet, quiet);
+      lastActivity = Date.now();
+      // A new need (a retried step's): its first poll comes reconcileAfter from now, as the first one did.
+      pollsSinceActivity = 0;
+      wake = true;
+      stopPolling();
+      // Replay the whole log: a subscriber that came late, or re-subscribes, misses nothing; one
+      // delivery per occurrence, as live ones are forwarded.
+      state.events.forEach((delivery, index) => {
+        if (!occurrenceTold(state.events, index, delivery)) outbox.push({ to: workflowId, delivery });
+      });
+    },
+  );
 
   // No wake: the loop reads the subscribers again when its timer fires, and then neither polls
   // for a resource nobody waits on nor counts the unsubscription as activity.
@@ -136,13 +156,22 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   const retentionMs = msToNumber(input.retention ?? defaultDeadlines.resourceRetention);
   const inputQuietMs = msToNumber(input.quietAfterOutcome ?? resourceQuietAfterOutcome);
   const defaultCapMs = msToNumber(defaultDeadlines.reconcileBackoffCap);
-  const nextPollInterval = (after: number): number => pollInterval(after, reconcileBackoffCapMs ?? defaultCapMs, pollsSinceActivity);
+  const nextPollInterval = (after: number): number =>
+    pollInterval(after, reconcileBackoffCapMs ?? defaultCapMs, pollsSinceActivity);
   // Read from the state each time: a subscriber can leave while the loop waits.
   const nextPollAt = (): number => {
-    const pollDue = polling === undefined && reconcileAfterMs !== undefined && !settled && state.subscribers.length > 0 && pollable(state.resource.kind);
-    return pollDue ? Math.max(lastActivity, lastPoll ?? lastActivity) + nextPollInterval(reconcileAfterMs as number) : Number.POSITIVE_INFINITY;
+    const pollDue =
+      polling === undefined &&
+      reconcileAfterMs !== undefined &&
+      !settled &&
+      state.subscribers.length > 0 &&
+      pollable(state.resource.kind);
+    return pollDue
+      ? Math.max(lastActivity, lastPoll ?? lastActivity) + nextPollInterval(reconcileAfterMs as number)
+      : Number.POSITIVE_INFINITY;
   };
-  const quietUntil = (): number => lastActivity + (outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs);
+  const quietUntil = (): number =>
+    lastActivity + (outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs);
   for (;;) {
     const wakeAt = Math.min(nextPollAt(), quietUntil());
     const busy = await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now()));
@@ -153,7 +182,11 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     } else if (Date.now() >= nextPollAt()) {
       polling = startRetryingPoll(
         state.resource,
-        { reconcileAfterMs: reconcileAfterMs as number, capMs: reconcileBackoffCapMs ?? defaultCapMs, pollsBefore: pollsSinceActivity },
+        {
+          reconcileAfterMs: reconcileAfterMs as number,
+          capMs: reconcileBackoffCapMs ?? defaultCapMs,
+          pollsBefore: pollsSinceActivity,
+        },
         (answer) => {
           polling = undefined;
           settled = true;
@@ -162,7 +195,10 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
         },
         (error) => {
           // Not expected (the policy retries without end): the next poll comes by the timer.
-          log.warn('polling ended without an answer; will poll again', { resource: state.resource, error: String(error) });
+          log.warn('polling ended without an answer; will poll again', {
+            resource: state.resource,
+            error: String(error),
+          });
           polling = undefined;
           lastPoll = Date.now();
           pollsSinceActivity++;
@@ -174,7 +210,8 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
       return state;
     }
     const info = workflowInfo();
-    const longHistory = input.continueAsNewAtHistoryLength !== undefined && info.historyLength >= input.continueAsNewAtHistoryLength;
+    const longHistory =
+      input.continueAsNewAtHistoryLength !== undefined && info.historyLength >= input.continueAsNewAtHistoryLength;
     // Not while a poll is under way: its attempts add nothing to the history, and the next
     // delivery or subscription, which grows it, ends the poll first.
     if ((info.continueAsNewSuggested || longHistory) && outbox.length === 0 && polling === undefined) {
@@ -182,7 +219,17 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
       await continueAsNew<typeof resourceWorkflow>({
         ...input,
         resource,
-        carried: { ...carried, reconcileAfterMs, reconcileBackoffCapMs, pollsSinceActivity, settled, outcomeTold, quietAfterOutcomeMs, lastActivityAt: lastActivity, lastPollAt: lastPoll },
+        carried: {
+          ...carried,
+          reconcileAfterMs,
+          reconcileBackoffCapMs,
+          pollsSinceActivity,
+          settled,
+          outcomeTold,
+          quietAfterOutcomeMs,
+          lastActivityAt: lastActivity,
+          lastPollAt: lastPoll,
+        },
       });
     }
   }
@@ -201,7 +248,8 @@ function carryCaseId(caseId: string): void {
 /** Whether a valid delivery of the same occurrence (batch) comes before `index` in the log. */
 function occurrenceTold(events: readonly ResourceDelivery[], index: number, delivery: ResourceDelivery): boolean {
   if (delivery.batchId === null) return false;
-  for (let i = 0; i < index; i++) if (events[i]!.batchId === delivery.batchId && events[i]!.parse === 'known') return true;
+  for (let i = 0; i < index; i++)
+    if (events[i]!.batchId === delivery.batchId && events[i]!.parse === 'known') return true;
   return false;
 }
 
@@ -219,7 +267,16 @@ function dropOldest(state: ResourceState, seen: Set<string>): void {
 /** The `polled` event a settled answer becomes. */
 function polledDelivery(result: SettledPoll): ResourceDelivery {
   const now = new Date(Date.now()).toISOString();
-  return { dedupeId: `poll|${result.eventType}`, eventType: result.eventType, batchId: null, webhookId: '', datetimeSent: now, receivedAt: now, parse: 'polled', data: result.data };
+  return {
+    dedupeId: `poll|${result.eventType}`,
+    eventType: result.eventType,
+    batchId: null,
+    webhookId: '',
+    datetimeSent: now,
+    receivedAt: now,
+    parse: 'polled',
+    data: result.data,
+  };
 }
 
 /** Sends what is queued; answers how many signals reached a subscriber. */

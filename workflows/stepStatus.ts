@@ -5,7 +5,13 @@
  * so the journey's `status` shows every step's wait and outcome.
  */
 import { getExternalWorkflowHandle, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
-import { providerUnavailableSignal, stepReportSignal, stepStatusQuery, type ProviderError, type StepStatus } from '../client/stepMessages';
+import {
+  providerUnavailableSignal,
+  stepReportSignal,
+  stepStatusQuery,
+  type ProviderError,
+  type StepStatus,
+} from '../client/stepMessages';
 import type { StepState } from '../client/stepState';
 import { currentDetails } from '../client/workflowMetadata';
 
@@ -45,7 +51,12 @@ export function trackStep<Detail>(stepKey: string | undefined) {
     report();
     return status;
   };
-  const finish = (state: StepState, reason: string | null, detail?: Detail, error?: ProviderError): StepStatus<Detail> => {
+  const finish = (
+    state: StepState,
+    reason: string | null,
+    detail?: Detail,
+    error?: ProviderError,
+  ): StepStatus<Detail> => {
     outage = undefined;
     Object.assign(status, { state, reason, ...(detail !== undefined ? { detail } : {}), ...(error ? { error } : {}) });
     setCurrentDetails(currentDetails(state, reason));
@@ -63,7 +74,11 @@ export function trackStep<Detail>(stepKey: string | undefined) {
   setHandler(providerUnavailableSignal, ({ since, answer }) => {
     if (status.state !== 'running' && status.state !== 'waiting') return;
     outage ??= { state: status.state, reason: status.reason, error: status.error ?? null };
-    update({ state: 'waiting', reason: `provider unavailable since ${since}; its last answer: ${answer.message}`, error: answer });
+    update({
+      state: 'waiting',
+      reason: `provider unavailable since ${since}; its last answer: ${answer.message}`,
+      error: answer,
+    });
   });
   const providerAnswered = (): void => {
     if (!outage) return;

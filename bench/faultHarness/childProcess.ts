@@ -24,14 +24,26 @@ export function killChildren(): void {
 }
 
 /** Starts `script` (relative to the project root) and resolves once its output contains `ready`. */
-export async function startChild(script: string, env: Record<string, string>, ready: string, timeoutMs = 120_000): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startChild(
+  script: string,
+  env: Record<string, string>,
+  ready: string,
+  timeoutMs = 120_000,
+): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   void exited.then(() => running.delete(child));
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} not ready after ${timeoutMs} ms: ${output.slice(-500)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${script} not ready after ${timeoutMs} ms: ${output.slice(-500)}`)),
+      timeoutMs,
+    );
     const watch = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
       if (output.includes(ready)) {

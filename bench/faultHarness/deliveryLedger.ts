@@ -30,9 +30,16 @@ const answered2xx = (d: DeliveryLogEntry) => d.status !== null && d.status >= 20
  * With `onError`, a query that fails (a worker too busy to answer in time) is reported and skipped
  * instead of failing the whole read: the soak reports how many it could not read.
  */
-export async function resourceStates(client: Client, taskQueue: string, onError?: (workflowId: string, error: unknown) => void): Promise<ResourceState[]> {
+export async function resourceStates(
+  client: Client,
+  taskQueue: string,
+  onError?: (workflowId: string, error: unknown) => void,
+): Promise<ResourceState[]> {
   const ids = new Set<string>();
-  for await (const execution of client.workflow.list({ query: `WorkflowType = 'resourceWorkflow' AND TaskQueue = '${taskQueue}'` })) ids.add(execution.workflowId);
+  for await (const execution of client.workflow.list({
+    query: `WorkflowType = 'resourceWorkflow' AND TaskQueue = '${taskQueue}'`,
+  }))
+    ids.add(execution.workflowId);
   // A few queries at a time: a soak has thousands of resources, each query a worker task.
   const states: ResourceState[] = [];
   const all = [...ids];
@@ -63,7 +70,8 @@ export function compareLedger(deliveries: DeliveryLogEntry[], states: ResourceSt
       inThisResource.set(k, (inThisResource.get(k) ?? 0) + 1);
       held.set(k, (held.get(k) ?? 0) + 1);
     }
-    for (const [k, n] of inThisResource) if (n > 1 && !k.startsWith('-|')) appliedTwice.push(`${state.resource.kind}/${state.resource.id}: ${k} x${n}`);
+    for (const [k, n] of inThisResource)
+      if (n > 1 && !k.startsWith('-|')) appliedTwice.push(`${state.resource.kind}/${state.resource.id}: ${k} x${n}`);
   }
   const byOutcome: Record<string, number> = {};
   for (const d of deliveries) byOutcome[d.outcome] = (byOutcome[d.outcome] ?? 0) + 1;
@@ -81,7 +89,12 @@ export function compareLedger(deliveries: DeliveryLogEntry[], states: ResourceSt
  * Reads the ledger until every 2xx delivery is applied or `timeoutMs` passes (a delivery answered
  * from the spool reaches its workflow a little later), then answers the last comparison.
  */
-export async function settledLedger(client: Client, taskQueue: string, readDeliveries: () => Promise<DeliveryLogEntry[]>, timeoutMs = 30_000): Promise<LedgerReport> {
+export async function settledLedger(
+  client: Client,
+  taskQueue: string,
+  readDeliveries: () => Promise<DeliveryLogEntry[]>,
+  timeoutMs = 30_000,
+): Promise<LedgerReport> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const report = compareLedger(await readDeliveries(), await resourceStates(client, taskQueue));

@@ -35,8 +35,20 @@ export function journeyInput(a: Applicant, plan: JourneyPlan): OnboardCaseInput 
   return {
     caseId: a.caseId,
     people: [{ personId: a.personId }],
-    steps: { identityVerification: true, incomeEmployer: true, ...(plan.banking ? { banking: 'open_banking' as const, affordability: true } : {}) },
-    deadlines: { identityVerification: deadline, banking: deadline, affordability: deadline, incomeEmployer: deadline, reconcileAfter: plan.reconcileAfter ?? '3 seconds', providerCalls: '5 minutes', operatorDecision: '5 seconds' },
+    steps: {
+      identityVerification: true,
+      incomeEmployer: true,
+      ...(plan.banking ? { banking: 'open_banking' as const, affordability: true } : {}),
+    },
+    deadlines: {
+      identityVerification: deadline,
+      banking: deadline,
+      affordability: deadline,
+      incomeEmployer: deadline,
+      reconcileAfter: plan.reconcileAfter ?? '3 seconds',
+      providerCalls: '5 minutes',
+      operatorDecision: '5 seconds',
+    },
   };
 }
 
@@ -50,7 +62,13 @@ export async function startJourney(client: Client, taskQueue: string, a: Applica
  * answers their ids. `pollMs` spaces the status queries (a soak with hundreds of journeys waiting
  * must not flood the worker with queries).
  */
-export async function askedOf(client: Client, a: Applicant, plan: JourneyPlan, timeoutMs = 120_000, pollMs = 100): Promise<{ requestId: string; connectionId?: string }> {
+export async function askedOf(
+  client: Client,
+  a: Applicant,
+  plan: JourneyPlan,
+  timeoutMs = 120_000,
+  pollMs = 100,
+): Promise<{ requestId: string; connectionId?: string }> {
   const handle = client.workflow.getHandle(`case/${a.caseId}`);
   const idv = `identity-verification/${a.personId}`;
   const deadline = Date.now() + timeoutMs;
@@ -61,7 +79,10 @@ export async function askedOf(client: Client, a: Applicant, plan: JourneyPlan, t
     const requestId = last?.steps[idv]?.providerIds.request_id;
     const connectionId = last?.steps.banking?.providerIds.bank_connection_id;
     if (requestId !== undefined && (!plan.banking || connectionId !== undefined)) return { requestId, connectionId };
-    if (Date.now() > deadline) throw new Error(`case ${a.caseId} did not ask the applicant within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `case ${a.caseId} did not ask the applicant within ${timeoutMs} ms; last seen: ${JSON.stringify(last)}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }
@@ -69,10 +90,17 @@ export async function askedOf(client: Client, a: Applicant, plan: JourneyPlan, t
 /** The applicant's part at the provider: IDV approved, the bank connected. */
 export async function act(control: Control, ids: { requestId: string; connectionId?: string }): Promise<void> {
   await control(`/identity-verifications/${ids.requestId}/complete`, { verification_status: 'Approved' });
-  if (ids.connectionId) await control(`/open-banking-connections/${ids.connectionId}/complete`, { status: 'Connected', accounts: 1 });
+  if (ids.connectionId)
+    await control(`/open-banking-connections/${ids.connectionId}/complete`, { status: 'Connected', accounts: 1 });
 }
 
 /** The applicant acts once asked. */
-export async function applicantActs(client: Client, control: Control, a: Applicant, plan: JourneyPlan, timeoutMs = 120_000): Promise<void> {
+export async function applicantActs(
+  client: Client,
+  control: Control,
+  a: Applicant,
+  plan: JourneyPlan,
+  timeoutMs = 120_000,
+): Promise<void> {
   await act(control, await askedOf(client, a, plan, timeoutMs));
 }

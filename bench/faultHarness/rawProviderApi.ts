@@ -7,9 +7,23 @@ export interface RawResponse {
   body: any;
 }
 
-export async function fetchToken(sim: RunningSimulator, clientSecret: string, overrides: Record<string, string> = {}): Promise<RawResponse> {
-  const form = new URLSearchParams({ grant_type: 'client_credentials', scope: `${sim.baseUrl}/.default`, client_id: sim.clientId, client_secret: clientSecret, ...overrides });
-  const response = await fetch(`${sim.authUrl}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+export async function fetchToken(
+  sim: RunningSimulator,
+  clientSecret: string,
+  overrides: Record<string, string> = {},
+): Promise<RawResponse> {
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: `${sim.baseUrl}/.default`,
+    client_id: sim.clientId,
+    client_secret: clientSecret,
+    ...overrides,
+  });
+  const response = await fetch(`${sim.authUrl}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+  });
   return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
@@ -21,12 +35,21 @@ export interface RawResponseText extends RawResponse {
 /** `headers` adds request headers, e.g. `{ 'idempotency-key': 'k-1' }`. */
 export function rawApi(sim: RunningSimulator, clientSecret: string) {
   let token: string | undefined;
-  return async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponseText> {
+  return async function api(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<RawResponseText> {
     token ??= (await fetchToken(sim, clientSecret)).body.access_token as string;
     const url = path.startsWith('http') ? path : `${sim.baseUrl}${path}`;
     const response = await fetch(url, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -38,7 +61,9 @@ export function rawApi(sim: RunningSimulator, clientSecret: string) {
  * What a call ended with when the connection was cut before any answer: fetch's error and the
  * socket error under it (undici: `fetch failed`, caused by `UND_ERR_SOCKET` "other side closed").
  */
-export async function networkFailureOf(call: Promise<unknown>): Promise<{ message: string; cause: { code?: string; message?: string } }> {
+export async function networkFailureOf(
+  call: Promise<unknown>,
+): Promise<{ message: string; cause: { code?: string; message?: string } }> {
   try {
     await call;
   } catch (error) {
@@ -48,7 +73,12 @@ export async function networkFailureOf(call: Promise<unknown>): Promise<{ messag
   throw new Error('expected the call to fail at the network level, but it was answered');
 }
 
-export async function control(sim: Pick<RunningSimulator, 'controlUrl'>, method: string, path: string, body?: unknown): Promise<RawResponse> {
+export async function control(
+  sim: Pick<RunningSimulator, 'controlUrl'>,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<RawResponse> {
   const response = await fetch(`${sim.controlUrl}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
@@ -65,7 +95,8 @@ export async function control(sim: Pick<RunningSimulator, 'controlUrl'>, method:
 export function simulatorControl(sim: Pick<RunningSimulator, 'controlUrl'>) {
   return async (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> => {
     const response = await control(sim, method, path, body);
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status >= 300)
+      throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
     return response.body;
   };
 }

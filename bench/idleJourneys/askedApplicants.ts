@@ -11,11 +11,17 @@ export interface AskedIds {
   connectionId?: string;
 }
 
-export function askedApplicants(store: SimulatorStore, applicants: readonly Applicant[], banking: boolean): Map<string, AskedIds> {
+export function askedApplicants(
+  store: SimulatorStore,
+  applicants: readonly Applicant[],
+  banking: boolean,
+): Map<string, AskedIds> {
   const requestByPerson = new Map<string, string>();
-  for (const request of store.identityVerifications.values()) requestByPerson.set(request.person_id, request.request_id);
+  for (const request of store.identityVerifications.values())
+    requestByPerson.set(request.person_id, request.request_id);
   const connectionByCase = new Map<string, string>();
-  for (const connection of store.openBankingConnections.values()) connectionByCase.set(connection.entity_id, connection.bank_connection_id);
+  for (const connection of store.openBankingConnections.values())
+    connectionByCase.set(connection.entity_id, connection.bank_connection_id);
   const asked = new Map<string, AskedIds>();
   for (const a of applicants) {
     const requestId = requestByPerson.get(a.personId);

@@ -1,5 +1,9 @@
 /** Runs `work` for every item with at most `concurrency` at once; answers each item's outcome in order. */
-export async function forEachBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+export async function forEachBounded<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
   const outcomes: PromiseSettledResult<R>[] = new Array(items.length);
   let next = 0;
   const lane = async () => {

@@ -8,7 +8,8 @@ export interface LatencySummary {
 
 export function summarize(durationsMs: readonly number[]): LatencySummary {
   const sorted = [...durationsMs].sort((a, b) => a - b);
-  const rank = (p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+  const rank = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
   return { count: sorted.length, p50: rank(50), p99: rank(99), max: sorted[sorted.length - 1] ?? Number.NaN };
 }
 

@@ -22,7 +22,10 @@ export async function waitQuiet(client: Client, pid: number, intervalMs = 5_000,
     const ticks = readCpuTicks(pid) ?? 0;
     const cpuShare = (ticks - lastTicks) / 100 / (intervalMs / 1000);
     if (count === lastCount && cpuShare < 0.05) return;
-    if (Date.now() > deadline) throw new Error(`the worker did not go quiet in ${timeoutMs} ms (open workflows ${count}, cpu ${Math.round(cpuShare * 100)}%)`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the worker did not go quiet in ${timeoutMs} ms (open workflows ${count}, cpu ${Math.round(cpuShare * 100)}%)`,
+      );
     lastCount = count;
     lastTicks = ticks;
   }

@@ -48,7 +48,19 @@ export interface Actions {
   other: number;
 }
 
-export const noActions = (): Actions => ({ workflowStarts: 0, childStartIntents: 0, signals: 0, updates: 0, activities: 0, activityRetries: 0, heartbeats: 0, timers: 0, searchAttributeUpserts: 0, markers: 0, other: 0 });
+export const noActions = (): Actions => ({
+  workflowStarts: 0,
+  childStartIntents: 0,
+  signals: 0,
+  updates: 0,
+  activities: 0,
+  activityRetries: 0,
+  heartbeats: 0,
+  timers: 0,
+  searchAttributeUpserts: 0,
+  markers: 0,
+  other: 0,
+});
 
 export const totalOf = (actions: Actions): number => Object.values(actions).reduce((sum, n) => sum + n, 0);
 
@@ -93,7 +105,9 @@ export function billableActions(events: readonly Event[]): Actions {
         break;
       case T.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
         markersThisTask = false;
-        actions.markers += Number(event.workflowTaskCompletedEventAttributes?.meteringMetadata?.nonfirstLocalActivityExecutionAttempts ?? 0);
+        actions.markers += Number(
+          event.workflowTaskCompletedEventAttributes?.meteringMetadata?.nonfirstLocalActivityExecutionAttempts ?? 0,
+        );
         break;
       case T.EVENT_TYPE_MARKER_RECORDED:
         if (!isLocalActivityMarker(event)) break;
@@ -104,7 +118,11 @@ export function billableActions(events: readonly Event[]): Actions {
         actions.other++;
         break;
       case T.EVENT_TYPE_WORKFLOW_TASK_FAILED:
-        if (event.workflowTaskFailedEventAttributes?.cause === temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW) actions.other++;
+        if (
+          event.workflowTaskFailedEventAttributes?.cause ===
+          temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW
+        )
+          actions.other++;
         break;
       default:
         break;
@@ -115,11 +133,14 @@ export function billableActions(events: readonly Event[]): Actions {
 }
 
 /** The marker sdk-core records for a local activity's result (a patch's is `core_patch`). */
-export const isLocalActivityMarker = (event: Event): boolean => event.markerRecordedEventAttributes?.markerName === 'core_local_activity';
+export const isLocalActivityMarker = (event: Event): boolean =>
+  event.markerRecordedEventAttributes?.markerName === 'core_local_activity';
 
 /** An upsert of `TemporalChangeVersion` alone (the SDK's, with a patch marker): exempt from actions. */
 function onlyVersioning(event: Event): boolean {
-  const fields = Object.keys(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {});
+  const fields = Object.keys(
+    event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {},
+  );
   return fields.length > 0 && fields.every((name) => name === 'TemporalChangeVersion');
 }
 
@@ -139,15 +160,21 @@ function heartbeatsOf(events: readonly Event[]): number {
     const id = String(event.eventId);
     const scheduled = event.activityTaskScheduledEventAttributes;
     const timeout = scheduled?.heartbeatTimeout;
-    if (timeout && (Number(timeout.seconds ?? 0) > 0 || (timeout.nanos ?? 0) > 0)) throttleMs.set(id, 0.8 * (Number(timeout.seconds ?? 0) * 1000 + (timeout.nanos ?? 0) / 1e6));
+    if (timeout && (Number(timeout.seconds ?? 0) > 0 || (timeout.nanos ?? 0) > 0))
+      throttleMs.set(id, 0.8 * (Number(timeout.seconds ?? 0) * 1000 + (timeout.nanos ?? 0) / 1e6));
     const started = event.activityTaskStartedEventAttributes;
     if (started && throttleMs.has(String(started.scheduledEventId))) {
       heartbeats += Math.max(1, started.attempt ?? 1);
       startedAt.set(String(started.scheduledEventId), eventTimeMs(event));
     }
-    const closed = event.activityTaskCompletedEventAttributes ?? event.activityTaskFailedEventAttributes ?? event.activityTaskCanceledEventAttributes ?? event.activityTaskTimedOutEventAttributes;
+    const closed =
+      event.activityTaskCompletedEventAttributes ??
+      event.activityTaskFailedEventAttributes ??
+      event.activityTaskCanceledEventAttributes ??
+      event.activityTaskTimedOutEventAttributes;
     const scheduledId = closed && String(closed.scheduledEventId);
-    if (scheduledId && startedAt.has(scheduledId)) heartbeats += Math.floor((eventTimeMs(event) - startedAt.get(scheduledId)!) / throttleMs.get(scheduledId)!);
+    if (scheduledId && startedAt.has(scheduledId))
+      heartbeats += Math.floor((eventTimeMs(event) - startedAt.get(scheduledId)!) / throttleMs.get(scheduledId)!);
   }
   return heartbeats;
 }
@@ -161,5 +188,7 @@ export function eventTimeMs(event: Event): number {
 /** One line per kind of action, `divisor` journeys' worth each (a mean per journey). */
 export function actionLines(actions: Actions, divisor = 1): string[] {
   const per = (n: number) => Math.round((n / divisor) * 10) / 10;
-  return (Object.keys(actions) as (keyof Actions)[]).filter((k) => actions[k] > 0).map((k) => `  ${k.padEnd(24)} ${per(actions[k])}`);
+  return (Object.keys(actions) as (keyof Actions)[])
+    .filter((k) => actions[k] > 0)
+    .map((k) => `  ${k.padEnd(24)} ${per(actions[k])}`);
 }

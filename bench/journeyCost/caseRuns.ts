@@ -17,14 +17,16 @@ export interface Run {
 /** Every workflow run on the server. */
 export async function allRuns(client: Client): Promise<Run[]> {
   const runs: Run[] = [];
-  for await (const execution of client.workflow.list()) runs.push({ workflowId: execution.workflowId, runId: execution.runId });
+  for await (const execution of client.workflow.list())
+    runs.push({ workflowId: execution.workflowId, runId: execution.runId });
   return runs;
 }
 
 /** The runs of one case (journey, step attempts, resources): all carry its CaseId search attribute. */
 export async function runsOfCase(client: Client, caseId: string): Promise<Run[]> {
   const runs: Run[] = [];
-  for await (const execution of client.workflow.list({ query: `${caseIdSearchAttribute.name} = "${caseId}"` })) runs.push({ workflowId: execution.workflowId, runId: execution.runId });
+  for await (const execution of client.workflow.list({ query: `${caseIdSearchAttribute.name} = "${caseId}"` }))
+    runs.push({ workflowId: execution.workflowId, runId: execution.runId });
   return runs;
 }
 
@@ -53,7 +55,11 @@ export function partOf(workflowId: string, caseId: string): string {
   const journey = `case/${caseId}`;
   if (workflowId === journey) return 'journey';
   // `identity-verification/<person id>`, and `/<n>` for later attempts: one row per step.
-  if (workflowId.startsWith(`${journey}/`)) return workflowId.slice(journey.length + 1).replace(/^identity-verification\/.*/, 'identity-verification').replace(/\/\d+$/, '');
+  if (workflowId.startsWith(`${journey}/`))
+    return workflowId
+      .slice(journey.length + 1)
+      .replace(/^identity-verification\/.*/, 'identity-verification')
+      .replace(/\/\d+$/, '');
   const kind = workflowId.split('/')[1] ?? 'other';
   return `resource ${kind}`;
 }
@@ -68,7 +74,11 @@ function resourceOf(workflowId: string): ResourceKey | undefined {
  * What one run costs, from its history; with the provider's request log, a resource's poll attempts
  * that no history shows are added to its actions and polls (providerPolls.ts).
  */
-export function runCost(run: Run, events: Awaited<ReturnType<typeof historyOf>>, requests?: readonly RequestLogEntry[]): Cost {
+export function runCost(
+  run: Run,
+  events: Awaited<ReturnType<typeof historyOf>>,
+  requests?: readonly RequestLogEntry[],
+): Cost {
   const cost = historyCost(events);
   const resource = resourceOf(run.workflowId);
   if (!requests || !resource) return cost;
@@ -81,7 +91,12 @@ export function runCost(run: Run, events: Awaited<ReturnType<typeof historyOf>>,
 }
 
 /** What the runs of a case cost, in all and by part (partOf); `requests` as for runCost. */
-export async function costOf(client: Client, runs: readonly Run[], caseId: string, requests?: readonly RequestLogEntry[]): Promise<{ total: Cost; byPart: Map<string, Cost> }> {
+export async function costOf(
+  client: Client,
+  runs: readonly Run[],
+  caseId: string,
+  requests?: readonly RequestLogEntry[],
+): Promise<{ total: Cost; byPart: Map<string, Cost> }> {
   const total = zeroCost();
   const byPart = new Map<string, Cost>();
   for (const run of runs) {

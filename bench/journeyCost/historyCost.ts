@@ -3,7 +3,14 @@
  * activities, timers, children, and Temporal Cloud billable actions (billableActions.ts).
  */
 import { temporal } from '@temporalio/proto';
-import { addActions, billableActions, isLocalActivityMarker, noActions, totalOf, type Actions } from './billableActions';
+import {
+  addActions,
+  billableActions,
+  isLocalActivityMarker,
+  noActions,
+  totalOf,
+  type Actions,
+} from './billableActions';
 import { isPoll } from './polls';
 
 const T = temporal.api.enums.v1.EventType;
@@ -27,12 +34,25 @@ export interface Cost {
   actionsByKind: Actions;
 }
 
-export const zeroCost = (): Cost => ({ events: 0, workflowTasks: 0, signalsSent: 0, signalsReceived: 0, activities: 0, localActivities: 0, timers: 0, children: 0, polls: 0, actions: 0, actionsByKind: noActions() });
+export const zeroCost = (): Cost => ({
+  events: 0,
+  workflowTasks: 0,
+  signalsSent: 0,
+  signalsReceived: 0,
+  activities: 0,
+  localActivities: 0,
+  timers: 0,
+  children: 0,
+  polls: 0,
+  actions: 0,
+  actionsByKind: noActions(),
+});
 
 type Count = Exclude<keyof Cost, 'actionsByKind'>;
 
 export function addCost(into: Cost, more: Cost): Cost {
-  for (const key of Object.keys(into) as (keyof Cost)[]) if (key !== 'actionsByKind') into[key as Count] += more[key as Count];
+  for (const key of Object.keys(into) as (keyof Cost)[])
+    if (key !== 'actionsByKind') into[key as Count] += more[key as Count];
   addActions(into.actionsByKind, more.actionsByKind);
   return into;
 }

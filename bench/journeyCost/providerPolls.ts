@@ -15,10 +15,17 @@ import { POLL_BY_RETRY } from './polls';
  * When each poll of `resource` reached the provider (ms), in order: the reads of its poll path
  * until `until` (a step reads the same path once its event has come; that read is no poll).
  */
-export function pollsAtProvider(requests: readonly RequestLogEntry[], resource: ResourceKey, until = Number.POSITIVE_INFINITY): number[] {
+export function pollsAtProvider(
+  requests: readonly RequestLogEntry[],
+  resource: ResourceKey,
+  until = Number.POSITIVE_INFINITY,
+): number[] {
   const polled = pollPath(resource);
   if (polled === undefined) return [];
-  return requests.filter((r) => r.method === 'GET' && r.path === polled && r.at < until).map((r) => r.at).sort((a, b) => a - b);
+  return requests
+    .filter((r) => r.method === 'GET' && r.path === polled && r.at < until)
+    .map((r) => r.at)
+    .sort((a, b) => a - b);
 }
 
 type Event = temporal.api.history.v1.IHistoryEvent;
@@ -30,12 +37,23 @@ type Event = temporal.api.history.v1.IHistoryEvent;
  * its started event's attempt number). Every attempt is a billable action; `attempts - shown` are
  * the ones only the provider saw.
  */
-export function pollAttempts(events: readonly Event[], requests: readonly RequestLogEntry[], resource: ResourceKey): { activities: number; attempts: number; shown: number } {
+export function pollAttempts(
+  events: readonly Event[],
+  requests: readonly RequestLogEntry[],
+  resource: ResourceKey,
+): { activities: number; attempts: number; shown: number } {
   const total = { activities: 0, attempts: 0, shown: 0 };
-  for (const scheduled of events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === POLL_BY_RETRY)) {
+  for (const scheduled of events.filter(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === POLL_BY_RETRY,
+  )) {
     const id = Number(scheduled.eventId);
     const ofIt = (e: Event) => {
-      const a = e.activityTaskCancelRequestedEventAttributes ?? e.activityTaskCompletedEventAttributes ?? e.activityTaskCanceledEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes;
+      const a =
+        e.activityTaskCancelRequestedEventAttributes ??
+        e.activityTaskCompletedEventAttributes ??
+        e.activityTaskCanceledEventAttributes ??
+        e.activityTaskFailedEventAttributes ??
+        e.activityTaskTimedOutEventAttributes;
       return a !== undefined && a !== null && Number(a.scheduledEventId) === id;
     };
     const ended = events.find(ofIt);

@@ -35,8 +35,12 @@ export function playApplicants(control: string, intervalMs = 200): ApplicantPlay
     while (!stopped) {
       const ledger = (await (await fetch(`${control}/ledger`)).json()) as Ledger;
       const actions = [
-        ...ledger.identityVerifications.filter((r) => r.status === 'Pending').map((r) => act(r.request_id, () => completeIdentityCheck(control, r.request_id))),
-        ...ledger.openBankingConnections.filter((c) => c.status === 'Pending').map((c) => act(c.bank_connection_id, () => connectBank(control, c.bank_connection_id))),
+        ...ledger.identityVerifications
+          .filter((r) => r.status === 'Pending')
+          .map((r) => act(r.request_id, () => completeIdentityCheck(control, r.request_id))),
+        ...ledger.openBankingConnections
+          .filter((c) => c.status === 'Pending')
+          .map((c) => act(c.bank_connection_id, () => connectBank(control, c.bank_connection_id))),
       ];
       await Promise.all(actions);
       if (failure) throw failure;

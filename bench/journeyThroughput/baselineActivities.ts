@@ -15,7 +15,13 @@ export function createBaselineActivities(client: Client, taskQueue: string): Bas
   return {
     async nothing() {},
     async subscribe({ mailbox, subscriber }) {
-      await client.workflow.signalWithStart(BASELINE_MAILBOX_TYPE, { workflowId: mailbox, taskQueue, args: [], signal: baselineSubscribeSignal, signalArgs: [subscriber] });
+      await client.workflow.signalWithStart(BASELINE_MAILBOX_TYPE, {
+        workflowId: mailbox,
+        taskQueue,
+        args: [],
+        signal: baselineSubscribeSignal,
+        signalArgs: [subscriber],
+      });
     },
   };
 }

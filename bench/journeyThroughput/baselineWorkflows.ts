@@ -31,9 +31,24 @@
  * carried in each report and the continue-as-new checks. The activities and local activities are
  * empty: what the real ones do (provider calls, case-file writes) is the system's work.
  */
-import { condition, executeChild, getExternalWorkflowHandle, proxyActivities, proxyLocalActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  executeChild,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { BaselineActivities } from './baselineActivities';
-import { baselineDeliverSignal, baselineForwardSignal, baselineLeaveSignal, baselineReportSignal, baselineSubscribeSignal } from './baselineMessages';
+import {
+  baselineDeliverSignal,
+  baselineForwardSignal,
+  baselineLeaveSignal,
+  baselineReportSignal,
+  baselineSubscribeSignal,
+} from './baselineMessages';
 import type { BaselineJourneyPlan, BaselineStepPlan } from './baselinePlan';
 
 const { nothing, subscribe } = proxyActivities<BaselineActivities>({ startToCloseTimeout: '1 minute' });
@@ -53,10 +68,13 @@ export async function baselineJourney(plan: BaselineJourneyPlan): Promise<number
   const sendLocally = (count: number): void => {
     for (let i = 0; i < count && localLeft > 0; i++, localLeft--) activities.push(nothingLocally());
   };
-  const localPerChild = plan.steps.length > 0 ? Math.floor((plan.localActivities - plan.localActivitiesAtStart) / plan.steps.length) : 0;
+  const localPerChild =
+    plan.steps.length > 0 ? Math.floor((plan.localActivities - plan.localActivitiesAtStart) / plan.steps.length) : 0;
   const waves = [...new Set(plan.steps.map((s) => s.wave))].sort((a, b) => a - b);
   for (const [i, wave] of waves.entries()) {
-    const children = plan.steps.filter((s) => s.wave === wave).map((step) => executeChild(baselineStep, { workflowId: step.workflowId, args: [step] }));
+    const children = plan.steps
+      .filter((s) => s.wave === wave)
+      .map((step) => executeChild(baselineStep, { workflowId: step.workflowId, args: [step] }));
     if (i === 0) sendLocally(plan.localActivitiesAtStart);
     await Promise.all(
       children.map(async (child) => {
@@ -85,7 +103,9 @@ export async function baselineStep(plan: BaselineStepPlan): Promise<void> {
   const report = (): void => {
     if (reportsLeft <= 0 || !parent) return;
     reportsLeft--;
-    void getExternalWorkflowHandle(parent).signal(baselineReportSignal).catch(() => undefined);
+    void getExternalWorkflowHandle(parent)
+      .signal(baselineReportSignal)
+      .catch(() => undefined);
   };
   for (let i = 0; i < plan.activitiesBefore; i++) {
     await nothing();
@@ -99,7 +119,13 @@ export async function baselineStep(plan: BaselineStepPlan): Promise<void> {
   for (let i = 0; i < plan.activitiesAfter; i++) await nothing();
   while (reportsLeft > 0) report();
   const me = workflowInfo().workflowId;
-  await Promise.all(plan.leaves.map((mailbox) => getExternalWorkflowHandle(mailbox).signal(baselineLeaveSignal, me).catch(() => undefined)));
+  await Promise.all(
+    plan.leaves.map((mailbox) =>
+      getExternalWorkflowHandle(mailbox)
+        .signal(baselineLeaveSignal, me)
+        .catch(() => undefined),
+    ),
+  );
 }
 
 export async function baselineMailbox(): Promise<void> {

@@ -47,16 +47,28 @@ type Frame = CpuProfile['nodes'][number]['callFrame'];
 /** Parts by where their code lives; the first that matches a frame names it. */
 const PARTS: [string, (frame: Frame) => boolean][] = [
   ['case file: PGlite (PostgreSQL in WASM)', (f) => /@electric-sql\/pglite|^wasm:/.test(f.url)],
-  ['case file: pg driver and SQL', (f) => /node_modules\/(pg|pg-protocol|pg-pool|pg-types)\/|\/case-file\//.test(f.url)],
+  [
+    'case file: pg driver and SQL',
+    (f) => /node_modules\/(pg|pg-protocol|pg-pool|pg-types)\/|\/case-file\//.test(f.url),
+  ],
   ['provider simulator', (f) => f.url.includes('/simulator/')],
   ['webhook bridge', (f) => f.url.includes('/webhook-bridge/')],
   ['payload codec', (f) => f.url.includes('/codec/')],
   ['activities and provider client', (f) => /\/activities\/|\/provider\/|\/case-events\//.test(f.url)],
   ['workflow code and the SDK in the sandbox (named frames)', (f) => f.url.includes('workflow-bundle-')],
   // V8 charges much of the sandboxed code's time to the call that enters the context.
-  ['workflow sandbox: running in the V8 context (vm runInContext)', (f) => f.functionName === 'runInContext' && f.url === ''],
-  ['workflow sandbox: the SDK\'s promise hooks and stack traces', (f) => /@temporalio\/worker\/lib\/workflow\/vm-shared/.test(f.url)],
-  ['Temporal SDK outside the sandbox (worker, core bridge, common, proto, client)', (f) => f.url.includes('@temporalio/')],
+  [
+    'workflow sandbox: running in the V8 context (vm runInContext)',
+    (f) => f.functionName === 'runInContext' && f.url === '',
+  ],
+  [
+    "workflow sandbox: the SDK's promise hooks and stack traces",
+    (f) => /@temporalio\/worker\/lib\/workflow\/vm-shared/.test(f.url),
+  ],
+  [
+    'Temporal SDK outside the sandbox (worker, core bridge, common, proto, client)',
+    (f) => f.url.includes('@temporalio/'),
+  ],
   ['gRPC', (f) => f.url.includes('@grpc/')],
   ['zod', (f) => f.url.includes('node_modules/zod/')],
   ['express', (f) => /node_modules\/(express|router|body-parser|raw-body|etag|send)\//.test(f.url)],
@@ -78,7 +90,12 @@ function partOf(nodeId: number, nodes: Map<number, CpuProfile['nodes'][number]>,
 }
 
 /** Sampled busy microseconds by part within [fromUs, toUs] (idle samples left out). */
-export function busyByPart(profile: CpuProfile, fromUs: number, toUs: number, into = new Map<string, number>()): Map<string, number> {
+export function busyByPart(
+  profile: CpuProfile,
+  fromUs: number,
+  toUs: number,
+  into = new Map<string, number>(),
+): Map<string, number> {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
@@ -93,7 +110,10 @@ export function busyByPart(profile: CpuProfile, fromUs: number, toUs: number, in
 }
 
 /** Per journey (ms), each part's sampled time over all windows of a kind, all threads together. */
-export function perJourneyByPart(profiles: readonly CpuProfile[], windows: readonly ProfileWindow[]): Map<string, Map<string, number>> {
+export function perJourneyByPart(
+  profiles: readonly CpuProfile[],
+  windows: readonly ProfileWindow[],
+): Map<string, Map<string, number>> {
   const byKind = new Map<string, Map<string, number>>();
   for (const name of new Set(windows.map((w) => w.name))) {
     const ofKind = windows.filter((w) => w.name === name);
@@ -115,7 +135,15 @@ export function cpuTable(byKind: Map<string, Map<string, number>>): string[] {
   const row = (label: string, cells: string[]) => `${label.padEnd(80)} ${cells.map((c) => c.padStart(10)).join(' ')}`;
   return [
     row('sampled busy time per journey, ms (all threads)', kinds),
-    ...parts.map((part) => row(part, kinds.map((k) => ms(k, part).toFixed(1)))),
-    row('total', kinds.map((k) => total(k).toFixed(1))),
+    ...parts.map((part) =>
+      row(
+        part,
+        kinds.map((k) => ms(k, part).toFixed(1)),
+      ),
+    ),
+    row(
+      'total',
+      kinds.map((k) => total(k).toFixed(1)),
+    ),
   ];
 }

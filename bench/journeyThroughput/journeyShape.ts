@@ -59,7 +59,8 @@ export function summarise(workflowId: string, events: readonly Event[]): RunSumm
   for (const event of events) {
     switch (event.eventType) {
       case T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED:
-        if (event.workflowExecutionSignaledEventAttributes?.externalWorkflowExecution?.workflowId) summary.signalsFromWorkflows++;
+        if (event.workflowExecutionSignaledEventAttributes?.externalWorkflowExecution?.workflowId)
+          summary.signalsFromWorkflows++;
         else summary.signalsFromClients++;
         break;
       case T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED: {
@@ -131,7 +132,9 @@ export function journeysOf(summaries: readonly RunSummary[], journeyIds: readonl
     .map((journey) => {
       const children = summaries.filter((s) => s.parentId === journey.workflowId);
       const childIds = new Set(children.map((c) => c.workflowId));
-      const mailboxes = summaries.filter((s) => s.startedBy === 'signalWithStart' && s.signalTargets.some((t) => childIds.has(t)));
+      const mailboxes = summaries.filter(
+        (s) => s.startedBy === 'signalWithStart' && s.signalTargets.some((t) => childIds.has(t)),
+      );
       return { journey, children, mailboxes };
     });
 }
@@ -154,7 +157,8 @@ export interface ShapeFigures {
 export function shapeFigures(journeys: readonly JourneyRuns[]): ShapeFigures {
   const runs = journeys.flatMap((j) => [j.journey, ...j.children, ...j.mailboxes]);
   const n = Math.max(1, journeys.length);
-  const mean = (pick: (r: RunSummary) => number) => Math.round((runs.reduce((sum, r) => sum + pick(r), 0) / n) * 10) / 10;
+  const mean = (pick: (r: RunSummary) => number) =>
+    Math.round((runs.reduce((sum, r) => sum + pick(r), 0) / n) * 10) / 10;
   return {
     journeys: journeys.length,
     clientStarts: mean((r) => (r.startedBy === 'client' ? 1 : 0)),
@@ -179,7 +183,9 @@ export function shapeFigures(journeys: readonly JourneyRuns[]): ShapeFigures {
 export function planOf(runs: JourneyRuns): BaselineJourneyPlan {
   const mailboxIds = new Map(runs.mailboxes.map((m, i) => [m.workflowId, `{journey}/mailbox-${i}`]));
   const steps = runs.children.map((child, i) => {
-    const subscribed = runs.mailboxes.filter((m) => m.signalTargets.includes(child.workflowId)).map((m) => mailboxIds.get(m.workflowId) as string);
+    const subscribed = runs.mailboxes
+      .filter((m) => m.signalTargets.includes(child.workflowId))
+      .map((m) => mailboxIds.get(m.workflowId) as string);
     const activities = Math.max(0, child.cost.activities - subscribed.length);
     const before = Math.min(activities, Math.max(0, child.activitiesBeforeFirstTimer - subscribed.length));
     const left = child.signalTargets.filter((t) => mailboxIds.has(t)).map((t) => mailboxIds.get(t) as string);
@@ -197,7 +203,11 @@ export function planOf(runs: JourneyRuns): BaselineJourneyPlan {
   const mailboxes = runs.mailboxes.map((m) => {
     const subscribers = new Set(m.signalTargets).size;
     const deliveries = Math.max(0, m.signalsFromClients - subscribers);
-    return { workflowId: mailboxIds.get(m.workflowId) as string, deliveries, forwarded: Math.min(deliveries, Math.round(m.signalTargets.length / Math.max(1, subscribers))) };
+    return {
+      workflowId: mailboxIds.get(m.workflowId) as string,
+      deliveries,
+      forwarded: Math.min(deliveries, Math.round(m.signalTargets.length / Math.max(1, subscribers))),
+    };
   });
   const { journey } = runs;
   return {

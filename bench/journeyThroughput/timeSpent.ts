@@ -39,7 +39,8 @@ function add(into: TimeSpent, key: string, from: Event | undefined, to: Event | 
 export function timeSpent(workflowType: string, events: readonly Event[], into: TimeSpent = new Map()): TimeSpent {
   const byId = new Map<string, Event>();
   for (const event of events) byId.set(String(event.eventId), event);
-  const activityType = (scheduledId: unknown) => byId.get(String(scheduledId))?.activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
+  const activityType = (scheduledId: unknown) =>
+    byId.get(String(scheduledId))?.activityTaskScheduledEventAttributes?.activityType?.name ?? '?';
   for (const event of events) {
     switch (event.eventType) {
       case T.EVENT_TYPE_ACTIVITY_TASK_STARTED: {
@@ -49,14 +50,29 @@ export function timeSpent(workflowType: string, events: readonly Event[], into: 
       }
       case T.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
         const attributes = event.activityTaskCompletedEventAttributes;
-        add(into, `activity ${activityType(attributes?.scheduledEventId)} run`, byId.get(String(attributes?.startedEventId)), event);
+        add(
+          into,
+          `activity ${activityType(attributes?.scheduledEventId)} run`,
+          byId.get(String(attributes?.startedEventId)),
+          event,
+        );
         break;
       }
       case T.EVENT_TYPE_WORKFLOW_TASK_STARTED:
-        add(into, `workflow task ${workflowType} wait`, byId.get(String(event.workflowTaskStartedEventAttributes?.scheduledEventId)), event);
+        add(
+          into,
+          `workflow task ${workflowType} wait`,
+          byId.get(String(event.workflowTaskStartedEventAttributes?.scheduledEventId)),
+          event,
+        );
         break;
       case T.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
-        add(into, `workflow task ${workflowType} run`, byId.get(String(event.workflowTaskCompletedEventAttributes?.startedEventId)), event);
+        add(
+          into,
+          `workflow task ${workflowType} run`,
+          byId.get(String(event.workflowTaskCompletedEventAttributes?.startedEventId)),
+          event,
+        );
         break;
       default:
         break;
@@ -70,5 +86,8 @@ export function describeTimeSpent(spent: TimeSpent, journeys: number, top = 15):
   return [...spent.entries()]
     .sort((a, b) => b[1].totalMs - a[1].totalMs)
     .slice(0, top)
-    .map(([key, s]) => `  ${key.padEnd(58)} ${String(s.count).padStart(5)}× mean ${(s.totalMs / s.count).toFixed(0).padStart(5)} ms, max ${String(s.maxMs).padStart(5)} ms, per journey ${(s.totalMs / Math.max(1, journeys) / 1000).toFixed(2)} s`);
+    .map(
+      ([key, s]) =>
+        `  ${key.padEnd(58)} ${String(s.count).padStart(5)}× mean ${(s.totalMs / s.count).toFixed(0).padStart(5)} ms, max ${String(s.maxMs).padStart(5)} ms, per journey ${(s.totalMs / Math.max(1, journeys) / 1000).toFixed(2)} s`,
+    );
 }

@@ -8,7 +8,9 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** CHROMIUM_PATH, or Debian's and Ubuntu's binary; undefined when none is installed. */
-export const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
+export const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (p): p is string => Boolean(p && existsSync(p)),
+);
 
 export function launchChromium(): Promise<Browser> {
   if (!chromiumPath) throw new Error('no chromium binary: apt-get install -y chromium, or set CHROMIUM_PATH');
@@ -16,7 +18,12 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** A new browser context signed in to the console at `consoleUrl` with `operatorKey`; closing the page's context is the caller's. */
-export async function signInWithKey(browser: Browser, consoleUrl: string, operatorKey: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+export async function signInWithKey(
+  browser: Browser,
+  consoleUrl: string,
+  operatorKey: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<Page> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   await page.goto(`${consoleUrl}/console`);

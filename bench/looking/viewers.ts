@@ -20,7 +20,13 @@ export interface ConsoleViewer {
 }
 
 /** Opens `pagePath` (`/console`, `/console/cases/<id>`) in a browser context of its own, signed in; resolves once its script waits on its long poll. */
-export async function openConsoleViewer(browser: Browser, consoleUrl: string, operatorKey: string, pagePath: string, timeoutMs = 20_000): Promise<ConsoleViewer> {
+export async function openConsoleViewer(
+  browser: Browser,
+  consoleUrl: string,
+  operatorKey: string,
+  pagePath: string,
+  timeoutMs = 20_000,
+): Promise<ConsoleViewer> {
   const page = await signInWithKey(browser, consoleUrl, operatorKey);
   let reads = 0;
   let polls = 0;
@@ -55,7 +61,11 @@ export function watchJourney(client: Client, taskQueue: string, caseFile: CaseFi
   const seen: WatchViewer['seen'] = [];
   let run: Run | undefined;
   journeyProgram((chosen) => (run = chosen)).parse(['--json', 'watch', caseId], { from: 'user' });
-  const out = { json: true, print: (_text: string, json: unknown) => void seen.push(json as WatchViewer['seen'][number]), progress: () => undefined };
+  const out = {
+    json: true,
+    print: (_text: string, json: unknown) => void seen.push(json as WatchViewer['seen'][number]),
+    progress: () => undefined,
+  };
   const done = (run as Run)({ client, taskQueue, caseFile: async () => counting }, out);
   return { seen, reads: () => reads, done };
 }

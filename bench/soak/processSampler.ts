@@ -57,7 +57,13 @@ export class ProcessSampler {
   stop(): ProcessFigures[] {
     clearInterval(this.timer);
     this.sample();
-    return [...this.figures.values()].map(({ name, pid, peakRssMiB, cpuSeconds, peakCpuPercent }) => ({ name, pid, peakRssMiB, cpuSeconds, peakCpuPercent }));
+    return [...this.figures.values()].map(({ name, pid, peakRssMiB, cpuSeconds, peakCpuPercent }) => ({
+      name,
+      pid,
+      peakRssMiB,
+      cpuSeconds,
+      peakCpuPercent,
+    }));
   }
 
   private sampleOne(f: ProcessFigures & { lastTicks?: number; lastAt?: number }): void {

@@ -31,10 +31,18 @@ const count = <T>(items: T[], key: (item: T) => string) => {
 };
 
 const table = (counts: Record<string, number>, what: string) =>
-  [`| ${what} | count |`, '|---|---|', ...Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `| ${k} | ${n} |`)].join('\n');
+  [
+    `| ${what} | count |`,
+    '|---|---|',
+    ...Object.entries(counts)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, n]) => `| ${k} | ${n} |`),
+  ].join('\n');
 
 export function renderReport(f: SoakFigures): string {
-  const steps = f.outcomes.flatMap((o) => Object.entries(o.steps).map(([key, s]) => `${key.split('/')[0]}: ${s.state}`));
+  const steps = f.outcomes.flatMap((o) =>
+    Object.entries(o.steps).map(([key, s]) => `${key.split('/')[0]}: ${s.state}`),
+  );
   const answered2xx = f.deliveries.filter((d) => d.status !== null && d.status >= 200 && d.status < 300).length;
   const lost = f.deliveries.filter((d) => d.outcome === 'dropped' || d.outcome === 'failed').length;
   const cpus = os.cpus();
@@ -43,7 +51,10 @@ export function renderReport(f: SoakFigures): string {
 Produced by \`${f.command}\` (bench/soak.ts) on ${new Date().toISOString().slice(0, 10)}; rerun it to refresh this file.
 
 Machine: ${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}.
-The machine is **shared with other engineers' builds and tests** (load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end):
+The machine is **shared with other engineers' builds and tests** (load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')} at the end):
 times, memory and CPU below are what this run saw, not a benchmark. The correctness figures (2xx not
 applied, contradictions) must be 0 whatever the load.
 
@@ -72,18 +83,40 @@ applied, contradictions) must be 0 whatever the load.
 | banking steps expired because their outcome's webhook was lost (not pollable) | ${f.audit.bankingLostUnrecoverable} |
 | applicants who could not act (journey never asked in time) | ${f.applicantFailures} |
 | resource workflows whose state could not be read at the end (left out of the ledger) | ${f.unreadableResources} |
-${f.audit.contradictions.length > 0 ? `\nContradictions:\n\n${f.audit.contradictions.slice(0, 20).map((c) => `- ${c}`).join('\n')}\n` : ''}
+${
+  f.audit.contradictions.length > 0
+    ? `\nContradictions:\n\n${f.audit.contradictions
+        .slice(0, 20)
+        .map((c) => `- ${c}`)
+        .join('\n')}\n`
+    : ''
+}
 ## Journeys by outcome
 
-${table(count(f.outcomes, (o) => o.state), 'journey state')}
+${table(
+  count(f.outcomes, (o) => o.state),
+  'journey state',
+)}
 
-${table(count(steps, (s) => s), 'step: state')}
+${table(
+  count(steps, (s) => s),
+  'step: state',
+)}
 
 ## Deliveries by outcome
 
-${table(count(f.deliveries, (d) => `${d.outcome}${d.status ? ` ${d.status}` : ''}`), 'outcome')}
+${table(
+  count(f.deliveries, (d) => `${d.outcome}${d.status ? ` ${d.status}` : ''}`),
+  'outcome',
+)}
 
-${table(count(f.deliveries.flatMap((d) => d.faults), (x) => x), 'injected fault')}
+${table(
+  count(
+    f.deliveries.flatMap((d) => d.faults),
+    (x) => x,
+  ),
+  'injected fault',
+)}
 
 ## Processes
 

@@ -8,7 +8,8 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 
 async function main(): Promise<void> {
   const { BENCH_TEMPORAL_ADDRESS: address, BENCH_TASK_QUEUE: taskQueue, BENCH_WORKFLOW_BUNDLE: codePath } = process.env;
-  if (!address || !taskQueue || !codePath) throw new Error('BENCH_TEMPORAL_ADDRESS, BENCH_TASK_QUEUE and BENCH_WORKFLOW_BUNDLE are required');
+  if (!address || !taskQueue || !codePath)
+    throw new Error('BENCH_TEMPORAL_ADDRESS, BENCH_TASK_QUEUE and BENCH_WORKFLOW_BUNDLE are required');
   // Quiet: a line per worker state change would drown the figures.
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const connection = await NativeConnection.connect({ address });

@@ -30,7 +30,10 @@ export interface ConsoleOptions {
 
 const actionForms = {
   retry: z.object({ step: z.string().min(1).max(300), reason: z.string().trim().max(500).optional() }),
-  waive: z.object({ step: z.string().min(1).max(300), reason: z.string().trim().min(1, 'a waiver needs a reason').max(500) }),
+  waive: z.object({
+    step: z.string().min(1).max(300),
+    reason: z.string().trim().min(1, 'a waiver needs a reason').max(500),
+  }),
   picklist: z.object({ providerId: z.string().trim().min(1, 'choose a company').max(200) }),
   cancel: z.object({ reason: z.string().trim().max(500).optional() }),
   assign: z
@@ -43,7 +46,8 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
   const router = express.Router();
   const secret = config.sessionSecret;
   const form = express.urlencoded({ extended: false, limit: config.maxBodyBytes });
-  const html = (res: Response, status: number, body: string) => void res.status(status).type('html').set('Cache-Control', 'no-store').send(body);
+  const html = (res: Response, status: number, body: string) =>
+    void res.status(status).type('html').set('Cache-Control', 'no-store').send(body);
 
   router.get('/console/live.js', (_req, res) => void res.type('application/javascript').send(liveScript));
   mountConsoleSessions(router, config, form, html);
@@ -71,57 +75,120 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
   /** Long poll: answers 200 with the new mark once what the page shows changed in the case file, 204 after `consoleLongPollMs` (25 s). */
   router.get('/console/changes', async (req, res) => {
     const caseId = caseIdParam.safeParse(req.query.case);
-    const watched: Watched | undefined = req.query.queue === '1' ? { queue: true } : caseId.success ? { caseId: caseId.data } : undefined;
+    const watched: Watched | undefined =
+      req.query.queue === '1' ? { queue: true } : caseId.success ? { caseId: caseId.data } : undefined;
     const since = typeof req.query.since === 'string' ? req.query.since.slice(0, 100) : '';
-    if (!watched) return void res.status(400).json({ error: 'invalid_request', message: 'changes of what: case=<id> or queue=1' });
+    if (!watched)
+      return void res.status(400).json({ error: 'invalid_request', message: 'changes of what: case=<id> or queue=1' });
     const closed = new AbortController();
     req.on('close', () => closed.abort());
     // Without a case file there is nothing to watch: the page refreshes every 10 s instead.
-    const mark = watcher ? await watcher.wait(watched, since, config.consoleLongPollMs ?? DEFAULT_CONSOLE_LONG_POLL_SECONDS * 1000, closed.signal) : await new Promise<string>((r) => setTimeout(() => r('unknown'), 10_000).unref());
+    const mark = watcher
+      ? await watcher.wait(
+          watched,
+          since,
+          config.consoleLongPollMs ?? DEFAULT_CONSOLE_LONG_POLL_SECONDS * 1000,
+          closed.signal,
+        )
+      : await new Promise<string>((r) => setTimeout(() => r('unknown'), 10_000).unref());
     if (closed.signal.aborted) return;
     res.set('Cache-Control', 'no-store');
     if (mark === null) return void res.status(204).end();
     res.json({ mark });
   });
 
-  const showCase = async (res: Response, caseId: string, status = 200, flash?: { kind: 'error' | 'notice'; text: string }) => {
+  const showCase = async (
+    res: Response,
+    caseId: string,
+    status = 200,
+    flash?: { kind: 'error' | 'notice'; text: string },
+  ) => {
     const mark = await watcher?.mark({ caseId });
     const view = { ...caseView(await gateway.status(caseId)) };
     const webUi = config.temporalUiUrl ? { url: config.temporalUiUrl, namespace: options.namespace } : undefined;
-    const desk = gateway.desk && mark !== undefined ? { record: await gateway.desk.caseRecord(caseId), evidence: await gateway.desk.deskEvidence(caseId), timeline: await gateway.desk.timeline(caseId), mark } : undefined;
-    const body = caseBody(view, { csrf: res.locals.csrf, webUi, operators, me: me(res), mayWaive: waives(res), desk: desk || undefined }, flash);
+    const desk =
+      gateway.desk && mark !== undefined
+        ? {
+            record: await gateway.desk.caseRecord(caseId),
+            evidence: await gateway.desk.deskEvidence(caseId),
+            timeline: await gateway.desk.timeline(caseId),
+            mark,
+          }
+        : undefined;
+    const body = caseBody(
+      view,
+      { csrf: res.locals.csrf, webUi, operators, me: me(res), mayWaive: waives(res), desk: desk || undefined },
+      flash,
+    );
     html(res, status, page(`Case ${caseId}`, body, { signedIn: signedIn(res), live: true }));
   };
 
   router.get('/console/cases/:caseId', async (req, res) => {
     const caseId = caseIdParam.safeParse(req.params.caseId);
-    if (!caseId.success) return html(res, 400, page('Not a case', '<p>That is not a case id.</p>', { signedIn: { csrf: res.locals.csrf } }));
-    const notice = typeof req.query.done === 'string' ? { kind: 'notice' as const, text: req.query.done.slice(0, 200) } : undefined;
+    if (!caseId.success)
+      return html(
+        res,
+        400,
+        page('Not a case', '<p>That is not a case id.</p>', { signedIn: { csrf: res.locals.csrf } }),
+      );
+    const notice =
+      typeof req.query.done === 'string' ? { kind: 'notice' as const, text: req.query.done.slice(0, 200) } : undefined;
     await showCase(res, caseId.data, 200, notice).catch((error) => showError(res, error));
   });
 
   router.post('/console/cases/:caseId/:action', form, async (req, res) => {
     const caseId = caseIdParam.safeParse(req.params.caseId);
     const action = req.params.action as ActionName;
-    if (!caseId.success || !(action in actionForms)) return html(res, 404, page('Not found', '<p>No such action.</p>', { signedIn: { csrf: res.locals.csrf } }));
-    if (!sameOrigin(req) || !csrfTokenMatches(secret, res.locals.session, req.body?.csrf)) return html(res, 403, page('Refused', '<p>Refused: the form did not come from this console.</p>'));
+    if (!caseId.success || !(action in actionForms))
+      return html(res, 404, page('Not found', '<p>No such action.</p>', { signedIn: { csrf: res.locals.csrf } }));
+    if (!sameOrigin(req) || !csrfTokenMatches(secret, res.locals.session, req.body?.csrf))
+      return html(res, 403, page('Refused', '<p>Refused: the form did not come from this console.</p>'));
     if (action === 'waive' && !waives(res)) {
-      return html(res, 403, page('Refused', `<div class="box error" role="alert">Refused: waiving a step needs the ${escapeHtml(config.waiveRole ?? '')} role.</div><p><a href="/console/cases/${encodeURIComponent(caseId.data)}">Back to the case</a></p>`, { signedIn: signedIn(res) }));
+      return html(
+        res,
+        403,
+        page(
+          'Refused',
+          `<div class="box error" role="alert">Refused: waiving a step needs the ${escapeHtml(config.waiveRole ?? '')} role.</div><p><a href="/console/cases/${encodeURIComponent(caseId.data)}">Back to the case</a></p>`,
+          { signedIn: signedIn(res) },
+        ),
+      );
     }
     const parsed = actionForms[action].safeParse(req.body);
-    if (!parsed.success) return showCase(res, caseId.data, 400, { kind: 'error', text: parsed.error.issues.map((i) => i.message).join('; ') }).catch((e) => showError(res, e));
+    if (!parsed.success)
+      return showCase(res, caseId.data, 400, {
+        kind: 'error',
+        text: parsed.error.issues.map((i) => i.message).join('; '),
+      }).catch((e) => showError(res, e));
     try {
-      const done = await runAction(gateway, caseId.data, action, parsed.data as never, operatorIdentity(me(res), { requestId: requestIdOf(res) }));
+      const done = await runAction(
+        gateway,
+        caseId.data,
+        action,
+        parsed.data as never,
+        operatorIdentity(me(res), { requestId: requestIdOf(res) }),
+      );
       res.redirect(303, `/console/cases/${encodeURIComponent(caseId.data)}?done=${encodeURIComponent(done)}`);
     } catch (error) {
-      if (error instanceof HttpError && (error.status === 409 || error.status === 422)) return showCase(res, caseId.data, error.status, { kind: 'error', text: error.message }).catch((e) => showError(res, e));
+      if (error instanceof HttpError && (error.status === 409 || error.status === 422))
+        return showCase(res, caseId.data, error.status, { kind: 'error', text: error.message }).catch((e) =>
+          showError(res, e),
+        );
       showError(res, error);
     }
   });
 
   function showError(res: Response, error: unknown): void {
     const http = error instanceof HttpError ? error : new HttpError(500, 'internal', 'Something failed; try again');
-    html(res, http.status, page('Problem', `<div class="box error" role="alert">${http.message.replace(/[<>&"]/g, '')}</div><p><a href="/console">Back to the queue</a></p>`, { signedIn: signedIn(res) }));
+    html(
+      res,
+      http.status,
+      page(
+        'Problem',
+        `<div class="box error" role="alert">${http.message.replace(/[<>&"]/g, '')}</div><p><a href="/console">Back to the queue</a></p>`,
+        { signedIn: signedIn(res) },
+      ),
+    );
   }
 
   return router;
@@ -131,7 +198,13 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
  * `identity`: the signed-in operator (the name of the key they signed in with) and the request's
  * id (its `Request-Id`), for the audit trail; a console form sends no Idempotency-Key.
  */
-async function runAction(gateway: CaseGateway, caseId: string, action: ActionName, form: Record<string, string | undefined>, identity: OperatorIdentity): Promise<string> {
+async function runAction(
+  gateway: CaseGateway,
+  caseId: string,
+  action: ActionName,
+  form: Record<string, string | undefined>,
+  identity: OperatorIdentity,
+): Promise<string> {
   switch (action) {
     case 'retry':
       await gateway.retryStep(caseId, form.step!, form.reason || 'retried from the console', identity);

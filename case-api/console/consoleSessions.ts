@@ -18,7 +18,17 @@ import { loginBody } from './loginPage';
 import { signInFailureLimit } from '../requestLimits';
 import { mountOidcSignIn } from './oidcSignIn';
 import { RevokedSessions } from './revokedSessions';
-import { SESSION_COOKIE, SESSION_LIFETIME_MS, cookieValue, createSession, csrfToken, csrfTokenMatches, keyHashDigest, readSession, type Session } from './session';
+import {
+  SESSION_COOKIE,
+  SESSION_LIFETIME_MS,
+  cookieValue,
+  createSession,
+  csrfToken,
+  csrfTokenMatches,
+  keyHashDigest,
+  readSession,
+  type Session,
+} from './session';
 
 type Html = (res: Response, status: number, body: string) => void;
 
@@ -29,14 +39,27 @@ export function mountConsoleSessions(router: Router, config: CaseApiConfig, form
 
   const revoked = new RevokedSessions();
   router.post('/console/login', signInFailureLimit(config.signInFailureLimit ?? 10), form, (req, res) => {
-    if (config.oidc) return html(res, 403, page('Sign in', loginBody('Sign in at the identity provider.', config.oidc)));
-    if (!sameOrigin(req)) return html(res, 403, page('Sign in', loginBody('Refused: the sign-in form did not come from this console.')));
+    if (config.oidc)
+      return html(res, 403, page('Sign in', loginBody('Sign in at the identity provider.', config.oidc)));
+    if (!sameOrigin(req))
+      return html(res, 403, page('Sign in', loginBody('Refused: the sign-in form did not come from this console.')));
     const key = typeof req.body?.key === 'string' ? req.body.key.trim() : '';
     const entry = key ? findApiKey(config.keys, key) : null;
     if (!entry) return html(res, 401, page('Sign in', loginBody('That key is not known.')));
-    if (entry.role !== 'operator') return html(res, 403, page('Sign in', loginBody(`That key has the ${entry.role} role; the console needs an operator key.`)));
+    if (entry.role !== 'operator')
+      return html(
+        res,
+        403,
+        page('Sign in', loginBody(`That key has the ${entry.role} role; the console needs an operator key.`)),
+      );
     const { cookieValue: value } = createSession(secret, entry);
-    res.cookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/console', maxAge: SESSION_LIFETIME_MS });
+    res.cookie(SESSION_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: req.secure,
+      path: '/console',
+      maxAge: SESSION_LIFETIME_MS,
+    });
     res.redirect(303, '/console');
   });
 
@@ -49,7 +72,9 @@ export function mountConsoleSessions(router: Router, config: CaseApiConfig, form
     if (!session || revoked.has(session)) return null;
     if (config.oidc) return session.kind === 'oidc' ? { session, roles: session.roles } : null;
     if (session.kind !== 'key') return null;
-    const key = config.keys.find((k) => k.name === session.key && k.role === 'operator' && keyHashDigest(secret, k.hash) === session.kh);
+    const key = config.keys.find(
+      (k) => k.name === session.key && k.role === 'operator' && keyHashDigest(secret, k.hash) === session.kh,
+    );
     return key ? { session, roles: key.roles ?? [] } : null;
   };
 
@@ -67,7 +92,8 @@ export function mountConsoleSessions(router: Router, config: CaseApiConfig, form
   });
 
   router.post('/console/logout', form, (req, res) => {
-    if (!sameOrigin(req) || !csrfTokenMatches(secret, res.locals.session, req.body?.csrf)) return html(res, 403, page('Refused', '<p>Refused: the form did not come from this console.</p>'));
+    if (!sameOrigin(req) || !csrfTokenMatches(secret, res.locals.session, req.body?.csrf))
+      return html(res, 403, page('Refused', '<p>Refused: the form did not come from this console.</p>'));
     revoked.add(res.locals.session);
     res.clearCookie(SESSION_COOKIE, { path: '/console' });
     res.redirect(303, '/console/login');

@@ -17,8 +17,14 @@ form.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}selec
 ol.timeline{list-style:none;padding:0;background:#fff;border:1px solid #e3e5ea;border-radius:6px}ol.timeline li{padding:.35rem .8rem;border-bottom:1px solid #eef0f4}ol.timeline time{color:#556;margin-right:.5rem}
 .owner form.inline{margin-left:.6rem}header .who{margin-left:auto}header .who+form{margin-left:0}`;
 
-export function page(title: string, body: string, options: { signedIn?: { csrf: string; name?: string }; live?: boolean } = {}): string {
-  const who = options.signedIn?.name ? `<span class="who">Signed in as <strong id="operator">${escapeHtml(options.signedIn.name)}</strong></span>` : '';
+export function page(
+  title: string,
+  body: string,
+  options: { signedIn?: { csrf: string; name?: string }; live?: boolean } = {},
+): string {
+  const who = options.signedIn?.name
+    ? `<span class="who">Signed in as <strong id="operator">${escapeHtml(options.signedIn.name)}</strong></span>`
+    : '';
   const nav = options.signedIn
     ? `<a href="/console">Queue</a>${who}<form method="post" action="/console/logout"><input type="hidden" name="csrf" value="${escapeHtml(options.signedIn.csrf)}"><button>Sign out</button></form>`
     : '';

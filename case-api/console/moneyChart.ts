@@ -17,7 +17,8 @@ const left = 64;
 const bottom = 24;
 const top = 10;
 
-const money = (amount: number, currency: string) => `${amount.toLocaleString('en-GB', { maximumFractionDigits: 0 })} ${currency}`;
+const money = (amount: number, currency: string) =>
+  `${amount.toLocaleString('en-GB', { maximumFractionDigits: 0 })} ${currency}`;
 
 export function moneyChart(months: readonly MonthTotals[], currency: string, label: string): string {
   if (months.length === 0) return '<p class="muted">No transactions.</p>';
@@ -35,7 +36,10 @@ export function moneyChart(months: readonly MonthTotals[], currency: string, lab
     })
     .join('');
   const scale = [0, 0.5, 1]
-    .map((f) => `<line x1="${left}" x2="${width}" y1="${y(max * f).toFixed(1)}" y2="${y(max * f).toFixed(1)}" stroke="#dde"/><text x="${left - 6}" y="${(y(max * f) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#445">${escapeHtml(money(max * f, ''))}</text>`)
+    .map(
+      (f) =>
+        `<line x1="${left}" x2="${width}" y1="${y(max * f).toFixed(1)}" y2="${y(max * f).toFixed(1)}" stroke="#dde"/><text x="${left - 6}" y="${(y(max * f) + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="#445">${escapeHtml(money(max * f, ''))}</text>`,
+    )
     .join('');
   return `<figure class="chart"><svg role="img" aria-label="${escapeHtml(label)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">${scale}${bars}</svg>
 <figcaption><span class="key in"></span> money in <span class="key out"></span> money out, by month (${escapeHtml(currency)})</figcaption></figure>`;

@@ -25,7 +25,14 @@ import { importEsm } from '../esmImport';
 import { page } from './layout';
 import { loginBody } from './loginPage';
 import type { OidcConfig } from './oidcConfig';
-import { SESSION_COOKIE, SESSION_LIFETIME_MS, cookieValue, createOidcSession, readSignedValue, signValue } from './session';
+import {
+  SESSION_COOKIE,
+  SESSION_LIFETIME_MS,
+  cookieValue,
+  createOidcSession,
+  readSignedValue,
+  signValue,
+} from './session';
 
 type Html = (res: Response, status: number, body: string) => void;
 type Client = typeof OpenIdClient;
@@ -33,17 +40,30 @@ type Client = typeof OpenIdClient;
 const FLOW_COOKIE = 'vj_oidc_flow';
 const FLOW_PATH = '/console/oidc';
 const FLOW_LIFETIME_MS = 10 * 60 * 1000;
-const flowSchema = z.object({ purpose: z.literal('oidc-flow'), state: z.string().min(16), nonce: z.string().min(16), verifier: z.string().min(43), exp: z.number().int() });
+const flowSchema = z.object({
+  purpose: z.literal('oidc-flow'),
+  state: z.string().min(16),
+  nonce: z.string().min(16),
+  verifier: z.string().min(43),
+  exp: z.number().int(),
+});
 
 export function mountOidcSignIn(router: Router, config: CaseApiConfig, oidc: OidcConfig, html: Html): void {
   const secret = config.sessionSecret;
-  const signInPage = (status: number, res: Response, error: string) => html(res, status, page('Sign in', loginBody(error, oidc)));
+  const signInPage = (status: number, res: Response, error: string) =>
+    html(res, status, page('Sign in', loginBody(error, oidc)));
 
   let discovered: Promise<{ client: Client; server: OpenIdClient.Configuration }> | undefined;
   const discover = () => {
     const pending = (discovered ??= (async () => {
       const client = await importEsm<Client>('openid-client');
-      const server = await client.discovery(new URL(oidc.issuer), oidc.clientId, oidc.clientSecret, undefined, oidc.allowHttp ? { execute: [client.allowInsecureRequests] } : undefined);
+      const server = await client.discovery(
+        new URL(oidc.issuer),
+        oidc.clientId,
+        oidc.clientSecret,
+        undefined,
+        oidc.allowHttp ? { execute: [client.allowInsecureRequests] } : undefined,
+      );
       return { client, server };
     })());
     pending.catch(() => {
@@ -71,15 +91,28 @@ export function mountOidcSignIn(router: Router, config: CaseApiConfig, oidc: Oid
       state,
       nonce,
     });
-    const flow: z.infer<typeof flowSchema> = { purpose: 'oidc-flow', state, nonce, verifier, exp: Date.now() + FLOW_LIFETIME_MS };
-    res.cookie(FLOW_COOKIE, signValue(secret, flow), { httpOnly: true, sameSite: 'lax', secure: req.secure, path: FLOW_PATH, maxAge: FLOW_LIFETIME_MS });
+    const flow: z.infer<typeof flowSchema> = {
+      purpose: 'oidc-flow',
+      state,
+      nonce,
+      verifier,
+      exp: Date.now() + FLOW_LIFETIME_MS,
+    };
+    res.cookie(FLOW_COOKIE, signValue(secret, flow), {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: req.secure,
+      path: FLOW_PATH,
+      maxAge: FLOW_LIFETIME_MS,
+    });
     res.set('Cache-Control', 'no-store').redirect(303, url.href);
   });
 
   router.get(`${FLOW_PATH}/callback`, async (req: Request, res: Response) => {
     const parsed = flowSchema.safeParse(readSignedValue(secret, cookieValue(req.headers.cookie, FLOW_COOKIE)));
     res.clearCookie(FLOW_COOKIE, { path: FLOW_PATH });
-    if (!parsed.success || parsed.data.exp <= Date.now()) return signInPage(400, res, 'That sign-in did not start here or took too long; sign in again.');
+    if (!parsed.success || parsed.data.exp <= Date.now())
+      return signInPage(400, res, 'That sign-in did not start here or took too long; sign in again.');
     const flow = parsed.data;
     let claims: Record<string, unknown>;
     try {
@@ -87,19 +120,43 @@ export function mountOidcSignIn(router: Router, config: CaseApiConfig, oidc: Oid
       // The URL the identity provider sent the browser to, as it knows it (the API may sit behind a proxy).
       const current = new URL(oidc.redirectUrl);
       current.search = new URL(req.originalUrl, 'http://callback').search;
-      const tokens = await client.authorizationCodeGrant(server, current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
+      const tokens = await client.authorizationCodeGrant(server, current, {
+        pkceCodeVerifier: flow.verifier,
+        expectedState: flow.state,
+        expectedNonce: flow.nonce,
+        idTokenExpected: true,
+      });
       claims = (tokens.claims() ?? {}) as Record<string, unknown>;
     } catch (error) {
       const reason = (error as { error?: unknown }).error;
-      return signInPage(401, res, `The identity provider did not sign you in${typeof reason === 'string' ? ` (${reason.slice(0, 100)})` : ''}; sign in again.`);
+      return signInPage(
+        401,
+        res,
+        `The identity provider did not sign you in${typeof reason === 'string' ? ` (${reason.slice(0, 100)})` : ''}; sign in again.`,
+      );
     }
-    const name = [claimAt(claims, oidc.nameClaim), claims.preferred_username, claims.sub].find((v): v is string => typeof v === 'string' && v.trim() !== '')!.trim().slice(0, 200);
-    const { cookieValue: value } = createOidcSession(secret, { name, roles: rolesOf(claimAt(claims, oidc.rolesClaim)) });
-    res.cookie(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/console', maxAge: SESSION_LIFETIME_MS });
+    const name = [claimAt(claims, oidc.nameClaim), claims.preferred_username, claims.sub]
+      .find((v): v is string => typeof v === 'string' && v.trim() !== '')!
+      .trim()
+      .slice(0, 200);
+    const { cookieValue: value } = createOidcSession(secret, {
+      name,
+      roles: rolesOf(claimAt(claims, oidc.rolesClaim)),
+    });
+    res.cookie(SESSION_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: req.secure,
+      path: '/console',
+      maxAge: SESSION_LIFETIME_MS,
+    });
     html(
       res,
       200,
-      page('Signed in', '<p>Signed in. <a href="/console">Continue to the console</a>.</p>').replace('<head>', '<head><meta http-equiv="refresh" content="0;url=/console">'),
+      page('Signed in', '<p>Signed in. <a href="/console">Continue to the console</a>.</p>').replace(
+        '<head>',
+        '<head><meta http-equiv="refresh" content="0;url=/console">',
+      ),
     );
   });
 }
@@ -107,11 +164,18 @@ export function mountOidcSignIn(router: Router, config: CaseApiConfig, oidc: Oid
 /** A claim by name, or by a dotted path into nested objects (Keycloak's realm_access.roles). */
 function claimAt(claims: Record<string, unknown>, path: string): unknown {
   if (path in claims) return claims[path];
-  return path.split('.').reduce<unknown>((value, part) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined), claims);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (value, part) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined),
+      claims,
+    );
 }
 
 /** Roles as an array of names, or as space- or comma-separated text; anything else: none. */
 function rolesOf(value: unknown): string[] {
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(/[\s,]+/) : [];
-  return [...new Set(list.filter((r): r is string => typeof r === 'string' && /^[A-Za-z0-9._:/-]{1,100}$/.test(r)))].slice(0, 100);
+  return [
+    ...new Set(list.filter((r): r is string => typeof r === 'string' && /^[A-Za-z0-9._:/-]{1,100}$/.test(r))),
+  ].slice(0, 100);
 }

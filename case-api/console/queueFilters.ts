@@ -7,7 +7,17 @@ import { z } from 'zod';
 import type { JourneyListFilters } from '../../client/journeyOperations';
 import { journeyStates } from '../schemas';
 
-export const stepStates = ['pending', 'running', 'waiting', 'needs_attention', 'completed', 'waived', 'failed', 'expired', 'cancelled'] as const;
+export const stepStates = [
+  'pending',
+  'running',
+  'waiting',
+  'needs_attention',
+  'completed',
+  'waived',
+  'failed',
+  'expired',
+  'cancelled',
+] as const;
 export const waitingChoices = [15, 60, 240, 1440] as const;
 /** The owner filter's special values; any other value is an operator's name. */
 export const NOBODY = '-';
@@ -25,7 +35,8 @@ const querySchema = z.object({
 });
 export type QueueFilters = z.output<typeof querySchema>;
 
-export const queueFiltersOf = (query: unknown): QueueFilters => querySchema.parse(typeof query === 'object' && query ? query : {});
+export const queueFiltersOf = (query: unknown): QueueFilters =>
+  querySchema.parse(typeof query === 'object' && query ? query : {});
 
 /** What the read model's list takes. */
 export function listFiltersOf(f: QueueFilters): JourneyListFilters & { state?: string } {
@@ -42,7 +53,8 @@ export function listFiltersOf(f: QueueFilters): JourneyListFilters & { state?: s
 /** The page's own URL with these filters (and another cursor). */
 export function queueHref(f: QueueFilters, cursor?: string): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...f, cursor })) if (value !== undefined && !(key === 'sort' && value === 'newest')) params.set(key, String(value));
+  for (const [key, value] of Object.entries({ ...f, cursor }))
+    if (value !== undefined && !(key === 'sort' && value === 'newest')) params.set(key, String(value));
   const query = params.toString();
   return `/console${query ? `?${query}` : ''}`;
 }

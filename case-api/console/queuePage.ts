@@ -23,7 +23,9 @@ export interface QueueContext {
 export function queueBody(cases: CaseSummary[], ctx: QueueContext): string {
   const live = ctx.mark === undefined ? '' : ` data-watch="queue=1" data-mark="${escapeHtml(ctx.mark)}"`;
   const pages = [
-    ctx.filters.cursor ? `<a href="${escapeHtml(queueHref({ ...ctx.filters, cursor: undefined }))}">First page</a>` : '',
+    ctx.filters.cursor
+      ? `<a href="${escapeHtml(queueHref({ ...ctx.filters, cursor: undefined }))}">First page</a>`
+      : '',
     ctx.nextCursor ? `<a href="${escapeHtml(queueHref(ctx.filters, ctx.nextCursor))}" rel="next">Next page</a>` : '',
   ].filter(Boolean);
   return `<h1>Cases</h1>${filterForm(ctx)}
@@ -34,14 +36,27 @@ function filterForm(ctx: QueueContext): string {
   const f = ctx.filters;
   const select = (name: string, label: string, options: [string, string][], value: string | number | undefined) =>
     `<label>${label} <select name="${name}">${options.map(([v, text]) => `<option value="${escapeHtml(v)}"${String(value ?? '') === v ? ' selected' : ''}>${escapeHtml(text)}</option>`).join('')}</select></label>`;
-  const owners: [string, string][] = [['', 'anyone or nobody'], [NOBODY, 'nobody'], ...ctx.operators.map((o): [string, string] => [o, o === ctx.me ? `${o} (me)` : o])];
+  const owners: [string, string][] = [
+    ['', 'anyone or nobody'],
+    [NOBODY, 'nobody'],
+    ...ctx.operators.map((o): [string, string] => [o, o === ctx.me ? `${o} (me)` : o]),
+  ];
   return `<form method="get" action="/console" class="box filters" role="search">
 ${select('state', 'State', [['', 'any'], ...journeyStates.map((s): [string, string] => [s, s])], f.state)}
 ${select('stepState', 'A step', [['', 'any'], ...stepStates.map((s): [string, string] => [s, s])], f.stepState)}
 ${select('owner', 'Owner', owners, f.owner)}
 <label>Name <input type="search" name="name" value="${escapeHtml(f.name ?? '')}" placeholder="company or applicant" maxlength="200"></label>
 ${select('waiting', 'Waiting longer than', [['', 'any time'], ...waitingChoices.map((m): [string, string] => [String(m), m < 60 ? `${m} min` : m < 1440 ? `${m / 60} h` : `${m / 1440} d`])], f.waiting)}
-${select('sort', 'Sort', [['newest', 'newest first'], ['oldest', 'oldest first'], ['deadline', 'deadline soonest']], f.sort)}
+${select(
+  'sort',
+  'Sort',
+  [
+    ['newest', 'newest first'],
+    ['oldest', 'oldest first'],
+    ['deadline', 'deadline soonest'],
+  ],
+  f.sort,
+)}
 <button>Show</button> <a href="/console">Clear</a></form>`;
 }
 
@@ -54,11 +69,17 @@ function table(cases: CaseSummary[], me: string): string {
 function row(c: CaseSummary, me: string): string {
   const href = `/console/cases/${encodeURIComponent(c.caseId)}`;
   const title = c.company ? escapeHtml(c.company) : '<span class="muted">no company</span>';
-  const applicants = (c.applicants ?? []).map((a) => (a.name ? escapeHtml(a.name) : `<code class="muted">${escapeHtml(a.personId.slice(0, 8))}…</code>`)).join(', ');
+  const applicants = (c.applicants ?? [])
+    .map((a) => (a.name ? escapeHtml(a.name) : `<code class="muted">${escapeHtml(a.personId.slice(0, 8))}…</code>`))
+    .join(', ');
   const reasons = (c.reasons ?? []).map((r) => `<div>${escapeHtml(r)}</div>`).join('');
-  const waiting = c.waitingSince ? `${when(c.waitingSince)} <span class="muted">(${escapeHtml(age(c.waitingSince))})</span>` : '';
+  const waiting = c.waitingSince
+    ? `${when(c.waitingSince)} <span class="muted">(${escapeHtml(age(c.waitingSince))})</span>`
+    : '';
   const deadline = deadlineCell(c);
-  const owner = c.assignee ? `${escapeHtml(c.assignee)}${c.assignee === me ? ' <span class="muted">(me)</span>' : ''}` : '<span class="muted">nobody</span>';
+  const owner = c.assignee
+    ? `${escapeHtml(c.assignee)}${c.assignee === me ? ' <span class="muted">(me)</span>' : ''}`
+    : '<span class="muted">nobody</span>';
   return `<tr data-case="${escapeHtml(c.caseId)}"><td><a href="${href}">${title}</a><div><code class="muted">${escapeHtml(c.caseId)}</code></div><div class="muted">started ${when(c.startedAt)}</div></td><td>${applicants}</td><td><span class="state ${escapeHtml(c.state)}">${escapeHtml(c.state)}</span></td><td>${reasons}</td><td>${waiting}</td><td class="deadline">${deadline}</td><td class="owner">${owner}</td></tr>`;
 }
 
@@ -69,6 +90,7 @@ function row(c: CaseSummary, me: string): string {
 function deadlineCell(c: CaseSummary): string {
   const deadline = c.deadline !== undefined ? c.deadline : c.operatorDeadline;
   if (!deadline) return '';
-  const picklist = deadline !== (c.operatorDeadline ?? null) ? ' <span class="muted">(the picklist expires)</span>' : '';
+  const picklist =
+    deadline !== (c.operatorDeadline ?? null) ? ' <span class="muted">(the picklist expires)</span>' : '';
   return `${when(deadline)}${picklist}`;
 }

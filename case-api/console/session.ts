@@ -29,15 +29,37 @@ export type Session = z.output<typeof sessionSchema>;
 const mac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64url');
 
 /** Names one key's hash without revealing it (the cookie is only signed, not encrypted). */
-export const keyHashDigest = (secret: string, keyHash: Buffer) => mac(secret, `key:${keyHash.toString('hex')}`).slice(0, 22);
+export const keyHashDigest = (secret: string, keyHash: Buffer) =>
+  mac(secret, `key:${keyHash.toString('hex')}`).slice(0, 22);
 
-export function createSession(secret: string, key: { name: string; hash: Buffer }, now = Date.now()): { session: Session; cookieValue: string } {
-  return signed(secret, { sid: randomBytes(18).toString('base64url'), kind: 'key', key: key.name, kh: keyHashDigest(secret, key.hash), roles: [], exp: now + SESSION_LIFETIME_MS });
+export function createSession(
+  secret: string,
+  key: { name: string; hash: Buffer },
+  now = Date.now(),
+): { session: Session; cookieValue: string } {
+  return signed(secret, {
+    sid: randomBytes(18).toString('base64url'),
+    kind: 'key',
+    key: key.name,
+    kh: keyHashDigest(secret, key.hash),
+    roles: [],
+    exp: now + SESSION_LIFETIME_MS,
+  });
 }
 
 /** A session for an operator the identity provider signed in (by the ID token's name and roles). */
-export function createOidcSession(secret: string, operator: { name: string; roles: string[] }, now = Date.now()): { session: Session; cookieValue: string } {
-  return signed(secret, { sid: randomBytes(18).toString('base64url'), kind: 'oidc', key: operator.name, roles: operator.roles, exp: now + SESSION_LIFETIME_MS });
+export function createOidcSession(
+  secret: string,
+  operator: { name: string; roles: string[] },
+  now = Date.now(),
+): { session: Session; cookieValue: string } {
+  return signed(secret, {
+    sid: randomBytes(18).toString('base64url'),
+    kind: 'oidc',
+    key: operator.name,
+    roles: operator.roles,
+    exp: now + SESSION_LIFETIME_MS,
+  });
 }
 
 function signed(secret: string, session: Session): { session: Session; cookieValue: string } {

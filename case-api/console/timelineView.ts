@@ -13,15 +13,22 @@ const verbs: Record<Extract<TimelineEntry, { kind: 'operator_action' }>['action'
 };
 
 export function timelineSection(entries: readonly TimelineEntry[], names: Names): string {
-  const items = [...entries].reverse().map((e) => `<li class="${escapeHtml(e.kind)}">${when(e.at)} ${describe(e, names)}</li>`).join('');
+  const items = [...entries]
+    .reverse()
+    .map((e) => `<li class="${escapeHtml(e.kind)}">${when(e.at)} ${describe(e, names)}</li>`)
+    .join('');
   return `<section id="timeline"><h2>Timeline</h2>${items ? `<ol class="timeline">${items}</ol>` : '<p class="muted">Nothing yet.</p>'}</section>`;
 }
 
 function describe(e: TimelineEntry, names: Names): string {
   switch (e.kind) {
     case 'operator_action': {
-      const what = e.action === 'assign' ? `assigned the case to <strong>${escapeHtml(e.assignee ?? '')}</strong>` : `${escapeHtml(verbs[e.action])}${e.step ? ` ${stepLabel(e.step, names)}` : ''}`;
-      const outcome = e.outcome === 'accepted' ? '' : ` <span class="state failed">refused</span> ${escapeHtml(e.message ?? '')}`;
+      const what =
+        e.action === 'assign'
+          ? `assigned the case to <strong>${escapeHtml(e.assignee ?? '')}</strong>`
+          : `${escapeHtml(verbs[e.action])}${e.step ? ` ${stepLabel(e.step, names)}` : ''}`;
+      const outcome =
+        e.outcome === 'accepted' ? '' : ` <span class="state failed">refused</span> ${escapeHtml(e.message ?? '')}`;
       return `<strong class="actor">${escapeHtml(e.actor)}</strong> ${what}${e.reason ? `: <q class="reason">${escapeHtml(e.reason)}</q>` : ''}${outcome}`;
     }
     case 'provider_record':

@@ -44,10 +44,17 @@ function eventsOf(caseId: string, received: ReceivedDelivery[] = receiver.receiv
   const webhook = new Webhook(secret);
   return received
     .filter((d) => d.body?.data?.caseId === caseId)
-    .map((d) => ({ id: d.headers['webhook-id'] as string, ...(webhook.verify(d.raw, d.headers as Record<string, string>) as { type: string; data: { sequence: number; step?: { key: string; attempt: number }; state: string } }) }));
+    .map((d) => ({
+      id: d.headers['webhook-id'] as string,
+      ...(webhook.verify(d.raw, d.headers as Record<string, string>) as {
+        type: string;
+        data: { sequence: number; step?: { key: string; attempt: number }; state: string };
+      }),
+    }));
 }
 
-const label = (e: ReturnType<typeof eventsOf>[number]) => (e.data.step ? `${e.type} ${e.data.step.key}@${e.data.step.attempt}` : e.type);
+const label = (e: ReturnType<typeof eventsOf>[number]) =>
+  e.data.step ? `${e.type} ${e.data.step.key}@${e.data.step.attempt}` : e.type;
 
 test('each change of a journey reaches the LOS once, signed, with an id derived from the run and its sequence', async () => {
   const caseId = (await control('/cases', {})).case_id as string;
@@ -62,8 +69,14 @@ test('each change of a journey reaches the LOS once, signed, with an id derived 
   await control(`/identity-verifications/${waiting.steps[idv]!.providerIds.request_id}/expire`, {});
   await waitForStatus(handle, journeyStatusQuery, (s) => s.operatorDeadline != null);
   await handle.executeUpdate(retryStepUpdate, { args: [{ step: idv }] });
-  const again = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idv]?.state === 'waiting' && s.steps[idv]!.attempt === 2);
-  await control(`/identity-verifications/${again.steps[idv]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+  const again = await waitForStatus(
+    handle,
+    journeyStatusQuery,
+    (s) => s.steps[idv]?.state === 'waiting' && s.steps[idv]!.attempt === 2,
+  );
+  await control(`/identity-verifications/${again.steps[idv]!.providerIds.request_id}/complete`, {
+    verification_status: 'Approved',
+  });
   const result = await handle.result();
   expect(result.state).toBe('completed');
 
@@ -76,8 +89,14 @@ test('each change of a journey reaches the LOS once, signed, with an id derived 
 
   // What the LOS took is on the case's timeline, in the order it was sent.
   const timeline = await stack.caseFile.timeline(caseId);
-  const sent = timeline.filter((e) => e.kind === 'notification').map((e) => (e.kind === 'notification' ? [e.type, e.step, e.sequence] : []));
-  expect(sent).toEqual([['case.needs_attention', null, 1], ['case.step_completed', idv, 2], ['case.completed', null, 3]]);
+  const sent = timeline
+    .filter((e) => e.kind === 'notification')
+    .map((e) => (e.kind === 'notification' ? [e.type, e.step, e.sequence] : []));
+  expect(sent).toEqual([
+    ['case.needs_attention', null, 1],
+    ['case.step_completed', idv, 2],
+    ['case.completed', null, 3],
+  ]);
 });
 
 test('while the LOS is down, events are retried, and every one arrives once it is back', async () => {
@@ -92,9 +111,15 @@ test('while the LOS is down, events are retried, and every one arrives once it i
     });
     await waitForStatus(handle, journeyStatusQuery, (s) => s.state === 'needs_attention');
     // Refused at least twice: the activity is being retried, not given up.
-    await eventually(async () => eventsOf(caseId).length, (n) => n >= 2);
+    await eventually(
+      async () => eventsOf(caseId).length,
+      (n) => n >= 2,
+    );
     await stack.client.workflow.getHandle(`case/${caseId}`).signal('cancel', { reason: 'duplicate application' });
-    await eventually(async () => eventsOf(caseId).filter((e) => e.type === 'case.cancelled').length, (n) => n >= 1);
+    await eventually(
+      async () => eventsOf(caseId).filter((e) => e.type === 'case.cancelled').length,
+      (n) => n >= 1,
+    );
   } finally {
     receiver.respondWith(200);
   }
@@ -103,6 +128,9 @@ test('while the LOS is down, events are retried, and every one arrives once it i
   expect(closed.state).toBe('cancelled');
   // Every event was refused at least once and then delivered: the ids the receiver saw, deduped.
   const byId = new Map(eventsOf(caseId).map((e) => [e.id, e]));
-  expect([...byId.values()].sort((a, b) => a.data.sequence - b.data.sequence).map(label)).toEqual(['case.needs_attention', 'case.cancelled']);
+  expect([...byId.values()].sort((a, b) => a.data.sequence - b.data.sequence).map(label)).toEqual([
+    'case.needs_attention',
+    'case.cancelled',
+  ]);
   expect(eventsOf(caseId).length).toBeGreaterThan(byId.size);
 });

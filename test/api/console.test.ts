@@ -15,8 +15,12 @@ import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { chromiumPath, launchChromium, signInWithKey } from '../../bench/looking/headlessChromium';
 
-if (!chromiumPath) console.warn('console test skipped: no chromium binary (apt-get install -y chromium, or set CHROMIUM_PATH); .ci/run installs it');
-const shots = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(__dirname, '../../docs') : testDirectory('screenshots');
+if (!chromiumPath)
+  console.warn(
+    'console test skipped: no chromium binary (apt-get install -y chromium, or set CHROMIUM_PATH); .ci/run installs it',
+  );
+const shots =
+  process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(__dirname, '../../docs') : testDirectory('screenshots');
 const shot = (name: string) => path.join(shots, name);
 const describeWithChromium = chromiumPath ? describe : describe.skip;
 
@@ -25,10 +29,22 @@ describeWithChromium('operator console', () => {
   let browser: Browser;
   const pages: Page[] = [];
   const control = (p: string, body?: unknown) => simulatorControl(stack.simulator)(p, body);
-  const fast = { identityVerification: '30 seconds', banking: '30 seconds', picklist: '2 minutes', operatorDecision: '1 hour' };
+  const fast = {
+    identityVerification: '30 seconds',
+    banking: '30 seconds',
+    picklist: '2 minutes',
+    operatorDecision: '1 hour',
+  };
 
   beforeAll(async () => {
-    stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1203, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+    stack = await startStack({
+      temporal: testTemporalConfig(),
+      caseFile: testCaseFileOption(),
+      workflowBundle: testWorkflowBundle(),
+      simulatorSeed: 1203,
+      spoolDir: testDirectory('spool'),
+      processingDelayMs: 20,
+    });
     browser = await launchChromium();
   });
 
@@ -39,7 +55,11 @@ describeWithChromium('operator console', () => {
   });
 
   async function start(input: Record<string, unknown> & { caseId: string }) {
-    return startOnboardCase(stack.client, { workflowId: `case/${input.caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ ...input, deadlines: fast } as never] });
+    return startOnboardCase(stack.client, {
+      workflowId: `case/${input.caseId}`,
+      taskQueue: stack.temporal.taskQueue,
+      args: [{ ...input, deadlines: fast } as never],
+    });
   }
 
   /** A page in a browser context of its own (each test signs in itself: jest --randomize runs them in any order). */
@@ -50,7 +70,10 @@ describeWithChromium('operator console', () => {
   }
 
   async function signedIn(): Promise<Page> {
-    const page = await signInWithKey(browser, stack.caseApi.url, stack.caseApiKeys!.operator, { width: 1200, height: 800 });
+    const page = await signInWithKey(browser, stack.caseApi.url, stack.caseApiKeys!.operator, {
+      width: 1200,
+      height: 800,
+    });
     pages.push(page);
     return page;
   }
@@ -68,7 +91,9 @@ describeWithChromium('operator console', () => {
     const [cookie] = await page.context().cookies();
     expect(cookie).toMatchObject({ name: 'vj_console', httpOnly: true, sameSite: 'Strict', path: '/console' });
     // A form posted without the session's CSRF token is refused.
-    const forged = await page.request.post(`${stack.caseApi.url}/console/cases/any-case/cancel`, { form: { reason: 'x' } });
+    const forged = await page.request.post(`${stack.caseApi.url}/console/cases/any-case/cancel`, {
+      form: { reason: 'x' },
+    });
     expect(forged.status()).toBe(403);
   });
 
@@ -76,11 +101,19 @@ describeWithChromium('operator console', () => {
     const page = await signedIn();
     const picklistCaseId = (await control('/cases', {})).case_id as string;
     const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
-    const picklistJourney = await start({ caseId: picklistCaseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } });
+    const picklistJourney = await start({
+      caseId: picklistCaseId,
+      company: { company_id: ambiguous.company_id },
+      steps: { creditReport: true },
+    });
     const idvCaseId = (await control('/cases', {})).case_id as string;
     const personId = (await control('/persons', {})).person_id as string;
     const idv = `identity-verification/${personId}`;
-    const idvJourney = await start({ caseId: idvCaseId, people: [{ personId }], steps: { identityVerification: true } });
+    const idvJourney = await start({
+      caseId: idvCaseId,
+      people: [{ personId }],
+      steps: { identityVerification: true },
+    });
     const waiting = await waitForStatus(idvJourney, journeyStatusQuery, (s) => s.steps[idv]?.state === 'waiting');
     await control(`/identity-verifications/${waiting.steps[idv]!.providerIds.request_id}/expire`, {});
     await waitForStatus(idvJourney, journeyStatusQuery, (s) => s.operatorDeadline != null);
@@ -107,17 +140,27 @@ describeWithChromium('operator console', () => {
     await page.screenshot({ path: shot('console-case-needs-attention.png'), fullPage: true });
     await page.click(`tr[data-step="${idv}"] >> text=Retry`);
     await expect(page.textContent('[role=status]')).resolves.toContain(`${idv} is running again`);
-    const retried = await waitForStatus(idvJourney, journeyStatusQuery, (s) => s.steps[idv]?.attempt === 2 && s.steps[idv]!.state === 'waiting');
+    const retried = await waitForStatus(
+      idvJourney,
+      journeyStatusQuery,
+      (s) => s.steps[idv]?.attempt === 2 && s.steps[idv]!.state === 'waiting',
+    );
     expect(retried.state).toBe('running');
     // The page follows the journey live: the applicant completes, and the page says so without a reload.
-    await control(`/identity-verifications/${retried.steps[idv]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+    await control(`/identity-verifications/${retried.steps[idv]!.providerIds.request_id}/complete`, {
+      verification_status: 'Approved',
+    });
     await page.locator('#journey-state', { hasText: /^completed$/ }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: shot('console-case-completed.png'), fullPage: true });
     expect((await idvJourney.result()).state).toBe('completed');
 
     // A refused action shows the journey's own message.
     const otherCase = (await control('/cases', {})).case_id as string;
-    const other = await start({ caseId: otherCase, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } });
+    const other = await start({
+      caseId: otherCase,
+      company: { company_id: ambiguous.company_id },
+      steps: { creditReport: true },
+    });
     await waitForStatus(other, journeyStatusQuery, (s) => s.state === 'needs_attention');
     await page.goto(`${stack.caseApi.url}/console/cases/${otherCase}`);
     await page.fill('tr[data-step="credit-report"] input[name=reason]', 'checked by phone');

@@ -23,10 +23,15 @@ import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { chromiumPath, launchChromium, signInWithKey } from '../../bench/looking/headlessChromium';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
-const shots = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(__dirname, '../../docs') : testDirectory('desk-screenshots');
+const shots =
+  process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(__dirname, '../../docs') : testDirectory('desk-screenshots');
 const describeWithChromium = chromiumPath ? describe : describe.skip;
 
-const keys = { ada: generateApiKey('operator'), grace: generateApiKey('operator'), lender: generateApiKey('origination') };
+const keys = {
+  ada: generateApiKey('operator'),
+  grace: generateApiKey('operator'),
+  lender: generateApiKey('origination'),
+};
 
 describeWithChromium('the operations desk in the console', () => {
   let stack: Stack;
@@ -49,8 +54,22 @@ describeWithChromium('the operations desk in the console', () => {
     };
     // The lender's system: the journeys' events and the operator actions reach it, and the timeline says so.
     receiver = await startWebhookReceiver();
-    const caseEvents = { url: receiver.url, secret: `whsec_${randomBytes(32).toString('base64')}`, timeoutMs: 5_000, sweepIntervalMs: 1_000 };
-    stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1222, spoolDir: testDirectory('spool'), processingDelayMs: 20, caseApi, caseEvents });
+    const caseEvents = {
+      url: receiver.url,
+      secret: `whsec_${randomBytes(32).toString('base64')}`,
+      timeoutMs: 5_000,
+      sweepIntervalMs: 1_000,
+    };
+    stack = await startStack({
+      temporal: testTemporalConfig(),
+      caseFile: testCaseFileOption(),
+      workflowBundle: testWorkflowBundle(),
+      simulatorSeed: 1222,
+      spoolDir: testDirectory('spool'),
+      processingDelayMs: 20,
+      caseApi,
+      caseEvents,
+    });
     browser = await launchChromium();
   });
 
@@ -84,10 +103,23 @@ describeWithChromium('the operations desk in the console', () => {
     expect((await api('POST', '/v1/cases', { key: keys.lender, body: input })).status).toBe(201);
     const idv = `identity-verification/${personId}`;
     const read = () => api('GET', `/v1/cases/${caseId}`, { key: keys.lender });
-    const waiting = await eventually(read, (r) => Boolean(r.body?.steps?.[idv]?.providerIds?.request_id && r.body.steps.banking?.providerIds?.bank_connection_id));
-    await control(`/identity-verifications/${waiting.body.steps[idv].providerIds.request_id}/complete`, { verification_status: 'Approved' });
-    await control(`/open-banking-connections/${waiting.body.steps.banking.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 2 });
-    await eventually(read, (r) => r.body.steps[idv].state === 'completed' && r.body.steps.banking.state === 'completed' && r.body.state === 'needs_attention');
+    const waiting = await eventually(read, (r) =>
+      Boolean(r.body?.steps?.[idv]?.providerIds?.request_id && r.body.steps.banking?.providerIds?.bank_connection_id),
+    );
+    await control(`/identity-verifications/${waiting.body.steps[idv].providerIds.request_id}/complete`, {
+      verification_status: 'Approved',
+    });
+    await control(`/open-banking-connections/${waiting.body.steps.banking.providerIds.bank_connection_id}/complete`, {
+      status: 'Connected',
+      accounts: 2,
+    });
+    await eventually(
+      read,
+      (r) =>
+        r.body.steps[idv].state === 'completed' &&
+        r.body.steps.banking.state === 'completed' &&
+        r.body.state === 'needs_attention',
+    );
     return { caseId, personId };
   }
 
@@ -95,12 +127,19 @@ describeWithChromium('the operations desk in the console', () => {
     const suffix = randomBytes(3).toString('hex');
     const applicant = `Ottoline Quarrie ${suffix}`;
     const startedAt = Date.now();
-    const [{ caseId, personId }, { caseId: otherCaseId }] = await Promise.all([startCase(applicant), startCase(`Bartholomew Finch ${suffix}`)]);
+    const [{ caseId, personId }, { caseId: otherCaseId }] = await Promise.all([
+      startCase(applicant),
+      startCase(`Bartholomew Finch ${suffix}`),
+    ]);
     const picklistSeen = Date.now();
     // From here on the pages read the case file only: no query, no visibility list; one describe,
     // the waiver's check that the journey still runs.
     const service = stack.client.workflowService;
-    const calls = { queries: jest.spyOn(service, 'queryWorkflow'), describes: jest.spyOn(service, 'describeWorkflowExecution'), lists: jest.spyOn(service, 'listWorkflowExecutions') };
+    const calls = {
+      queries: jest.spyOn(service, 'queryWorkflow'),
+      describes: jest.spyOn(service, 'describeWorkflowExecution'),
+      lists: jest.spyOn(service, 'listWorkflowExecutions'),
+    };
 
     const ada = await signIn(keys.ada);
     await expect(ada.textContent('#operator')).resolves.toBe('ada');
@@ -124,7 +163,9 @@ describeWithChromium('the operations desk in the console', () => {
     await row.locator('a').first().click();
     await ada.waitForURL(new RegExp(`/console/cases/${caseId}$`));
     // The IDV step by the person's name; the evidence: the IDV verdict, the accounts and their chart.
-    await expect(ada.textContent(`tr[data-step="identity-verification/${personId}"] td >> nth=0`)).resolves.toContain(applicant);
+    await expect(ada.textContent(`tr[data-step="identity-verification/${personId}"] td >> nth=0`)).resolves.toContain(
+      applicant,
+    );
     await expect(ada.textContent('#idv-results')).resolves.toContain('Approved');
     await expect(ada.locator('.account svg[role=img]').count()).resolves.toBe(2);
     await expect(ada.locator('.account svg rect.money-in').count()).resolves.toBeGreaterThan(0);
@@ -133,7 +174,9 @@ describeWithChromium('the operations desk in the console', () => {
     await expect(ada.textContent('[role=status]')).resolves.toContain('assigned to ada');
     await expect(ada.textContent('#owner')).resolves.toBe('ada');
     await grace.locator('#owner', { hasText: /^ada$/ }).waitFor({ timeout: 15_000 });
-    await expect(grace.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).resolves.toBe(true);
+    await expect(grace.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).resolves.toBe(
+      true,
+    );
 
     const before = new Date();
     await ada.fill('tr[data-step="credit-report"] input[name=reason]', 'director confirmed the company by phone');
@@ -145,22 +188,33 @@ describeWithChromium('the operations desk in the console', () => {
     const at = Date.parse((await waived.locator('time').getAttribute('datetime'))!);
     expect(at).toBeGreaterThanOrEqual(before.getTime() - 1000);
     expect(at).toBeLessThanOrEqual(Date.now());
-    await expect(ada.locator('#timeline li.operator_action', { hasText: 'assigned the case to ada' }).count()).resolves.toBe(1);
+    await expect(
+      ada.locator('#timeline li.operator_action', { hasText: 'assigned the case to ada' }).count(),
+    ).resolves.toBe(1);
     await ada.locator('#journey-state', { hasText: /^completed$/ }).waitFor({ timeout: 15_000 });
     // What the lender's system was told is on the timeline: the journey's events, the last one its
     // completion (sent just before the journey closes), and the operator actions the outbox delivered.
     const api = caseApiClient(stack.caseApi.url);
     await eventually(
       () => api('GET', `/v1/cases/${caseId}/timeline`, { key: keys.lender }),
-      (r) => r.status === 200 && r.body.entries.some((e: { kind: string; type?: string }) => e.kind === 'notification' && e.type === 'case.completed') && r.body.entries.some((e: { kind: string }) => e.kind === 'case_event'),
+      (r) =>
+        r.status === 200 &&
+        r.body.entries.some(
+          (e: { kind: string; type?: string }) => e.kind === 'notification' && e.type === 'case.completed',
+        ) &&
+        r.body.entries.some((e: { kind: string }) => e.kind === 'case_event'),
     );
     await ada.reload();
     await expect(ada.locator('#timeline li.notification', { hasText: 'case.completed' }).count()).resolves.toBe(1);
-    await expect(ada.locator('#timeline li.case_event', { hasText: 'case.operator_action' }).count()).resolves.toBeGreaterThan(0);
+    await expect(
+      ada.locator('#timeline li.case_event', { hasText: 'case.operator_action' }).count(),
+    ).resolves.toBeGreaterThan(0);
     await ada.screenshot({ path: path.join(shots, 'console-desk-case.png'), fullPage: true });
 
     // Grace's page followed the waiver too, and names who did it.
-    await grace.locator('#timeline li.operator_action .reason', { hasText: 'director confirmed the company by phone' }).waitFor({ timeout: 15_000 });
+    await grace
+      .locator('#timeline li.operator_action .reason', { hasText: 'director confirmed the company by phone' })
+      .waitFor({ timeout: 15_000 });
     // The queue: Ada owns the case she closed, nobody the other.
     await ada.goto(`${stack.caseApi.url}/console`);
     await expect(ada.locator(`tr[data-case="${caseId}"] td.owner`).textContent()).resolves.toBe('ada (me)');
@@ -172,7 +226,11 @@ describeWithChromium('the operations desk in the console', () => {
     expect(deadline).toBeGreaterThanOrEqual(startedAt + 10 * 60_000 - 1_000);
     expect(deadline).toBeLessThanOrEqual(picklistSeen + 10 * 60_000 + 1_000);
     await ada.screenshot({ path: path.join(shots, 'console-desk-queue.png'), fullPage: true });
-    expect({ queries: calls.queries.mock.calls.length, describes: calls.describes.mock.calls.length, lists: calls.lists.mock.calls.length }).toEqual({ queries: 0, describes: 1, lists: 0 });
+    expect({
+      queries: calls.queries.mock.calls.length,
+      describes: calls.describes.mock.calls.length,
+      lists: calls.lists.mock.calls.length,
+    }).toEqual({ queries: 0, describes: 1, lists: 0 });
     jest.restoreAllMocks();
   });
 
@@ -224,9 +282,14 @@ describeWithChromium('the operations desk in the console', () => {
     expect(releasedAt).toBeGreaterThanOrEqual(releasedFrom - 1000);
     expect(releasedAt).toBeLessThanOrEqual(Date.now());
     // The timeline lists the newest first: the release above the assignment, each once.
-    await expect(ada.locator('#timeline li.operator_action').allTextContents()).resolves.toEqual([expect.stringMatching(/ada released the case$/), expect.stringMatching(/ada assigned the case to grace$/)]);
+    await expect(ada.locator('#timeline li.operator_action').allTextContents()).resolves.toEqual([
+      expect.stringMatching(/ada released the case$/),
+      expect.stringMatching(/ada assigned the case to grace$/),
+    ]);
     await gracesRow.filter({ hasText: /^nobody$/ }).waitFor({ timeout: 15_000 });
-    await expect(grace.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).resolves.toBe(true);
+    await expect(grace.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).resolves.toBe(
+      true,
+    );
 
     await caseApiClient(stack.caseApi.url)('POST', `/v1/cases/${caseId}/cancel`, { key: keys.ada, body: {} });
   });
@@ -248,8 +311,18 @@ describeWithChromium('the operations desk in the console', () => {
     const api = caseApiClient(stack.caseApi.url);
     const caseId = (await control('/cases', {})).case_id as string;
     const company = ((await control('/companies')) as any[])[0];
-    expect((await api('POST', '/v1/cases', { key: keys.lender, body: { caseId, company: { company_id: company.company_id }, steps: { creditReport: true } } })).status).toBe(201);
-    const assigned = await eventually(() => api('POST', `/v1/cases/${caseId}/assign`, { key: keys.grace, body: { assignee: 'grace' } }), (r) => r.status === 200);
+    expect(
+      (
+        await api('POST', '/v1/cases', {
+          key: keys.lender,
+          body: { caseId, company: { company_id: company.company_id }, steps: { creditReport: true } },
+        })
+      ).status,
+    ).toBe(201);
+    const assigned = await eventually(
+      () => api('POST', `/v1/cases/${caseId}/assign`, { key: keys.grace, body: { assignee: 'grace' } }),
+      (r) => r.status === 200,
+    );
     expect(assigned.body.assignee).toBe('grace');
     await ada.waitForURL(/\/console\/login$/, { timeout: 15_000 });
   });

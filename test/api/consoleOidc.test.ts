@@ -28,12 +28,20 @@ import { chromiumPath, launchChromium } from '../../bench/looking/headlessChromi
 const root = path.join(__dirname, '..', '..');
 const describeWithChromium = chromiumPath ? describe : describe.skip;
 
-const keys = { lender: generateApiKey('origination'), desk: generateApiKey('operator'), lead: generateApiKey('operator') };
+const keys = {
+  lender: generateApiKey('origination'),
+  desk: generateApiKey('operator'),
+  lead: generateApiKey('operator'),
+};
 const keyEntry = (name: string, roles: string, key: string) => `${name}:${roles}:${hashApiKey(key).toString('hex')}`;
 
 /** A child process whose output is kept (never printed: CI fails on stray output) and read line by line. */
 function startProcess(args: string[], env: NodeJS.ProcessEnv) {
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   let stderr = '';
   createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l));
@@ -44,7 +52,10 @@ function startProcess(args: string[], env: NodeJS.ProcessEnv) {
       for (;;) {
         const found = lines.find(match);
         if (found) return found;
-        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${args.join(' ')}: no expected line (exit ${child.exitCode}): ${lines.slice(-5).join(' | ')} ${stderr.slice(-1500)}`);
+        if (child.exitCode !== null || Date.now() > deadline)
+          throw new Error(
+            `${args.join(' ')}: no expected line (exit ${child.exitCode}): ${lines.slice(-5).join(' | ')} ${stderr.slice(-1500)}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -75,13 +86,27 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
   const control = (p: string, body?: unknown) => simulatorControl(stack.simulator)(p, body);
 
   beforeAll(async () => {
-    stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1422, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+    stack = await startStack({
+      temporal: testTemporalConfig(),
+      caseFile: testCaseFileOption(),
+      workflowBundle: testWorkflowBundle(),
+      simulatorSeed: 1422,
+      spoolDir: testDirectory('spool'),
+      processingDelayMs: 20,
+    });
     const port = await freePort();
     apiUrl = `http://127.0.0.1:${port}`;
-    const client = { client_id: 'journeys-console', client_secret: randomBytes(24).toString('base64url'), redirect_uri: `${apiUrl}/console/oidc/callback` };
+    const client = {
+      client_id: 'journeys-console',
+      client_secret: randomBytes(24).toString('base64url'),
+      redirect_uri: `${apiUrl}/console/oidc/callback`,
+    };
     provider = startProcess([path.join(root, 'test/support/oidcProvider.mjs')], {
       OIDC_TEST_CLIENT: JSON.stringify(client),
-      OIDC_TEST_ACCOUNTS: JSON.stringify({ ada: { name: 'Ada Lovelace', roles: ['operator', 'waiver'] }, grace: { name: 'Grace Hopper', roles: ['operator'] } }),
+      OIDC_TEST_ACCOUNTS: JSON.stringify({
+        ada: { name: 'Ada Lovelace', roles: ['operator', 'waiver'] },
+        grace: { name: 'Grace Hopper', roles: ['operator'] },
+      }),
     });
     const { issuer } = JSON.parse(await provider.line((l) => l.startsWith('{"issuer"'))) as { issuer: string };
     api = startProcess(['--import', 'tsx', path.join(root, 'case-api/main.ts')], {
@@ -91,7 +116,11 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
       PAYLOAD_ENCRYPTION_KEYS: formatPayloadKeys(stack.payloadKeys),
       DATABASE_URL: stack.caseFileUrl,
       CASE_API_PORT: String(port),
-      CASE_API_KEYS: [keyEntry('lender', 'origination', keys.lender), keyEntry('desk', 'operator', keys.desk), keyEntry('lead', 'operator+waiver', keys.lead)].join(','),
+      CASE_API_KEYS: [
+        keyEntry('lender', 'origination', keys.lender),
+        keyEntry('desk', 'operator', keys.desk),
+        keyEntry('lead', 'operator+waiver', keys.lead),
+      ].join(','),
       CASE_API_SESSION_SECRET: randomBytes(32).toString('base64url'),
       CASE_API_WAIVE_ROLE: 'waiver',
       CONSOLE_OIDC_ISSUER: issuer,
@@ -134,9 +163,17 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
     const call = caseApiClient(apiUrl);
     const caseId = (await control('/cases', {})).case_id as string;
     const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
-    const input = { caseId, company: { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd' }, steps: { creditReport: true }, deadlines: { picklist: '10 minutes', operatorDecision: '1 hour' } };
+    const input = {
+      caseId,
+      company: { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd' },
+      steps: { creditReport: true },
+      deadlines: { picklist: '10 minutes', operatorDecision: '1 hour' },
+    };
     expect((await call('POST', '/v1/cases', { key: keys.lender, body: input })).status).toBe(201);
-    await eventually(() => call('GET', `/v1/cases/${caseId}`, { key: keys.lender }), (r) => r.body?.steps?.['credit-report']?.state === 'waiting');
+    await eventually(
+      () => call('GET', `/v1/cases/${caseId}`, { key: keys.lender }),
+      (r) => r.body?.steps?.['credit-report']?.state === 'waiting',
+    );
     return caseId;
   }
 
@@ -144,7 +181,12 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
     const [consoleCase, apiCase] = await Promise.all([startCase(), startCase()]);
 
     // The key form is gone: the console signs in at the issuer only.
-    const keyLogin = await fetch(`${apiUrl}/console/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `key=${keys.lead}`, redirect: 'manual' });
+    const keyLogin = await fetch(`${apiUrl}/console/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `key=${keys.lead}`,
+      redirect: 'manual',
+    });
     expect(keyLogin.status).toBe(403);
 
     const grace = await signIn('grace');
@@ -154,11 +196,14 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
     await expect(grace.locator('tr[data-step="credit-report"] form[action$="/waive"]').count()).resolves.toBe(0);
     // A waiver posted anyway, with her session and its CSRF token, is refused.
     const csrf = (await grace.locator('input[name=csrf]').first().getAttribute('value'))!;
-    const refused = await grace.evaluate(async ([caseId, csrf]) => {
-      const body = new URLSearchParams({ csrf, step: 'credit-report', reason: 'posted without the role' });
-      const answer = await fetch(`/console/cases/${caseId}/waive`, { method: 'POST', body, redirect: 'manual' });
-      return { status: answer.status, text: await answer.text() };
-    }, [consoleCase, csrf] as const);
+    const refused = await grace.evaluate(
+      async ([caseId, csrf]) => {
+        const body = new URLSearchParams({ csrf, step: 'credit-report', reason: 'posted without the role' });
+        const answer = await fetch(`/console/cases/${caseId}/waive`, { method: 'POST', body, redirect: 'manual' });
+        return { status: answer.status, text: await answer.text() };
+      },
+      [consoleCase, csrf] as const,
+    );
     expect(refused.status).toBe(403);
     expect(refused.text).toContain('needs the waiver role');
 
@@ -178,12 +223,18 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
 
     // API keys: an operator key without the role is refused; one with `+waiver` waives.
     const call = caseApiClient(apiUrl);
-    const waive = (key: string) => call('POST', `/v1/cases/${apiCase}/steps/credit-report/waive`, { key, body: { reason: 'confirmed by phone' } });
+    const waive = (key: string) =>
+      call('POST', `/v1/cases/${apiCase}/steps/credit-report/waive`, { key, body: { reason: 'confirmed by phone' } });
     const denied = await waive(keys.desk);
-    expect(denied).toMatchObject({ status: 403, body: { error: 'forbidden', message: 'waiveStep needs the waiver role; this key has no further role' } });
+    expect(denied).toMatchObject({
+      status: 403,
+      body: { error: 'forbidden', message: 'waiveStep needs the waiver role; this key has no further role' },
+    });
     const accepted = await waive(keys.lead);
     expect(accepted.status).toBe(200);
     const timeline = await call('GET', `/v1/cases/${apiCase}/timeline`, { key: keys.lead });
-    expect(timeline.body.entries.filter((e: { kind: string }) => e.kind === 'operator_action')).toMatchObject([{ actor: 'lead', action: 'waiveStep', outcome: 'accepted' }]);
+    expect(timeline.body.entries.filter((e: { kind: string }) => e.kind === 'operator_action')).toMatchObject([
+      { actor: 'lead', action: 'waiveStep', outcome: 'accepted' },
+    ]);
   });
 });

@@ -34,7 +34,7 @@ const write = (caseId: string, version: number, state = 'running'): JourneyState
   stateSince: runStart,
 });
 
-it('assigns and releases a case, each audited with its actor, and the journey\'s writes keep the assignee', async () => {
+it("assigns and releases a case, each audited with its actor, and the journey's writes keep the assignee", async () => {
   const caseId = randomUUID();
   await store.writeJourneyState(write(caseId, 1));
   const assigned = await store.assignCase({ caseId, assignee: 'grace', actor: 'ada', reason: 'she knows the company' });
@@ -70,7 +70,7 @@ it('filters the queue by assignee, and the empty assignee by cases nobody owns',
   expect(unowned).not.toContain(theirs);
 });
 
-it('changes a case\'s mark and the queue\'s at every write, assignment and audit entry, and not otherwise', async () => {
+it("changes a case's mark and the queue's at every write, assignment and audit entry, and not otherwise", async () => {
   const caseId = randomUUID();
   await store.writeJourneyState(write(caseId, 1));
   const marks = async () => [(await store.caseMarks([caseId])).get(caseId), await store.queueMark()];
@@ -87,6 +87,14 @@ it('changes a case\'s mark and the queue\'s at every write, assignment and audit
   const third = await marks();
   expect(third[0]).not.toBe(second[0]);
   // A refused action changes no state but shows on the timeline: the case's mark moves.
-  await store.appendAudit({ caseId, actor: 'ada', action: 'waiveStep', step: 'banking', reason: 'x', outcome: 'refused', message: 'no' });
+  await store.appendAudit({
+    caseId,
+    actor: 'ada',
+    action: 'waiveStep',
+    step: 'banking',
+    reason: 'x',
+    outcome: 'refused',
+    message: 'no',
+  });
   expect((await store.caseMarks([caseId])).get(caseId)).not.toBe(third[0]);
 });

@@ -51,16 +51,38 @@ function ownSchema(url: string): Target {
 }
 
 const targets: [string, () => Target, number][] = [['embedded PGlite', ownPGlite, EMBEDDED_POOL_SIZE]];
-if (process.env.TEST_DATABASE_URL) targets.push(['PostgreSQL (TEST_DATABASE_URL)', () => ownSchema(process.env.TEST_DATABASE_URL as string), 4]);
+if (process.env.TEST_DATABASE_URL)
+  targets.push(['PostgreSQL (TEST_DATABASE_URL)', () => ownSchema(process.env.TEST_DATABASE_URL as string), 4]);
 
-function account(transactions: number): { account: BankAccount; balances: BankBalances; transactions: BankTransactions } {
+function account(transactions: number): {
+  account: BankAccount;
+  balances: BankBalances;
+  transactions: BankTransactions;
+} {
   const id = randomUUID();
   return {
-    account: { account_connection_id: id, bank_name: 'Northwind Bank', account_name: 'Current Account', sort_code: '12-34-56', account_number_masked: '****1234', currency: 'GBP' },
-    balances: { account_connection_id: id, balances: [{ type: 'current', amount: 1234.5, currency: 'GBP', as_of: '2026-11-20T00:00:00Z' }] },
+    account: {
+      account_connection_id: id,
+      bank_name: 'Northwind Bank',
+      account_name: 'Current Account',
+      sort_code: '12-34-56',
+      account_number_masked: '****1234',
+      currency: 'GBP',
+    },
+    balances: {
+      account_connection_id: id,
+      balances: [{ type: 'current', amount: 1234.5, currency: 'GBP', as_of: '2026-11-20T00:00:00Z' }],
+    },
     transactions: {
       account_connection_id: id,
-      transactions: Array.from({ length: transactions }, (_, i) => ({ transaction_id: `t${i}`, booking_date: `2026-${String((i % 12) + 1).padStart(2, '0')}-15`, amount: -(i + 1) / 100, currency: 'GBP', description: `Shop ${i}`, category: null })),
+      transactions: Array.from({ length: transactions }, (_, i) => ({
+        transaction_id: `t${i}`,
+        booking_date: `2026-${String((i % 12) + 1).padStart(2, '0')}-15`,
+        amount: -(i + 1) / 100,
+        currency: 'GBP',
+        description: `Shop ${i}`,
+        category: null,
+      })),
     },
   };
 }
@@ -106,7 +128,15 @@ describe.each(targets)('case file on %s', (_name, target, poolSize) => {
       await Promise.all(
         reads.map((read, i) => {
           const writer = [store, ...others][i % 3]!;
-          return Promise.all([writer.writeBankAccount({ caseId, attemptId: `case/${caseId}/banking` }, read.account, read.balances, read.transactions), writer.counts(caseId)]);
+          return Promise.all([
+            writer.writeBankAccount(
+              { caseId, attemptId: `case/${caseId}/banking` },
+              read.account,
+              read.balances,
+              read.transactions,
+            ),
+            writer.counts(caseId),
+          ]);
         }),
       );
       expect(await others[1]!.counts(caseId)).toMatchObject({ bank_accounts: 6, bank_transactions: 3_000 });
@@ -124,14 +154,27 @@ describe.each(targets)('case file on %s', (_name, target, poolSize) => {
     const counts = await store.counts(at.caseId);
     expect(counts).toMatchObject({ bank_accounts: 1, bank_transactions: 3_600 });
     const evidence = await store.evidence(at.caseId);
-    expect(evidence.bankAccounts[0]).toMatchObject({ bank_name: 'Northwind Bank', account_number_masked: '****1234', attempt_id: at.attemptId });
-    expect(evidence.bankAccounts[0]!.transactions[0]).toMatchObject({ transaction_id: 't0', amount: -0.01, booking_date: '2026-01-15' });
+    expect(evidence.bankAccounts[0]).toMatchObject({
+      bank_name: 'Northwind Bank',
+      account_number_masked: '****1234',
+      attempt_id: at.attemptId,
+    });
+    expect(evidence.bankAccounts[0]!.transactions[0]).toMatchObject({
+      transaction_id: 't0',
+      amount: -0.01,
+      booking_date: '2026-01-15',
+    });
   });
 
   it('stores a document once per case and gives its bytes back unchanged', async () => {
     const caseId = randomUUID();
     const content = randomBytes(5 * 1024 * 1024);
-    const first = await store.putDocument({ caseId, fileName: 'statement.pdf', documentType: 'BankStatement', content });
+    const first = await store.putDocument({
+      caseId,
+      fileName: 'statement.pdf',
+      documentType: 'BankStatement',
+      content,
+    });
     const again = await store.putDocument({ caseId, fileName: 'statement-copy.pdf', content });
     expect(again.document_id).toBe(first.document_id);
     expect(first.size_bytes).toBe(content.length);
@@ -145,15 +188,30 @@ describe.each(targets)('case file on %s', (_name, target, poolSize) => {
     const [purged, kept] = [randomUUID(), randomUUID()];
     for (const caseId of [purged, kept]) {
       const read = account(10);
-      await store.writeBankAccount({ caseId, attemptId: `case/${caseId}/banking` }, read.account, read.balances, read.transactions);
+      await store.writeBankAccount(
+        { caseId, attemptId: `case/${caseId}/banking` },
+        read.account,
+        read.balances,
+        read.transactions,
+      );
       await store.putDocument({ caseId, fileName: 'p.pdf', content: Buffer.from(`PAYSLIP ${caseId}`) });
-      await store.writeCreditReport({ caseId, attemptId: `case/${caseId}/credit-report` }, { report_id: randomUUID(), company_id: 'c1', status: 'Complete', picklist: null, report: null });
+      await store.writeCreditReport(
+        { caseId, attemptId: `case/${caseId}/credit-report` },
+        { report_id: randomUUID(), company_id: 'c1', status: 'Complete', picklist: null, report: null },
+      );
     }
     const deleted = await store.purge(purged);
     expect(deleted).toMatchObject({ bank_accounts: 1, bank_transactions: 10, documents: 1, credit_reports: 1 });
     expect(Object.values(await store.counts(purged)).every((n) => n === 0)).toBe(true);
-    expect(await store.counts(kept)).toMatchObject({ bank_accounts: 1, bank_transactions: 10, documents: 1, credit_reports: 1 });
-    const orphans = await store.pool.query('SELECT count(*)::int AS n FROM document_contents WHERE document_id NOT IN (SELECT document_id FROM documents)');
+    expect(await store.counts(kept)).toMatchObject({
+      bank_accounts: 1,
+      bank_transactions: 10,
+      documents: 1,
+      credit_reports: 1,
+    });
+    const orphans = await store.pool.query(
+      'SELECT count(*)::int AS n FROM document_contents WHERE document_id NOT IN (SELECT document_id FROM documents)',
+    );
     expect(orphans.rows[0]).toEqual({ n: 0 });
   });
 });

@@ -11,11 +11,15 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { EncryptionCodec, KEY_ID_METADATA, PayloadDecryptionError } from '../../codec/encryptionCodec';
 import { goldenKeys, type GoldenVector } from './golden/goldenKeys';
 
-const { vectors } = JSON.parse(readFileSync(path.join(__dirname, 'golden', 'vectors.json'), 'utf8')) as { vectors: GoldenVector[] };
+const { vectors } = JSON.parse(readFileSync(path.join(__dirname, 'golden', 'vectors.json'), 'utf8')) as {
+  vectors: GoldenVector[];
+};
 const [olderKey, newerKey] = goldenKeys;
 
 function storedPayload(vector: GoldenVector): Payload {
-  const metadata = Object.fromEntries(Object.entries(vector.encrypted.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')]));
+  const metadata = Object.fromEntries(
+    Object.entries(vector.encrypted.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')]),
+  );
   return { metadata, data: Buffer.from(vector.encrypted.data, 'base64') };
 }
 
@@ -30,16 +34,24 @@ test('the committed vectors cover both keys', () => {
   expect(new Set(vectors.map((v) => v.keyId))).toEqual(new Set([olderKey.id, newerKey.id]));
 });
 
-test.each(vectors.map((v) => [`${v.name} under ${v.keyId}`, v] as const))('%s decrypts to the value it was written from', async (_name, vector) => {
-  await expect(decodedValue(new EncryptionCodec(goldenKeys), vector)).resolves.toEqual(vector.value);
-  await expect(decodedValue(new EncryptionCodec([newerKey, olderKey]), vector)).resolves.toEqual(vector.value);
-});
+test.each(vectors.map((v) => [`${v.name} under ${v.keyId}`, v] as const))(
+  '%s decrypts to the value it was written from',
+  async (_name, vector) => {
+    await expect(decodedValue(new EncryptionCodec(goldenKeys), vector)).resolves.toEqual(vector.value);
+    await expect(decodedValue(new EncryptionCodec([newerKey, olderKey]), vector)).resolves.toEqual(vector.value);
+  },
+);
 
 test('with the older key removed, its vectors are refused naming the key id, the newer ones still decrypt', async () => {
   const codec = new EncryptionCodec([newerKey]);
   for (const vector of vectors) {
     if (vector.keyId === newerKey.id) await expect(decodedValue(codec, vector)).resolves.toEqual(vector.value);
-    else await expect(decodedValue(codec, vector)).rejects.toThrow(new PayloadDecryptionError(`payload encrypted with key id "${olderKey.id}", which is not among the configured keys (${newerKey.id}); add it to PAYLOAD_ENCRYPTION_KEYS`));
+    else
+      await expect(decodedValue(codec, vector)).rejects.toThrow(
+        new PayloadDecryptionError(
+          `payload encrypted with key id "${olderKey.id}", which is not among the configured keys (${newerKey.id}); add it to PAYLOAD_ENCRYPTION_KEYS`,
+        ),
+      );
   }
 });
 
@@ -53,6 +65,12 @@ test('rotation: re-encrypting the stored payloads puts them under the first key,
 
 test('a vector moved to the other key id fails authentication (the key id is bound as additional data)', async () => {
   const vector = vectors.find((v) => v.keyId === olderKey.id) as GoldenVector;
-  const moved = { ...vector, encrypted: { ...vector.encrypted, metadata: { ...vector.encrypted.metadata, [KEY_ID_METADATA]: Buffer.from(newerKey.id).toString('base64') } } };
+  const moved = {
+    ...vector,
+    encrypted: {
+      ...vector.encrypted,
+      metadata: { ...vector.encrypted.metadata, [KEY_ID_METADATA]: Buffer.from(newerKey.id).toString('base64') },
+    },
+  };
   await expect(decodedValue(new EncryptionCodec(goldenKeys), moved)).rejects.toThrow(/failed authentication/);
 });

@@ -17,7 +17,8 @@ const boot = useConformanceSimulator((current) => ({ sim, receiver, api } = curr
 const key = (k: string) => ({ 'idempotency-key': k });
 const ledger = async (query = '') => (await control(sim, 'GET', `/ledger${query}`)).body;
 const settle = () => control(sim, 'POST', '/settle', {});
-const companyNamed = async (name: string) => ((await control(sim, 'GET', '/companies')).body as any[]).find((c) => c.company_name === name);
+const companyNamed = async (name: string) =>
+  ((await control(sim, 'GET', '/companies')).body as any[]).find((c) => c.company_name === name);
 const firstCase = async () => (await control(sim, 'GET', '/cases')).body[0].case_id as string;
 const firstPerson = async () => (await control(sim, 'GET', '/persons')).body[0].person_id as string;
 const count = (l: Record<string, unknown[]>) => Object.values(l).reduce((n, list) => n + list.length, 0);
@@ -26,14 +27,44 @@ const count = (l: Record<string, unknown[]>) => Object.values(l).reduce((n, list
 async function creatingCalls() {
   const caseId = await firstCase();
   const acme = await companyNamed('Acme Widgets Ltd');
-  const document = { entity_type: 'case', entity_id: caseId, file_name: 'march.pdf', content_base64: Buffer.from('PAYSLIP March').toString('base64') };
+  const document = {
+    entity_type: 'case',
+    entity_id: caseId,
+    file_name: 'march.pdf',
+    content_base64: Buffer.from('PAYSLIP March').toString('base64'),
+  };
   return [
-    { name: 'request credit report', path: '/v2/company-credit-reports', body: { company_id: acme.company_id }, list: 'creditReports' },
-    { name: 'create IDV request', path: `/v2/persons/${await firstPerson()}/identity-verifications`, body: {}, list: 'identityVerifications' },
+    {
+      name: 'request credit report',
+      path: '/v2/company-credit-reports',
+      body: { company_id: acme.company_id },
+      list: 'creditReports',
+    },
+    {
+      name: 'create IDV request',
+      path: `/v2/persons/${await firstPerson()}/identity-verifications`,
+      body: {},
+      list: 'identityVerifications',
+    },
     { name: 'upload document', path: '/v2/documents', body: document, list: 'documents' },
-    { name: 'create open banking connection', path: `/v2/cases/${caseId}/open-banking-connections`, body: undefined, list: 'openBankingConnections' },
-    { name: 'request affordability insight', path: `/v2/cases/${caseId}/affordability-insights`, body: undefined, list: 'affordabilityInsights' },
-    { name: 'request income and employer', path: `/v2/cases/${caseId}/income-employer`, body: undefined, list: 'incomeEmployerRequests' },
+    {
+      name: 'create open banking connection',
+      path: `/v2/cases/${caseId}/open-banking-connections`,
+      body: undefined,
+      list: 'openBankingConnections',
+    },
+    {
+      name: 'request affordability insight',
+      path: `/v2/cases/${caseId}/affordability-insights`,
+      body: undefined,
+      list: 'affordabilityInsights',
+    },
+    {
+      name: 'request income and employer',
+      path: `/v2/cases/${caseId}/income-employer`,
+      body: undefined,
+      list: 'incomeEmployerRequests',
+    },
   ];
 }
 
@@ -46,7 +77,11 @@ describe('Idempotency-Key on creating calls', () => {
       const before = await ledger();
       const again = await api('POST', call.path, call.body, key(`k-${call.name}`));
       await settle();
-      expect({ call: call.name, status: again.status, text: again.text }).toEqual({ call: call.name, status: first.status, text: first.text });
+      expect({ call: call.name, status: again.status, text: again.text }).toEqual({
+        call: call.name,
+        status: first.status,
+        text: first.text,
+      });
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(await ledger()).toEqual(before);
       expect(before[call.list]).toHaveLength(1);
@@ -55,15 +90,27 @@ describe('Idempotency-Key on creating calls', () => {
   });
 
   test('a repeat sends no second webhook and starts no second job', async () => {
-    await api('POST', '/webhooks', { webhook_name: 'w', webhook_callback_url: receiver.url, event_types: ['DocumentProcessing.Completed', 'AffordabilityInsights.Completed'] });
+    await api('POST', '/webhooks', {
+      webhook_name: 'w',
+      webhook_callback_url: receiver.url,
+      event_types: ['DocumentProcessing.Completed', 'AffordabilityInsights.Completed'],
+    });
     const caseId = await firstCase();
-    const document = { entity_type: 'case', entity_id: caseId, file_name: 'p.pdf', content_base64: Buffer.from('PAYSLIP').toString('base64') };
+    const document = {
+      entity_type: 'case',
+      entity_id: caseId,
+      file_name: 'p.pdf',
+      content_base64: Buffer.from('PAYSLIP').toString('base64'),
+    };
     for (let i = 0; i < 3; i++) {
       await api('POST', '/v2/documents', document, key('doc-1'));
       await api('POST', `/v2/cases/${caseId}/affordability-insights`, undefined, key('aff-1'));
       await settle();
     }
-    expect(receiver.received.map((d) => d.body.event_type).sort()).toEqual(['AffordabilityInsights.Completed', 'DocumentProcessing.Completed']);
+    expect(receiver.received.map((d) => d.body.event_type).sort()).toEqual([
+      'AffordabilityInsights.Completed',
+      'DocumentProcessing.Completed',
+    ]);
   });
 
   test('without a key every call creates; a different key creates another resource', async () => {
@@ -81,7 +128,10 @@ describe('Idempotency-Key on creating calls', () => {
     await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k'));
     const otherBody = await api('POST', '/v2/company-credit-reports', { company_id: ambiguous.company_id }, key('k'));
     expect(otherBody.status).toBe(422);
-    expect(otherBody.body).toMatchObject({ error: 'idempotency_key_reuse', message: expect.stringContaining('Idempotency-Key k') });
+    expect(otherBody.body).toMatchObject({
+      error: 'idempotency_key_reuse',
+      message: expect.stringContaining('Idempotency-Key k'),
+    });
     const [first, second] = ((await control(sim, 'GET', '/cases')).body as any[]).map((c) => c.case_id);
     await api('POST', `/v2/cases/${first}/income-employer`, undefined, key('ie'));
     expect((await api('POST', `/v2/cases/${second}/income-employer`, undefined, key('ie'))).status).toBe(422);
@@ -102,7 +152,12 @@ describe('Idempotency-Key on creating calls', () => {
       port,
       method: 'POST',
       path: '/v2/company-credit-reports',
-      headers: { 'content-type': 'application/json', 'content-length': String(body.length), 'idempotency-key': 'k-gone', authorization: `Bearer ${bearer}` },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        'idempotency-key': 'k-gone',
+        authorization: `Bearer ${bearer}`,
+      },
     });
     const failed = new Promise<void>((resolve) => partial.on('error', () => resolve()));
     partial.write(body.slice(0, 5), () => partial.destroy());
@@ -124,15 +179,26 @@ describe('Idempotency-Key on creating calls', () => {
     const gone = fetch(`${sim.baseUrl}/v2/company-credit-reports`, {
       method: 'POST',
       signal: aborted.signal,
-      headers: { 'content-type': 'application/json', 'idempotency-key': 'k-abandoned', authorization: `Bearer ${bearer}` },
+      headers: {
+        'content-type': 'application/json',
+        'idempotency-key': 'k-abandoned',
+        authorization: `Bearer ${bearer}`,
+      },
       body: JSON.stringify({ company_id: acme.company_id }),
     });
-    const bought = await waitUntil('the report created while its answer is held back', async () => (await ledger()).creditReports[0]);
+    const bought = await waitUntil(
+      'the report created while its answer is held back',
+      async () => (await ledger()).creditReports[0],
+    );
     aborted.abort();
     await expect(gone).rejects.toThrow(/abort/i);
     await control(sim, 'PUT', '/fault-rates', {});
     const retry = await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-abandoned'));
-    expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.report_id]).toEqual([201, 'true', bought.report_id]);
+    expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.report_id]).toEqual([
+      201,
+      'true',
+      bought.report_id,
+    ]);
     const l = await ledger();
     expect(l.creditReports).toHaveLength(1);
     expect(l.creditReports[0]).toMatchObject({ report_id: bought.report_id, idempotency_key: 'k-abandoned' });
@@ -145,9 +211,19 @@ describe('Idempotency-Key on creating calls', () => {
     const answered = await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-slow'));
     expect(answered.status).toBe(201);
     expect(Date.now() - started).toBeGreaterThanOrEqual(390);
-    await control(sim, 'PUT', '/fault-rates', { api_latency_ms: [400, 400], response_lost_rate: 1, response_lost_routes: ['POST /v2/company-credit-reports'] });
+    await control(sim, 'PUT', '/fault-rates', {
+      api_latency_ms: [400, 400],
+      response_lost_rate: 1,
+      response_lost_routes: ['POST /v2/company-credit-reports'],
+    });
     const cutAt = Date.now();
-    expect((await networkFailureOf(api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-slow-lost')))).message).toBe('fetch failed');
+    expect(
+      (
+        await networkFailureOf(
+          api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-slow-lost')),
+        )
+      ).message,
+    ).toBe('fetch failed');
     expect(Date.now() - cutAt).toBeGreaterThanOrEqual(390);
     await control(sim, 'PUT', '/fault-rates', {});
     expect((await ledger()).creditReports.map((r: any) => r.idempotency_key)).toEqual(['k-slow', 'k-slow-lost']);
@@ -155,21 +231,34 @@ describe('Idempotency-Key on creating calls', () => {
 
   test('a scripted latency holds back the answer of the next call to its route: the report exists at once, its answer comes after the delay', async () => {
     const acme = await companyNamed('Acme Widgets Ltd');
-    expect((await control(sim, 'POST', '/faults', { method: 'POST', path: '/v2/company-credit-reports', latency_ms: 1_500 })).status).toBe(201);
+    expect(
+      (await control(sim, 'POST', '/faults', { method: 'POST', path: '/v2/company-credit-reports', latency_ms: 1_500 }))
+        .status,
+    ).toBe(201);
     const started = Date.now();
     let answeredAt: number | undefined;
-    const slow = api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-scripted-slow')).then((answer) => {
+    const slow = api(
+      'POST',
+      '/v2/company-credit-reports',
+      { company_id: acme.company_id },
+      key('k-scripted-slow'),
+    ).then((answer) => {
       answeredAt = Date.now();
       return answer;
     });
-    const bought = await waitUntil('the report created while its answer is held back', async () => (await ledger()).creditReports[0]);
+    const bought = await waitUntil(
+      'the report created while its answer is held back',
+      async () => (await ledger()).creditReports[0],
+    );
     expect(answeredAt).toBeUndefined();
     const answered = await slow;
     expect([answered.status, answered.body.report_id]).toEqual([201, bought.report_id]);
     expect((answeredAt as number) - started).toBeGreaterThanOrEqual(1_490);
     // The fault was for one call: the next is answered without the delay.
     const next = Date.now();
-    expect((await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-scripted-fast'))).status).toBe(201);
+    expect(
+      (await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('k-scripted-fast'))).status,
+    ).toBe(201);
     expect(Date.now() - next).toBeLessThan(1_000);
   });
 
@@ -185,7 +274,9 @@ describe('Idempotency-Key on creating calls', () => {
     const invalid = await api('POST', '/v2/company-credit-reports', { company_id: '' }, key('fix-me'));
     expect(invalid.status).toBe(400);
     const acme = await companyNamed('Acme Widgets Ltd');
-    expect((await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('fix-me'))).status).toBe(201);
+    expect(
+      (await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('fix-me'))).status,
+    ).toBe(201);
   });
 
   test('a 422 of the handler is kept and answered again', async () => {
@@ -199,7 +290,9 @@ describe('Idempotency-Key on creating calls', () => {
   test('an empty or overlong key is 400; a quoted key (structured field) is the key inside the quotes', async () => {
     const caseId = await firstCase();
     expect((await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('""'))).status).toBe(400);
-    expect((await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('x'.repeat(256)))).status).toBe(400);
+    expect((await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('x'.repeat(256)))).status).toBe(
+      400,
+    );
     const quoted = await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('"q-1"'));
     const bare = await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('q-1'));
     expect(bare.text).toBe(quoted.text);
@@ -215,39 +308,70 @@ describe('Idempotency-Key on creating calls', () => {
     const byHeader = await api('POST', path, { idempotency_key: 'body-key' }, key('header-key'));
     expect(byHeader.status).toBe(201);
     expect(byHeader.body.request_id).not.toBe(byBody.body.request_id);
-    expect((await ledger(`?person_id=${person}`)).identityVerifications.map((r: any) => r.idempotency_key)).toEqual(['body-key', 'header-key']);
+    expect((await ledger(`?person_id=${person}`)).identityVerifications.map((r: any) => r.idempotency_key)).toEqual([
+      'body-key',
+      'header-key',
+    ]);
   });
 
   test('a picklist resolution repeated with its key is applied once', async () => {
     const ambiguous = await companyNamed('Ambiguous Foods Ltd');
-    const report = (await api('POST', '/v2/company-credit-reports', { company_id: ambiguous.company_id }, key('r'))).body;
+    const report = (await api('POST', '/v2/company-credit-reports', { company_id: ambiguous.company_id }, key('r')))
+      .body;
     const choice = { report_id: report.report_id, provider_id: report.picklist[1].provider_id };
     const first = await api('POST', '/v2/company-credit-reports/picklist', choice, key('p'));
     const again = await api('POST', '/v2/company-credit-reports/picklist', choice, key('p'));
     expect([first.status, again.status, again.text]).toEqual([200, 200, first.text]);
     expect((await api('POST', '/v2/company-credit-reports/picklist', choice)).status).toBe(409);
     const l = await ledger(`?company_id=${ambiguous.company_id}`);
-    expect(l.creditReports).toEqual([expect.objectContaining({ report_id: report.report_id, idempotency_key: 'r', status: 'Complete', had_picklist: true, picklist_resolved: true, picklist_resolutions: 1 })]);
-    expect(l.picklistResolutions).toEqual([expect.objectContaining({ report_id: report.report_id, provider_id: choice.provider_id, idempotency_key: 'p', company_id: ambiguous.company_id })]);
+    expect(l.creditReports).toEqual([
+      expect.objectContaining({
+        report_id: report.report_id,
+        idempotency_key: 'r',
+        status: 'Complete',
+        had_picklist: true,
+        picklist_resolved: true,
+        picklist_resolutions: 1,
+      }),
+    ]);
+    expect(l.picklistResolutions).toEqual([
+      expect.objectContaining({
+        report_id: report.report_id,
+        provider_id: choice.provider_id,
+        idempotency_key: 'p',
+        company_id: ambiguous.company_id,
+      }),
+    ]);
   });
 });
 
 describe('the response-lost fault', () => {
   test('scripted: the call is processed, the client sees a socket error, a retry with the key gets the resource', async () => {
     const acme = await companyNamed('Acme Widgets Ltd');
-    const scripted = await control(sim, 'POST', '/faults', { method: 'POST', path: '/v2/company-credit-reports', response_lost: true, times: 2 });
+    const scripted = await control(sim, 'POST', '/faults', {
+      method: 'POST',
+      path: '/v2/company-credit-reports',
+      response_lost: true,
+      times: 2,
+    });
     expect(scripted.status).toBe(201);
     for (let i = 0; i < 2; i++) {
-      const failure = await networkFailureOf(api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('lost-1')));
+      const failure = await networkFailureOf(
+        api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('lost-1')),
+      );
       expect(failure).toMatchObject({ message: 'fetch failed', cause: { code: 'UND_ERR_SOCKET' } });
     }
     const created = (await ledger()).creditReports;
-    expect(created).toEqual([expect.objectContaining({ company_id: acme.company_id, idempotency_key: 'lost-1', status: 'Complete' })]);
+    expect(created).toEqual([
+      expect.objectContaining({ company_id: acme.company_id, idempotency_key: 'lost-1', status: 'Complete' }),
+    ]);
     const retry = await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('lost-1'));
     expect(retry.status).toBe(201);
     expect(retry.body.report_id).toBe(created[0].report_id);
     expect((await ledger()).creditReports).toHaveLength(1);
-    const log = ((await control(sim, 'GET', '/requests')).body as any[]).filter((r) => r.path === '/v2/company-credit-reports');
+    const log = ((await control(sim, 'GET', '/requests')).body as any[]).filter(
+      (r) => r.path === '/v2/company-credit-reports',
+    );
     expect(log.map((r) => [r.status, r.response_lost ?? false])).toEqual([
       [201, true],
       [201, true],
@@ -256,14 +380,24 @@ describe('the response-lost fault', () => {
   });
 
   test('scripted: a lost answer still runs the side effects (jobs and webhooks)', async () => {
-    await api('POST', '/webhooks', { webhook_name: 'w', webhook_callback_url: receiver.url, event_types: ['IncomeEmployerInsights.Completed'] });
+    await api('POST', '/webhooks', {
+      webhook_name: 'w',
+      webhook_callback_url: receiver.url,
+      event_types: ['IncomeEmployerInsights.Completed'],
+    });
     const caseId = await firstCase();
-    await control(sim, 'POST', '/faults', { method: 'POST', path: '/v2/cases/:caseId/income-employer', response_lost: true });
+    await control(sim, 'POST', '/faults', {
+      method: 'POST',
+      path: '/v2/cases/:caseId/income-employer',
+      response_lost: true,
+    });
     await networkFailureOf(api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('ie-lost')));
     await settle();
     const [requestId] = (await ledger()).incomeEmployerRequests.map((r: any) => r.request_id);
     expect(receiver.received.map((d) => d.body.data.income_and_employer_request.request_id)).toEqual([requestId]);
-    expect((await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('ie-lost'))).body.request_id).toBe(requestId);
+    expect((await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('ie-lost'))).body.request_id).toBe(
+      requestId,
+    );
   });
 
   test('a scripted fault takes status, response_lost or latency_ms, and not status with response_lost', async () => {
@@ -275,11 +409,16 @@ describe('the response-lost fault', () => {
   });
 
   test('by rate, limited to routes: other routes answer; a retry of a lost call returns what it created', async () => {
-    await control(sim, 'PUT', '/fault-rates', { response_lost_rate: 1, response_lost_routes: ['POST /v2/cases/:caseId/open-banking-connections'] });
+    await control(sim, 'PUT', '/fault-rates', {
+      response_lost_rate: 1,
+      response_lost_routes: ['POST /v2/cases/:caseId/open-banking-connections'],
+    });
     const caseId = await firstCase();
     expect((await api('GET', '/webhooks/event-types')).status).toBe(200);
     expect((await api('POST', `/v2/cases/${caseId}/affordability-insights`)).status).toBe(202);
-    const failure = await networkFailureOf(api('POST', `/v2/cases/${caseId}/open-banking-connections`, undefined, key('ob-1')));
+    const failure = await networkFailureOf(
+      api('POST', `/v2/cases/${caseId}/open-banking-connections`, undefined, key('ob-1')),
+    );
     expect(failure.cause.code).toBe('UND_ERR_SOCKET');
     const [lost] = (await ledger(`?case_id=${caseId}`)).openBankingConnections;
     expect(lost).toMatchObject({ case_id: caseId, idempotency_key: 'ob-1', status: 'Pending' });
@@ -289,19 +428,28 @@ describe('the response-lost fault', () => {
   });
 
   test('by rate with a seed: the same calls lose the same answers, and every lost call is recovered by its key', async () => {
-    const rates = { response_lost_rate: 0.5, response_lost_routes: ['POST /v2/persons/:personId/identity-verifications'] };
+    const rates = {
+      response_lost_rate: 0.5,
+      response_lost_routes: ['POST /v2/persons/:personId/identity-verifications'],
+    };
     async function run(): Promise<boolean[]> {
       await sim.stop();
       await boot({ seed: 77, faults: rates });
       const path = `/v2/persons/${await firstPerson()}/identity-verifications`;
       const lost: boolean[] = [];
       for (let i = 0; i < 12; i++) {
-        lost.push(await api('POST', path, {}, key(`idv-${i}`)).then(() => false, () => true));
+        lost.push(
+          await api('POST', path, {}, key(`idv-${i}`)).then(
+            () => false,
+            () => true,
+          ),
+        );
       }
       await control(sim, 'PUT', '/fault-rates', {});
       const created = (await ledger()).identityVerifications;
       expect(created.map((r: any) => r.idempotency_key)).toEqual(lost.map((_, i) => `idv-${i}`));
-      for (const [i, r] of created.entries()) expect((await api('POST', path, {}, key(`idv-${i}`))).body.request_id).toBe(r.request_id);
+      for (const [i, r] of created.entries())
+        expect((await api('POST', path, {}, key(`idv-${i}`))).body.request_id).toBe(r.request_id);
       return lost;
     }
     const first = await run();
@@ -324,23 +472,45 @@ describe('the ledger and the control catalogue', () => {
     const person = await firstPerson();
     await api('POST', `/v2/cases/${caseA}/open-banking-connections`, undefined, key('a-ob'));
     await api('POST', `/v2/cases/${caseB}/open-banking-connections`, undefined, key('b-ob'));
-    await api('POST', '/v2/documents', { entity_type: 'case', entity_id: caseB, file_name: 's.pdf', content_base64: Buffer.from('SA302').toString('base64') }, key('b-doc'));
+    await api(
+      'POST',
+      '/v2/documents',
+      {
+        entity_type: 'case',
+        entity_id: caseB,
+        file_name: 's.pdf',
+        content_base64: Buffer.from('SA302').toString('base64'),
+      },
+      key('b-doc'),
+    );
     await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id }, key('acme'));
     await api('POST', `/v2/persons/${person}/identity-verifications`, {}, key('idv'));
     expect(count(await ledger())).toBe(5);
     const b = await ledger(`?case_id=${caseB}`);
     expect(b.openBankingConnections.map((c: any) => c.idempotency_key)).toEqual(['b-ob']);
-    expect(b.documents).toEqual([expect.objectContaining({ case_id: caseB, file_name: 's.pdf', idempotency_key: 'b-doc' })]);
+    expect(b.documents).toEqual([
+      expect.objectContaining({ case_id: caseB, file_name: 's.pdf', idempotency_key: 'b-doc' }),
+    ]);
     expect([b.creditReports, b.identityVerifications]).toEqual([[], []]);
     expect(count(await ledger(`?company_id=${acme.company_id}`))).toBe(1);
-    expect((await ledger(`?person_id=${person}`)).identityVerifications).toEqual([expect.objectContaining({ person_id: person, idempotency_key: 'idv', status: 'Pending' })]);
+    expect((await ledger(`?person_id=${person}`)).identityVerifications).toEqual([
+      expect.objectContaining({ person_id: person, idempotency_key: 'idv', status: 'Pending' }),
+    ]);
   });
 
   test('GET /_control lists the control calls', async () => {
     const response = await control(sim, 'GET', '');
     expect(response.status).toBe(200);
     const calls = (response.body as any[]).map((c) => `${c.method} ${c.path}`);
-    expect(calls).toEqual(expect.arrayContaining(['GET /_control', 'GET /_control/ledger', 'POST /_control/faults', 'PUT /_control/fault-rates', 'GET /_control/requests']));
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        'GET /_control',
+        'GET /_control/ledger',
+        'POST /_control/faults',
+        'PUT /_control/fault-rates',
+        'GET /_control/requests',
+      ]),
+    );
     for (const c of response.body) expect(c.description).toEqual(expect.stringMatching(/.+/));
   });
 });

@@ -15,14 +15,20 @@ let receiver: WebhookReceiver;
 let api: ReturnType<typeof rawApi>;
 const boot = useConformanceSimulator((current) => ({ sim, receiver, api } = current));
 
-const hmac = (raw: string, secret: string) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(raw, 'utf8')).digest('base64');
+const hmac = (raw: string, secret: string) =>
+  createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(raw, 'utf8')).digest('base64');
 const companies = async () => (await control(sim, 'GET', '/companies')).body as any[];
 const company = async (name: string) => (await companies()).find((c) => c.company_name === name);
 const cases = async () => (await control(sim, 'GET', '/cases')).body as any[];
 const settle = () => control(sim, 'POST', '/settle', {});
 
 async function subscribe(eventTypes: string[], extra: Record<string, unknown> = {}): Promise<any> {
-  const created = await api('POST', '/webhooks', { webhook_name: 'conformance', webhook_callback_url: receiver.url, event_types: eventTypes, ...extra });
+  const created = await api('POST', '/webhooks', {
+    webhook_name: 'conformance',
+    webhook_callback_url: receiver.url,
+    event_types: eventTypes,
+    ...extra,
+  });
   expect(created.status).toBe(201);
   return created.body;
 }
@@ -49,35 +55,69 @@ const byType = (type: string) => receiver.received.filter((d) => d.body?.event_t
 describe('§4.2 credit reports', () => {
   test('rule 1: only company_id uses the stored details, and 422 when they are incomplete', async () => {
     const acme = await company('Acme Widgets Ltd');
-    expect((await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id })).body).toMatchObject({ company_id: acme.company_id, report: { company_number: '01234567', country_code: 'GB' } });
+    expect((await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id })).body).toMatchObject({
+      company_id: acme.company_id,
+      report: { company_number: '01234567', country_code: 'GB' },
+    });
     for (const name of ['Nonumber Trading Ltd', 'Nocountry Services Ltd']) {
-      expect((await api('POST', '/v2/company-credit-reports', { company_id: (await company(name)).company_id })).status).toBe(422);
+      expect(
+        (await api('POST', '/v2/company-credit-reports', { company_id: (await company(name)).company_id })).status,
+      ).toBe(422);
     }
   });
 
   test('rule 2: sent number, name and country override the stored ones; the report keeps company_id', async () => {
     const nonumber = await company('Nonumber Trading Ltd');
-    const response = await api('POST', '/v2/company-credit-reports', { company_id: nonumber.company_id, company_number: '01234567', company_name: 'Acme Widgets Ltd', country_code: 'GB' });
-    expect(response.body).toMatchObject({ company_id: nonumber.company_id, status: 'Complete', report: { company_number: '01234567' } });
+    const response = await api('POST', '/v2/company-credit-reports', {
+      company_id: nonumber.company_id,
+      company_number: '01234567',
+      company_name: 'Acme Widgets Ltd',
+      country_code: 'GB',
+    });
+    expect(response.body).toMatchObject({
+      company_id: nonumber.company_id,
+      status: 'Complete',
+      report: { company_number: '01234567' },
+    });
   });
 
   test('rule 2: the sent company_name is used with number and country; a name matching none of them is 404', async () => {
     const ambiguous = await company('Ambiguous Foods Ltd');
     const request = { company_id: ambiguous.company_id, company_number: '05555555', country_code: 'GB' };
-    const named = await api('POST', '/v2/company-credit-reports', { ...request, company_name: 'ambiguous foods ltd  (holdings)' });
-    expect(named.body).toMatchObject({ company_id: ambiguous.company_id, status: 'Complete', report: { company_name: 'Ambiguous Foods Ltd (Holdings)' } });
-    expect((await api('POST', '/v2/company-credit-reports', { ...request, company_name: 'Someone Else Ltd' })).status).toBe(404);
+    const named = await api('POST', '/v2/company-credit-reports', {
+      ...request,
+      company_name: 'ambiguous foods ltd  (holdings)',
+    });
+    expect(named.body).toMatchObject({
+      company_id: ambiguous.company_id,
+      status: 'Complete',
+      report: { company_name: 'Ambiguous Foods Ltd (Holdings)' },
+    });
+    expect(
+      (await api('POST', '/v2/company-credit-reports', { ...request, company_name: 'Someone Else Ltd' })).status,
+    ).toBe(404);
   });
 
   test('company_id with only company_name is not rule 1: no 422, the name identifies the company', async () => {
     for (const name of ['Nonumber Trading Ltd', 'Nocountry Services Ltd']) {
       const entity = await company(name);
-      const response = await api('POST', '/v2/company-credit-reports', { company_id: entity.company_id, company_name: name });
-      expect({ name, status: response.status, report: response.body.report?.company_name }).toEqual({ name, status: 201, report: name });
+      const response = await api('POST', '/v2/company-credit-reports', {
+        company_id: entity.company_id,
+        company_name: name,
+      });
+      expect({ name, status: response.status, report: response.body.report?.company_name }).toEqual({
+        name,
+        status: 201,
+        report: name,
+      });
     }
     const ambiguous = await company('Ambiguous Foods Ltd');
     // With the stored number and country known, they identify the company as in rule 1.
-    const partial = await api('POST', '/v2/company-credit-reports', { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd (Trading)', country_code: 'GB' });
+    const partial = await api('POST', '/v2/company-credit-reports', {
+      company_id: ambiguous.company_id,
+      company_name: 'Ambiguous Foods Ltd (Trading)',
+      country_code: 'GB',
+    });
     expect(partial.body.status).toBe('TooManyResults');
   });
 
@@ -85,8 +125,14 @@ describe('§4.2 credit reports', () => {
     const acme = await company('Acme Widgets Ltd');
     const first = (await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id })).body;
     const other = await company('Nonumber Trading Ltd');
-    const response = await api('POST', '/v2/company-credit-reports', { company_id: other.company_id, provider_id: first.report.provider_id });
-    expect(response.body).toMatchObject({ company_id: other.company_id, report: { provider_id: first.report.provider_id } });
+    const response = await api('POST', '/v2/company-credit-reports', {
+      company_id: other.company_id,
+      provider_id: first.report.provider_id,
+    });
+    expect(response.body).toMatchObject({
+      company_id: other.company_id,
+      report: { provider_id: first.report.provider_id },
+    });
   });
 
   test('rule 4: TooManyResults with a picklist, resolved with POST /v2/company-credit-reports/picklist', async () => {
@@ -94,14 +140,25 @@ describe('§4.2 credit reports', () => {
     const report = (await api('POST', '/v2/company-credit-reports', { company_id: ambiguous.company_id })).body;
     expect(report.status).toBe('TooManyResults');
     expect(report.picklist.length).toBeGreaterThan(1);
-    const resolved = await api('POST', '/v2/company-credit-reports/picklist', { report_id: report.report_id, provider_id: report.picklist[2].provider_id });
-    expect(resolved.body).toMatchObject({ company_id: ambiguous.company_id, status: 'Complete', report: { provider_id: report.picklist[2].provider_id } });
+    const resolved = await api('POST', '/v2/company-credit-reports/picklist', {
+      report_id: report.report_id,
+      provider_id: report.picklist[2].provider_id,
+    });
+    expect(resolved.body).toMatchObject({
+      company_id: ambiguous.company_id,
+      status: 'Complete',
+      report: { provider_id: report.picklist[2].provider_id },
+    });
   });
 });
 
 describe('§5 authentication', () => {
   test('rule 1: a request without a valid access token gets the Invalid authorization response', async () => {
-    for (const authorization of [undefined, 'Bearer forged', `Basic ${Buffer.from(`conformance:${SECRET}`).toString('base64')}`]) {
+    for (const authorization of [
+      undefined,
+      'Bearer forged',
+      `Basic ${Buffer.from(`conformance:${SECRET}`).toString('base64')}`,
+    ]) {
       const response = await fetch(`${sim.baseUrl}/v2/identity/x`, { headers: authorization ? { authorization } : {} });
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ message: 'Invalid authorization' });
@@ -111,16 +168,27 @@ describe('§5 authentication', () => {
   test('rule 7: the Bearer scheme is matched case-insensitively (RFC 9110 §11.1)', async () => {
     const token = (await fetchToken(sim, SECRET)).body.access_token;
     for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
-      const response = await fetch(`${sim.baseUrl}/webhooks/event-types`, { headers: { authorization: `${scheme} ${token}` } });
+      const response = await fetch(`${sim.baseUrl}/webhooks/event-types`, {
+        headers: { authorization: `${scheme} ${token}` },
+      });
       expect({ scheme, status: response.status }).toEqual({ scheme, status: 200 });
     }
   });
 
   test('rule 4: each environment has its own application; credentials and tokens do not cross', async () => {
-    const other = await startSimulator({ port: 0, clientId: 'other-env', clientSecret: 'other-secret', seed: 9, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: false });
+    const other = await startSimulator({
+      port: 0,
+      clientId: 'other-env',
+      clientSecret: 'other-secret',
+      seed: 9,
+      tokenLifetimeSeconds: 3600,
+      allowInsecureLoopbackCallbacks: false,
+    });
     try {
       const token = (await fetchToken(sim, SECRET)).body.access_token;
-      expect((await fetch(`${other.baseUrl}/v2/identity/x`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+      expect(
+        (await fetch(`${other.baseUrl}/v2/identity/x`, { headers: { authorization: `Bearer ${token}` } })).status,
+      ).toBe(401);
       expect((await fetchToken(other, SECRET, { client_id: 'conformance' })).status).toBe(401);
     } finally {
       await other.stop();
@@ -159,7 +227,9 @@ describe('§5 authentication', () => {
 
   test('rule 10: deliveries carry no access token', async () => {
     await subscribe(['IdentityVerification.Completed']);
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     expect(receiver.received[0]!.headers.authorization).toBeUndefined();
   });
 });
@@ -168,9 +238,13 @@ describe('§6.1 delivery rules', () => {
   test('rules 1 and 2: a POST with a JSON body; any 2xx is a success, anything else a failure never retried', async () => {
     await subscribe(['IdentityVerification.Completed']);
     receiver.respondWith(204);
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     receiver.respondWith(500);
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Declined' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Declined',
+    });
     await settle();
     expect(receiver.received.map((d) => [d.method, d.headers['content-type']])).toEqual([
       ['POST', 'application/json'],
@@ -185,7 +259,9 @@ describe('§6.1 delivery rules', () => {
   test('rule 3: each webhook of an event type gets one request with the same payload and batch id', async () => {
     const first = await subscribe(['IdentityVerification.Completed'], { external_ref: 'crm-1' });
     const second = await subscribe(['IdentityVerification.Completed']);
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     expect(receiver.received).toHaveLength(2);
     const [a, b] = receiver.received as [any, any];
     expect(a.headers['x-batch-correlation-id']).toBe(b.headers['x-batch-correlation-id']);
@@ -199,7 +275,10 @@ describe('§6.1 delivery rules', () => {
     await subscribe(['DocumentProcessing.Completed', 'PayslipProcessing.Completed']);
     await upload((await cases())[0].case_id, 'march.pdf', 'PAYSLIP March');
     await settle();
-    expect(receiver.received.map((d) => d.body.event_type).sort()).toEqual(['DocumentProcessing.Completed', 'PayslipProcessing.Completed']);
+    expect(receiver.received.map((d) => d.body.event_type).sort()).toEqual([
+      'DocumentProcessing.Completed',
+      'PayslipProcessing.Completed',
+    ]);
     expect(new Set(receiver.received.map((d) => d.headers['x-batch-correlation-id'])).size).toBe(1);
   });
 
@@ -207,7 +286,10 @@ describe('§6.1 delivery rules', () => {
     await subscribe(['DocumentProcessing.Completed', 'BankingProcessing.Completed']);
     await upload((await cases())[0].case_id, 'statement.pdf', 'BANK STATEMENT October');
     await settle();
-    expect(receiver.received.map((d) => d.body.event_type).sort()).toEqual(['BankingProcessing.Completed', 'DocumentProcessing.Completed']);
+    expect(receiver.received.map((d) => d.body.event_type).sort()).toEqual([
+      'BankingProcessing.Completed',
+      'DocumentProcessing.Completed',
+    ]);
   });
 
   test('event types (§4.6): groups of entries with child entries, leaves empty', async () => {
@@ -227,7 +309,9 @@ describe('§6.3 signing', () => {
   test('rules 1 and 2: with a secret, every delivery carries the Base64 HMAC-SHA256 of its exact body', async () => {
     await subscribe(['DocumentProcessing.Completed', 'IdentityVerification.Completed']);
     const secret = (await api('POST', '/webhooks/secrets')).body.secret;
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     await upload((await cases())[0].case_id, 'x.pdf', 'SA302 2025');
     await settle();
     expect(receiver.received).toHaveLength(2);
@@ -239,7 +323,8 @@ describe('§6.3 signing', () => {
     const secret = (await api('POST', '/webhooks/secrets')).body.secret;
     const person = (await control(sim, 'POST', '/persons', { first_name: 'Søren', last_name: 'Erdős' })).body;
     for (let i = 0; i < 12; i++) {
-      const requestId = (await api('POST', `/v2/persons/${person.person_id}/identity-verifications`, {})).body.request_id;
+      const requestId = (await api('POST', `/v2/persons/${person.person_id}/identity-verifications`, {})).body
+        .request_id;
       await control(sim, 'POST', `/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
     }
     const pretty = receiver.received.map((d) => d.raw.includes('\n  "data": {'));
@@ -254,7 +339,8 @@ describe('§6.3 signing', () => {
     const layouts = async () => {
       const acme = await company('Acme Widgets Ltd');
       const texts: string[] = [];
-      for (let i = 0; i < 10; i++) texts.push((await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id })).text);
+      for (let i = 0; i < 10; i++)
+        texts.push((await api('POST', '/v2/company-credit-reports', { company_id: acme.company_id })).text);
       return texts.map((t) => t.startsWith('{\n'));
     };
     await sim.stop();
@@ -275,25 +361,39 @@ describe('§6.3 signing', () => {
 
   test('rule 4: without a secret deliveries are unsigned; deleting the secret makes the next ones unsigned', async () => {
     await subscribe(['IdentityVerification.Completed']);
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     await api('POST', '/webhooks/secrets');
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     expect((await api('DELETE', '/webhooks/secrets')).status).toBe(204);
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
-    expect(receiver.received.map((d) => d.headers['x-hmac-sha256-signature'] !== undefined)).toEqual([false, true, false]);
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
+    expect(receiver.received.map((d) => d.headers['x-hmac-sha256-signature'] !== undefined)).toEqual([
+      false,
+      true,
+      false,
+    ]);
   });
 
   test('rule 5: after a rotation new deliveries use the new secret; one already in flight keeps the old', async () => {
     await subscribe(['IdentityVerification.Completed']);
     const old = (await api('POST', '/webhooks/secrets')).body;
     await control(sim, 'PUT', '/fault-rates', { delivery_delay_rate: 1, delivery_delay_ms: 300 });
-    const inFlight = control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    const inFlight = control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     await waitUntil(() => sim.store.deliveries.length === 1);
     const rotated = (await api('PATCH', '/webhooks/secrets')).body;
     expect(Date.parse(rotated.date_updated)).toBeGreaterThanOrEqual(Date.parse(old.date_updated));
     await inFlight;
     await control(sim, 'PUT', '/fault-rates', {});
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     const [before, after] = receiver.received as [any, any];
     expect(before.headers['x-hmac-sha256-signature']).toBe(hmac(before.raw, old.secret));
     expect(after.headers['x-hmac-sha256-signature']).toBe(hmac(after.raw, rotated.secret));
@@ -305,7 +405,12 @@ describe('§6.6 data shapes', () => {
     await subscribe(['BankStatementProcessing.Completed']);
     await upload((await cases())[0].case_id, 'statement.pdf', 'BANK STATEMENT CORRUPT');
     await settle();
-    expect(byType('BankStatementProcessing.Completed')[0]!.body.data).toMatchObject({ status: 'Failed', bank_connection_id: null, connected_accounts: [], message: expect.stringMatching(/.+/) });
+    expect(byType('BankStatementProcessing.Completed')[0]!.body.data).toMatchObject({
+      status: 'Failed',
+      bank_connection_id: null,
+      connected_accounts: [],
+      message: expect.stringMatching(/.+/),
+    });
   });
 
   test('rule 2: a successful bank statement lists every account with working endpoints', async () => {
@@ -316,7 +421,11 @@ describe('§6.6 data shapes', () => {
     expect(data).toMatchObject({ status: 'Complete', message: null });
     expect(data.connected_accounts.length).toBeGreaterThan(0);
     for (const account of data.connected_accounts) {
-      for (const link of [account.bank_account_endpoint, account.bank_account_balances_endpoint, account.bank_account_transactions_endpoint]) {
+      for (const link of [
+        account.bank_account_endpoint,
+        account.bank_account_balances_endpoint,
+        account.bank_account_transactions_endpoint,
+      ]) {
         const response = await api('GET', link);
         expect(response.status).toBe(200);
         expect(response.body.account_connection_id).toBe(account.account_connection_id);
@@ -327,9 +436,17 @@ describe('§6.6 data shapes', () => {
   test('rule 3: a rejected open banking connection says so, with no accounts, in both events', async () => {
     await subscribe(['OpenBankingProcessing.Completed', 'BankingProcessing.Completed']);
     const connection = (await api('POST', `/v2/cases/${(await cases())[0].case_id}/open-banking-connections`)).body;
-    await control(sim, 'POST', `/open-banking-connections/${connection.bank_connection_id}/complete`, { status: 'Rejected' });
-    expect(byType('OpenBankingProcessing.Completed')[0]!.body.data).toMatchObject({ status: 'Rejected', connected_accounts: [] });
-    expect(byType('BankingProcessing.Completed')[0]!.body.data).toMatchObject({ status: 'Rejected', connected_accounts: [] });
+    await control(sim, 'POST', `/open-banking-connections/${connection.bank_connection_id}/complete`, {
+      status: 'Rejected',
+    });
+    expect(byType('OpenBankingProcessing.Completed')[0]!.body.data).toMatchObject({
+      status: 'Rejected',
+      connected_accounts: [],
+    });
+    expect(byType('BankingProcessing.Completed')[0]!.body.data).toMatchObject({
+      status: 'Rejected',
+      connected_accounts: [],
+    });
   });
 
   test('rule 4: a failed document still links to the original file and explains the failure', async () => {
@@ -340,9 +457,16 @@ describe('§6.6 data shapes', () => {
     for (const d of receiver.received) {
       expect(d.body.data).toMatchObject({ status: 'Failed', message: expect.stringMatching(/.+/) });
       const document = await api('GET', d.body.data.document.document_endpoint);
-      expect(document.body).toMatchObject({ document_id: d.body.data.document.document_id, file_name: d.body.data.document.file_name });
+      expect(document.body).toMatchObject({
+        document_id: d.body.data.document.document_id,
+        file_name: d.body.data.document.file_name,
+      });
     }
-    expect(byType('DocumentProcessing.Completed').map((d) => d.body.data.document_type).sort()).toEqual(['TaxOverview', 'Unknown']);
+    expect(
+      byType('DocumentProcessing.Completed')
+        .map((d) => d.body.data.document_type)
+        .sort(),
+    ).toEqual(['TaxOverview', 'Unknown']);
   });
 
   test('rule 5: a failed income-and-employer check has a verification endpoint with the detail', async () => {
@@ -360,19 +484,32 @@ describe('§6.6 data shapes', () => {
     await subscribe(['IncomeEmployerInsights.Completed']);
     for (const c of await cases()) await api('POST', `/v2/cases/${c.case_id}/income-employer`);
     await settle();
-    expect(byType('IncomeEmployerInsights.Completed').map((d) => d.body.data.entity_type).sort()).toEqual(['Case', 'case']);
+    expect(
+      byType('IncomeEmployerInsights.Completed')
+        .map((d) => d.body.data.entity_type)
+        .sort(),
+    ).toEqual(['Case', 'case']);
   });
 
   test('rule 7: identity_result_endpoint is the result path and identity_request_endpoint the list path', async () => {
     await subscribe(['IdentityVerification.Completed', 'IdentityVerification.Expired']);
     const requestId = await pendingIdv();
-    await control(sim, 'POST', `/identity-verifications/${requestId}/complete`, { verification_status: 'ResubmissionRequested' });
+    await control(sim, 'POST', `/identity-verifications/${requestId}/complete`, {
+      verification_status: 'ResubmissionRequested',
+    });
     await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/expire`, {});
     const [completed, expired] = receiver.received as [any, any];
-    expect(completed.body.data).toMatchObject({ status: 'Completed', verification_status: 'ResubmissionRequested', date_completed: expect.any(String) });
+    expect(completed.body.data).toMatchObject({
+      status: 'Completed',
+      verification_status: 'ResubmissionRequested',
+      date_completed: expect.any(String),
+    });
     expect(expired.body.data).toMatchObject({ status: 'Expired', verification_status: 'NotCompleted' });
     expect(expired.body.data.date_completed).toBeUndefined();
-    expect((await api('GET', completed.body.data.identity_request.identity_result_endpoint)).body).toMatchObject({ request_id: requestId, verification_status: 'ResubmissionRequested' });
+    expect((await api('GET', completed.body.data.identity_request.identity_result_endpoint)).body).toMatchObject({
+      request_id: requestId,
+      verification_status: 'ResubmissionRequested',
+    });
     const list = (await api('GET', completed.body.data.identity_request.identity_request_endpoint)).body;
     expect(list.map((r: any) => r.request_id)).toContain(requestId);
   });
@@ -380,24 +517,31 @@ describe('§6.6 data shapes', () => {
   test('the affordability envelope names its send time sent_at_utc, as the spec example does', async () => {
     await subscribe(['AffordabilityInsights.Completed', 'IdentityVerification.Completed']);
     await api('POST', `/v2/cases/${(await cases())[0].case_id}/affordability-insights`);
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     await settle();
     const affordability = byType('AffordabilityInsights.Completed')[0]!.body;
     expect(affordability.sent_at_utc).toEqual(expect.any(String));
     expect(affordability.datetime_sent).toBeUndefined();
     expect(byType('IdentityVerification.Completed')[0]!.body.datetime_sent).toEqual(expect.any(String));
-    expect((await api('GET', affordability.data.affordability_insight_endpoint)).body).toMatchObject({ status: 'Complete' });
+    expect((await api('GET', affordability.data.affordability_insight_endpoint)).body).toMatchObject({
+      status: 'Complete',
+    });
   });
 });
 
-describe('§4.4 the list of a person\'s requests', () => {
+describe("§4.4 the list of a person's requests", () => {
   test('excludes incomplete requests and filters by comma-separated statuses', async () => {
     const person = (await control(sim, 'GET', '/persons')).body[1].person_id;
     const create = async () => (await api('POST', `/v2/persons/${person}/identity-verifications`, {})).body.request_id;
     const [approved, declined, pending] = [await create(), await create(), await create()];
     await control(sim, 'POST', `/identity-verifications/${approved}/complete`, { verification_status: 'Approved' });
     await control(sim, 'POST', `/identity-verifications/${declined}/complete`, { verification_status: 'Declined' });
-    const ids = async (query: string) => ((await api('GET', `/v2/persons/${person}/identity-verifications${query}`)).body as any[]).map((r) => r.request_id);
+    const ids = async (query: string) =>
+      ((await api('GET', `/v2/persons/${person}/identity-verifications${query}`)).body as any[]).map(
+        (r) => r.request_id,
+      );
     expect(await ids('')).toEqual([approved, declined, pending]);
     expect(await ids('?exclude_incomplete=true')).toEqual([approved, declined]);
     expect(await ids('?verification_status=Declined,Approved')).toEqual([approved, declined]);
@@ -407,19 +551,35 @@ describe('§4.4 the list of a person\'s requests', () => {
 
 describe('§8 limits', () => {
   test('webhook_name at most 50 characters and at least one event type', async () => {
-    const create = (body: Record<string, unknown>) => api('POST', '/webhooks', { webhook_callback_url: 'https://hooks.example.com/x', event_types: ['IdentityVerification.Completed'], webhook_name: 'n', ...body });
+    const create = (body: Record<string, unknown>) =>
+      api('POST', '/webhooks', {
+        webhook_callback_url: 'https://hooks.example.com/x',
+        event_types: ['IdentityVerification.Completed'],
+        webhook_name: 'n',
+        ...body,
+      });
     expect((await create({ webhook_name: 'n'.repeat(50) })).status).toBe(201);
     const long = await create({ webhook_name: 'n'.repeat(51) });
     expect(long.status).toBe(400);
     expect(long.body.message).toContain('webhook_name');
     expect((await create({ event_types: [] })).body.message).toContain('event_types');
-    expect((await create({ webhook_callback_url: 'http://hooks.example.com/x' })).body.message).toContain('webhook_callback_url');
+    expect((await create({ webhook_callback_url: 'http://hooks.example.com/x' })).body.message).toContain(
+      'webhook_callback_url',
+    );
   });
 
   test('§2.1 event types come from the §6 list: an unknown one is 422 naming it, on create and on update', async () => {
-    const create = await api('POST', '/webhooks', { webhook_name: 'w', webhook_callback_url: 'https://hooks.example.com/x', event_types: ['IdentityVerification.Completed', 'Foo.Bar'] });
+    const create = await api('POST', '/webhooks', {
+      webhook_name: 'w',
+      webhook_callback_url: 'https://hooks.example.com/x',
+      event_types: ['IdentityVerification.Completed', 'Foo.Bar'],
+    });
     expect(create.status).toBe(422);
-    expect(create.body).toMatchObject({ error: 'unknown_event_type', unknown_event_types: ['Foo.Bar'], message: expect.stringContaining('Foo.Bar') });
+    expect(create.body).toMatchObject({
+      error: 'unknown_event_type',
+      unknown_event_types: ['Foo.Bar'],
+      message: expect.stringContaining('Foo.Bar'),
+    });
     const webhook = await subscribe(['IdentityVerification.Completed']);
     const update = await api('PUT', `/webhooks/${webhook.webhook_id}`, { event_types: ['Foo.Bar'] });
     expect([update.status, update.body.unknown_event_types]).toEqual([422, ['Foo.Bar']]);
@@ -440,23 +600,57 @@ describe('§8 limits', () => {
   test('updates follow the same rules', async () => {
     const webhook = await subscribe(['IdentityVerification.Completed']);
     expect((await api('PUT', `/webhooks/${webhook.webhook_id}`, { webhook_name: 'n'.repeat(51) })).status).toBe(400);
-    expect((await api('PUT', `/webhooks/${webhook.webhook_id}`, { event_types: ['PayslipProcessing.Completed'], external_ref: 'x' })).body).toMatchObject({ event_types: ['PayslipProcessing.Completed'], external_ref: 'x' });
+    expect(
+      (
+        await api('PUT', `/webhooks/${webhook.webhook_id}`, {
+          event_types: ['PayslipProcessing.Completed'],
+          external_ref: 'x',
+        })
+      ).body,
+    ).toMatchObject({ event_types: ['PayslipProcessing.Completed'], external_ref: 'x' });
   });
 });
 
 describe('faults', () => {
-  const rates = { delivery_drop_rate: 0.2, delivery_duplicate_rate: 0.2, delivery_delay_rate: 0.2, delivery_delay_ms: 20, delivery_reorder_rate: 0.2, delivery_tamper_rate: 0.2 };
+  const rates = {
+    delivery_drop_rate: 0.2,
+    delivery_duplicate_rate: 0.2,
+    delivery_delay_rate: 0.2,
+    delivery_delay_ms: 20,
+    delivery_reorder_rate: 0.2,
+    delivery_tamper_rate: 0.2,
+  };
 
   async function scenario(): Promise<unknown[]> {
-    await subscribe(['DocumentProcessing.Completed', 'PayslipProcessing.Completed', 'BankingProcessing.Completed', 'IdentityVerification.Completed', 'IdentityVerification.Expired']);
+    await subscribe([
+      'DocumentProcessing.Completed',
+      'PayslipProcessing.Completed',
+      'BankingProcessing.Completed',
+      'IdentityVerification.Completed',
+      'IdentityVerification.Expired',
+    ]);
     await api('POST', '/webhooks/secrets');
     const caseId = (await cases())[0].case_id;
     for (let i = 0; i < 6; i++) {
-      await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/${i % 2 ? 'expire' : 'complete'}`, i % 2 ? {} : { verification_status: 'Approved' });
+      await control(
+        sim,
+        'POST',
+        `/identity-verifications/${await pendingIdv()}/${i % 2 ? 'expire' : 'complete'}`,
+        i % 2 ? {} : { verification_status: 'Approved' },
+      );
       await upload(caseId, `doc-${i}.pdf`, i % 2 ? 'PAYSLIP' : 'BANK STATEMENT');
       await settle();
     }
-    return (await control(sim, 'GET', '/deliveries')).body.map(({ delivery_id, batch_id, event_type, faults, outcome, signed }: any) => ({ delivery_id, batch_id, event_type, faults, outcome, signed }));
+    return (await control(sim, 'GET', '/deliveries')).body.map(
+      ({ delivery_id, batch_id, event_type, faults, outcome, signed }: any) => ({
+        delivery_id,
+        batch_id,
+        event_type,
+        faults,
+        outcome,
+        signed,
+      }),
+    );
   }
 
   test('fault rates with a fixed seed give the same delivery log twice', async () => {
@@ -475,13 +669,20 @@ describe('faults', () => {
     await control(sim, 'PUT', '/fault-rates', { delivery_tamper_rate: 1 });
     await subscribe(['IdentityVerification.Completed']);
     const secret = (await api('POST', '/webhooks/secrets')).body.secret;
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     const [tampered] = receiver.received as [any];
     expect(tampered.headers['x-hmac-sha256-signature']).not.toBe(hmac(tampered.raw, secret));
     await control(sim, 'PUT', '/fault-rates', { delivery_drop_rate: 1 });
-    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, { verification_status: 'Approved' });
+    await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
+      verification_status: 'Approved',
+    });
     expect(receiver.received).toHaveLength(1);
-    expect((await control(sim, 'GET', '/deliveries')).body.map((d: any) => d.outcome)).toEqual(['delivered', 'dropped']);
+    expect((await control(sim, 'GET', '/deliveries')).body.map((d: any) => d.outcome)).toEqual([
+      'delivered',
+      'dropped',
+    ]);
   });
 
   test('API 5xx and 429 rates answer with the fault, 429 with Retry-After', async () => {
@@ -498,7 +699,14 @@ describe('faults', () => {
 describe('start-up', () => {
   test('a busy port fails with a message naming the port', async () => {
     const port = Number(new URL(sim.baseUrl).port);
-    const second = startSimulator({ port, clientId: 'second', clientSecret: 'second', seed: 1, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: false });
+    const second = startSimulator({
+      port,
+      clientId: 'second',
+      clientSecret: 'second',
+      seed: 1,
+      tokenLifetimeSeconds: 3600,
+      allowInsecureLoopbackCallbacks: false,
+    });
     await expect(second).rejects.toThrow(`port ${port} on 127.0.0.1 is in use`);
     expect((await api('GET', '/webhooks/event-types')).status).toBe(200);
   });
@@ -521,7 +729,15 @@ describe('behind a proxy (SIMULATOR_PUBLIC_URL)', () => {
       });
     });
     const publicUrl = `http://localhost:${port}`;
-    const proxied = await startSimulator({ port, clientId: 'c', clientSecret: 's', seed: 3, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: true, publicUrl: `${publicUrl}/` });
+    const proxied = await startSimulator({
+      port,
+      clientId: 'c',
+      clientSecret: 's',
+      seed: 3,
+      tokenLifetimeSeconds: 3600,
+      allowInsecureLoopbackCallbacks: true,
+      publicUrl: `${publicUrl}/`,
+    });
     try {
       expect(proxied.baseUrl).toBe(publicUrl);
       expect((await fetchToken(proxied, 's')).status).toBe(200);

@@ -10,7 +10,13 @@ import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridg
 import { startWorker, type RunningWorker } from '../../worker/createWorker';
 import { resourceStateQuery, type ResourceState } from '../../client/resourceMessages';
 import { envelope, idvCompleted, payslipOccurrence, post, sign } from '../support/deliveries';
-import { suiteNamespaces, testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFile } from '../setup/testEnvironment';
+import {
+  suiteNamespaces,
+  testDirectory,
+  testTemporalConfig,
+  testWorkflowBundle,
+  testCaseFile,
+} from '../setup/testEnvironment';
 import type { CaseFileStore } from '../../case-file/store';
 import { waitUntil } from '../support/waitUntil';
 
@@ -32,17 +38,31 @@ beforeAll(async () => {
       done();
     },
   });
-  const config = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: '4096' }), port: 0, spoolDir: testDirectory('spool') };
+  const config = {
+    ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: '4096' }),
+    port: 0,
+    spoolDir: testDirectory('spool'),
+  };
   bridge = await startBridge(config, temporal, { logger: pino({ level: 'info' }, logStream) });
   caseFile = await testCaseFile();
   worker = await startWorker({
     temporal,
     caseFile,
-    provider: { baseUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9/oauth', clientId: 'x', clientSecrets: ['x'], requestTimeoutMs: 1000 },
+    provider: {
+      baseUrl: 'http://127.0.0.1:9',
+      authUrl: 'http://127.0.0.1:9/oauth',
+      clientId: 'x',
+      clientSecrets: ['x'],
+      requestTimeoutMs: 1000,
+    },
     workflowBundle: testWorkflowBundle(),
   });
   connection = await Connection.connect({ address: temporal.address });
-  client = new Client({ connection, namespace: temporal.namespace, dataConverter: dataConverterFor(readPayloadKeys()) });
+  client = new Client({
+    connection,
+    namespace: temporal.namespace,
+    dataConverter: dataConverterFor(readPayloadKeys()),
+  });
 });
 
 afterAll(async () => {
@@ -55,11 +75,13 @@ afterAll(async () => {
 /** The values of these series (`name{labels}`) in the bridge's /metrics; 0 for one not there yet. */
 async function metricValues(series: string[]): Promise<Record<string, number>> {
   const lines = (await (await fetch(bridge.url.replace('/webhooks', '/metrics'))).text()).split('\n');
-  const valueOf = (name: string) => Number(lines.find((line) => line.startsWith(`${name} `))?.slice(name.length + 1) ?? 0);
+  const valueOf = (name: string) =>
+    Number(lines.find((line) => line.startsWith(`${name} `))?.slice(name.length + 1) ?? 0);
   return Object.fromEntries(series.map((name) => [name, valueOf(name)]));
 }
 
-const deliver = (raw: string, batchId: string, secret = SECRET) => post(bridge.url, raw, { 'x-hmac-sha256-signature': sign(raw, secret), 'x-batch-correlation-id': batchId });
+const deliver = (raw: string, batchId: string, secret = SECRET) =>
+  post(bridge.url, raw, { 'x-hmac-sha256-signature': sign(raw, secret), 'x-batch-correlation-id': batchId });
 
 /** The resource's state once `until` holds; fails naming the workflow when it does not within 20 s. */
 function resourceState(workflowId: string, until: (s: ResourceState) => boolean): Promise<ResourceState> {
@@ -72,7 +94,9 @@ function resourceState(workflowId: string, until: (s: ResourceState) => boolean)
 describe('webhook bridge', () => {
   test('a verified delivery reaches its resource workflow', async () => {
     const requestId = randomUUID();
-    expect((await deliver(envelope('IdentityVerification.Completed', idvCompleted(requestId)), randomUUID())).status).toBe(202);
+    expect(
+      (await deliver(envelope('IdentityVerification.Completed', idvCompleted(requestId)), randomUUID())).status,
+    ).toBe(202);
     const state = await resourceState(`resource/idv/${requestId}`, (s) => s.events.length === 1);
     expect(state.events[0]).toMatchObject({ eventType: 'IdentityVerification.Completed', parse: 'known' });
   });
@@ -95,16 +119,25 @@ describe('webhook bridge', () => {
     expect((await deliver(envelope('PayslipProcessing.Completed', child), batchId)).status).toBe(202);
     expect((await deliver(envelope('DocumentProcessing.Completed', parent), batchId)).status).toBe(202);
     const state = await resourceState(`resource/document/${documentId}`, (s) => s.events.length === 2);
-    expect(state.events.map((e) => e.eventType).sort()).toEqual(['DocumentProcessing.Completed', 'PayslipProcessing.Completed']);
+    expect(state.events.map((e) => e.eventType).sort()).toEqual([
+      'DocumentProcessing.Completed',
+      'PayslipProcessing.Completed',
+    ]);
     expect(state.occurrences).toBe(1);
   });
 
   test('an unknown event type is kept per type and day, trimmed to ids and sizes', async () => {
     const type = `Brand.New${randomUUID().slice(0, 8)}`;
     const day = new Date().toISOString().slice(0, 10);
-    expect((await deliver(envelope(type, { anything: true, entity_id: 'e-7', person: { first_name: 'Ada' } }), randomUUID())).status).toBe(202);
+    expect(
+      (await deliver(envelope(type, { anything: true, entity_id: 'e-7', person: { first_name: 'Ada' } }), randomUUID()))
+        .status,
+    ).toBe(202);
     const unknown = await resourceState(`resource/unrouted/${type}/${day}`, (s) => s.events.length === 1);
-    expect(unknown.events[0]).toMatchObject({ parse: 'unknown-event-type', data: { trimmed: true, fields: ['anything', 'entity_id', 'person'], ids: { entity_id: 'e-7' } } });
+    expect(unknown.events[0]).toMatchObject({
+      parse: 'unknown-event-type',
+      data: { trimmed: true, fields: ['anything', 'entity_id', 'person'], ids: { entity_id: 'e-7' } },
+    });
     expect(JSON.stringify(unknown.events[0])).not.toContain('Ada');
   });
 
@@ -113,14 +146,25 @@ describe('webhook bridge', () => {
     const broken = { ...idvCompleted(requestId), verification_status: 'Maybe' };
     expect((await deliver(envelope('IdentityVerification.Completed', broken), randomUUID())).status).toBe(202);
     const state = await resourceState(`resource/idv/${requestId}`, (s) => s.events.length === 1);
-    expect(state.events[0]).toMatchObject({ parse: 'invalid-data', problems: [expect.stringContaining('verification_status')], data: { verification_status: 'Maybe' } });
+    expect(state.events[0]).toMatchObject({
+      parse: 'invalid-data',
+      problems: [expect.stringContaining('verification_status')],
+      data: { verification_status: 'Maybe' },
+    });
 
     // Without readable ids it is kept with the day's unrouted deliveries of its type.
     const day = new Date().toISOString().slice(0, 10);
     const batchId = randomUUID();
-    expect((await deliver(envelope('IdentityVerification.Completed', { verification_status: 'Maybe' }), batchId)).status).toBe(202);
-    const unrouted = await resourceState(`resource/unrouted/IdentityVerification.Completed/${day}`, (s) => s.events.some((e) => e.batchId === batchId));
-    expect(unrouted.events.find((e) => e.batchId === batchId)).toMatchObject({ parse: 'invalid-data', data: { trimmed: true, fields: ['verification_status'] } });
+    expect(
+      (await deliver(envelope('IdentityVerification.Completed', { verification_status: 'Maybe' }), batchId)).status,
+    ).toBe(202);
+    const unrouted = await resourceState(`resource/unrouted/IdentityVerification.Completed/${day}`, (s) =>
+      s.events.some((e) => e.batchId === batchId),
+    );
+    expect(unrouted.events.find((e) => e.batchId === batchId)).toMatchObject({
+      parse: 'invalid-data',
+      data: { trimmed: true, fields: ['verification_status'] },
+    });
   });
 
   test('verified bytes that are not JSON are answered 400; a body over the limit 413', async () => {
@@ -184,16 +228,37 @@ describe('webhook bridge, secret read from the provider', () => {
     const { startSimulator } = await import('../../simulator/startSimulator');
     const { ProviderClient } = await import('../../activities/providerClient');
     const { webhookManagement } = await import('../../activities/webhookManagement');
-    const sim = await startSimulator({ port: 0, clientId: 'c', clientSecret: 's', seed: 1, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: true, processingDelayMs: 0 });
-    const provider = { baseUrl: sim.baseUrl, authUrl: sim.authUrl, clientId: 'c', clientSecrets: ['s'], requestTimeoutMs: 5_000 };
+    const sim = await startSimulator({
+      port: 0,
+      clientId: 'c',
+      clientSecret: 's',
+      seed: 1,
+      tokenLifetimeSeconds: 3600,
+      allowInsecureLoopbackCallbacks: true,
+      processingDelayMs: 0,
+    });
+    const provider = {
+      baseUrl: sim.baseUrl,
+      authUrl: sim.authUrl,
+      clientId: 'c',
+      clientSecrets: ['s'],
+      requestTimeoutMs: 5_000,
+    };
     const management = webhookManagement(new ProviderClient(provider));
     const original = (await management.createSecret()).secret;
-    const config = { ...readBridgeConfig({ WEBHOOK_SECRET_SOURCE: 'provider', WEBHOOK_REQUIRE_SIGNATURE: 'true' }), port: 0, spoolDir: testDirectory('spool') };
+    const config = {
+      ...readBridgeConfig({ WEBHOOK_SECRET_SOURCE: 'provider', WEBHOOK_REQUIRE_SIGNATURE: 'true' }),
+      port: 0,
+      spoolDir: testDirectory('spool'),
+    };
     const fromProvider = await startBridge(config, temporal, { provider, logger: pino({ level: 'silent' }) });
     try {
       const send = (secret: string) => {
         const raw = envelope('IdentityVerification.Completed', idvCompleted());
-        return post(fromProvider.url, raw, { 'x-hmac-sha256-signature': sign(raw, secret), 'x-batch-correlation-id': randomUUID() }).then((r) => r.status);
+        return post(fromProvider.url, raw, {
+          'x-hmac-sha256-signature': sign(raw, secret),
+          'x-batch-correlation-id': randomUUID(),
+        }).then((r) => r.status);
       };
       expect(await send(original)).toBe(202);
       const rotated = (await management.rotateSecret()).secret;
@@ -219,11 +284,23 @@ describe('webhook bridge, graceful shutdown', () => {
     });
     await new Promise<void>((r) => blackhole.listen(0, '127.0.0.1', r));
     const { port } = blackhole.address() as import('node:net').AddressInfo;
-    const config = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }), port: 0, spoolDir: testDirectory('spool'), signalTimeoutMs: 1_000 };
-    const hanging = await startBridge(config, { ...temporal, address: `127.0.0.1:${port}` }, { logger: pino({ level: 'silent' }) });
+    const config = {
+      ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }),
+      port: 0,
+      spoolDir: testDirectory('spool'),
+      signalTimeoutMs: 1_000,
+    };
+    const hanging = await startBridge(
+      config,
+      { ...temporal, address: `127.0.0.1:${port}` },
+      { logger: pino({ level: 'silent' }) },
+    );
     try {
       const raw = envelope('IdentityVerification.Completed', idvCompleted());
-      const inFlight = post(hanging.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() });
+      const inFlight = post(hanging.url, raw, {
+        'x-hmac-sha256-signature': sign(raw, SECRET),
+        'x-batch-correlation-id': randomUUID(),
+      });
       await waitUntil('the bridge connecting to the Temporal that never answers', () => sockets.length > 0);
       const stopping = hanging.stop();
       expect((await inFlight).status).toBe(202);

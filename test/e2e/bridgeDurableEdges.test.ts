@@ -42,21 +42,43 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(started.map((id) => client.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
+  await Promise.all(
+    started.map((id) =>
+      client.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => undefined),
+    ),
+  );
   await connection?.close();
 });
 
-function bridgeOn(spoolDir: string, on: TemporalConfig, options: BridgeOptions & { spoolLimit?: number } = {}): Promise<RunningBridge> {
-  const env = { WEBHOOK_SECRET: SECRET, BRIDGE_SPOOL_LIMIT: String(options.spoolLimit ?? 100), BRIDGE_SIGNAL_TIMEOUT_MS: '500' };
+function bridgeOn(
+  spoolDir: string,
+  on: TemporalConfig,
+  options: BridgeOptions & { spoolLimit?: number } = {},
+): Promise<RunningBridge> {
+  const env = {
+    WEBHOOK_SECRET: SECRET,
+    BRIDGE_SPOOL_LIMIT: String(options.spoolLimit ?? 100),
+    BRIDGE_SIGNAL_TIMEOUT_MS: '500',
+  };
   const config = { ...readBridgeConfig(env), port: 0, spoolDir };
-  return startBridge(config, on, { logger: pino({ level: 'silent' }), backoff: { initialMs: 50, maxMs: 200 }, ...options });
+  return startBridge(config, on, {
+    logger: pino({ level: 'silent' }),
+    backoff: { initialMs: 50, maxMs: 200 },
+    ...options,
+  });
 }
 
 /** Posts a signed delivery for a fresh IDV request; its resource workflow's id and the answer's status. */
 async function deliver(bridge: RunningBridge): Promise<{ workflowId: string; status: number }> {
   const requestId = `edge-${randomUUID()}`;
   const raw = envelope('IdentityVerification.Completed', idvCompleted(requestId));
-  const response = await post(bridge.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() });
+  const response = await post(bridge.url, raw, {
+    'x-hmac-sha256-signature': sign(raw, SECRET),
+    'x-batch-correlation-id': randomUUID(),
+  });
   const workflowId = resourceWorkflowId({ kind: 'idv', id: requestId });
   started.push(workflowId);
   return { workflowId, status: response.status };
@@ -70,13 +92,23 @@ async function signalsTo(workflowId: string): Promise<number> {
   return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length;
 }
 
-const exists = (workflowId: string) => client.workflow.getHandle(workflowId).describe().then(() => true, () => false);
+const exists = (workflowId: string) =>
+  client.workflow
+    .getHandle(workflowId)
+    .describe()
+    .then(
+      () => true,
+      () => false,
+    );
 
 /** A bridge with Temporal up on the same spool: what it drains, and that the spool ends empty. */
 async function drainWithTemporalUp(spoolDir: string, accepted: string[], refused: string[]): Promise<void> {
   const drainer = await bridgeOn(spoolDir, temporal);
   try {
-    await waitUntil(`the drain of ${accepted.length} spooled deliveries`, async () => drainer.recorder.spoolDepth === 0 && (await Promise.all(accepted.map(exists))).every(Boolean));
+    await waitUntil(
+      `the drain of ${accepted.length} spooled deliveries`,
+      async () => drainer.recorder.spoolDepth === 0 && (await Promise.all(accepted.map(exists))).every(Boolean),
+    );
     for (const id of accepted) expect(await signalsTo(id)).toBe(1);
     for (const id of refused) expect(await exists(id)).toBe(false);
     expect(spoolFiles(spoolDir)).toEqual([]);
@@ -94,25 +126,28 @@ const failures: [string, FileFailure][] = [
   ['the bytes read back differ', 'read-back'],
 ];
 
-test.each(failures)('%s: 503, nothing half-written, and the drain delivers only what was answered 202', async (_name, failure) => {
-  const spoolDir = testDirectory(`spool-${failure}`);
-  const fileSystem = failingFileSystem();
-  const bridge = await bridgeOn(spoolDir, unreachable, { spoolFileSystem: fileSystem });
-  let accepted: { workflowId: string; status: number };
-  let refused: { workflowId: string; status: number };
-  try {
-    accepted = await deliver(bridge);
-    expect(accepted.status).toBe(202);
-    fileSystem.fail(failure);
-    refused = await deliver(bridge);
-    expect(refused.status).toBe(503);
-    expect(spoolFiles(spoolDir)).toHaveLength(1);
-    expect(bridge.recorder.spoolDepth).toBe(1);
-  } finally {
-    await bridge.stop();
-  }
-  await drainWithTemporalUp(spoolDir, [accepted.workflowId], [refused.workflowId]);
-});
+test.each(failures)(
+  '%s: 503, nothing half-written, and the drain delivers only what was answered 202',
+  async (_name, failure) => {
+    const spoolDir = testDirectory(`spool-${failure}`);
+    const fileSystem = failingFileSystem();
+    const bridge = await bridgeOn(spoolDir, unreachable, { spoolFileSystem: fileSystem });
+    let accepted: { workflowId: string; status: number };
+    let refused: { workflowId: string; status: number };
+    try {
+      accepted = await deliver(bridge);
+      expect(accepted.status).toBe(202);
+      fileSystem.fail(failure);
+      refused = await deliver(bridge);
+      expect(refused.status).toBe(503);
+      expect(spoolFiles(spoolDir)).toHaveLength(1);
+      expect(bridge.recorder.spoolDepth).toBe(1);
+    } finally {
+      await bridge.stop();
+    }
+    await drainWithTemporalUp(spoolDir, [accepted.workflowId], [refused.workflowId]);
+  },
+);
 
 test('a full spool (BRIDGE_SPOOL_LIMIT) answers 503 and fails /readyz; the drain delivers what it holds', async () => {
   const spoolDir = testDirectory('spool-full');
@@ -128,7 +163,10 @@ test('a full spool (BRIDGE_SPOOL_LIMIT) answers 503 and fails /readyz; the drain
     refused = await deliver(bridge);
     expect(refused.status).toBe(503);
     const ready = await fetch(new URL('/readyz', bridge.url));
-    expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 503, body: { temporal: false, spool_depth: 2, spool_full: true } });
+    expect({ status: ready.status, body: await ready.json() }).toEqual({
+      status: 503,
+      body: { temporal: false, spool_depth: 2, spool_full: true },
+    });
     expect(spoolFiles(spoolDir)).toHaveLength(2);
   } finally {
     await bridge.stop();

@@ -19,24 +19,44 @@ afterAll(async () => {
 });
 
 /** A provider that never answers: the secret stays unknown for the whole test. */
-const unreachableProvider = { baseUrl: 'http://127.0.0.1:1', authUrl: 'http://127.0.0.1:1/oauth', clientId: 'c', clientSecrets: ['s'], requestTimeoutMs: 200 };
+const unreachableProvider = {
+  baseUrl: 'http://127.0.0.1:1',
+  authUrl: 'http://127.0.0.1:1/oauth',
+  clientId: 'c',
+  clientSecrets: ['s'],
+  requestTimeoutMs: 200,
+};
 
 async function bridgeHolding(count: number, bytes: number): Promise<{ bridge: RunningBridge; spoolDir: string }> {
   const spoolDir = testDirectory('held-spool');
-  const config = { ...readBridgeConfig({ WEBHOOK_SECRET_SOURCE: 'provider', BRIDGE_HELD_LIMIT: String(count), BRIDGE_HELD_MAX_BYTES: String(bytes) }), port: 0, spoolDir };
-  const bridge = await startBridge(config, testTemporalConfig(), { provider: unreachableProvider, logger: pino({ level: 'silent' }), secretRetry: { initialMs: 60_000, maxMs: 60_000 } });
+  const config = {
+    ...readBridgeConfig({
+      WEBHOOK_SECRET_SOURCE: 'provider',
+      BRIDGE_HELD_LIMIT: String(count),
+      BRIDGE_HELD_MAX_BYTES: String(bytes),
+    }),
+    port: 0,
+    spoolDir,
+  };
+  const bridge = await startBridge(config, testTemporalConfig(), {
+    provider: unreachableProvider,
+    logger: pino({ level: 'silent' }),
+    secretRetry: { initialMs: 60_000, maxMs: 60_000 },
+  });
   bridges.push(bridge);
   return { bridge, spoolDir };
 }
 
 const wellFormedSignature = () => randomBytes(32).toString('base64');
-const delivery = (padding = 0) => envelope('IdentityVerification.Completed', { ...idvCompleted(randomUUID()), padding: 'x'.repeat(padding) });
+const delivery = (padding = 0) =>
+  envelope('IdentityVerification.Completed', { ...idvCompleted(randomUUID()), padding: 'x'.repeat(padding) });
 const spooled = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.json')).length;
 
 test('held deliveries are capped in count: beyond the limit 503, and nothing more is written', async () => {
   const { bridge, spoolDir } = await bridgeHolding(3, 1024 * 1024);
   const statuses: number[] = [];
-  for (let i = 0; i < 5; i++) statuses.push((await post(bridge.url, delivery(), { [SIGNATURE_HEADER]: wellFormedSignature() })).status);
+  for (let i = 0; i < 5; i++)
+    statuses.push((await post(bridge.url, delivery(), { [SIGNATURE_HEADER]: wellFormedSignature() })).status);
   expect(statuses).toEqual([202, 202, 202, 503, 503]);
   expect(spooled(spoolDir)).toBe(3);
 });
@@ -44,7 +64,8 @@ test('held deliveries are capped in count: beyond the limit 503, and nothing mor
 test('held deliveries are capped in bytes', async () => {
   const { bridge, spoolDir } = await bridgeHolding(100, 8 * 1024);
   const statuses: number[] = [];
-  for (let i = 0; i < 3; i++) statuses.push((await post(bridge.url, delivery(3000), { [SIGNATURE_HEADER]: wellFormedSignature() })).status);
+  for (let i = 0; i < 3; i++)
+    statuses.push((await post(bridge.url, delivery(3000), { [SIGNATURE_HEADER]: wellFormedSignature() })).status);
   expect(statuses).toEqual([202, 202, 503]);
   expect(spooled(spoolDir)).toBe(2);
 });

@@ -25,10 +25,21 @@ let connection: Connection;
 let client: Client;
 
 beforeAll(async () => {
-  const config = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: String(4 * 1024 * 1024) }), port: 0, spoolDir: testDirectory('spool') };
-  bridge = await startBridge(config, temporal, { logger: pino({ level: 'silent' }), backoff: { initialMs: 50, maxMs: 500 } });
+  const config = {
+    ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: String(4 * 1024 * 1024) }),
+    port: 0,
+    spoolDir: testDirectory('spool'),
+  };
+  bridge = await startBridge(config, temporal, {
+    logger: pino({ level: 'silent' }),
+    backoff: { initialMs: 50, maxMs: 500 },
+  });
   connection = await Connection.connect({ address: temporal.address });
-  client = new Client({ connection, namespace: temporal.namespace, dataConverter: dataConverterFor(readPayloadKeys()) });
+  client = new Client({
+    connection,
+    namespace: temporal.namespace,
+    dataConverter: dataConverterFor(readPayloadKeys()),
+  });
 });
 
 afterAll(async () => {
@@ -36,18 +47,28 @@ afterAll(async () => {
   await connection?.close();
 });
 
-const deliver = (raw: string) => post(bridge.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() });
+const deliver = (raw: string) =>
+  post(bridge.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() });
 
 /** The `deliver` signals a resource workflow received, once `until` holds or 15 s have passed. */
-async function deliveriesTo(workflowId: string, until: (d: ResourceDelivery[]) => boolean = (d) => d.length > 0): Promise<ResourceDelivery[]> {
+async function deliveriesTo(
+  workflowId: string,
+  until: (d: ResourceDelivery[]) => boolean = (d) => d.length > 0,
+): Promise<ResourceDelivery[]> {
   const deadline = Date.now() + 15_000;
   let seen: ResourceDelivery[] = [];
   while (Date.now() < deadline) {
     try {
       const history = await client.workflow.getHandle(workflowId).fetchHistory();
-      const signalled = (history.events ?? []).flatMap((e) => e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []);
+      const signalled = (history.events ?? []).flatMap(
+        (e) => e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? [],
+      );
       // Payloads are encrypted: decoded with the client's data converter.
-      seen = await Promise.all(signalled.map((payload) => decodeFromPayloadsAtIndex<ResourceDelivery>(client.options.loadedDataConverter, 0, [payload])));
+      seen = await Promise.all(
+        signalled.map((payload) =>
+          decodeFromPayloadsAtIndex<ResourceDelivery>(client.options.loadedDataConverter, 0, [payload]),
+        ),
+      );
       if (until(seen)) return seen;
     } catch {
       // Not started yet.
@@ -74,7 +95,10 @@ test('a signed delivery with a 1,000-character event type does not hold up a val
 test('a delivery Temporal refuses for good goes to the dead-letter store, and others pass meanwhile', async () => {
   const poisonId = randomUUID();
   // Over the server's 2 MB payload limit: INVALID_ARGUMENT, which no retry cures.
-  const poison = envelope('IdentityVerification.Completed', { ...idvCompleted(poisonId), padding: 'p'.repeat(2_500_000) });
+  const poison = envelope('IdentityVerification.Completed', {
+    ...idvCompleted(poisonId),
+    padding: 'p'.repeat(2_500_000),
+  });
   expect((await deliver(poison)).status).toBe(202);
   const requestId = randomUUID();
   expect((await deliver(envelope('IdentityVerification.Completed', idvCompleted(requestId)))).status).toBe(202);
@@ -87,11 +111,16 @@ test('a delivery Temporal refuses for good goes to the dead-letter store, and ot
   const metrics = await bridge.metrics.registry.metrics();
   expect(metrics).toMatch(/bridge_dead_letters_total\{event_type="IdentityVerification.Completed"\} 1/);
   expect(metrics).toMatch(/bridge_dead_letter_depth 1/);
-  expect(metrics).toMatch(/bridge_deliveries_total\{outcome="dead_lettered",event_type="IdentityVerification.Completed"\} 1/);
+  expect(metrics).toMatch(
+    /bridge_deliveries_total\{outcome="dead_lettered",event_type="IdentityVerification.Completed"\} 1/,
+  );
 
   // Replayed before the cause is fixed, it is refused again and stays.
   const signal = temporalSignaller(client, temporal.taskQueue);
-  await expect(replayDeadLetter(bridge.deadLetters, letters[0]!.id, signal)).resolves.toMatchObject({ outcome: 'refused', grpcCode: 3 });
+  await expect(replayDeadLetter(bridge.deadLetters, letters[0]!.id, signal)).resolves.toMatchObject({
+    outcome: 'refused',
+    grpcCode: 3,
+  });
   expect(bridge.deadLetters.list()).toHaveLength(1);
 });
 

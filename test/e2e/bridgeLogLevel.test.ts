@@ -16,7 +16,14 @@ const temporal = testTemporalConfig();
 function bridgeWith(env: Record<string, string>) {
   const directory = testDirectory('bridge-log-level');
   const logFile = `${directory}.log`;
-  const started = startBridgeProcess({ temporalAddress: temporal.address, taskQueue: temporal.taskQueue, secret: SECRET, spoolDir: path.join(directory, 'spool'), logFile, env });
+  const started = startBridgeProcess({
+    temporalAddress: temporal.address,
+    taskQueue: temporal.taskQueue,
+    secret: SECRET,
+    spoolDir: path.join(directory, 'spool'),
+    logFile,
+    env,
+  });
   return { started, logFile };
 }
 
@@ -54,5 +61,7 @@ test('an unknown level stops the bridge at start, naming the variable', async ()
   // A bridge that started anyway is stopped, not left running past the test.
   await started.then((bridge) => bridge.stop()).catch(() => undefined);
   await expect(started).rejects.toThrow(/exited before it answered/);
-  expect(readFileSync(logFile, 'utf8')).toMatch(/BRIDGE_LOG_LEVEL: must be one of trace, debug, info, warn, error, fatal, silent/);
+  expect(readFileSync(logFile, 'utf8')).toMatch(
+    /BRIDGE_LOG_LEVEL: must be one of trace, debug, info, warn, error, fatal, silent/,
+  );
 }, 60_000);

@@ -12,7 +12,13 @@ import { suiteNamespaces, testDirectory, testTemporalConfig } from '../setup/tes
 
 const SECRET = 'property-secret';
 const MAX_BODY = 2048;
-const EVENT_TYPES = ['IdentityVerification.Completed', 'PayslipProcessing.Completed', 'BankingProcessing.Completed', 'Brand.New', ''];
+const EVENT_TYPES = [
+  'IdentityVerification.Completed',
+  'PayslipProcessing.Completed',
+  'BankingProcessing.Completed',
+  'Brand.New',
+  '',
+];
 // Unroutable deliveries of a day go to one workflow per event type (`resource/unrouted/<type>/<day>`),
 // started here on this suite's task queue, which no worker polls: in a namespace of the suite's own,
 // no other suite's delivery of the same type lands in them (nor they in another suite's).
@@ -20,7 +26,11 @@ const temporal = testTemporalConfig(suiteNamespaces.bridgeProperties);
 let bridge: RunningBridge;
 
 beforeAll(async () => {
-  const config = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: String(MAX_BODY) }), port: 0, spoolDir: testDirectory('spool') };
+  const config = {
+    ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: String(MAX_BODY) }),
+    port: 0,
+    spoolDir: testDirectory('spool'),
+  };
   bridge = await startBridge(config, temporal, { logger: pino({ level: 'silent' }) });
 });
 
@@ -28,7 +38,8 @@ afterAll(async () => {
   await bridge?.stop();
 });
 
-const hmac = (body: Buffer, secret: string) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('base64');
+const hmac = (body: Buffer, secret: string) =>
+  createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('base64');
 const headerText = fc.string({ unit: fc.constantFrom(...'abcdefABCDEF0123456789+/=-_ .:'.split('')), maxLength: 60 });
 
 const envelopeLike = fc.record({
@@ -48,7 +59,15 @@ const bodies = fc.oneof(
 );
 
 type SignatureChoice = 'valid' | 'none' | 'garbage' | 'other-body' | 'wrong-secret' | 'truncated';
-const signatures = fc.constantFrom<SignatureChoice>('valid', 'valid', 'none', 'garbage', 'other-body', 'wrong-secret', 'truncated');
+const signatures = fc.constantFrom<SignatureChoice>(
+  'valid',
+  'valid',
+  'none',
+  'garbage',
+  'other-body',
+  'wrong-secret',
+  'truncated',
+);
 
 function signatureFor(choice: SignatureChoice, body: Buffer, garbage: string): string | undefined {
   switch (choice) {
@@ -78,26 +97,35 @@ function isJson(body: Buffer): boolean {
 
 async function recordedCount(): Promise<number> {
   const values = (await bridge.metrics.deliveries.get()).values;
-  return values.filter((v) => v.labels.outcome === 'signalled' || v.labels.outcome === 'spooled').reduce((sum, v) => sum + v.value, 0);
+  return values
+    .filter((v) => v.labels.outcome === 'signalled' || v.labels.outcome === 'spooled')
+    .reduce((sum, v) => sum + v.value, 0);
 }
 
 test('random deliveries: no 5xx, no crash, and only verified JSON is recorded', async () => {
   let expectedRecorded = 0;
   await fc.assert(
-    fc.asyncProperty(bodies, signatures, headerText, headerText, fc.constantFrom('application/json', 'text/plain', 'application/octet-stream', ''), async (body, choice, garbage, batch, contentType) => {
-      const signature = signatureFor(choice, body, garbage);
-      const headers: Record<string, string> = {};
-      if (signature !== undefined) headers['x-hmac-sha256-signature'] = signature;
-      if (batch) headers['x-batch-correlation-id'] = batch;
-      if (contentType) headers['content-type'] = contentType;
-      const response = await fetch(bridge.url, { method: 'POST', headers, body });
-      await response.arrayBuffer();
+    fc.asyncProperty(
+      bodies,
+      signatures,
+      headerText,
+      headerText,
+      fc.constantFrom('application/json', 'text/plain', 'application/octet-stream', ''),
+      async (body, choice, garbage, batch, contentType) => {
+        const signature = signatureFor(choice, body, garbage);
+        const headers: Record<string, string> = {};
+        if (signature !== undefined) headers['x-hmac-sha256-signature'] = signature;
+        if (batch) headers['x-batch-correlation-id'] = batch;
+        if (contentType) headers['content-type'] = contentType;
+        const response = await fetch(bridge.url, { method: 'POST', headers, body });
+        await response.arrayBuffer();
 
-      const verified = choice === 'valid';
-      const expected = body.length > MAX_BODY ? 413 : !verified ? 401 : !isJson(body) ? 400 : 202;
-      if (expected === 202) expectedRecorded++;
-      expect(response.status).toBe(expected);
-    }),
+        const verified = choice === 'valid';
+        const expected = body.length > MAX_BODY ? 413 : !verified ? 401 : !isJson(body) ? 400 : 202;
+        if (expected === 202) expectedRecorded++;
+        expect(response.status).toBe(expected);
+      },
+    ),
     { numRuns: 2000, seed: 20261121 },
   );
   expect(await recordedCount()).toBe(expectedRecorded);
@@ -109,7 +137,11 @@ test('random deliveries: no 5xx, no crash, and only verified JSON is recorded', 
 test('random bytes with a random 32-byte MAC are refused', async () => {
   for (let i = 0; i < 50; i++) {
     const body = randomBytes(64);
-    const response = await fetch(bridge.url, { method: 'POST', headers: { 'x-hmac-sha256-signature': randomBytes(32).toString('base64') }, body });
+    const response = await fetch(bridge.url, {
+      method: 'POST',
+      headers: { 'x-hmac-sha256-signature': randomBytes(32).toString('base64') },
+      body,
+    });
     expect(response.status).toBe(401);
   }
 });

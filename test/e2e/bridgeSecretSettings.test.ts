@@ -25,19 +25,35 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const client = new Client({ connection, namespace: temporal.namespace });
-  await Promise.all(started.map((id) => client.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
+  await Promise.all(
+    started.map((id) =>
+      client.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => undefined),
+    ),
+  );
   await connection?.close();
 });
 
 /** Runs `use` against a bridge configured from `env`, and stops it. */
-async function withBridge(env: NodeJS.ProcessEnv, use: (send: (secret: string) => Promise<number>) => Promise<void>, options: BridgeOptions = {}): Promise<void> {
+async function withBridge(
+  env: NodeJS.ProcessEnv,
+  use: (send: (secret: string) => Promise<number>) => Promise<void>,
+  options: BridgeOptions = {},
+): Promise<void> {
   const config = { ...readBridgeConfig(env), port: 0, spoolDir: testDirectory('spool-secrets') };
   const bridge: RunningBridge = await startBridge(config, temporal, { logger: pino({ level: 'silent' }), ...options });
   const send = async (secret: string) => {
     const requestId = randomUUID();
     started.push(`resource/idv/${requestId}`);
     const raw = envelope('IdentityVerification.Completed', idvCompleted(requestId));
-    return (await post(bridge.url, raw, { 'x-hmac-sha256-signature': sign(raw, secret), 'x-batch-correlation-id': randomUUID() })).status;
+    return (
+      await post(bridge.url, raw, {
+        'x-hmac-sha256-signature': sign(raw, secret),
+        'x-batch-correlation-id': randomUUID(),
+      })
+    ).status;
   };
   try {
     await use(send);
@@ -51,7 +67,9 @@ const hourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
 
 test('WEBHOOK_SECRET_PREVIOUS is accepted beside WEBHOOK_SECRET, and nothing else is', async () => {
   await withBridge({ WEBHOOK_SECRET: 'current-secret', WEBHOOK_SECRET_PREVIOUS: 'previous-secret' }, async (send) => {
-    expect([await send('current-secret'), await send('previous-secret'), await send('never-issued')]).toEqual([202, 202, 401]);
+    expect([await send('current-secret'), await send('previous-secret'), await send('never-issued')]).toEqual([
+      202, 202, 401,
+    ]);
   });
 });
 
@@ -67,11 +85,31 @@ test('WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL: the previous secret is accepted befor
 
 describe('WEBHOOK_ROTATION_GRACE_SECONDS, with the secret read from the provider', () => {
   let sim: RunningSimulator;
-  let provider: { baseUrl: string; authUrl: string; clientId: string; clientSecrets: string[]; requestTimeoutMs: number };
+  let provider: {
+    baseUrl: string;
+    authUrl: string;
+    clientId: string;
+    clientSecrets: string[];
+    requestTimeoutMs: number;
+  };
 
   beforeEach(async () => {
-    sim = await startSimulator({ port: 0, clientId: 'c', clientSecret: 's', seed: 3, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: true, processingDelayMs: 0 });
-    provider = { baseUrl: sim.baseUrl, authUrl: sim.authUrl, clientId: 'c', clientSecrets: ['s'], requestTimeoutMs: 5_000 };
+    sim = await startSimulator({
+      port: 0,
+      clientId: 'c',
+      clientSecret: 's',
+      seed: 3,
+      tokenLifetimeSeconds: 3600,
+      allowInsecureLoopbackCallbacks: true,
+      processingDelayMs: 0,
+    });
+    provider = {
+      baseUrl: sim.baseUrl,
+      authUrl: sim.authUrl,
+      clientId: 'c',
+      clientSecrets: ['s'],
+      requestTimeoutMs: 5_000,
+    };
   });
 
   afterEach(async () => {

@@ -22,7 +22,15 @@ let bridge: RunningBridge | undefined;
 let connection: Connection;
 
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, clientId: 'c', clientSecret: 's', seed: 11, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: true, processingDelayMs: 0 });
+  sim = await startSimulator({
+    port: 0,
+    clientId: 'c',
+    clientSecret: 's',
+    seed: 11,
+    tokenLifetimeSeconds: 3600,
+    allowInsecureLoopbackCallbacks: true,
+    processingDelayMs: 0,
+  });
   connection = await Connection.connect({ address: temporal.address });
 });
 
@@ -50,13 +58,28 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
 }
 
 test('a provider down at start delays verification, never refuses or loses a delivery', async () => {
-  const provider = { baseUrl: sim.baseUrl, authUrl: sim.authUrl, clientId: 'c', clientSecrets: ['s'], requestTimeoutMs: 5_000 };
+  const provider = {
+    baseUrl: sim.baseUrl,
+    authUrl: sim.authUrl,
+    clientId: 'c',
+    clientSecrets: ['s'],
+    requestTimeoutMs: 5_000,
+  };
   const secret = (await webhookManagement(new ProviderClient(provider)).createSecret()).secret;
   const control = simulatorControl(sim);
   await control('/fault-rates', { api_5xx_rate: 1 }, 'PUT');
 
-  const config = { ...readBridgeConfig({ WEBHOOK_SECRET_SOURCE: 'provider' }), port: 0, spoolDir: testDirectory('spool') };
-  bridge = await startBridge(config, temporal, { provider, logger: pino({ level: 'silent' }), backoff: { initialMs: 50, maxMs: 200 }, secretRetry: { initialMs: 50, maxMs: 200 } });
+  const config = {
+    ...readBridgeConfig({ WEBHOOK_SECRET_SOURCE: 'provider' }),
+    port: 0,
+    spoolDir: testDirectory('spool'),
+  };
+  bridge = await startBridge(config, temporal, {
+    provider,
+    logger: pino({ level: 'silent' }),
+    backoff: { initialMs: 50, maxMs: 200 },
+    secretRetry: { initialMs: 50, maxMs: 200 },
+  });
   const running = bridge;
   expect(running.secrets.known).toBe(false);
 
@@ -64,7 +87,8 @@ test('a provider down at start delays verification, never refuses or loses a del
   const forgedId = randomUUID();
   const genuine = envelope('IdentityVerification.Completed', idvCompleted(genuineId));
   const forged = envelope('IdentityVerification.Completed', idvCompleted(forgedId));
-  const send = (raw: string, key: string) => post(running.url, raw, { 'x-hmac-sha256-signature': sign(raw, key), 'x-batch-correlation-id': randomUUID() });
+  const send = (raw: string, key: string) =>
+    post(running.url, raw, { 'x-hmac-sha256-signature': sign(raw, key), 'x-batch-correlation-id': randomUUID() });
   expect((await send(genuine, secret)).status).toBe(202);
   expect((await send(forged, 'not-the-secret')).status).toBe(202);
   expect(running.recorder.spoolDepth).toBe(2);

@@ -46,12 +46,19 @@ test(`${DELIVERIES} unrouted deliveries with personal data and bulk carry a boun
   const type = `Unrouted.Soak${randomUUID().slice(0, 8)}`;
   for (let n = 0; n < DELIVERIES; n++) {
     const raw = envelope(type, bulky(n));
-    const response = await post(bridge.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() });
+    const response = await post(bridge.url, raw, {
+      'x-hmac-sha256-signature': sign(raw, SECRET),
+      'x-batch-correlation-id': randomUUID(),
+    });
     expect(response.status).toBe(202);
   }
   const day = new Date().toISOString().slice(0, 10);
-  const history = await new Client({ connection }).workflow.getHandle(`resource/unrouted/${type}/${day}`).fetchHistory();
-  const encrypted = (history.events ?? []).flatMap((e) => e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []);
+  const history = await new Client({ connection }).workflow
+    .getHandle(`resource/unrouted/${type}/${day}`)
+    .fetchHistory();
+  const encrypted = (history.events ?? []).flatMap(
+    (e) => e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? [],
+  );
   // Payloads are encrypted: the sizes and the text that count are the decoded ones.
   const payloads = await new EncryptionCodec(readPayloadKeys()).decode(encrypted as Payload[]);
   expect(payloads).toHaveLength(DELIVERIES);
@@ -65,7 +72,8 @@ test(`${DELIVERIES} unrouted deliveries with personal data and bulk carry a boun
 
 test('unrouted deliveries of another day go to another workflow', () => {
   const body = JSON.parse(envelope('Brand.New', { a: 1 }));
-  const plan = (receivedAt: string) => planDelivery(parseDelivery(body), body, { batchId: null, receivedAt }).targets[0]!.resource;
+  const plan = (receivedAt: string) =>
+    planDelivery(parseDelivery(body), body, { batchId: null, receivedAt }).targets[0]!.resource;
   expect(plan('2026-11-21T23:59:59.000Z')).toEqual({ kind: 'unrouted', id: 'Brand.New/2026-11-21' });
   expect(plan('2026-11-22T00:00:00.000Z')).toEqual({ kind: 'unrouted', id: 'Brand.New/2026-11-22' });
 });

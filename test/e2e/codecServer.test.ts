@@ -31,7 +31,8 @@ afterAll(async () => {
 });
 
 const value = { company_name: 'Acme Widgets Ltd', first_name: 'Wilhelmina' };
-const encryptedJson = async (): Promise<PayloadJson> => payloadToJson((await codec.encode([defaultPayloadConverter.toPayload(value)]))[0]!);
+const encryptedJson = async (): Promise<PayloadJson> =>
+  payloadToJson((await codec.encode([defaultPayloadConverter.toPayload(value)]))[0]!);
 const decodedValue = (json: PayloadJson) =>
   defaultPayloadConverter.fromPayload({
     metadata: Object.fromEntries(Object.entries(json.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
@@ -50,7 +51,11 @@ const bearer = { authorization: `Bearer ${token}` };
 test('the CORS preflight from the Web UI is answered without a token', async () => {
   const response = await fetch(`${server.url}/decode`, {
     method: 'OPTIONS',
-    headers: { origin: UI, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace,authorization' },
+    headers: {
+      origin: UI,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type,x-namespace,authorization',
+    },
   });
   expect(response.status).toBe(204);
   expect(response.headers.get('access-control-allow-origin')).toBe(UI);
@@ -61,7 +66,10 @@ test('the CORS preflight from the Web UI is answered without a token', async () 
 });
 
 test('a preflight from another origin is refused and gets no CORS headers', async () => {
-  const response = await fetch(`${server.url}/decode`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+  const response = await fetch(`${server.url}/decode`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+  });
   expect(response.status).toBe(403);
   expect(response.headers.get('access-control-allow-origin')).toBeNull();
 });
@@ -97,7 +105,11 @@ test.each([
 
 test('/encode then /decode round-trips, as the CLI does it (no origin)', async () => {
   const plain = payloadToJson(defaultPayloadConverter.toPayload(value));
-  const encoded = await fetch(`${server.url}/encode`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer }, body: JSON.stringify({ payloads: [plain] }) });
+  const encoded = await fetch(`${server.url}/encode`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...bearer },
+    body: JSON.stringify({ payloads: [plain] }),
+  });
   expect(encoded.status).toBe(200);
   const encodedBody = (await encoded.json()) as { payloads: PayloadJson[] };
   expect(Buffer.from(encodedBody.payloads[0]!.metadata!.encoding!, 'base64').toString()).toBe('binary/encrypted');
@@ -113,13 +125,15 @@ test('plain payloads pass through /decode unchanged', async () => {
 });
 
 test('a payload under an unknown key is answered 422 naming the key id', async () => {
-  const [foreign] = await new EncryptionCodec([generatePayloadKey('retired-2025')]).encode([defaultPayloadConverter.toPayload(value)]);
+  const [foreign] = await new EncryptionCodec([generatePayloadKey('retired-2025')]).encode([
+    defaultPayloadConverter.toPayload(value),
+  ]);
   const response = await post('/decode', { payloads: [payloadToJson(foreign!)] }, bearer);
   expect(response.status).toBe(422);
   expect(((await response.json()) as { error: string }).error).toMatch(/key id "retired-2025"/);
 });
 
-test('proto3 JSON defaults: {} is an empty payload list (the CLI\'s query without arguments), absent or null fields are empty', async () => {
+test("proto3 JSON defaults: {} is an empty payload list (the CLI's query without arguments), absent or null fields are empty", async () => {
   for (const action of ['/encode', '/decode']) {
     const empty = await post(action, {}, bearer);
     expect(empty.status).toBe(200);
@@ -135,15 +149,25 @@ test('bodies are validated and bounded', async () => {
   expect((await post('/decode', { payloads: [{ data: 'not base64!' }] }, bearer)).status).toBe(400);
   expect((await post('/decode', { nothing: true }, bearer)).status).toBe(400);
   expect((await post('/decode', '{"payloads": [', bearer)).status).toBe(400);
-  expect((await post('/decode', { payloads: [{ data: Buffer.alloc(80 * 1024).toString('base64') }] }, bearer)).status).toBe(413);
+  expect(
+    (await post('/decode', { payloads: [{ data: Buffer.alloc(80 * 1024).toString('base64') }] }, bearer)).status,
+  ).toBe(413);
   expect((await post('/compress', { payloads: [] }, bearer)).status).toBe(404);
 });
 
-test('the dev server\'s Web UI is pointed at the codec server, and its call as configured there is accepted', async () => {
+test("the dev server's Web UI is pointed at the codec server, and its call as configured there is accepted", async () => {
   const uiPort = await freePort();
   const uiToken = generateCodecServerToken();
-  const forUi = await startCodecServer({ port: 0, token, uiToken, allowedOrigins: uiOrigins(uiPort), maxBodyBytes: 64 * 1024 }, [key]);
-  const devServer = await startDevServer({ cliPath: await resolveTemporalCli(), uiPort, codecEndpoint: forUi.uiEndpoint, logFile: path.join(testDirectory('codec-ui'), 'server.log') });
+  const forUi = await startCodecServer(
+    { port: 0, token, uiToken, allowedOrigins: uiOrigins(uiPort), maxBodyBytes: 64 * 1024 },
+    [key],
+  );
+  const devServer = await startDevServer({
+    cliPath: await resolveTemporalCli(),
+    uiPort,
+    codecEndpoint: forUi.uiEndpoint,
+    logFile: path.join(testDirectory('codec-ui'), 'server.log'),
+  });
   try {
     // The dev server's command line (readable by every local user in ps) holds no token: not the
     // kept one, nor the UI's, which reaches the server through a private environment file.
@@ -152,10 +176,17 @@ test('the dev server\'s Web UI is pointed at the codec server, and its call as c
     expect(commandLine).not.toContain(uiToken);
     expect(commandLine).not.toContain('--ui-codec-endpoint');
     // The UI's token is good in the path only, never as a bearer token.
-    const asBearer = await fetch(`${forUi.url}/decode`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${uiToken}` }, body: '{}' });
+    const asBearer = await fetch(`${forUi.url}/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${uiToken}` },
+      body: '{}',
+    });
     expect(asBearer.status).toBe(401);
     expect(forUi.uiEndpoint).toBe(`${forUi.url}/${uiToken}`);
-    const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as { Auth: { Enabled: boolean }; Codec: { Endpoint: string; PassAccessToken: boolean } };
+    const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as {
+      Auth: { Enabled: boolean };
+      Codec: { Endpoint: string; PassAccessToken: boolean };
+    };
     // No login in the dev server's UI, so no access token it could pass: the token rides in the endpoint.
     expect(settings.Auth.Enabled).toBe(false);
     expect(settings.Codec).toMatchObject({ Endpoint: forUi.uiEndpoint, PassAccessToken: false });

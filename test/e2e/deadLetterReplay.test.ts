@@ -48,7 +48,10 @@ test('a replayed dead letter reaches Temporal encrypted, and leaves the store', 
   const workflowId = `resource/idv/${requestId}`;
   const store = new DeadLetterStore(spoolDir);
   const body = Buffer.from(envelope('IdentityVerification.Completed', idvCompleted(requestId)));
-  const letter = store.put({ receivedAt: new Date().toISOString(), batchId: 'batch-dl', body, workflowIds: [workflowId] }, { kind: 'permanent', grpcCode: 3, reason: 'Blob data size exceeds limit.' });
+  const letter = store.put(
+    { receivedAt: new Date().toISOString(), batchId: 'batch-dl', body, workflowIds: [workflowId] },
+    { kind: 'permanent', grpcCode: 3, reason: 'Blob data size exceeds limit.' },
+  );
 
   const { stdout } = await runDeadLetters(spoolDir, 'replay', letter.id);
   expect(JSON.parse(stdout)).toEqual({ id: letter.id, outcome: 'replayed', workflowIds: [workflowId] });
@@ -61,7 +64,10 @@ test('a replayed dead letter reaches Temporal encrypted, and leaves the store', 
     const signalled = history.events?.find((e) => e.workflowExecutionSignaledEventAttributes);
     expect(signalled).toBeDefined();
     // Booleans, not toContain: a failure would print the plaintext history into the test log.
-    expect({ applicantName: raw.includes('Lovelace'), plainPayload: raw.includes('json/plain') }).toEqual({ applicantName: false, plainPayload: false });
+    expect({ applicantName: raw.includes('Lovelace'), plainPayload: raw.includes('json/plain') }).toEqual({
+      applicantName: false,
+      plainPayload: false,
+    });
     expect(raw.includes('binary/encrypted')).toBe(true);
   } finally {
     await handle.terminate('test over').catch(() => undefined);

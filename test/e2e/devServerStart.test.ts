@@ -60,6 +60,8 @@ test('a server that keeps dying is reported with the panic, not only the gorouti
   const cliPath = dyingCli('/bin/false', 3);
   const logFile = path.join(dir, 'server.log');
   const failure = startDevServer({ cliPath, port: await freePort(), logFile });
-  await expect(failure).rejects.toThrow(/exited with code 2\n[^]*panic: listen tcp 127\.0\.0\.1: bind: address already in use/);
+  await expect(failure).rejects.toThrow(
+    /exited with code 2\n[^]*panic: listen tcp 127\.0\.0\.1: bind: address already in use/,
+  );
   expect(logExcerpt(logFile)).toMatch(/goroutine frame 39\s*$/);
 }, 60_000);

@@ -62,7 +62,8 @@ afterAll(async () => {
 const control = (path: string, body?: unknown) => simulatorControl(stack.simulator)(path, body);
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const fast = { identityVerification: '30 seconds', documents: '30 seconds', picklist: '30 seconds' };
-const company = async (name: string) => ((await control('/companies')) as any[]).find((c) => c.company_name === name).company_id as string;
+const company = async (name: string) =>
+  ((await control('/companies')) as any[]).find((c) => c.company_name === name).company_id as string;
 
 interface FoundPayload {
   payload: Payload;
@@ -103,11 +104,21 @@ const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
 function expectBookkeepingOnly(data: unknown): void {
   const payload = (data as { payloads?: Payload[] } | undefined)?.payloads?.[0];
   const fields = payload?.data ? Object.keys(JSON.parse(Buffer.from(payload.data).toString('utf8')) as object) : [];
-  for (const field of fields) expect(['seq', 'attempt', 'activity_id', 'activity_type', 'complete_time', 'backoff', 'original_schedule_time']).toContain(field);
+  for (const field of fields)
+    expect([
+      'seq',
+      'attempt',
+      'activity_id',
+      'activity_type',
+      'complete_time',
+      'backoff',
+      'original_schedule_time',
+    ]).toContain(field);
 }
 
 const encodingOf = (p: Payload) => Buffer.from(p.metadata![METADATA_ENCODING_KEY]!).toString('utf8');
-const rawBytes = (history: History) => Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
+const rawBytes = (history: History) =>
+  Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('latin1');
 
 async function plainHistories(workflowIds: string[]): Promise<Map<string, History>> {
   const histories = new Map<string, History>();
@@ -131,59 +142,109 @@ describe('encrypted histories', () => {
       caseId,
       company: { company_id: await company('Acme Widgets Ltd') },
       people: [{ personId }],
-      steps: { creditReport: true, identityVerification: true, documents: [await storedDocument(stack.caseFile, caseId, fileName, documentText)] },
+      steps: {
+        creditReport: true,
+        identityVerification: true,
+        documents: [await storedDocument(stack.caseFile, caseId, fileName, documentText)],
+      },
       deadlines: fast,
     } as OnboardCaseInput;
-    const handle = await startOnboardCase(stack.client, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [input] });
+    const handle = await startOnboardCase(stack.client, {
+      workflowId: `case/${caseId}`,
+      taskQueue: stack.temporal.taskQueue,
+      args: [input],
+    });
     const idvKey = `identity-verification/${personId}`;
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idvKey]?.state === 'waiting');
     const requestId = waiting.steps[idvKey]!.providerIds.request_id!;
     await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
     const outcome = await handle.result();
     expect(outcome.state).toBe('completed');
-    const documents = ((outcome.steps.documents!.detail as { documents: { document_id: string }[] }).documents ?? []).map((d) => `resource/document/${d.document_id}`);
-    workflowIds = [handle.workflowId, ...Object.values(outcome.steps).map((s) => s.workflowId!), `resource/idv/${requestId}`, ...documents];
+    const documents = (
+      (outcome.steps.documents!.detail as { documents: { document_id: string }[] }).documents ?? []
+    ).map((d) => `resource/document/${d.document_id}`);
+    workflowIds = [
+      handle.workflowId,
+      ...Object.values(outcome.steps).map((s) => s.workflowId!),
+      `resource/idv/${requestId}`,
+      ...documents,
+    ];
   });
 
   test('read without the codec, every payload of every workflow of the journey is binary/encrypted', async () => {
     const histories = await plainHistories(workflowIds);
     expect(workflowIds.length).toBeGreaterThanOrEqual(5);
-    const found = [...histories].flatMap(([id, history]) => payloadsOf(history).map((p) => ({ ...p, path: `${id}${p.path}` })));
-    expect(found.filter((p) => encodingOf(p.payload) !== 'binary/encrypted').map((p) => `${p.path}: ${encodingOf(p.payload)}`)).toEqual([]);
+    const found = [...histories].flatMap(([id, history]) =>
+      payloadsOf(history).map((p) => ({ ...p, path: `${id}${p.path}` })),
+    );
+    expect(
+      found
+        .filter((p) => encodingOf(p.payload) !== 'binary/encrypted')
+        .map((p) => `${p.path}: ${encodingOf(p.payload)}`),
+    ).toEqual([]);
     expect(found.length).toBeGreaterThan(20);
   });
 
   test('the names and the company name are nowhere in the raw histories, but are in the decoded ones; the document is in neither', async () => {
     const histories = await plainHistories(workflowIds);
     const raw = [...histories.values()].map(rawBytes).join('\n');
-    const decoded = await new EncryptionCodec(keys).decode([...histories.values()].flatMap((h) => payloadsOf(h).map((p) => p.payload)));
+    const decoded = await new EncryptionCodec(keys).decode(
+      [...histories.values()].flatMap((h) => payloadsOf(h).map((p) => p.payload)),
+    );
     const decodedText = decoded.map((p) => Buffer.from(p.data ?? []).toString('utf8')).join('\n');
     for (const secret of [firstName, lastName, 'Acme Widgets Ltd', fileName]) {
       expect({ secret, inRaw: raw.includes(secret) }).toEqual({ secret, inRaw: false });
       expect({ secret, inDecoded: decodedText.includes(secret) }).toEqual({ secret, inDecoded: true });
     }
     // The document's bytes stay in the case file: the journey names it by its id.
-    for (const bytes of [documentText, b64(documentText)]) expect({ inRaw: raw.includes(bytes), inDecoded: decodedText.includes(bytes) }).toEqual({ inRaw: false, inDecoded: false });
+    for (const bytes of [documentText, b64(documentText)])
+      expect({ inRaw: raw.includes(bytes), inDecoded: decodedText.includes(bytes) }).toEqual({
+        inRaw: false,
+        inDecoded: false,
+      });
   });
 
   test('a client with the codec reads the journey input back', async () => {
     const history = await stack.client.workflow.getHandle(`case/${input.caseId}`).fetchHistory();
     const started = history.events![0]!.workflowExecutionStartedEventAttributes!;
-    expect(await decodeFromPayloadsAtIndex(stack.client.options.loadedDataConverter, 0, started.input!.payloads)).toEqual(parseJourneyInput(input));
+    expect(
+      await decodeFromPayloadsAtIndex(stack.client.options.loadedDataConverter, 0, started.input!.payloads),
+    ).toEqual(parseJourneyInput(input));
   });
 
   test('the Temporal CLI shows the history decoded through the codec server, and ciphertext without it', async () => {
     const cli = await resolveTemporalCli();
     const show = (...extra: string[]) =>
-      promisify(execFile)(cli, ['workflow', 'show', '--workflow-id', `case/${input.caseId}`, '--address', stack.temporal.address, '--namespace', stack.temporal.namespace, '--output', 'json', ...extra], { maxBuffer: 32 * 1024 * 1024 }).then((r) => r.stdout);
+      promisify(execFile)(
+        cli,
+        [
+          'workflow',
+          'show',
+          '--workflow-id',
+          `case/${input.caseId}`,
+          '--address',
+          stack.temporal.address,
+          '--namespace',
+          stack.temporal.namespace,
+          '--output',
+          'json',
+          ...extra,
+        ],
+        { maxBuffer: 32 * 1024 * 1024 },
+      ).then((r) => r.stdout);
     const startedInput = (json: string) => {
       const payload = JSON.parse(json).events[0].workflowExecutionStartedEventAttributes.input.payloads[0];
-      return { encoding: Buffer.from(payload.metadata.encoding, 'base64').toString(), data: Buffer.from(payload.data, 'base64').toString() };
+      return {
+        encoding: Buffer.from(payload.metadata.encoding, 'base64').toString(),
+        data: Buffer.from(payload.data, 'base64').toString(),
+      };
     };
     const withoutCodec = startedInput(await show());
     expect(withoutCodec.encoding).toBe('binary/encrypted');
     expect(withoutCodec.data).not.toContain(input.caseId);
-    const withCodec = startedInput(await show('--codec-endpoint', stack.codecServer.url, '--codec-auth', `Bearer ${token}`));
+    const withCodec = startedInput(
+      await show('--codec-endpoint', stack.codecServer.url, '--codec-auth', `Bearer ${token}`),
+    );
     expect(withCodec.encoding).toBe('json/plain');
     expect(JSON.parse(withCodec.data)).toEqual(parseJourneyInput(input));
   });
@@ -192,12 +253,22 @@ describe('encrypted histories', () => {
     const journey = (payloadKeys: string) =>
       promisify(execFile)('npx', ['tsx', 'cli/journey.ts', 'retry', input.caseId, '--dry-run'], {
         cwd: path.resolve(__dirname, '../..'),
-        env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace, DATABASE_URL: stack.caseFileUrl, PAYLOAD_ENCRYPTION_KEYS: payloadKeys },
+        env: {
+          ...process.env,
+          TEMPORAL_ADDRESS: stack.temporal.address,
+          TEMPORAL_NAMESPACE: stack.temporal.namespace,
+          DATABASE_URL: stack.caseFileUrl,
+          PAYLOAD_ENCRYPTION_KEYS: payloadKeys,
+        },
       });
     expect((await journey(formatPayloadKeys(keys))).stdout).toContain('dry run: nothing started');
-    const refused = await journey(formatPayloadKeys([generatePayloadKey('some-other-key')])).catch((error: { code: number; stderr: string }) => error);
+    const refused = await journey(formatPayloadKeys([generatePayloadKey('some-other-key')])).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(refused).toMatchObject({ code: 1 });
-    expect((refused as { stderr: string }).stderr).toContain('key id "e2e-encrypted-history", which is not among the configured keys (some-other-key)');
+    expect((refused as { stderr: string }).stderr).toContain(
+      'key id "e2e-encrypted-history", which is not among the configured keys (some-other-key)',
+    );
     expect((refused as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
   });
 });
@@ -211,7 +282,9 @@ test('failure messages and stack traces are encoded too', async () => {
   const outcome = await handle.result();
   expect(outcome).toMatchObject({ state: 'needs_attention', reason: expect.stringContaining('company_number') });
   const history = await plainClient.workflow.getHandle(handle.workflowId).fetchHistory();
-  const failures = (history.events ?? []).flatMap((e) => (e.activityTaskFailedEventAttributes?.failure ? [e.activityTaskFailedEventAttributes.failure] : []));
+  const failures = (history.events ?? []).flatMap((e) =>
+    e.activityTaskFailedEventAttributes?.failure ? [e.activityTaskFailedEventAttributes.failure] : [],
+  );
   expect(failures.length).toBeGreaterThan(0);
   for (const failure of failures) {
     expect(failure).toMatchObject({ message: 'Encoded failure', stackTrace: '' });

@@ -22,7 +22,13 @@ import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 7, spoolDir: testDirectory('spool') });
+  stack = await startStack({
+    temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 7,
+    spoolDir: testDirectory('spool'),
+  });
 });
 
 afterAll(async () => {
@@ -31,7 +37,9 @@ afterAll(async () => {
 
 const control = (path: string, body?: unknown) => simulatorControl(stack.simulator)(path, body);
 
-async function startJourney(deadline: Duration = '1 minute'): Promise<WorkflowHandle<typeof identityVerificationWorkflow>> {
+async function startJourney(
+  deadline: Duration = '1 minute',
+): Promise<WorkflowHandle<typeof identityVerificationWorkflow>> {
   const person = await control('/persons', {});
   return stack.client.workflow.start(identityVerificationWorkflow, {
     workflowId: `idv/test-${Math.random().toString(36).slice(2)}/${person.person_id}`,
@@ -73,7 +81,11 @@ function completedDelivery(requestId: string, personId: string): string {
 function postToBridge(body: string, signature: string): Promise<Response> {
   return fetch(stack.bridge.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-hmac-sha256-signature': signature, 'x-batch-correlation-id': 'batch-test' },
+    headers: {
+      'content-type': 'application/json',
+      'x-hmac-sha256-signature': signature,
+      'x-batch-correlation-id': 'batch-test',
+    },
     body,
   });
 }
@@ -106,7 +118,11 @@ describe('identity verification, end to end', () => {
   test('a declined check needs attention, with the reason', async () => {
     const { handle, requestId } = await waitingJourney();
     await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Declined' });
-    expect(await handle.result()).toMatchObject({ state: 'needs_attention', detail: { verificationStatus: 'Declined' }, reason: expect.stringContaining('declined') });
+    expect(await handle.result()).toMatchObject({
+      state: 'needs_attention',
+      detail: { verificationStatus: 'Declined' },
+      reason: expect.stringContaining('declined'),
+    });
   });
 
   test('an expired link ends the journey as expired', async () => {
@@ -148,15 +164,27 @@ describe('identity verification, end to end', () => {
   test('with no delivery, the expiry timer ends the journey as expired', async () => {
     const handle = await startJourney('2 seconds');
     const outcome = await handle.result();
-    expect(outcome).toMatchObject({ state: 'expired', lastEvent: null, reason: expect.stringContaining('no outcome for request') });
+    expect(outcome).toMatchObject({
+      state: 'expired',
+      lastEvent: null,
+      reason: expect.stringContaining('no outcome for request'),
+    });
     expect(outcome.providerIds.request_id).toEqual(expect.any(String));
   });
 
   test('a 429 with Retry-After is retried by Temporal after that delay', async () => {
-    await control('/faults', { method: 'POST', path: routes.createIdentityVerification.pattern, status: 429, retry_after: '2', times: 1 });
+    await control('/faults', {
+      method: 'POST',
+      path: routes.createIdentityVerification.pattern,
+      status: 429,
+      retry_after: '2',
+      times: 1,
+    });
     const handle = await startJourney();
     const personId = (await waitForStatus(handle, identityVerificationStatusQuery, isWaiting)).detail!.personId;
-    const creates = stack.simulator.store.requests.filter((r) => r.method === 'POST' && r.path === `/v2/persons/${personId}/identity-verifications`);
+    const creates = stack.simulator.store.requests.filter(
+      (r) => r.method === 'POST' && r.path === `/v2/persons/${personId}/identity-verifications`,
+    );
     expect(creates.map((r) => r.status)).toEqual([429, 201]);
     // The retry policy's own first interval is 1 s; only Retry-After explains 2 s.
     expect(creates[1]!.at - creates[0]!.at).toBeGreaterThanOrEqual(1_950);
@@ -165,7 +193,10 @@ describe('identity verification, end to end', () => {
 
   test('the simulator refuses an API call without a valid token', async () => {
     const url = `${stack.simulator.baseUrl}/v2/identity/anything`;
-    for (const headers of [{}, { authorization: 'Bearer not-a-token' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer not-a-token' }, { authorization: 'Basic abc' }] as Record<
+      string,
+      string
+    >[]) {
       const response = await fetch(url, { headers });
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: 'invalid_authorization', message: 'Invalid authorization' });

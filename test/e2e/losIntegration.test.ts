@@ -37,8 +37,12 @@ afterAll(async () => {
 });
 
 const control = (path: string, body?: unknown) => simulatorControl(stack.simulator)(path, body);
-const takenOf = (caseId: string, type?: string) => los.taken.filter((t) => t.event.data.caseId === caseId && (type === undefined || t.event.type === type));
-const waitForEvent = (caseId: string, type: string, count = 1) => waitUntil(`${count} ${type} of ${caseId}`, () => takenOf(caseId, type).length >= count && takenOf(caseId, type), { timeoutMs: 30_000 });
+const takenOf = (caseId: string, type?: string) =>
+  los.taken.filter((t) => t.event.data.caseId === caseId && (type === undefined || t.event.type === type));
+const waitForEvent = (caseId: string, type: string, count = 1) =>
+  waitUntil(`${count} ${type} of ${caseId}`, () => takenOf(caseId, type).length >= count && takenOf(caseId, type), {
+    timeoutMs: 30_000,
+  });
 
 test('the LOS receives every event it acts on from a real journey, once each, and recovers what it missed while down', async () => {
   const caseId = (await control('/cases', {})).case_id as string;
@@ -57,7 +61,9 @@ test('the LOS receives every event it acts on from a real journey, once each, an
 
   // The applicant does not act: reminders come, numbered, for the step's first attempt (a sweep
   // that runs late on a loaded machine sends the reminder due then: numbers rise, and may skip).
-  const reminders = (await waitForEvent(caseId, 'case.applicant_action_due', 2)).slice(0, 2).map((t) => t.event.type === 'case.applicant_action_due' && t.event.data);
+  const reminders = (await waitForEvent(caseId, 'case.applicant_action_due', 2))
+    .slice(0, 2)
+    .map((t) => t.event.type === 'case.applicant_action_due' && t.event.data);
   expect(reminders.map((r) => r && [r.step.key, r.step.attempt])).toEqual([
     [idv, 1],
     [idv, 1],
@@ -77,7 +83,10 @@ test('the LOS receives every event it acts on from a real journey, once each, an
 
   // The LOS goes down; meanwhile an operator retries the step.
   los.down();
-  const retried = await los.api.POST('/v1/cases/{caseId}/steps/{step}/retry', { params: { path: { caseId, step: idv } }, body: { reason: 'Ada asked for a new link' } });
+  const retried = await los.api.POST('/v1/cases/{caseId}/steps/{step}/retry', {
+    params: { path: { caseId, step: idv } },
+    body: { reason: 'Ada asked for a new link' },
+  });
   expect(retried.response.status).toBe(200);
   await waitUntil('the operator action refused while the LOS is down', () => los.refusedWhileDown > 0);
 
@@ -99,7 +108,16 @@ test('the LOS receives every event it acts on from a real journey, once each, an
 
   // Every type arrived, each id once, every body versioned; the retries of what was recovered were taken as duplicates.
   const types = new Set(takenOf(caseId).map((t) => t.event.type));
-  for (const type of ['case.applicant_action_due', 'case.step_expired', 'case.sla_breached', 'case.operator_action', 'case.needs_attention', 'case.step_completed', 'case.completed']) expect(types).toContain(type);
+  for (const type of [
+    'case.applicant_action_due',
+    'case.step_expired',
+    'case.sla_breached',
+    'case.operator_action',
+    'case.needs_attention',
+    'case.step_completed',
+    'case.completed',
+  ])
+    expect(types).toContain(type);
   const ids = takenOf(caseId).map((t) => t.id);
   expect(new Set(ids).size).toBe(ids.length);
   for (const t of takenOf(caseId)) expect(t.event.version).toBe(1);

@@ -30,7 +30,16 @@ afterAll(async () => {
 });
 
 async function simulator(tokenLifetimeSeconds = 3600, now?: () => number): Promise<RunningSimulator> {
-  sim = await startSimulator({ port: 0, clientId: 'client', clientSecret: 'primary', seed: 11, tokenLifetimeSeconds, allowInsecureLoopbackCallbacks: false, processingDelayMs: 0, now });
+  sim = await startSimulator({
+    port: 0,
+    clientId: 'client',
+    clientSecret: 'primary',
+    seed: 11,
+    tokenLifetimeSeconds,
+    allowInsecureLoopbackCallbacks: false,
+    processingDelayMs: 0,
+    now,
+  });
   return sim;
 }
 
@@ -39,7 +48,11 @@ afterEach(async () => {
 });
 
 function clientFor(s: RunningSimulator, clientSecrets = ['primary'], now?: () => number): ProviderClient {
-  return new ProviderClient({ baseUrl: s.baseUrl, authUrl: s.authUrl, clientId: 'client', clientSecrets, requestTimeoutMs: 5_000 }, fetch, now);
+  return new ProviderClient(
+    { baseUrl: s.baseUrl, authUrl: s.authUrl, clientId: 'client', clientSecrets, requestTimeoutMs: 5_000 },
+    fetch,
+    now,
+  );
 }
 
 const control = (path: string, body: unknown) => simulatorControl(sim)(path, body);
@@ -62,7 +75,9 @@ describe('OAuth token handling', () => {
   test('50 concurrent calls cause one token request', async () => {
     const client = clientFor(await simulator());
     const idv = createIdentityVerificationActivities(client, caseFile);
-    const results = await Promise.all(Array.from({ length: 50 }, () => idv.listIdentityVerificationRequests({ personId: firstPerson() })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => idv.listIdentityVerificationRequests({ personId: firstPerson() })),
+    );
     expect(results).toHaveLength(50);
     expect(sim.store.stats.tokenRequests).toBe(1);
     expect(client.tokens.tokenRequests).toBe(1);
@@ -96,8 +111,19 @@ describe('OAuth token handling', () => {
 
   test('a 401 that persists fails after one refresh and one retry, not more', async () => {
     const client = clientFor(await simulator());
-    await control('/faults', { method: 'GET', path: routes.identityVerificationResult.pattern, status: 401, times: 10 });
-    const failure = await failureOf(client.call({ route: routes.identityVerificationResult, params: { requestId: 'r1' }, schema: identityVerificationResultSchema }));
+    await control('/faults', {
+      method: 'GET',
+      path: routes.identityVerificationResult.pattern,
+      status: 401,
+      times: 10,
+    });
+    const failure = await failureOf(
+      client.call({
+        route: routes.identityVerificationResult,
+        params: { requestId: 'r1' },
+        schema: identityVerificationResultSchema,
+      }),
+    );
     expect(failure).toMatchObject({ type: 'HTTP_401', nonRetryable: true });
     expect(callsTo('/v2/identity/r1')).toEqual([401, 401]);
     expect(sim.store.stats.tokenRequests).toBe(2);
@@ -125,7 +151,11 @@ describe('OAuth token handling', () => {
     const client = clientFor(await simulator(), ['wrong-secret']);
     const alerts = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      const failure = await failureOf(createIdentityVerificationActivities(client, caseFile).listIdentityVerificationRequests({ personId: firstPerson() }));
+      const failure = await failureOf(
+        createIdentityVerificationActivities(client, caseFile).listIdentityVerificationRequests({
+          personId: firstPerson(),
+        }),
+      );
       expect(failure).toMatchObject({ type: 'ProviderAuthenticationFailed', nonRetryable: false });
       expect(failure.message).toContain('client');
       expect(JSON.stringify(failure)).not.toContain('wrong-secret');
@@ -141,16 +171,32 @@ describe('OAuth token handling', () => {
 describe('error classification', () => {
   test('a 422 fails non-retryably with its type and the provider error body', async () => {
     const credit = createCreditReportActivities(clientFor(await simulator()), caseFile);
-    const failure = await failureOf(credit.requestCreditReport({ company_id: companyNamed('Nonumber Trading Ltd').company_id }));
+    const failure = await failureOf(
+      credit.requestCreditReport({ company_id: companyNamed('Nonumber Trading Ltd').company_id }),
+    );
     expect(failure).toMatchObject({ type: 'HTTP_422', nonRetryable: true });
-    expect(failure.details?.[0]).toMatchObject({ status: 422, body: { error: 'unprocessable', message: expect.stringContaining('company_number') } });
+    expect(failure.details?.[0]).toMatchObject({
+      status: 422,
+      body: { error: 'unprocessable', message: expect.stringContaining('company_number') },
+    });
   });
 
   test('a 429 or 5xx is retryable, carrying Retry-After as the next retry delay', async () => {
     const client = clientFor(await simulator());
-    await control('/faults', { method: 'GET', path: routes.identityVerificationResult.pattern, status: 429, retry_after: '3', times: 1 });
+    await control('/faults', {
+      method: 'GET',
+      path: routes.identityVerificationResult.pattern,
+      status: 429,
+      retry_after: '3',
+      times: 1,
+    });
     await control('/faults', { method: 'GET', path: routes.identityVerificationResult.pattern, status: 503, times: 1 });
-    const call = () => client.call({ route: routes.identityVerificationResult, params: { requestId: 'r1' }, schema: identityVerificationResultSchema });
+    const call = () =>
+      client.call({
+        route: routes.identityVerificationResult,
+        params: { requestId: 'r1' },
+        schema: identityVerificationResultSchema,
+      });
     expect(await failureOf(call())).toMatchObject({ type: 'HTTP_429', nonRetryable: false, nextRetryDelay: 3000 });
     expect(await failureOf(call())).toMatchObject({ type: 'HTTP_503', nonRetryable: false });
   });
@@ -165,7 +211,9 @@ describe('error classification', () => {
     await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
     try {
       const { port } = other.address() as AddressInfo;
-      const failure = await failureOf(client.follow({ link: `http://127.0.0.1:${port}/v2/identity/r1`, schema: identityVerificationResultSchema }));
+      const failure = await failureOf(
+        client.follow({ link: `http://127.0.0.1:${port}/v2/identity/r1`, schema: identityVerificationResultSchema }),
+      );
       expect(failure).toMatchObject({ type: 'LinkOutsideBaseUrl', nonRetryable: true });
       expect(received).toBe(0);
       expect(sim.store.stats.tokenRequests).toBe(0);
@@ -184,14 +232,25 @@ describe('credit reports (spec 4.2, 4.3)', () => {
       status: 'Complete',
       report: { company_number: '01234567', country_code: 'GB' },
     });
-    await expect(credit.requestCreditReport({ company_id: companyNamed('Nocountry Services Ltd').company_id })).rejects.toMatchObject({ type: 'HTTP_422' });
+    await expect(
+      credit.requestCreditReport({ company_id: companyNamed('Nocountry Services Ltd').company_id }),
+    ).rejects.toMatchObject({ type: 'HTTP_422' });
   });
 
   test('rule 2: sent details override the stored ones; the report stays with company_id', async () => {
     const credit = createCreditReportActivities(clientFor(await simulator()), caseFile);
     const nonumber = companyNamed('Nonumber Trading Ltd');
-    const report = await credit.requestCreditReport({ company_id: nonumber.company_id, company_number: '01234567', company_name: 'Acme Widgets Ltd', country_code: 'GB' });
-    expect(report).toMatchObject({ company_id: nonumber.company_id, status: 'Complete', report: { company_name: 'Acme Widgets Ltd' } });
+    const report = await credit.requestCreditReport({
+      company_id: nonumber.company_id,
+      company_number: '01234567',
+      company_name: 'Acme Widgets Ltd',
+      country_code: 'GB',
+    });
+    expect(report).toMatchObject({
+      company_id: nonumber.company_id,
+      status: 'Complete',
+      report: { company_name: 'Acme Widgets Ltd' },
+    });
   });
 
   test('rule 3: provider_id identifies the company; rule 4: TooManyResults and its picklist', async () => {
@@ -202,12 +261,28 @@ describe('credit reports (spec 4.2, 4.3)', () => {
     expect(report.picklist).toHaveLength(3);
 
     const chosen = report.picklist![1]!;
-    await expect(credit.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: 'not-on-the-list' })).rejects.toMatchObject({ type: 'HTTP_422' });
-    const resolved = await credit.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: chosen.provider_id });
-    expect(resolved).toMatchObject({ company_id: ambiguous.company_id, status: 'Complete', report: { provider_id: chosen.provider_id } });
+    await expect(
+      credit.resolveCreditReportPicklist({ report_id: report.report_id, provider_id: 'not-on-the-list' }),
+    ).rejects.toMatchObject({ type: 'HTTP_422' });
+    const resolved = await credit.resolveCreditReportPicklist({
+      report_id: report.report_id,
+      provider_id: chosen.provider_id,
+    });
+    expect(resolved).toMatchObject({
+      company_id: ambiguous.company_id,
+      status: 'Complete',
+      report: { provider_id: chosen.provider_id },
+    });
 
-    const byProvider = await credit.requestCreditReport({ company_id: ambiguous.company_id, provider_id: chosen.provider_id });
-    expect(byProvider).toMatchObject({ company_id: ambiguous.company_id, status: 'Complete', report: { provider_id: chosen.provider_id } });
+    const byProvider = await credit.requestCreditReport({
+      company_id: ambiguous.company_id,
+      provider_id: chosen.provider_id,
+    });
+    expect(byProvider).toMatchObject({
+      company_id: ambiguous.company_id,
+      status: 'Complete',
+      report: { provider_id: chosen.provider_id },
+    });
   });
 });
 
@@ -223,7 +298,12 @@ describe('documents, banking and insights', () => {
     expect(uploaded).toMatchObject({ status: 'Processing', file_name: 'march.pdf' });
     await sim.settled();
     const read = await documents.getDocument({ link: `${base()}/v2/documents/${uploaded.document_id}` });
-    expect(read).toMatchObject({ document_id: uploaded.document_id, status: 'Complete', document_type: 'Payslip', message: null });
+    expect(read).toMatchObject({
+      document_id: uploaded.document_id,
+      status: 'Complete',
+      document_type: 'Payslip',
+      message: null,
+    });
   });
 
   test('a connected account is read in full into the case file, and summarised', async () => {
@@ -231,7 +311,10 @@ describe('documents, banking and insights', () => {
     const banking = createBankingActivities(client, caseFile);
     const connection = await banking.createOpenBankingConnection({ caseId: caseId() });
     expect(connection.status).toBe('Pending');
-    await control(`/open-banking-connections/${connection.bank_connection_id}/complete`, { status: 'Connected', accounts: 2 });
+    await control(`/open-banking-connections/${connection.bank_connection_id}/complete`, {
+      status: 'Connected',
+      accounts: 2,
+    });
     const [account] = [...sim.store.accounts.values()];
     const summary = await banking.readConnectedAccount({ ...connectedAccount(base(), account!), caseId: caseId() });
     const { transactions } = account!.transactions;
@@ -244,8 +327,12 @@ describe('documents, banking and insights', () => {
       first_booking_date: transactions.map((t) => t.booking_date).sort()[0],
       case_file: { case_id: caseId(), attempt_id: 'direct', record: 'bank_account' },
     });
-    const stored = (await caseFile.evidence(caseId())).bankAccounts.find((a) => a.account_connection_id === account!.account.account_connection_id);
-    expect(stored?.transactions.map((t) => t.transaction_id).sort()).toEqual(transactions.map((t) => t.transaction_id).sort());
+    const stored = (await caseFile.evidence(caseId())).bankAccounts.find(
+      (a) => a.account_connection_id === account!.account.account_connection_id,
+    );
+    expect(stored?.transactions.map((t) => t.transaction_id).sort()).toEqual(
+      transactions.map((t) => t.transaction_id).sort(),
+    );
   });
 
   test('affordability and income-and-employer are requested, then read when complete', async () => {
@@ -254,19 +341,38 @@ describe('documents, banking and insights', () => {
     const affordability = await insights.requestAffordabilityInsight({ caseId: caseId() });
     const incomeEmployer = await insights.requestIncomeEmployerVerification({ caseId: caseId() });
     await sim.settled();
-    expect(await insights.getAffordabilityInsight({ link: `/v2/affordability-insights/${affordability.request_id}` })).toMatchObject({ status: 'Complete' });
-    expect(await insights.getAffordabilityInsightTransactions({ link: `/v2/affordability-insights/${affordability.request_id}/transactions` })).toMatchObject({ request_id: affordability.request_id });
-    expect(await insights.getIncomeEmployerResult({ link: `/v2/income-employer/${incomeEmployer.request_id}` })).toMatchObject({ status: 'Complete', employer_name: expect.any(String) });
+    expect(
+      await insights.getAffordabilityInsight({ link: `/v2/affordability-insights/${affordability.request_id}` }),
+    ).toMatchObject({ status: 'Complete' });
+    expect(
+      await insights.getAffordabilityInsightTransactions({
+        link: `/v2/affordability-insights/${affordability.request_id}/transactions`,
+      }),
+    ).toMatchObject({ request_id: affordability.request_id });
+    expect(
+      await insights.getIncomeEmployerResult({ link: `/v2/income-employer/${incomeEmployer.request_id}` }),
+    ).toMatchObject({ status: 'Complete', employer_name: expect.any(String) });
   });
 });
 
 describe('webhook management', () => {
   test('create, event types, and the secret lifecycle', async () => {
     const management = webhookManagement(clientFor(await simulator()));
-    const webhook = await management.createWebhook({ webhook_name: 'w', webhook_callback_url: 'https://hooks.example.com/x', event_types: ['IdentityVerification.Completed'] });
+    const webhook = await management.createWebhook({
+      webhook_name: 'w',
+      webhook_callback_url: 'https://hooks.example.com/x',
+      event_types: ['IdentityVerification.Completed'],
+    });
     expect(webhook).toMatchObject({ webhook_name: 'w', external_ref: null });
-    expect(await management.updateWebhook(webhook.webhook_id, { external_ref: 'case-system' })).toMatchObject({ external_ref: 'case-system' });
-    expect((await management.eventTypes()).map((g) => g.event_group_name)).toEqual(['Document Lifecycle', 'Banking', 'Identity Verification', 'Insights']);
+    expect(await management.updateWebhook(webhook.webhook_id, { external_ref: 'case-system' })).toMatchObject({
+      external_ref: 'case-system',
+    });
+    expect((await management.eventTypes()).map((g) => g.event_group_name)).toEqual([
+      'Document Lifecycle',
+      'Banking',
+      'Identity Verification',
+      'Insights',
+    ]);
     const created = await management.createSecret();
     expect(await management.readSecret()).toEqual(created);
     const rotated = await management.rotateSecret();
@@ -277,8 +383,20 @@ describe('webhook management', () => {
 
   test('an http:// callback or a 51-character name is refused before it is sent', async () => {
     const management = webhookManagement(clientFor(await simulator()));
-    await expect(management.createWebhook({ webhook_name: 'w', webhook_callback_url: 'http://hooks.example.com/x', event_types: ['x'] })).rejects.toThrow(/webhook_callback_url/);
-    await expect(management.createWebhook({ webhook_name: 'n'.repeat(51), webhook_callback_url: 'https://hooks.example.com/x', event_types: ['x'] })).rejects.toThrow(/webhook_name/);
+    await expect(
+      management.createWebhook({
+        webhook_name: 'w',
+        webhook_callback_url: 'http://hooks.example.com/x',
+        event_types: ['x'],
+      }),
+    ).rejects.toThrow(/webhook_callback_url/);
+    await expect(
+      management.createWebhook({
+        webhook_name: 'n'.repeat(51),
+        webhook_callback_url: 'https://hooks.example.com/x',
+        event_types: ['x'],
+      }),
+    ).rejects.toThrow(/webhook_name/);
     expect(sim.store.requests).toHaveLength(0);
   });
 });
@@ -287,7 +405,11 @@ describe('activity input', () => {
   test('a bad input fails non-retryably, naming the field', async () => {
     const credit = createCreditReportActivities(clientFor(await simulator()), caseFile);
     const failure = await failureOf(credit.requestCreditReport({ company_id: '' }));
-    expect(failure).toMatchObject({ type: 'InvalidActivityInput', nonRetryable: true, message: expect.stringContaining('company_id') });
+    expect(failure).toMatchObject({
+      type: 'InvalidActivityInput',
+      nonRetryable: true,
+      message: expect.stringContaining('company_id'),
+    });
     expect(sim.store.requests).toHaveLength(0);
   });
 });
@@ -310,10 +432,23 @@ describe('side effects once', () => {
     const choice = { report_id: report.report_id, provider_id: report.picklist![0]!.provider_id };
     // Someone else resolves the report between our read and our call: the provider answers 409.
     const racing: typeof fetch = async (url, init) => {
-      if (init?.method === 'POST' && String(url).endsWith('/picklist')) await plain.resolveCreditReportPicklist({ ...choice, provider_id: report.picklist![2]!.provider_id });
+      if (init?.method === 'POST' && String(url).endsWith('/picklist'))
+        await plain.resolveCreditReportPicklist({ ...choice, provider_id: report.picklist![2]!.provider_id });
       return fetch(url, init);
     };
-    const credit = createCreditReportActivities(new ProviderClient({ baseUrl: s.baseUrl, authUrl: s.authUrl, clientId: 'client', clientSecrets: ['primary'], requestTimeoutMs: 5_000 }, racing), caseFile);
+    const credit = createCreditReportActivities(
+      new ProviderClient(
+        {
+          baseUrl: s.baseUrl,
+          authUrl: s.authUrl,
+          clientId: 'client',
+          clientSecrets: ['primary'],
+          requestTimeoutMs: 5_000,
+        },
+        racing,
+      ),
+      caseFile,
+    );
     const resolved = await credit.resolveCreditReportPicklist(choice);
     expect(resolved).toMatchObject({ status: 'Complete', report: { provider_id: report.picklist![2]!.provider_id } });
     expect(callsTo('/v2/company-credit-reports/picklist')).toEqual([200, 409]);

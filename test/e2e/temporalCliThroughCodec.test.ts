@@ -29,7 +29,10 @@ let plainClient: Client;
 
 beforeAll(async () => {
   cli = await resolveTemporalCli();
-  codecServer = await startCodecServer({ port: 0, token, allowedOrigins: ['http://127.0.0.1:8233'], maxBodyBytes: 1024 * 1024 }, [key]);
+  codecServer = await startCodecServer(
+    { port: 0, token, allowedOrigins: ['http://127.0.0.1:8233'], maxBodyBytes: 1024 * 1024 },
+    [key],
+  );
   const connection = await (await import('@temporalio/worker')).NativeConnection.connect({ address: temporal.address });
   worker = await Worker.create({
     connection,
@@ -55,7 +58,11 @@ afterAll(async () => {
  */
 async function temporalCli(...args: string[]): Promise<string> {
   const env = { ...process.env, TEMPORAL_CODEC_AUTH: `Bearer ${token}` };
-  const { stdout } = await run(cli, [...args, '--address', temporal.address, '--namespace', temporal.namespace, '--codec-endpoint', codecServer.url], { timeout: 30_000, env });
+  const { stdout } = await run(
+    cli,
+    [...args, '--address', temporal.address, '--namespace', temporal.namespace, '--codec-endpoint', codecServer.url],
+    { timeout: 30_000, env },
+  );
   return stdout;
 }
 
@@ -79,17 +86,64 @@ async function historyEncodings(runId?: string): Promise<string[]> {
 
 test('start, query with and without arguments, signal, update, show, describe and reset, all through the codec server', async () => {
   const started = json<{ runId: string }>(
-    await temporalCli('workflow', 'start', '--type', 'codecProbe', '--task-queue', temporal.taskQueue, '--workflow-id', workflowId, '--input', '{"applicant":"Ada Lovelace"}', '--output', 'json'),
+    await temporalCli(
+      'workflow',
+      'start',
+      '--type',
+      'codecProbe',
+      '--task-queue',
+      temporal.taskQueue,
+      '--workflow-id',
+      workflowId,
+      '--input',
+      '{"applicant":"Ada Lovelace"}',
+      '--output',
+      'json',
+    ),
   );
   expect(started.runId).toMatch(/\S/);
 
-  expect(json<QueryOutput>(await temporalCli('workflow', 'query', '-w', workflowId, '--name', 'applicant', '--output', 'json')).queryResult).toEqual(['Ada Lovelace']);
-  expect(json<QueryOutput>(await temporalCli('workflow', 'query', '-w', workflowId, '--name', 'greeting', '--input', '"Hello"', '--output', 'json')).queryResult).toEqual(['Hello, Ada Lovelace']);
+  expect(
+    json<QueryOutput>(
+      await temporalCli('workflow', 'query', '-w', workflowId, '--name', 'applicant', '--output', 'json'),
+    ).queryResult,
+  ).toEqual(['Ada Lovelace']);
+  expect(
+    json<QueryOutput>(
+      await temporalCli(
+        'workflow',
+        'query',
+        '-w',
+        workflowId,
+        '--name',
+        'greeting',
+        '--input',
+        '"Hello"',
+        '--output',
+        'json',
+      ),
+    ).queryResult,
+  ).toEqual(['Hello, Ada Lovelace']);
 
   await temporalCli('workflow', 'signal', '-w', workflowId, '--name', 'note', '--input', '"called the applicant"');
-  const updated = await temporalCli('workflow', 'update', 'execute', '-w', workflowId, '--name', 'label', '--input', '"priority"', '--output', 'json');
+  const updated = await temporalCli(
+    'workflow',
+    'update',
+    'execute',
+    '-w',
+    workflowId,
+    '--name',
+    'label',
+    '--input',
+    '"priority"',
+    '--output',
+    'json',
+  );
   expect(JSON.stringify(json(updated))).toContain('labelled priority');
-  expect(json<QueryOutput>(await temporalCli('workflow', 'query', '-w', workflowId, '--name', 'notes', '--output', 'json')).queryResult).toEqual([['called the applicant', 'label:priority']]);
+  expect(
+    json<QueryOutput>(await temporalCli('workflow', 'query', '-w', workflowId, '--name', 'notes', '--output', 'json'))
+      .queryResult,
+  ).toEqual([['called the applicant', 'label:priority']]);
 
   // What the CLI sent went through /encode: the history holds ciphertext only.
   const encodings = await historyEncodings();
@@ -104,22 +158,58 @@ test('start, query with and without arguments, signal, update, show, describe an
   expect(shownData).toContain('"called the applicant"');
   expect(shownData).toContain('"labelled priority"');
   const described = await temporalCli('workflow', 'describe', '-w', workflowId, '--output', 'json');
-  expect(json<{ workflowExecutionInfo: { type: { name: string } } }>(described).workflowExecutionInfo.type.name).toBe('codecProbe');
+  expect(json<{ workflowExecutionInfo: { type: { name: string } } }>(described).workflowExecutionInfo.type.name).toBe(
+    'codecProbe',
+  );
 
-  const reset = json<{ runId?: string }>(await temporalCli('workflow', 'reset', '-w', workflowId, '--type', 'FirstWorkflowTask', '--reason', 'codec e2e', '--output', 'json'));
+  const reset = json<{ runId?: string }>(
+    await temporalCli(
+      'workflow',
+      'reset',
+      '-w',
+      workflowId,
+      '--type',
+      'FirstWorkflowTask',
+      '--reason',
+      'codec e2e',
+      '--output',
+      'json',
+    ),
+  );
   const resetRun = (await plainClient.workflow.getHandle(workflowId).describe()).runId;
   expect(resetRun).not.toBe(started.runId);
   if (reset.runId) expect(reset.runId).toBe(resetRun);
-  expect(json<QueryOutput>(await temporalCli('workflow', 'query', '-w', workflowId, '--name', 'greeting', '--input', '"Welcome back"', '--output', 'json')).queryResult).toEqual([
-    'Welcome back, Ada Lovelace',
-  ]);
+  expect(
+    json<QueryOutput>(
+      await temporalCli(
+        'workflow',
+        'query',
+        '-w',
+        workflowId,
+        '--name',
+        'greeting',
+        '--input',
+        '"Welcome back"',
+        '--output',
+        'json',
+      ),
+    ).queryResult,
+  ).toEqual(['Welcome back, Ada Lovelace']);
   // The signal after the reset point is reapplied to the new run, still decodable.
-  expect(json<QueryOutput>(await temporalCli('workflow', 'query', '-w', workflowId, '--name', 'notes', '--output', 'json')).queryResult[0]).toContain('called the applicant');
+  expect(
+    json<QueryOutput>(await temporalCli('workflow', 'query', '-w', workflowId, '--name', 'notes', '--output', 'json'))
+      .queryResult[0],
+  ).toContain('called the applicant');
 
   await temporalCli('workflow', 'signal', '-w', workflowId, '--name', 'finish');
-  const result = await plainClient.workflow.getHandle(workflowId, undefined, { followRuns: true }).result().catch((e: Error) => e);
+  const result = await plainClient.workflow
+    .getHandle(workflowId, undefined, { followRuns: true })
+    .result()
+    .catch((e: Error) => e);
   // The plain client has no codec: the result is still encrypted to it, so it fails to decode.
   expect(result).toBeInstanceOf(Error);
-  const finished = json<{ workflowExecutionInfo: { status: string } }>(await temporalCli('workflow', 'describe', '-w', workflowId, '--output', 'json'));
+  const finished = json<{ workflowExecutionInfo: { status: string } }>(
+    await temporalCli('workflow', 'describe', '-w', workflowId, '--output', 'json'),
+  );
   expect(finished.workflowExecutionInfo.status).toMatch(/COMPLETED/);
 }, 120_000);

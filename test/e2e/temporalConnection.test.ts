@@ -20,9 +20,25 @@ const file = (name: string, text: string) => {
 const isolated = (vars: Record<string, string>) => ({ HOME: dir, ...vars });
 
 test('environment variables alone: address, namespace, API key (TLS on), task queue', () => {
-  const config = readTemporalConfig(isolated({ TEMPORAL_ADDRESS: 'temporal.example.test:7233', TEMPORAL_NAMESPACE: 'lending', TEMPORAL_API_KEY: 'key-1', TEMPORAL_TASK_QUEUE: 'q' }));
-  expect(config).toMatchObject({ address: 'temporal.example.test:7233', namespace: 'lending', taskQueue: 'q', apiKey: 'key-1' });
-  expect(temporalConnectionOptions(config)).toMatchObject({ address: 'temporal.example.test:7233', apiKey: 'key-1', tls: true });
+  const config = readTemporalConfig(
+    isolated({
+      TEMPORAL_ADDRESS: 'temporal.example.test:7233',
+      TEMPORAL_NAMESPACE: 'lending',
+      TEMPORAL_API_KEY: 'key-1',
+      TEMPORAL_TASK_QUEUE: 'q',
+    }),
+  );
+  expect(config).toMatchObject({
+    address: 'temporal.example.test:7233',
+    namespace: 'lending',
+    taskQueue: 'q',
+    apiKey: 'key-1',
+  });
+  expect(temporalConnectionOptions(config)).toMatchObject({
+    address: 'temporal.example.test:7233',
+    apiKey: 'key-1',
+    tls: true,
+  });
 });
 
 test('a temporal.toml profile, with TLS server CA and server name; the environment overrides the profile', () => {
@@ -33,8 +49,15 @@ test('a temporal.toml profile, with TLS server CA and server name; the environme
   );
   const config = readTemporalConfig(isolated({ TEMPORAL_CONFIG_FILE: toml, TEMPORAL_PROFILE: 'staging' }));
   expect(config).toMatchObject({ address: 'staging.example.test:7233', namespace: 'staging-ns' });
-  expect(config.tls).toMatchObject({ serverNameOverride: 'frontend.staging', serverRootCACertificate: expect.anything() });
-  expect(readTemporalConfig(isolated({ TEMPORAL_CONFIG_FILE: toml, TEMPORAL_PROFILE: 'staging', TEMPORAL_NAMESPACE: 'other' })).namespace).toBe('other');
+  expect(config.tls).toMatchObject({
+    serverNameOverride: 'frontend.staging',
+    serverRootCACertificate: expect.anything(),
+  });
+  expect(
+    readTemporalConfig(
+      isolated({ TEMPORAL_CONFIG_FILE: toml, TEMPORAL_PROFILE: 'staging', TEMPORAL_NAMESPACE: 'other' }),
+    ).namespace,
+  ).toBe('other');
 });
 
 test('a profile file that is not TOML fails fast, naming the file', () => {

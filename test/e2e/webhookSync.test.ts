@@ -9,20 +9,35 @@ import { startSimulator, type RunningSimulator } from '../../simulator/startSimu
 
 let sim: RunningSimulator;
 beforeAll(async () => {
-  sim = await startSimulator({ port: 0, clientId: 'sync', clientSecret: 'sync-secret', seed: 4, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: false });
+  sim = await startSimulator({
+    port: 0,
+    clientId: 'sync',
+    clientSecret: 'sync-secret',
+    seed: 4,
+    tokenLifetimeSeconds: 3600,
+    allowInsecureLoopbackCallbacks: false,
+  });
 });
 afterAll(async () => {
   await sim?.stop();
 });
 
 test('two callback URLs: two webhooks on every event type and one secret; a second run updates in place', async () => {
-  const provider = new ProviderClient({ baseUrl: sim.baseUrl, authUrl: sim.authUrl, clientId: 'sync', clientSecrets: ['sync-secret'], requestTimeoutMs: 5_000 });
+  const provider = new ProviderClient({
+    baseUrl: sim.baseUrl,
+    authUrl: sim.authUrl,
+    clientId: 'sync',
+    clientSecrets: ['sync-secret'],
+    requestTimeoutMs: 5_000,
+  });
   const stateFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'webhook-sync-')), 'webhooks.json');
   const urls = ['https://bridge-a.example.test/webhooks', 'https://bridge-b.example.test/webhooks'];
   const first = await syncWebhooks(provider, { callbackUrls: urls, stateFile });
   expect(first.webhooks.map((w) => w.action)).toEqual(['created', 'created']);
   expect(first.secret.action).toBe('created');
-  const everyType = eventTypesTree().flatMap((g) => g.event_types.flatMap((p) => [p.event_name, ...p.event_types.map((c) => c.event_name)]));
+  const everyType = eventTypesTree().flatMap((g) =>
+    g.event_types.flatMap((p) => [p.event_name, ...p.event_types.map((c) => c.event_name)]),
+  );
   expect([...first.eventTypes].sort()).toEqual([...new Set(everyType)].sort());
 
   const moved = ['https://bridge-a2.example.test/webhooks', urls[1]!];

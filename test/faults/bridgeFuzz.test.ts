@@ -28,7 +28,12 @@ let connection: Connection;
 
 beforeAll(async () => {
   // A generous signal deadline: on two shared cores a slow answer must not pass for a stall.
-  const config = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: String(4 * 1024 * 1024) }), port: 0, spoolDir: testDirectory('spool'), signalTimeoutMs: 20_000 };
+  const config = {
+    ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: String(4 * 1024 * 1024) }),
+    port: 0,
+    spoolDir: testDirectory('spool'),
+    signalTimeoutMs: 20_000,
+  };
   bridge = await startBridge(config, temporal, { logger: pino({ level: 'silent' }) });
   connection = await Connection.connect({ address: temporal.address });
 });
@@ -44,12 +49,31 @@ const anyText = fc.oneof(
   fc.string({ minLength: 900, maxLength: 2_000 }),
   fc.uuid(),
 );
-const eventTypes = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...knownEventTypes) }, { weight: 2, arbitrary: anyText }, { weight: 1, arbitrary: fc.constantFrom('', 'invalid-envelope', 'other', 'unknown') });
-const statusWords = fc.constantFrom('Complete', 'Failed', 'Success', 'Rejected', 'Connected', 'Completed', 'Expired', 'Approved', 'Maybe', '');
+const eventTypes = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...knownEventTypes) },
+  { weight: 2, arbitrary: anyText },
+  { weight: 1, arbitrary: fc.constantFrom('', 'invalid-envelope', 'other', 'unknown') },
+);
+const statusWords = fc.constantFrom(
+  'Complete',
+  'Failed',
+  'Success',
+  'Rejected',
+  'Connected',
+  'Completed',
+  'Expired',
+  'Approved',
+  'Maybe',
+  '',
+);
 const ids = fc.oneof(fc.uuid(), anyText);
 /** Data shaped like the catalogue's, with random ids and words, or anything at all. */
 const data = fc.oneof(
-  fc.record({ identity_request: fc.record({ request_id: ids }), status: statusWords, verification_status: statusWords }),
+  fc.record({
+    identity_request: fc.record({ request_id: ids }),
+    status: statusWords,
+    verification_status: statusWords,
+  }),
   fc.record({ document: fc.record({ document_id: ids }), status: statusWords, entity_id: ids }),
   fc.record({ request_id: ids, income_and_employer_request: fc.record({ request_id: ids }), entity_id: ids }),
   fc.dictionary(fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 8 }),
@@ -101,7 +125,14 @@ test(`${DELIVERIES} random signed deliveries: no crash, no 5xx, no stall, bounde
     if (start % (CONCURRENCY * 25) === 0) {
       const canary = randomUUID();
       const raw = envelope('IdentityVerification.Completed', idvCompleted(canary));
-      expect((await post(bridge.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() })).status).toBe(202);
+      expect(
+        (
+          await post(bridge.url, raw, {
+            'x-hmac-sha256-signature': sign(raw, SECRET),
+            'x-batch-correlation-id': randomUUID(),
+          })
+        ).status,
+      ).toBe(202);
       expect(await exists(resourceWorkflowId({ kind: 'idv', id: canary }))).toBe(true);
     }
   }
@@ -110,7 +141,9 @@ test(`${DELIVERIES} random signed deliveries: no crash, no 5xx, no stall, bounde
   expect((await fetch(bridge.url.replace('/webhooks', '/healthz'))).status).toBe(200);
 
   const outcomes = (await bridge.metrics.deliveries.get()).values;
-  expect(outcomes.every((v) => (eventTypeLabels as readonly string[]).includes(v.labels.event_type as string))).toBe(true);
+  expect(outcomes.every((v) => (eventTypeLabels as readonly string[]).includes(v.labels.event_type as string))).toBe(
+    true,
+  );
   expect(outcomes.filter((v) => v.labels.outcome === 'spooled')).toEqual([]);
   expect(outcomes.length).toBeLessThanOrEqual(eventTypeLabels.length * 2);
   const series = (await bridge.metrics.registry.getMetricsAsJSON()).reduce((n, m) => n + m.values.length, 0);

@@ -23,7 +23,9 @@ afterAll(() => {
 });
 
 /** `npm run bridge`'s main as a process of its own; resolves once it listens. */
-async function bridgeProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
+async function bridgeProcess(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
   const port = await freePort();
   // node itself with tsx's loader, not the tsx wrapper: SIGKILL must reach the bridge, not a parent.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'webhook-bridge', 'main.ts')], {
@@ -49,16 +51,31 @@ test('deliveries spooled before a SIGKILL reach Temporal exactly once after a re
   const spoolDir = mkdtempSync(path.join(os.tmpdir(), 'bridge-killed-'));
   const taskQueue = `killed-${randomUUID()}`;
   const unreachable = `127.0.0.1:${await freePort()}`;
-  const first = await bridgeProcess({ TEMPORAL_ADDRESS: unreachable, TEMPORAL_TASK_QUEUE: taskQueue, BRIDGE_SPOOL_DIR: spoolDir });
+  const first = await bridgeProcess({
+    TEMPORAL_ADDRESS: unreachable,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    BRIDGE_SPOOL_DIR: spoolDir,
+  });
   const ids = Array.from({ length: DELIVERIES }, () => randomUUID());
   for (const id of ids) {
     const raw = envelope('IdentityVerification.Completed', idvCompleted(id));
-    expect((await post(first.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() })).status).toBe(202);
+    expect(
+      (
+        await post(first.url, raw, {
+          'x-hmac-sha256-signature': sign(raw, SECRET),
+          'x-batch-correlation-id': randomUUID(),
+        })
+      ).status,
+    ).toBe(202);
   }
   first.child.kill('SIGKILL');
   await first.exited;
 
-  const second = await bridgeProcess({ TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS ?? '', TEMPORAL_TASK_QUEUE: taskQueue, BRIDGE_SPOOL_DIR: spoolDir });
+  const second = await bridgeProcess({
+    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS ?? '',
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    BRIDGE_SPOOL_DIR: spoolDir,
+  });
   const connection = await Connection.connect({ address: process.env.TEST_TEMPORAL_ADDRESS ?? '' });
   try {
     const client = new Client({ connection });
@@ -66,7 +83,10 @@ test('deliveries spooled before a SIGKILL reach Temporal exactly once after a re
       client.workflow
         .getHandle(resourceWorkflowId({ kind: 'idv', id }))
         .fetchHistory()
-        .then((h) => (h.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length, () => 0);
+        .then(
+          (h) => (h.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length,
+          () => 0,
+        );
     const deadline = Date.now() + 30_000;
     while ((await signals(ids.at(-1)!)) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     for (const id of ids) expect(await signals(id)).toBe(1);

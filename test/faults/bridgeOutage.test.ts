@@ -34,7 +34,12 @@ test('deliveries accepted during an outage reach Temporal exactly once after it 
   const port = await freePort();
   const startServer = () => startDevServer({ cliPath, port, logFile: path.join(dir, 'server.log') });
   const temporal = { address: `127.0.0.1:${port}`, namespace: 'default', taskQueue: `outage-${randomUUID()}` };
-  const config: BridgeConfig = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }), port: 0, spoolDir: path.join(dir, 'spool'), signalTimeoutMs: 1_000 };
+  const config: BridgeConfig = {
+    ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }),
+    port: 0,
+    spoolDir: path.join(dir, 'spool'),
+    signalTimeoutMs: 1_000,
+  };
   const logger = pino({ level: 'silent' });
   const backoff = { initialMs: 100, maxMs: 1_000 };
 
@@ -45,7 +50,10 @@ test('deliveries accepted during an outage reach Temporal exactly once after it 
   const requestIds = Array.from({ length: DELIVERIES }, () => randomUUID());
   for (const requestId of requestIds) {
     const raw = envelope('IdentityVerification.Completed', idvCompleted(requestId));
-    const response = await post(bridge.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() });
+    const response = await post(bridge.url, raw, {
+      'x-hmac-sha256-signature': sign(raw, SECRET),
+      'x-batch-correlation-id': randomUUID(),
+    });
     expect(response.status).toBe(202);
   }
   expect(bridge.recorder.spoolDepth).toBe(DELIVERIES);

@@ -34,19 +34,34 @@ test('poison deliveries spooled among good ones are dead-lettered; the good ones
   const port = await freePort();
   const startServer = () => startDevServer({ cliPath, port, logFile: path.join(dir, 'server.log') });
   const temporal = { address: `127.0.0.1:${port}`, namespace: 'default', taskQueue: `poison-${randomUUID()}` };
-  const config: BridgeConfig = { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: String(4 * 1024 * 1024) }), port: 0, spoolDir: path.join(dir, 'spool'), signalTimeoutMs: 1_000 };
+  const config: BridgeConfig = {
+    ...readBridgeConfig({ WEBHOOK_SECRET: SECRET, BRIDGE_MAX_BODY: String(4 * 1024 * 1024) }),
+    port: 0,
+    spoolDir: path.join(dir, 'spool'),
+    signalTimeoutMs: 1_000,
+  };
   server = await startServer();
-  bridge = await startBridge(config, temporal, { logger: pino({ level: 'silent' }), backoff: { initialMs: 100, maxMs: 1_000 } });
+  bridge = await startBridge(config, temporal, {
+    logger: pino({ level: 'silent' }),
+    backoff: { initialMs: 100, maxMs: 1_000 },
+  });
   await server.stop();
 
-  const send = (raw: string) => post(bridge!.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() });
+  const send = (raw: string) =>
+    post(bridge!.url, raw, { 'x-hmac-sha256-signature': sign(raw, SECRET), 'x-batch-correlation-id': randomUUID() });
   const good: string[] = [];
   const poison: string[] = [];
   for (let i = 0; i < GOOD; i++) {
     if (i % 20 === 0) {
       const id = randomUUID();
       poison.push(id);
-      expect((await send(envelope('IdentityVerification.Completed', { ...idvCompleted(id), padding: 'p'.repeat(2_200_000) }))).status).toBe(202);
+      expect(
+        (
+          await send(
+            envelope('IdentityVerification.Completed', { ...idvCompleted(id), padding: 'p'.repeat(2_200_000) }),
+          )
+        ).status,
+      ).toBe(202);
     }
     const id = randomUUID();
     good.push(id);
@@ -57,7 +72,12 @@ test('poison deliveries spooled among good ones are dead-lettered; the good ones
   server = await startServer();
   await bridge.recorder.drained();
   expect(bridge.recorder.spoolDepth).toBe(0);
-  expect(bridge.deadLetters.list().map((l) => l.workflowIds[0]).sort()).toEqual(poison.map((id) => resourceWorkflowId({ kind: 'idv', id })).sort());
+  expect(
+    bridge.deadLetters
+      .list()
+      .map((l) => l.workflowIds[0])
+      .sort(),
+  ).toEqual(poison.map((id) => resourceWorkflowId({ kind: 'idv', id })).sort());
 
   const connection = await Connection.connect({ address: temporal.address });
   try {

@@ -24,7 +24,11 @@ test('a torn spool file is quarantined; the bridge process stays up and drains t
   const tornId = randomUUID();
   const goodId = randomUUID();
   for (const id of [tornId, goodId]) {
-    spool.append({ receivedAt: new Date().toISOString(), batchId: randomUUID(), body: Buffer.from(envelope('IdentityVerification.Completed', idvCompleted(id))).toString('base64') });
+    spool.append({
+      receivedAt: new Date().toISOString(),
+      batchId: randomUUID(),
+      body: Buffer.from(envelope('IdentityVerification.Completed', idvCompleted(id))).toString('base64'),
+    });
   }
   const [torn] = spool.entries();
   writeFileSync(path.join(spoolDir, torn!.name), '{"seq":1,"receivedAt":"2026-11-21T');
@@ -60,7 +64,10 @@ test('a torn spool file is quarantined; the bridge process stays up and drains t
       client.workflow
         .getHandle(resourceWorkflowId({ kind: 'idv', id: goodId }))
         .describe()
-        .then(() => true, () => false);
+        .then(
+          () => true,
+          () => false,
+        );
     while (!(await arrived())) {
       if (exitCode !== undefined) throw new Error(`the bridge exited with ${exitCode}: ${output.slice(-500)}`);
       if (Date.now() > deadline) throw new Error(`the good delivery did not arrive: ${output.slice(-500)}`);

@@ -53,7 +53,10 @@ async function afterTheKill<T>(read: (store: Awaited<ReturnType<typeof openCaseF
 }
 
 test(`the embedded case file SIGKILLed inside a write ${KILLS} times: the worker lives on, the write is retried and lands once, nothing half-written`, async () => {
-  if (process.env.DATABASE_URL) throw new Error('DATABASE_URL is set: this test needs the worker to reach the embedded case file by CASE_FILE_PORT');
+  if (process.env.DATABASE_URL)
+    throw new Error(
+      'DATABASE_URL is set: this test needs the worker to reach the embedded case file by CASE_FILE_PORT',
+    );
   port = await freePort();
   caseFile = await startCaseFileProcess({ dataDir, port, holdCommitAfter: HELD_TABLE });
   stack = await startStack({
@@ -69,7 +72,14 @@ test(`the embedded case file SIGKILLed inside a write ${KILLS} times: the worker
   const { temporal } = stack;
   worker = await startChild(
     'worker/main.ts',
-    { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: temporal.namespace, TEMPORAL_TASK_QUEUE: temporal.taskQueue, CASE_FILE_PORT: String(port), WORKFLOW_BUNDLE: process.env.TEST_WORKFLOW_BUNDLE ?? '', ...providerEnvOf(stack) },
+    {
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_NAMESPACE: temporal.namespace,
+      TEMPORAL_TASK_QUEUE: temporal.taskQueue,
+      CASE_FILE_PORT: String(port),
+      WORKFLOW_BUNDLE: process.env.TEST_WORKFLOW_BUNDLE ?? '',
+      ...providerEnvOf(stack),
+    },
     'worker running',
   );
   const workerPid = worker.child.pid;
@@ -77,12 +87,18 @@ test(`the embedded case file SIGKILLed inside a write ${KILLS} times: the worker
   worker.child.stderr?.on('data', (chunk: Buffer) => (workerOutput = (workerOutput + chunk.toString()).slice(-8_000)));
   // Fails whatever is being waited for as soon as the worker dies, with its last words.
   const workerDied = worker.exited.then(() => {
-    const said = workerOutput.split('\n').filter((line) => /Error|error/.test(line)).slice(0, 3);
-    throw new Error(`the worker process exited (${worker?.child.signalCode ?? worker?.child.exitCode}): ${said.join(' | ')}`);
+    const said = workerOutput
+      .split('\n')
+      .filter((line) => /Error|error/.test(line))
+      .slice(0, 3);
+    throw new Error(
+      `the worker process exited (${worker?.child.signalCode ?? worker?.child.exitCode}): ${said.join(' | ')}`,
+    );
   });
   workerDied.catch(() => undefined);
 
-  const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack!.simulator)(path, body, method);
+  const control = (path: string, body?: unknown, method?: string) =>
+    simulatorControl(stack!.simulator)(path, body, method);
   const plan: JourneyPlan = { banking: true, deadline: '5 minutes' };
   const applicants = await Promise.all(Array.from({ length: JOURNEYS }, () => newApplicant(control)));
   const handles = await Promise.all(applicants.map((a) => startJourney(stack!.client, temporal.taskQueue, a, plan)));
@@ -98,7 +114,12 @@ test(`the embedded case file SIGKILLed inside a write ${KILLS} times: the worker
     await caseFile.kill();
     // None of it survived the kill.
     const left = await afterTheKill((store) => store.counts(caseId!));
-    expect({ kill, caseId, bank_accounts: left.bank_accounts, bank_transactions: left.bank_transactions }).toEqual({ kill, caseId, bank_accounts: 0, bank_transactions: 0 });
+    expect({ kill, caseId, bank_accounts: left.bank_accounts, bank_transactions: left.bank_transactions }).toEqual({
+      kill,
+      caseId,
+      bank_accounts: 0,
+      bank_transactions: 0,
+    });
     caseFile = await startCaseFileProcess({ dataDir, port, holdCommitAfter: kill < KILLS ? HELD_TABLE : undefined });
   }
 
@@ -106,14 +127,24 @@ test(`the embedded case file SIGKILLed inside a write ${KILLS} times: the worker
   const outcomes = await Promise.race([Promise.all(handles.map((h) => h.result())), workerDied]);
   expect(outcomes.map((o) => o.state)).toEqual(outcomes.map(() => 'completed'));
   // The same worker process throughout: no kill of the case file ended it.
-  expect({ pid: worker.child.pid, exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({ pid: workerPid, exitCode: null, signal: null });
+  expect({ pid: worker.child.pid, exitCode: worker.child.exitCode, signal: worker.child.signalCode }).toEqual({
+    pid: workerPid,
+    exitCode: null,
+    signal: null,
+  });
 
   // Each held write was retried by Temporal (its activity's last attempt is a later one) and landed.
   for (const caseId of new Set(held)) {
     const history = await stack.client.workflow.getHandle(`case/${caseId}/banking`).fetchHistory();
     const events = history.events ?? [];
-    const reads = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'readConnectedAccount').map((e) => String(e.eventId)));
-    const attempts = events.filter((e) => reads.has(String(e.activityTaskStartedEventAttributes?.scheduledEventId))).map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0);
+    const reads = new Set(
+      events
+        .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'readConnectedAccount')
+        .map((e) => String(e.eventId)),
+    );
+    const attempts = events
+      .filter((e) => reads.has(String(e.activityTaskStartedEventAttributes?.scheduledEventId)))
+      .map((e) => e.activityTaskStartedEventAttributes?.attempt ?? 0);
     expect({ caseId, retried: attempts.some((n) => n > 1) }).toEqual({ caseId, retried: true });
   }
 
@@ -121,7 +152,11 @@ test(`the embedded case file SIGKILLed inside a write ${KILLS} times: the worker
   for (const a of applicants) {
     const atProvider = [...stack.simulator.store.accounts.values()].filter((s) => s.case_id === a.caseId);
     const { bankAccounts } = await stack.caseFile.evidence(a.caseId);
-    expect(bankAccounts.map((b) => b.account_connection_id)).toEqual(atProvider.map((s) => s.account.account_connection_id));
-    expect(bankAccounts[0]!.transactions.map((t) => t.transaction_id).sort()).toEqual(atProvider[0]!.transactions.transactions.map((t) => t.transaction_id).sort());
+    expect(bankAccounts.map((b) => b.account_connection_id)).toEqual(
+      atProvider.map((s) => s.account.account_connection_id),
+    );
+    expect(bankAccounts[0]!.transactions.map((t) => t.transaction_id).sort()).toEqual(
+      atProvider[0]!.transactions.transactions.map((t) => t.transaction_id).sort(),
+    );
   }
 }, 420_000);

@@ -62,7 +62,8 @@ function seedFromEnvironment(value: string | undefined): number {
   if (value === undefined || value === '') return DEFAULT_SEED;
   if (value === 'random') return Math.floor(Math.random() * 2 ** 31);
   const seed = Number(value);
-  if (!Number.isInteger(seed)) throw new Error(`MODEL_SEED must be an integer or "random", not ${JSON.stringify(value)}`);
+  if (!Number.isInteger(seed))
+    throw new Error(`MODEL_SEED must be an integer or "random", not ${JSON.stringify(value)}`);
   return seed;
 }
 
@@ -71,9 +72,20 @@ let worker: RunningWorker;
 let env: ModelEnvironment;
 
 beforeAll(async () => {
-  stack = await startStack({ caseFile: testCaseFileOption(), temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: SEED, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({
+    caseFile: testCaseFileOption(),
+    temporal: testTemporalConfig(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: SEED,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 50,
+  });
   worker = stack.worker;
-  env = { stack, ctx: { client: stack.client, taskQueue: stack.temporal.taskQueue }, control: (path, body, method) => simulatorControl(stack.simulator)(path, body, method) };
+  env = {
+    stack,
+    ctx: { client: stack.client, taskQueue: stack.temporal.taskQueue },
+    control: (path, body, method) => simulatorControl(stack.simulator)(path, body, method),
+  };
 });
 
 afterAll(async () => {
@@ -84,7 +96,13 @@ afterAll(async () => {
 /** A worker restart: the running one shut down (its activities cancelled), a new one on the same task queue. */
 async function restartWorker(): Promise<void> {
   await worker.stop();
-  worker = await startWorker({ temporal: stack.temporal, provider: stack.provider.config, caseFile: stack.caseFile, workflowBundle: testWorkflowBundle(), payloadKeys: stack.payloadKeys });
+  worker = await startWorker({
+    temporal: stack.temporal,
+    provider: stack.provider.config,
+    caseFile: stack.caseFile,
+    workflowBundle: testWorkflowBundle(),
+    payloadKeys: stack.payloadKeys,
+  });
 }
 
 interface Outcome {
@@ -103,8 +121,15 @@ const histories: { index: number; runId: string; workflowId: string; history: te
 async function keepHistories(index: number, journey: DrivenJourney): Promise<void> {
   const workflowId = `case/${journey.caseId}`;
   const runIds = new Set(journey.runIds);
-  for await (const execution of stack.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runIds.add(execution.runId);
-  for (const runId of runIds) histories.push({ index, runId, workflowId, history: await stack.client.workflow.getHandle(workflowId, runId).fetchHistory() });
+  for await (const execution of stack.client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
+    runIds.add(execution.runId);
+  for (const runId of runIds)
+    histories.push({
+      index,
+      runId,
+      workflowId,
+      history: await stack.client.workflow.getHandle(workflowId, runId).fetchHistory(),
+    });
 }
 
 /**
@@ -139,7 +164,10 @@ async function replayAll(): Promise<Map<number, ReplayFailure[]>> {
   const failures = new Map<number, ReplayFailure[]>();
   let i = 0;
   const tagged = histories.map((h) => ({ workflowId: `${h.workflowId}#${i++}`, history: h.history }));
-  for await (const result of Worker.runReplayHistories({ workflowBundle: testWorkflowBundle(), dataConverter: dataConverterFor(stack.payloadKeys) }, tagged)) {
+  for await (const result of Worker.runReplayHistories(
+    { workflowBundle: testWorkflowBundle(), dataConverter: dataConverterFor(stack.payloadKeys) },
+    tagged,
+  )) {
     if (!result.error) continue;
     const kept = histories[Number(result.workflowId.split('#').pop())] as (typeof histories)[number];
     const message = (result.error as Error).message;
@@ -200,60 +228,94 @@ function report(failed: Outcome[]): string {
       ...(f.journey?.log ?? []).map((l) => `    ${l}`),
     ].join('\n'),
   );
-  return [`seed ${SEED}: ${failed.length} sequence(s) broke an invariant; run them again with:`, `  ${rerun}`, ...each].join('\n\n');
+  return [
+    `seed ${SEED}: ${failed.length} sequence(s) broke an invariant; run them again with:`,
+    `  ${rerun}`,
+    ...each,
+  ].join('\n\n');
 }
 
-test(`random operator actions and provider faults over ${ONLY?.length ?? RUNS} journeys: one purchase per need, all of it recorded, always a way forward`, async () => {
-  const began = Date.now();
-  print(`operator model: seed ${SEED} (MODEL_SEED), ${ONLY ? `sequences ${ONLY.join(', ')}` : `${RUNS} sequences`}, ${CONCURRENCY} at a time`);
-  const sequences = sequencesFor(SEED, Math.max(RUNS, ...(ONLY ?? [0]).map((i) => i + 1)));
-  const chosen = (ONLY ?? sequences.map((_, i) => i)).map((index) => ({ index, sequence: sequences[index] as Sequence }));
-  const weather = startWeather(weatherFor(SEED), env.control, restartWorker);
-  let outcomes: Outcome[];
-  try {
-    outcomes = await eachAtMost(CONCURRENCY, chosen, ({ index, sequence }) => runSequence(index, sequence));
-  } finally {
-    await weather.stop();
-    await env.control('/fault-rates', {}, 'PUT');
-  }
-  // Every run of every journey replays on the code that ran it: determinism, whatever resets and Updates did.
-  const replayBegan = Date.now();
-  const replayed = histories.length;
-  // A sequence with a run that does not replay for an upstream defect (see the header): what else
-  // it shows (a journey stuck once its run was replayed, a run that cannot be queried) follows from
-  // it, so the sequence is inconclusive, reported apart, and not a failure, unless too many are.
-  const inconclusive: Outcome[] = [];
-  const upstreamKinds = new Map<number, string>();
-  for (const [index, problems] of await replayAll()) {
-    const outcome = outcomes.find((o) => o.index === index) as Outcome;
-    outcome.violations.push(...problems.map((p) => p.message));
-    const upstream = problems.find((p) => p.upstream)?.upstream;
-    if (!upstream) continue;
-    inconclusive.push(outcome);
-    upstreamKinds.set(index, upstream);
-  }
-  const replaySeconds = ((Date.now() - replayBegan) / 1000).toFixed(0);
-  const failed = outcomes.filter((o) => o.violations.length > 0 && !inconclusive.includes(o)).sort((a, b) => a.index - b.index);
-  const records = outcomes.flatMap((o) => (o.journey ? [o.journey.record] : []));
-  const total = (f: (r: DrivenJourney['record']) => number) => records.reduce((sum, r) => sum + f(r), 0);
-  const actions = outcomes.reduce((sum, o) => sum + o.sequence.length, 0);
-  const seconds = ((Date.now() - began) / 1000).toFixed(0);
-  print(
-    `operator model summary: seed ${SEED}, ${outcomes.length} sequences (${actions} actions) over ${outcomes.length} journeys, ${CONCURRENCY} at a time, ${seconds} s; ` +
-      `${outcomes.filter((o) => o.journey?.final).length} completed, ${failed.length} broke an invariant; ` +
-      `operator actions ${total((r) => r.accepted)} accepted / ${total((r) => r.refused)} refused / ${total((r) => r.unknown)} unanswered, ` +
-      `${total((r) => r.resets)} resets, ${total((r) => r.cancels)} cancels, ${total((r) => r.journeyRetries)} journey retries, ${outcomes.reduce((sum, o) => sum + Math.max(0, o.runs - 1), 0)} extra runs, ` +
-      `${outcomes.reduce((sum, o) => sum + o.cutOffByReset.length, 0)} purchases cut off from the journey by a reset (in their attempt's workflow and the case file); ` +
-      `${replayed} journey runs replayed in ${replaySeconds} s, ${inconclusive.length} sequences inconclusive (a run the SDK cannot replay, upstream); ` +
-      `weather: ${Object.entries(weather.counts).map(([k, v]) => `${v} ${k}`).join(', ')}; ` +
-      `slowest journey ${(Math.max(...outcomes.map((o) => o.ms)) / 1000).toFixed(0)} s`,
-  );
-  const cutOff = outcomes.filter((o) => o.cutOffByReset.length > 0);
-  if (cutOff.length > 0) print(`cut off by a reset: ${cutOff.map((o) => `sequence ${o.index}: ${o.cutOffByReset.join('; ')}`).join(' | ')}`);
-  // MODEL_VERBOSE=1 prints every sequence's log, broken or not.
-  if (process.env.MODEL_VERBOSE) print(outcomes.map((o) => [`sequence ${o.index} (case ${o.journey?.caseId}):`, ...o.sequence.map((a, i) => `  ${i + 1}. ${describeAction(a)}`), ...(o.journey?.log ?? []).map((l) => `    ${l}`)].join('\n')).join('\n\n'));
-  if (inconclusive.length > 0) print(`inconclusive (a run does not replay for an upstream defect in the header):\n${inconclusive.map((o) => `  sequence ${o.index} (${upstreamKinds.get(o.index)}): ${o.violations.join(' | ')}`).join('\n')}`);
-  // A rare defect upstream, counted; many sequences lost to it would hide what the model checks.
-  expect(inconclusive.length).toBeLessThanOrEqual(Math.ceil(chosen.length * 0.03));
-  if (failed.length > 0) throw new Error(report(failed));
-}, 40 * 60_000);
+test(
+  `random operator actions and provider faults over ${ONLY?.length ?? RUNS} journeys: one purchase per need, all of it recorded, always a way forward`,
+  async () => {
+    const began = Date.now();
+    print(
+      `operator model: seed ${SEED} (MODEL_SEED), ${ONLY ? `sequences ${ONLY.join(', ')}` : `${RUNS} sequences`}, ${CONCURRENCY} at a time`,
+    );
+    const sequences = sequencesFor(SEED, Math.max(RUNS, ...(ONLY ?? [0]).map((i) => i + 1)));
+    const chosen = (ONLY ?? sequences.map((_, i) => i)).map((index) => ({
+      index,
+      sequence: sequences[index] as Sequence,
+    }));
+    const weather = startWeather(weatherFor(SEED), env.control, restartWorker);
+    let outcomes: Outcome[];
+    try {
+      outcomes = await eachAtMost(CONCURRENCY, chosen, ({ index, sequence }) => runSequence(index, sequence));
+    } finally {
+      await weather.stop();
+      await env.control('/fault-rates', {}, 'PUT');
+    }
+    // Every run of every journey replays on the code that ran it: determinism, whatever resets and Updates did.
+    const replayBegan = Date.now();
+    const replayed = histories.length;
+    // A sequence with a run that does not replay for an upstream defect (see the header): what else
+    // it shows (a journey stuck once its run was replayed, a run that cannot be queried) follows from
+    // it, so the sequence is inconclusive, reported apart, and not a failure, unless too many are.
+    const inconclusive: Outcome[] = [];
+    const upstreamKinds = new Map<number, string>();
+    for (const [index, problems] of await replayAll()) {
+      const outcome = outcomes.find((o) => o.index === index) as Outcome;
+      outcome.violations.push(...problems.map((p) => p.message));
+      const upstream = problems.find((p) => p.upstream)?.upstream;
+      if (!upstream) continue;
+      inconclusive.push(outcome);
+      upstreamKinds.set(index, upstream);
+    }
+    const replaySeconds = ((Date.now() - replayBegan) / 1000).toFixed(0);
+    const failed = outcomes
+      .filter((o) => o.violations.length > 0 && !inconclusive.includes(o))
+      .sort((a, b) => a.index - b.index);
+    const records = outcomes.flatMap((o) => (o.journey ? [o.journey.record] : []));
+    const total = (f: (r: DrivenJourney['record']) => number) => records.reduce((sum, r) => sum + f(r), 0);
+    const actions = outcomes.reduce((sum, o) => sum + o.sequence.length, 0);
+    const seconds = ((Date.now() - began) / 1000).toFixed(0);
+    print(
+      `operator model summary: seed ${SEED}, ${outcomes.length} sequences (${actions} actions) over ${outcomes.length} journeys, ${CONCURRENCY} at a time, ${seconds} s; ` +
+        `${outcomes.filter((o) => o.journey?.final).length} completed, ${failed.length} broke an invariant; ` +
+        `operator actions ${total((r) => r.accepted)} accepted / ${total((r) => r.refused)} refused / ${total((r) => r.unknown)} unanswered, ` +
+        `${total((r) => r.resets)} resets, ${total((r) => r.cancels)} cancels, ${total((r) => r.journeyRetries)} journey retries, ${outcomes.reduce((sum, o) => sum + Math.max(0, o.runs - 1), 0)} extra runs, ` +
+        `${outcomes.reduce((sum, o) => sum + o.cutOffByReset.length, 0)} purchases cut off from the journey by a reset (in their attempt's workflow and the case file); ` +
+        `${replayed} journey runs replayed in ${replaySeconds} s, ${inconclusive.length} sequences inconclusive (a run the SDK cannot replay, upstream); ` +
+        `weather: ${Object.entries(weather.counts)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')}; ` +
+        `slowest journey ${(Math.max(...outcomes.map((o) => o.ms)) / 1000).toFixed(0)} s`,
+    );
+    const cutOff = outcomes.filter((o) => o.cutOffByReset.length > 0);
+    if (cutOff.length > 0)
+      print(
+        `cut off by a reset: ${cutOff.map((o) => `sequence ${o.index}: ${o.cutOffByReset.join('; ')}`).join(' | ')}`,
+      );
+    // MODEL_VERBOSE=1 prints every sequence's log, broken or not.
+    if (process.env.MODEL_VERBOSE)
+      print(
+        outcomes
+          .map((o) =>
+            [
+              `sequence ${o.index} (case ${o.journey?.caseId}):`,
+              ...o.sequence.map((a, i) => `  ${i + 1}. ${describeAction(a)}`),
+              ...(o.journey?.log ?? []).map((l) => `    ${l}`),
+            ].join('\n'),
+          )
+          .join('\n\n'),
+      );
+    if (inconclusive.length > 0)
+      print(
+        `inconclusive (a run does not replay for an upstream defect in the header):\n${inconclusive.map((o) => `  sequence ${o.index} (${upstreamKinds.get(o.index)}): ${o.violations.join(' | ')}`).join('\n')}`,
+      );
+    // A rare defect upstream, counted; many sequences lost to it would hide what the model checks.
+    expect(inconclusive.length).toBeLessThanOrEqual(Math.ceil(chosen.length * 0.03));
+    if (failed.length > 0) throw new Error(report(failed));
+  },
+  40 * 60_000,
+);

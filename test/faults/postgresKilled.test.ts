@@ -43,7 +43,8 @@ function holderLines(child: ChildProcessWithoutNullStreams) {
       for (;;) {
         const found = seen.find((line) => line.startsWith(prefix));
         if (found) return found;
-        if (exit) throw new Error(`the writer ${exit} before "${prefix}": ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+        if (exit)
+          throw new Error(`the writer ${exit} before "${prefix}": ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
         if (Date.now() > deadline) throw new Error(`no "${prefix}" from the writer within ${timeoutMs} ms`);
         await new Promise<void>((wake) => {
           const timer = setTimeout(wake, deadline - Date.now());
@@ -76,7 +77,9 @@ test(`PostgreSQL killed inside a transaction ${ROUNDS} times: the writer survive
   }
   await lines.next('done');
   holder.stdin.end();
-  const exitCode = await new Promise<number | null>((resolve) => (holder!.exitCode !== null ? resolve(holder!.exitCode) : holder!.once('exit', resolve)));
+  const exitCode = await new Promise<number | null>((resolve) =>
+    holder!.exitCode !== null ? resolve(holder!.exitCode) : holder!.once('exit', resolve),
+  );
   expect(exitCode).toBe(0);
   // Every transaction held a connection PostgreSQL lost: none could commit at the first attempt.
   expect(retried).toBe(ROUNDS);

@@ -16,20 +16,30 @@ const JOURNEYS = 12;
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ caseFile: testCaseFileOption(), temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1111, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({
+    caseFile: testCaseFileOption(),
+    temporal: testTemporalConfig(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 1111,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 50,
+  });
 });
 
 afterAll(async () => {
   await stack?.stop();
 });
 
-const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
+const control = (path: string, body?: unknown, method?: string) =>
+  simulatorControl(stack.simulator)(path, body, method);
 const deliveries = async () => (await control('/deliveries')) as DeliveryLogEntry[];
 
 /** Runs journeys to their end with the applicant acting as soon as asked. */
 async function runJourneys(plan: JourneyPlan) {
   const applicants = await Promise.all(Array.from({ length: JOURNEYS }, () => newApplicant(control)));
-  const handles = await Promise.all(applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)));
+  const handles = await Promise.all(
+    applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)),
+  );
   await Promise.all(applicants.map((a) => applicantActs(stack.client, control, a, plan)));
   return Promise.all(handles.map((h) => h.result()));
 }
@@ -38,7 +48,18 @@ test('lost, duplicated, delayed, reordered and tampered deliveries: every journe
   const before = (await deliveries()).length;
   // Banking cannot be polled (no endpoint shows a connection's state): these journeys have none, so
   // every webhook that matters can be lost and recovered by polling.
-  await control('/fault-rates', { delivery_drop_rate: 0.25, delivery_duplicate_rate: 0.2, delivery_delay_rate: 0.2, delivery_delay_ms: 1_500, delivery_reorder_rate: 0.2, delivery_tamper_rate: 0.15 }, 'PUT');
+  await control(
+    '/fault-rates',
+    {
+      delivery_drop_rate: 0.25,
+      delivery_duplicate_rate: 0.2,
+      delivery_delay_rate: 0.2,
+      delivery_delay_ms: 1_500,
+      delivery_reorder_rate: 0.2,
+      delivery_tamper_rate: 0.15,
+    },
+    'PUT',
+  );
   const outcomes = await runJourneys({ banking: false });
   await control('/fault-rates', {}, 'PUT');
   // Reordered deliveries wait for a later occurrence; settling sends those still held.
@@ -49,10 +70,18 @@ test('lost, duplicated, delayed, reordered and tampered deliveries: every journe
   const faults = new Set(log.flatMap((d) => d.faults));
   // Every kind of fault really fired.
   expect([...faults].sort()).toEqual(['delayed', 'dropped', 'duplicated', 'reordered', 'tampered']);
-  const ledger = await settledLedger(stack.client, stack.temporal.taskQueue, async () => (await deliveries()).slice(before));
-  expect({ notApplied: ledger.notApplied, appliedTwice: ledger.appliedTwice, tamperedAccepted: ledger.tamperedAccepted }).toEqual({ notApplied: [], appliedTwice: [], tamperedAccepted: [] });
+  const ledger = await settledLedger(stack.client, stack.temporal.taskQueue, async () =>
+    (await deliveries()).slice(before),
+  );
+  expect({
+    notApplied: ledger.notApplied,
+    appliedTwice: ledger.appliedTwice,
+    tamperedAccepted: ledger.tamperedAccepted,
+  }).toEqual({ notApplied: [], appliedTwice: [], tamperedAccepted: [] });
   // Tampered deliveries were refused, not lost silently; lost ones were made up for by polling.
-  expect(log.filter((d) => d.faults.includes('tampered') && !d.faults.includes('dropped')).every((d) => d.status === 401)).toBe(true);
+  expect(
+    log.filter((d) => d.faults.includes('tampered') && !d.faults.includes('dropped')).every((d) => d.status === 401),
+  ).toBe(true);
   expect(ledger.polled).toBeGreaterThan(0);
 }, 300_000);
 
@@ -74,20 +103,36 @@ test('a burst of 503 and 429 from the API: every journey, banking included, comp
   await control('/fault-rates', { api_5xx_rate: 0.35, api_429_rate: 0.25, retry_after_seconds: 1 }, 'PUT');
   const plan = { banking: true };
   const applicants = await Promise.all(Array.from({ length: JOURNEYS }, () => newApplicant(control)));
-  const handles = await Promise.all(applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)));
-  await until(() => statuses().filter((s) => s === 503).length >= 8 && statuses().filter((s) => s === 429).length >= 5, 60_000, 'the burst');
+  const handles = await Promise.all(
+    applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)),
+  );
+  await until(
+    () => statuses().filter((s) => s === 503).length >= 8 && statuses().filter((s) => s === 429).length >= 5,
+    60_000,
+    'the burst',
+  );
   await control('/fault-rates', {}, 'PUT');
   await Promise.all(applicants.map((a) => applicantActs(stack.client, control, a, plan)));
   const outcomes = await Promise.all(handles.map((h) => h.result()));
 
   expect(outcomes.map((o) => o.state)).toEqual(outcomes.map(() => 'completed'));
-  const ledger = await settledLedger(stack.client, stack.temporal.taskQueue, async () => (await deliveries()).slice(before));
-  expect({ notApplied: ledger.notApplied, appliedTwice: ledger.appliedTwice }).toEqual({ notApplied: [], appliedTwice: [] });
+  const ledger = await settledLedger(stack.client, stack.temporal.taskQueue, async () =>
+    (await deliveries()).slice(before),
+  );
+  expect({ notApplied: ledger.notApplied, appliedTwice: ledger.appliedTwice }).toEqual({
+    notApplied: [],
+    appliedTwice: [],
+  });
   expect(ledger.byOutcome.delivered).toBe((await deliveries()).length - before);
   // Creating calls carry idempotency keys: one resource per case at the provider, burst or not.
   for (const a of applicants) {
     const byCase = await control(`/ledger?case_id=${a.caseId}`);
     const byPerson = await control(`/ledger?person_id=${a.personId}`);
-    expect([byPerson.identityVerifications.length, byCase.openBankingConnections.length, byCase.affordabilityInsights.length, byCase.incomeEmployerRequests.length]).toEqual([1, 1, 1, 1]);
+    expect([
+      byPerson.identityVerifications.length,
+      byCase.openBankingConnections.length,
+      byCase.affordabilityInsights.length,
+      byCase.incomeEmployerRequests.length,
+    ]).toEqual([1, 1, 1, 1]);
   }
 }, 300_000);

@@ -35,7 +35,14 @@ let stack: Stack;
 let ctx: JourneyClientContext;
 
 beforeAll(async () => {
-  stack = await startStack({ caseFile: testCaseFileOption(), temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 3600, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({
+    caseFile: testCaseFileOption(),
+    temporal: testTemporalConfig(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 3600,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 50,
+  });
   ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue };
 });
 
@@ -44,7 +51,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
+const control = (path: string, body?: unknown, method?: string) =>
+  simulatorControl(stack.simulator)(path, body, method);
 const down = () => control('/fault-rates', { api_5xx_rate: 1 }, 'PUT');
 const up = () => control('/fault-rates', {}, 'PUT');
 
@@ -56,7 +64,13 @@ interface Case {
 
 async function newCase(n: number, withPerson: boolean): Promise<Case> {
   const caseId = (await control('/cases', {})).case_id as string;
-  const companyId = (await control('/companies', { company_name: `Outage ${n} Ltd`, company_number: `OU${String(n).padStart(6, '0')}`, country_code: 'GB' })).company_id as string;
+  const companyId = (
+    await control('/companies', {
+      company_name: `Outage ${n} Ltd`,
+      company_number: `OU${String(n).padStart(6, '0')}`,
+      country_code: 'GB',
+    })
+  ).company_id as string;
   const personId = withPerson ? ((await control('/persons', {})).person_id as string) : undefined;
   return { caseId, companyId, personId: personId || undefined };
 }
@@ -68,7 +82,12 @@ function inputOf(c: Case): OnboardCaseInput {
     people: c.personId ? [{ personId: c.personId }] : undefined,
     steps: { creditReport: true, identityVerification: c.personId !== undefined },
     // 14 days, 1 hour and 30 days scaled down likewise (and rounded up: nothing here should expire).
-    deadlines: { providerCalls: BUDGET, identityVerification: '10 minutes', reconcileAfter: '10 seconds', operatorDecision: '30 minutes' },
+    deadlines: {
+      providerCalls: BUDGET,
+      identityVerification: '10 minutes',
+      reconcileAfter: '10 seconds',
+      operatorDecision: '30 minutes',
+    },
   };
 }
 
@@ -76,30 +95,52 @@ const journeyBin = path.resolve(__dirname, '../../cli/journeyBin.cjs');
 
 /** `journey <args> --json` as an operator runs it, against this stack; its exit code and parsed output. */
 async function journey(args: string[]): Promise<{ code: number; out: any; stderr: string }> {
-  const env = { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue, DATABASE_URL: stack.caseFileUrl };
-  const ran = await promisify(execFile)(process.execPath, [journeyBin, ...args, '--json'], { env, maxBuffer: 16 * 2 ** 20 }).then(
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: stack.temporal.address,
+    TEMPORAL_NAMESPACE: stack.temporal.namespace,
+    TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue,
+    DATABASE_URL: stack.caseFileUrl,
+  };
+  const ran = await promisify(execFile)(process.execPath, [journeyBin, ...args, '--json'], {
+    env,
+    maxBuffer: 16 * 2 ** 20,
+  }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
   return { code: ran.code, out: ran.stdout ? JSON.parse(ran.stdout) : undefined, stderr: ran.stderr };
 }
 
 const handleOf = (c: Case) => stack.client.workflow.getHandle<OnboardCaseWorkflow>(`case/${c.caseId}`);
-const statusOf = (c: Case) => handleOf(c).query(journeyStatusQuery).catch(() => undefined);
+const statusOf = (c: Case) =>
+  handleOf(c)
+    .query(journeyStatusQuery)
+    .catch(() => undefined);
 const idvOf = (c: Case, s: JourneyStatus | undefined) => s?.steps[`identity-verification/${c.personId}`];
 
 /** The applicant completes their link once the step holds it (waiting, with a request id). */
 async function applicantActs(c: Case, timeoutMs: number): Promise<void> {
-  const requestId = await waitUntil(`case ${c.caseId} holding its IDV link`, async () => {
-    const step = idvOf(c, await statusOf(c));
-    return step?.state === 'waiting' && step.providerIds.request_id ? step.providerIds.request_id : undefined;
-  }, { timeoutMs, intervalMs: 500 });
+  const requestId = await waitUntil(
+    `case ${c.caseId} holding its IDV link`,
+    async () => {
+      const step = idvOf(c, await statusOf(c));
+      return step?.state === 'waiting' && step.providerIds.request_id ? step.providerIds.request_id : undefined;
+    },
+    { timeoutMs, intervalMs: 500 },
+  );
   await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
 }
 
 async function ledgerCounts(c: Case): Promise<{ reports: number; requests: number }> {
   const reports = (await control(`/ledger?company_id=${c.companyId}`)).creditReports.length as number;
-  const requests = c.personId ? ((await control(`/ledger?person_id=${c.personId}`)).identityVerifications.length as number) : 0;
+  const requests = c.personId
+    ? ((await control(`/ledger?person_id=${c.personId}`)).identityVerifications.length as number)
+    : 0;
   return { reports, requests };
 }
 
@@ -118,18 +159,29 @@ test(`a 2-hour outage (${OUTAGE_MS / 1000} s on a clock scaled by 360) over ${JO
 
   // Half the journeys are under way (their report bought, the applicant's link sent) when the provider goes down.
   await Promise.all(early.map((c) => startJourney(ctx, inputOf(c))));
-  await waitUntil('the first journeys holding their IDV links', async () => (await Promise.all(early.map(async (c) => idvOf(c, await statusOf(c))?.state === 'waiting'))).every(Boolean), { timeoutMs: 60_000, intervalMs: 500 });
+  await waitUntil(
+    'the first journeys holding their IDV links',
+    async () =>
+      (await Promise.all(early.map(async (c) => idvOf(c, await statusOf(c))?.state === 'waiting'))).every(Boolean),
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
   await down();
   const outageBegan = Date.now();
   // The other half start during the outage; the first half's applicants act during it (the result cannot be read).
   await Promise.all(late.map((c) => startJourney(ctx, inputOf(c))));
   await Promise.all(early.map((c) => applicantActs(c, 10_000)));
   // While it lasts, steps say they wait for the provider and what it last answered.
-  const unavailable = await waitUntil('steps showing the provider unavailable', async () => {
-    const statuses = await Promise.all(cases.map(statusOf));
-    const waiting = statuses.flatMap((s) => Object.values(s?.steps ?? {})).filter((step) => step.state === 'waiting' && step.reason?.startsWith('provider unavailable since'));
-    return waiting.length >= JOURNEYS / 2 ? waiting : undefined;
-  }, { timeoutMs: OUTAGE_MS - 2_000, intervalMs: 1_000 });
+  const unavailable = await waitUntil(
+    'steps showing the provider unavailable',
+    async () => {
+      const statuses = await Promise.all(cases.map(statusOf));
+      const waiting = statuses
+        .flatMap((s) => Object.values(s?.steps ?? {}))
+        .filter((step) => step.state === 'waiting' && step.reason?.startsWith('provider unavailable since'));
+      return waiting.length >= JOURNEYS / 2 ? waiting : undefined;
+    },
+    { timeoutMs: OUTAGE_MS - 2_000, intervalMs: 1_000 },
+  );
   expect(unavailable[0]!.error).toMatchObject({ status: 503 });
   // The outage's length is the scenario itself (2 hours scaled), not a wait for something to happen.
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, OUTAGE_MS - (Date.now() - outageBegan))));
@@ -141,7 +193,9 @@ test(`a 2-hour outage (${OUTAGE_MS / 1000} s on a clock scaled by 360) over ${JO
   const outcomes = await Promise.all(cases.map((c) => handleOf(c).result()));
   expect(outcomes.map((o) => o.state)).toEqual(cases.map(() => 'completed'));
   // No operator: every step completed on its first attempt.
-  expect(outcomes.flatMap((o) => Object.values(o.steps).map((s) => s.attempt))).toEqual(outcomes.flatMap((o) => Object.values(o.steps).map(() => 1)));
+  expect(outcomes.flatMap((o) => Object.values(o.steps).map((s) => s.attempt))).toEqual(
+    outcomes.flatMap((o) => Object.values(o.steps).map(() => 1)),
+  );
   const counts = await Promise.all(cases.map(ledgerCounts));
   expect(counts).toEqual(cases.map(() => ({ reports: 1, requests: 1 })));
   summary.push(
@@ -155,23 +209,45 @@ test(`an outage longer than the ${BUDGET} budget leaves ${JOURNEYS} credit repor
   await down();
   await Promise.all(cases.map((c) => startJourney(ctx, inputOf(c))));
   // The provider stays down until every report's calls have spent their budget.
-  await waitUntil(`${JOURNEYS} credit reports failed`, async () => (await Promise.all(cases.map(async (c) => (await statusOf(c))?.steps['credit-report']?.state === 'failed'))).every(Boolean), {
-    timeoutMs: 180_000,
-    intervalMs: 2_000,
-  });
+  await waitUntil(
+    `${JOURNEYS} credit reports failed`,
+    async () =>
+      (
+        await Promise.all(cases.map(async (c) => (await statusOf(c))?.steps['credit-report']?.state === 'failed'))
+      ).every(Boolean),
+    {
+      timeoutMs: 180_000,
+      intervalMs: 2_000,
+    },
+  );
   await up();
   const failedAfter = Date.now() - began;
   const attention = await Promise.all(cases.map(statusOf));
   expect(attention.map((s) => s?.state)).toEqual(cases.map(() => 'needs_attention'));
-  expect(attention[0]!.steps['credit-report']).toMatchObject({ error: { status: 503 }, actions: ['retryStep credit-report', 'waiveStep credit-report'] });
+  expect(attention[0]!.steps['credit-report']).toMatchObject({
+    error: { status: 503 },
+    actions: ['retryStep credit-report', 'waiveStep credit-report'],
+  });
 
   // The operator's command: a dry run (the default) lists the cases, then one invocation with --yes retries them all.
-  const bulk = ['retry-step', '--where', `JourneyState = 'needs_attention'`, '--step', 'credit-report', '--reason', 'the provider is back after an outage'];
-  const plan = await waitUntil('the dry run listing every failed journey (visibility lags a moment)', async () => {
-    const dry = await journey(bulk);
-    expect({ code: dry.code, stderr: dry.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
-    return dry.out.cases.length === JOURNEYS ? dry.out : undefined;
-  }, { timeoutMs: 30_000, intervalMs: 1_000 });
+  const bulk = [
+    'retry-step',
+    '--where',
+    `JourneyState = 'needs_attention'`,
+    '--step',
+    'credit-report',
+    '--reason',
+    'the provider is back after an outage',
+  ];
+  const plan = await waitUntil(
+    'the dry run listing every failed journey (visibility lags a moment)',
+    async () => {
+      const dry = await journey(bulk);
+      expect({ code: dry.code, stderr: dry.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+      return dry.out.cases.length === JOURNEYS ? dry.out : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 1_000 },
+  );
   expect(plan).toMatchObject({ dryRun: true, step: 'credit-report', more: false });
   expect(plan.cases.map((c: { stepState: string }) => c.stepState)).toEqual(plan.cases.map(() => 'failed'));
   const retryBegan = Date.now();
@@ -179,7 +255,12 @@ test(`an outage longer than the ${BUDGET} budget leaves ${JOURNEYS} credit repor
   const retryMs = Date.now() - retryBegan;
   expect(run.code).toBe(0);
   const retried = run.out as { cases: number; accepted: { caseId: string }[]; refused: unknown[]; failed: unknown[] };
-  expect({ cases: retried.cases, accepted: retried.accepted.length, refused: retried.refused, failed: retried.failed }).toEqual({ cases: JOURNEYS, accepted: JOURNEYS, refused: [], failed: [] });
+  expect({
+    cases: retried.cases,
+    accepted: retried.accepted.length,
+    refused: retried.refused,
+    failed: retried.failed,
+  }).toEqual({ cases: JOURNEYS, accepted: JOURNEYS, refused: [], failed: [] });
   expect(new Set(retried.accepted.map((a) => a.caseId))).toEqual(new Set(cases.map((c) => c.caseId)));
   // Progress while it ran: a line per case on stderr.
   expect(run.stderr.match(new RegExp(`^\\d+/${JOURNEYS} case \\S+ accepted`, 'gm'))).toHaveLength(JOURNEYS);
@@ -187,7 +268,12 @@ test(`an outage longer than the ${BUDGET} budget leaves ${JOURNEYS} credit repor
   const outcomes = await Promise.all(cases.map((c) => handleOf(c).result()));
   expect(outcomes.map((o) => o.state)).toEqual(cases.map(() => 'completed'));
   // The retry continued the need (same key): the failed attempt bought nothing, the second bought one report.
-  expect(outcomes.map((o) => o.steps['credit-report']!.attempts.map((a) => [a.attempt, a.state, a.need]))).toEqual(cases.map(() => [[1, 'failed', 1], [2, 'completed', 1]]));
+  expect(outcomes.map((o) => o.steps['credit-report']!.attempts.map((a) => [a.attempt, a.state, a.need]))).toEqual(
+    cases.map(() => [
+      [1, 'failed', 1],
+      [2, 'completed', 1],
+    ]),
+  );
   const counts = await Promise.all(cases.map(ledgerCounts));
   expect(counts.map((c) => c.reports)).toEqual(cases.map(() => 1));
   summary.push(

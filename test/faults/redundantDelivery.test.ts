@@ -22,10 +22,28 @@ let stack: Stack;
 let second: RunningBridge;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 515, spoolDir: testDirectory('spool-a'), processingDelayMs: 20 });
-  const config = { ...readBridgeConfig({ WEBHOOK_SECRET: stack.webhookSecret }), port: 0, spoolDir: testDirectory('spool-b') };
-  second = await startBridge(config, stack.temporal, { logger: pino({ level: 'silent' }), payloadKeys: stack.payloadKeys });
-  await webhookManagement(stack.provider, { localDevelopment: true }).createWebhook({ webhook_name: 'second bridge', webhook_callback_url: second.url, event_types: [...knownEventTypes] });
+  stack = await startStack({
+    temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 515,
+    spoolDir: testDirectory('spool-a'),
+    processingDelayMs: 20,
+  });
+  const config = {
+    ...readBridgeConfig({ WEBHOOK_SECRET: stack.webhookSecret }),
+    port: 0,
+    spoolDir: testDirectory('spool-b'),
+  };
+  second = await startBridge(config, stack.temporal, {
+    logger: pino({ level: 'silent' }),
+    payloadKeys: stack.payloadKeys,
+  });
+  await webhookManagement(stack.provider, { localDevelopment: true }).createWebhook({
+    webhook_name: 'second bridge',
+    webhook_callback_url: second.url,
+    event_types: [...knownEventTypes],
+  });
 });
 
 afterAll(async () => {
@@ -35,22 +53,43 @@ afterAll(async () => {
 
 const control = (path: string, body?: unknown) => simulatorControl(stack.simulator)(path, body);
 
-async function journey(): Promise<{ handle: ReturnType<Stack['client']['workflow']['getHandle']>; personId: string; waiting: JourneyStatus }> {
+async function journey(): Promise<{
+  handle: ReturnType<Stack['client']['workflow']['getHandle']>;
+  personId: string;
+  waiting: JourneyStatus;
+}> {
   const caseId = (await control('/cases', {})).case_id as string;
   const personId = (await control('/persons', {})).person_id as string;
   const handle = await startOnboardCase(stack.client, {
     workflowId: `case/${caseId}`,
     taskQueue: stack.temporal.taskQueue,
     // No polling within the test: every event must come by webhook.
-    args: [{ caseId, people: [{ personId }], steps: { identityVerification: true, banking: 'open_banking' }, deadlines: { reconcileAfter: '1 hour', identityVerification: '2 minutes', banking: '2 minutes' } }],
+    args: [
+      {
+        caseId,
+        people: [{ personId }],
+        steps: { identityVerification: true, banking: 'open_banking' },
+        deadlines: { reconcileAfter: '1 hour', identityVerification: '2 minutes', banking: '2 minutes' },
+      },
+    ],
   });
-  const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[`identity-verification/${personId}`]?.state === 'waiting' && s.steps.banking?.state === 'waiting');
+  const waiting = await waitForStatus(
+    handle,
+    journeyStatusQuery,
+    (s) => s.steps[`identity-verification/${personId}`]?.state === 'waiting' && s.steps.banking?.state === 'waiting',
+  );
   return { handle, personId, waiting };
 }
 
 async function applicantActs({ personId, waiting }: { personId: string; waiting: JourneyStatus }): Promise<void> {
-  await control(`/identity-verifications/${waiting.steps[`identity-verification/${personId}`]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
-  await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 1 });
+  await control(
+    `/identity-verifications/${waiting.steps[`identity-verification/${personId}`]!.providerIds.request_id}/complete`,
+    { verification_status: 'Approved' },
+  );
+  await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, {
+    status: 'Connected',
+    accounts: 1,
+  });
 }
 
 test('with two bridges, one going away mid-run, every event arrives and is applied once', async () => {
@@ -72,13 +111,17 @@ test('with two bridges, one going away mid-run, every event arrives and is appli
   // ... and each occurrence was applied exactly once, from a webhook, never from polling.
   for (const j of journeys) {
     const requestId = j.waiting.steps[`identity-verification/${j.personId}`]!.providerIds.request_id!;
-    const state = await stack.client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: requestId })).query(resourceStateQuery);
+    const state = await stack.client.workflow
+      .getHandle(resourceWorkflowId({ kind: 'idv', id: requestId }))
+      .query(resourceStateQuery);
     expect(state.occurrences).toBe(1);
     expect(state.events.map((e) => e.parse)).toEqual(['known']);
   }
   for (const j of before) {
     const requestId = j.waiting.steps[`identity-verification/${j.personId}`]!.providerIds.request_id!;
-    const state = await stack.client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: requestId })).query(resourceStateQuery);
+    const state = await stack.client.workflow
+      .getHandle(resourceWorkflowId({ kind: 'idv', id: requestId }))
+      .query(resourceStateQuery);
     // Both bridges delivered it: the second copy was recognised and ignored.
     expect(state.duplicatesIgnored).toBeGreaterThanOrEqual(1);
   }

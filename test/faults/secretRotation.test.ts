@@ -21,7 +21,14 @@ const DELAY_MS = 4_000;
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ caseFile: testCaseFileOption(), temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 4444, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({
+    caseFile: testCaseFileOption(),
+    temporal: testTemporalConfig(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 4444,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 50,
+  });
 });
 
 afterAll(async () => {
@@ -29,7 +36,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
+const control = (path: string, body?: unknown, method?: string) =>
+  simulatorControl(stack.simulator)(path, body, method);
 const deliveries = async () => (await control('/deliveries')) as DeliveryLogEntry[];
 
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
@@ -59,14 +67,22 @@ test('a secret rotation with old-signed deliveries in flight: nothing refused, e
     // Reconciliation too late to make up for a refused delivery: the webhooks must do it all.
     const plan = { banking: true, reconcileAfter: '10 minutes' };
     const applicants = await Promise.all(Array.from({ length: JOURNEYS }, () => newApplicant(control)));
-    const handles = await Promise.all(applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)));
+    const handles = await Promise.all(
+      applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)),
+    );
     const asked = await Promise.all(applicants.map((a) => askedOf(stack.client, a, plan)));
     const before = (await deliveries()).length;
 
     // The IDV outcomes are signed with the old secret now and arrive DELAY_MS later.
     await control('/fault-rates', { delivery_delay_rate: 1, delivery_delay_ms: DELAY_MS }, 'PUT');
-    const idvSent = Promise.all(asked.map((ids) => control(`/identity-verifications/${ids.requestId}/complete`, { verification_status: 'Approved' })));
-    const signedOld = () => stack.simulator.store.deliveries.slice(before).filter((d) => d.event_type === 'IdentityVerification.Completed').length;
+    const idvSent = Promise.all(
+      asked.map((ids) =>
+        control(`/identity-verifications/${ids.requestId}/complete`, { verification_status: 'Approved' }),
+      ),
+    );
+    const signedOld = () =>
+      stack.simulator.store.deliveries.slice(before).filter((d) => d.event_type === 'IdentityVerification.Completed')
+        .length;
     await until(() => signedOld() >= JOURNEYS, 30_000, 'the IDV deliveries to be signed');
     await control('/fault-rates', {}, 'PUT');
     const oldSecret = stack.simulator.store.webhookSecret?.secret;
@@ -74,7 +90,11 @@ test('a secret rotation with old-signed deliveries in flight: nothing refused, e
     expect(stack.simulator.store.webhookSecret?.secret).not.toBe(oldSecret);
     const rotatedAt = new Date().toISOString();
     // The banking outcomes go out at once, signed with the new secret, ahead of the old-signed ones.
-    await Promise.all(asked.map((ids) => control(`/open-banking-connections/${ids.connectionId}/complete`, { status: 'Connected', accounts: 1 })));
+    await Promise.all(
+      asked.map((ids) =>
+        control(`/open-banking-connections/${ids.connectionId}/complete`, { status: 'Connected', accounts: 1 }),
+      ),
+    );
     await idvSent;
 
     const outcomes = await Promise.all(handles.map((h) => h.result()));
@@ -86,8 +106,14 @@ test('a secret rotation with old-signed deliveries in flight: nothing refused, e
     expect(idv.every((d) => d.faults.includes('delayed') && d.sent_at < rotatedAt)).toBe(true);
     expect(log.filter((d) => d.event_type.startsWith('OpenBanking')).every((d) => d.sent_at > rotatedAt)).toBe(true);
     expect(log.filter((d) => d.status !== 202).map((d) => `${d.event_type}: ${d.status}`)).toEqual([]);
-    const ledger = await settledLedger(stack.client, stack.temporal.taskQueue, async () => (await deliveries()).slice(before));
-    expect({ notApplied: ledger.notApplied, appliedTwice: ledger.appliedTwice, polled: ledger.polled }).toEqual({ notApplied: [], appliedTwice: [], polled: 0 });
+    const ledger = await settledLedger(stack.client, stack.temporal.taskQueue, async () =>
+      (await deliveries()).slice(before),
+    );
+    expect({ notApplied: ledger.notApplied, appliedTwice: ledger.appliedTwice, polled: ledger.polled }).toEqual({
+      notApplied: [],
+      appliedTwice: [],
+      polled: 0,
+    });
   } finally {
     await bridge.stop();
   }

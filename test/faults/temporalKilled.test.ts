@@ -46,10 +46,19 @@ async function gone(pid: number): Promise<void> {
 
 test('Temporal SIGKILLed and restarted mid-journey, deliveries arriving while it is down: every journey completes, every 2xx applied once', async () => {
   const port = await freePort();
-  stack = await startStack({ caseFile: testCaseFileOption(), embedded: { port, dbFile, logFile }, workflowBundle: testWorkflowBundle(), simulatorSeed: 3333, spoolDir: path.join(dir, 'spool'), processingDelayMs: 50 });
+  stack = await startStack({
+    caseFile: testCaseFileOption(),
+    embedded: { port, dbFile, logFile },
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 3333,
+    spoolDir: path.join(dir, 'spool'),
+    processingDelayMs: 50,
+  });
   const plan = { banking: true };
   const applicants = await Promise.all(Array.from({ length: JOURNEYS }, () => newApplicant(control)));
-  const handles = await Promise.all(applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)));
+  const handles = await Promise.all(
+    applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)),
+  );
   const asked = await Promise.all(applicants.map((a) => askedOf(stack.client, a, plan)));
 
   const pid = stack.devServer!.pid;
@@ -67,6 +76,9 @@ test('Temporal SIGKILLed and restarted mid-journey, deliveries arriving while it
   const outcomes = await Promise.all(handles.map((h) => h.result()));
   expect(outcomes.map((o) => o.state)).toEqual(outcomes.map(() => 'completed'));
   const ledger = await settledLedger(stack.client, stack.temporal.taskQueue, deliveries);
-  expect({ notApplied: ledger.notApplied, appliedTwice: ledger.appliedTwice }).toEqual({ notApplied: [], appliedTwice: [] });
+  expect({ notApplied: ledger.notApplied, appliedTwice: ledger.appliedTwice }).toEqual({
+    notApplied: [],
+    appliedTwice: [],
+  });
   expect(ledger.byOutcome.delivered).toBe((await deliveries()).length);
 }, 300_000);

@@ -17,7 +17,12 @@ import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { readPayloadKeys } from '../../codec/payloadKeys';
 import { readProviderConfig } from '../../activities/providerConfig';
 import { startWorker, type RunningWorker } from '../../worker/createWorker';
-import { deliverSignal, resourceStateQuery, type ResourceDelivery, type ResourceWorkflowInput } from '../../client/resourceMessages';
+import {
+  deliverSignal,
+  resourceStateQuery,
+  type ResourceDelivery,
+  type ResourceWorkflowInput,
+} from '../../client/resourceMessages';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { testCaseFile, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 
@@ -33,7 +38,12 @@ let caseFile: CaseFileStore;
 beforeAll(async () => {
   caseFile = await testCaseFile();
   // Unrouted resources have no subscriber, so they never poll: the provider is never called.
-  worker = await startWorker({ temporal, provider: readProviderConfig({}), workflowBundle: testWorkflowBundle(), caseFile });
+  worker = await startWorker({
+    temporal,
+    provider: readProviderConfig({}),
+    workflowBundle: testWorkflowBundle(),
+    caseFile,
+  });
   connection = await Connection.connect({ address: temporal.address });
   client = new Client({ connection, dataConverter: dataConverterFor(readPayloadKeys()) });
 });
@@ -66,7 +76,13 @@ async function send(workflowId: string, from: number, to: number): Promise<void>
       await client.workflow.signalWithStart(resourceWorkflow, {
         workflowId,
         taskQueue: temporal.taskQueue,
-        args: [{ resource: { kind: 'unrouted', id: workflowId }, continueAsNewAtHistoryLength: 1_000, retention: '1 minute' }],
+        args: [
+          {
+            resource: { kind: 'unrouted', id: workflowId },
+            continueAsNewAtHistoryLength: 1_000,
+            retention: '1 minute',
+          },
+        ],
         signal: deliverSignal,
         signalArgs: [delivery(n)],
       });
@@ -84,7 +100,10 @@ test(`${DELIVERIES} unrouted deliveries leave a bounded log and carried state`, 
   const deadline = Date.now() + 60_000;
   let state = await handle.query(resourceStateQuery);
   // Queries see the state only after the worker has processed every signal.
-  while (state.events.length + (state.eventsDropped ?? 0) + state.duplicatesIgnored < DELIVERIES + 1 && Date.now() < deadline) {
+  while (
+    state.events.length + (state.eventsDropped ?? 0) + state.duplicatesIgnored < DELIVERIES + 1 &&
+    Date.now() < deadline
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     state = await handle.query(resourceStateQuery);
   }

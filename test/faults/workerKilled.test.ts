@@ -17,7 +17,14 @@ const JOURNEYS = 6;
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ caseFile: testCaseFileOption(), temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 2222, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({
+    caseFile: testCaseFileOption(),
+    temporal: testTemporalConfig(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 2222,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 50,
+  });
   // The stack's in-process worker would take over the work; this test's worker is a process of its own.
   await stack.worker.stop();
 });
@@ -27,14 +34,11 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
+const control = (path: string, body?: unknown, method?: string) =>
+  simulatorControl(stack.simulator)(path, body, method);
 
 function workerProcess(): Promise<Child> {
-  return startChild(
-    'worker/main.ts',
-    workerEnvOf(stack, process.env.TEST_WORKFLOW_BUNDLE ?? ''),
-    'worker running',
-  );
+  return startChild('worker/main.ts', workerEnvOf(stack, process.env.TEST_WORKFLOW_BUNDLE ?? ''), 'worker running');
 }
 
 test('a worker SIGKILLed mid-activity: a new worker completes every journey, one provider resource per case, every 2xx applied once', async () => {
@@ -42,13 +46,16 @@ test('a worker SIGKILLed mid-activity: a new worker completes every journey, one
   await control('/fault-rates', { api_latency_ms: [1_000, 2_000] }, 'PUT');
   const plan = { banking: true };
   const applicants = await Promise.all(Array.from({ length: JOURNEYS }, () => newApplicant(control)));
-  const handles = await Promise.all(applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)));
+  const handles = await Promise.all(
+    applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)),
+  );
   const acting = Promise.all(applicants.map((a) => applicantActs(stack.client, control, a, plan, 180_000)));
 
   // Mid-activity: provider calls have started and some are still being answered (each takes 1–2 s).
   const requestsBefore = stack.simulator.store.requests.length;
   const deadline = Date.now() + 60_000;
-  while (stack.simulator.store.requests.length - requestsBefore < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  while (stack.simulator.store.requests.length - requestsBefore < 3 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   await first.kill();
   const killedAfter = stack.simulator.store.requests.length - requestsBefore;
   await control('/fault-rates', {}, 'PUT');
@@ -61,10 +68,22 @@ test('a worker SIGKILLed mid-activity: a new worker completes every journey, one
     for (const a of applicants) {
       const byCase = await control(`/ledger?case_id=${a.caseId}`);
       const byPerson = await control(`/ledger?person_id=${a.personId}`);
-      expect([byPerson.identityVerifications.length, byCase.openBankingConnections.length, byCase.affordabilityInsights.length, byCase.incomeEmployerRequests.length]).toEqual([1, 1, 1, 1]);
+      expect([
+        byPerson.identityVerifications.length,
+        byCase.openBankingConnections.length,
+        byCase.affordabilityInsights.length,
+        byCase.incomeEmployerRequests.length,
+      ]).toEqual([1, 1, 1, 1]);
     }
-    const ledger = await settledLedger(stack.client, stack.temporal.taskQueue, async () => (await control('/deliveries')) as DeliveryLogEntry[]);
-    expect({ notApplied: ledger.notApplied, appliedTwice: ledger.appliedTwice }).toEqual({ notApplied: [], appliedTwice: [] });
+    const ledger = await settledLedger(
+      stack.client,
+      stack.temporal.taskQueue,
+      async () => (await control('/deliveries')) as DeliveryLogEntry[],
+    );
+    expect({ notApplied: ledger.notApplied, appliedTwice: ledger.appliedTwice }).toEqual({
+      notApplied: [],
+      appliedTwice: [],
+    });
   } finally {
     await second.stop();
   }

@@ -36,7 +36,15 @@ export function readHistories(dir = historiesDir): RecordedHistory[] {
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((file) => {
-      const { generation, scenario, workflowId, history } = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as HistoryFile;
-      return { file, generation, scenario, workflowId, history: temporal.api.history.v1.History.decode(Buffer.from(history, 'base64')) };
+      const { generation, scenario, workflowId, history } = JSON.parse(
+        readFileSync(path.join(dir, file), 'utf8'),
+      ) as HistoryFile;
+      return {
+        file,
+        generation,
+        scenario,
+        workflowId,
+        history: temporal.api.history.v1.History.decode(Buffer.from(history, 'base64')),
+      };
     });
 }

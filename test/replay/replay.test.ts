@@ -19,7 +19,8 @@ import { readHistories, type RecordedHistory } from './historyFiles';
 
 const histories = readHistories();
 type Event = NonNullable<RecordedHistory['history']['events']>[number];
-const workflowType = (h: RecordedHistory) => h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+const workflowType = (h: RecordedHistory) =>
+  h.history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
 const events = (h: RecordedHistory): Event[] => h.history.events ?? [];
 const journeys = histories.filter((h) => workflowType(h) === 'onboardCase');
 const identityHistories = histories.filter((h) => h.scenario === 'idv-resubmission' && h.workflowId.startsWith('idv/'));
@@ -65,18 +66,33 @@ const SCENARIOS = [
   'unrouted',
 ];
 
-const WORKFLOW_TYPES = ['affordabilityWorkflow', 'bankingWorkflow', 'creditReportWorkflow', 'documentsWorkflow', 'identityVerificationWorkflow', 'incomeEmployerWorkflow', 'onboardCase', 'resourceWorkflow'];
+const WORKFLOW_TYPES = [
+  'affordabilityWorkflow',
+  'bankingWorkflow',
+  'creditReportWorkflow',
+  'documentsWorkflow',
+  'identityVerificationWorkflow',
+  'incomeEmployerWorkflow',
+  'onboardCase',
+  'resourceWorkflow',
+];
 
 async function replay(workflowBundle: WorkflowBundleOption, subset = histories) {
   const results: { file: string; error?: unknown }[] = [];
   const files = new Map(subset.map((h) => [h.workflowId, h.file]));
-  for await (const result of Worker.runReplayHistories({ workflowBundle, dataConverter: dataConverterFor(readPayloadKeys()) }, subset)) {
+  for await (const result of Worker.runReplayHistories(
+    { workflowBundle, dataConverter: dataConverterFor(readPayloadKeys()) },
+    subset,
+  )) {
     results.push({ file: files.get(result.workflowId) ?? result.workflowId, error: result.error });
   }
   return results;
 }
 
-const bundle = (file: string) => bundleWorkflowCode({ workflowsPath: require.resolve(file), logger: new DefaultLogger('WARN') }).then(({ code }) => ({ code }));
+const bundle = (file: string) =>
+  bundleWorkflowCode({ workflowsPath: require.resolve(file), logger: new DefaultLogger('WARN') }).then(({ code }) => ({
+    code,
+  }));
 
 test('one generation, the baseline: every scenario and every workflow type', () => {
   expect([...new Set(histories.map((h) => h.generation))]).toEqual([GENERATION]);
@@ -90,37 +106,63 @@ test('the baseline covers retried attempts, waivers, a native cancel, an operato
   expect(journeys.some((h) => h.scenario === 'journey-waived')).toBe(true);
   expect(histories.some((h) => events(h).some((e) => e.workflowExecutionCanceledEventAttributes))).toBe(true);
   const closedForAnOperator = journeys.find((h) => h.scenario === 'journey-operator-deadline')!;
-  expect(payloadText(events(closedForAnOperator).at(-1)?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0]?.data)).toContain('"state":"needs_attention"');
+  expect(
+    payloadText(
+      events(closedForAnOperator).at(-1)?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0]?.data,
+    ),
+  ).toContain('"state":"needs_attention"');
   const retried = journeys.find((h) => h.scenario === 'journey-retried')!;
-  expect(payloadText(events(retried)[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data)).toContain('"carryOver"');
+  expect(
+    payloadText(events(retried)[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data),
+  ).toContain('"carryOver"');
 });
 
 test('no history holds a patch marker: nothing is released, so no workflow code is patched', () => {
-  const patchMarkers = histories.flatMap((h) => events(h).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').map(() => h.file));
+  const patchMarkers = histories.flatMap((h) =>
+    events(h)
+      .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+      .map(() => h.file),
+  );
   expect(patchMarkers).toEqual([]);
 });
 
 /** The activity types a history schedules, and those its local activities ran (from their markers). */
-const activityTypes = (h: RecordedHistory) => events(h).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter((name): name is string => Boolean(name));
+const activityTypes = (h: RecordedHistory) =>
+  events(h)
+    .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name)
+    .filter((name): name is string => Boolean(name));
 const localActivityMarkers = (h: RecordedHistory) =>
   events(h)
     .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
     .map((e) => payloadText(e.markerRecordedEventAttributes!.details?.data?.payloads?.[0]?.data));
 
 test('every journey writes its state to the read model', () => {
-  const writes = (h: RecordedHistory) => localActivityMarkers(h).some((m) => m.includes('writeCaseState')) || activityTypes(h).includes('writeCaseState');
+  const writes = (h: RecordedHistory) =>
+    localActivityMarkers(h).some((m) => m.includes('writeCaseState')) || activityTypes(h).includes('writeCaseState');
   for (const h of journeys) expect({ file: h.file, writes: writes(h) }).toEqual({ file: h.file, writes: true });
 });
 
-test('a resource polls by one activity\'s retries: a late applicant\'s webhook cancels the poll, a lost one is found by a retry', () => {
+test("a resource polls by one activity's retries: a late applicant's webhook cancels the poll, a lost one is found by a retry", () => {
   const resources = histories.filter((h) => workflowType(h) === 'resourceWorkflow');
   // No poll of its own: neither an activity nor a local activity per poll.
-  expect(resources.filter((h) => activityTypes(h).includes('pollResource') || localActivityMarkers(h).some((m) => m.includes('pollResource'))).map((h) => h.file)).toEqual([]);
+  expect(
+    resources
+      .filter(
+        (h) =>
+          activityTypes(h).includes('pollResource') || localActivityMarkers(h).some((m) => m.includes('pollResource')),
+      )
+      .map((h) => h.file),
+  ).toEqual([]);
   const ofResources = (scenario: string) => resources.filter((h) => h.scenario === scenario).flatMap((h) => events(h));
-  const pollsOf = (scenario: string) => ofResources(scenario).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pollUntilSettled');
+  const pollsOf = (scenario: string) =>
+    ofResources(scenario).filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pollUntilSettled',
+    );
   const outcomeOf = (scenario: string) => ({
     cancelled: ofResources(scenario).filter((e) => e.activityTaskCanceledEventAttributes).length,
-    completedOnAttempt: ofResources(scenario).filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 1),
+    completedOnAttempt: ofResources(scenario)
+      .filter((e) => e.activityTaskStartedEventAttributes)
+      .map((e) => e.activityTaskStartedEventAttributes!.attempt ?? 1),
   });
   // The first poll waits for a timer; the polls after it are the activity's attempts, no event each.
   expect(ofResources('resource-polled-with-backoff').some((e) => e.timerStartedEventAttributes)).toBe(true);
@@ -135,20 +177,36 @@ test('a resource polls by one activity\'s retries: a late applicant\'s webhook c
 test('operator actions continue what the provider holds: a picklist retried reads the report again, a waiting IDV retried adopts its request', () => {
   const continued = ofScenario('journey-continued');
   const credit = continued.filter((h) => workflowType(h) === 'creditReportWorkflow').map(activityTypes);
-  expect(credit).toEqual(expect.arrayContaining([expect.arrayContaining(['requestCreditReport']), expect.arrayContaining(['readCreditReport', 'resolveCreditReportPicklist'])]));
+  expect(credit).toEqual(
+    expect.arrayContaining([
+      expect.arrayContaining(['requestCreditReport']),
+      expect.arrayContaining(['readCreditReport', 'resolveCreditReportPicklist']),
+    ]),
+  );
   expect(credit.flat().filter((a) => a === 'requestCreditReport')).toHaveLength(1);
 });
 
 test('a case carries its CaseId from the start on the journey and every step attempt, and on every resource it subscribed to', () => {
-  const startedWith = (h: RecordedHistory) => payloadText(events(h)[0]?.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields?.[caseIdSearchAttribute.name]?.data);
-  const upserted = (h: RecordedHistory) => events(h).some((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.[caseIdSearchAttribute.name]);
+  const startedWith = (h: RecordedHistory) =>
+    payloadText(
+      events(h)[0]?.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields?.[
+        caseIdSearchAttribute.name
+      ]?.data,
+    );
+  const upserted = (h: RecordedHistory) =>
+    events(h).some(
+      (e) =>
+        e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.[caseIdSearchAttribute.name],
+    );
   const ofJourneys = histories.filter((h) => h.scenario.startsWith('journey-'));
   expect(ofJourneys.length).toBeGreaterThan(40);
   for (const h of ofJourneys) {
     const caseOf = /^case\/([^/]+)/.exec(h.workflowId)?.[1];
-    if (caseOf) expect({ file: h.file, caseId: startedWith(h) }).toEqual({ file: h.file, caseId: JSON.stringify(caseOf) });
+    if (caseOf)
+      expect({ file: h.file, caseId: startedWith(h) }).toEqual({ file: h.file, caseId: JSON.stringify(caseOf) });
     // A resource the bridge started (a delivery first) learns its case from its first subscriber.
-    else expect({ file: h.file, carried: startedWith(h) !== '' || upserted(h) }).toEqual({ file: h.file, carried: true });
+    else
+      expect({ file: h.file, carried: startedWith(h) !== '' || upserted(h) }).toEqual({ file: h.file, carried: true });
   }
 });
 
@@ -165,7 +223,9 @@ test('a subscriber that comes after both deliveries of an occurrence is replayed
   const replayed = ofScenario('resource-replayed-per-occurrence');
   expect(replayed).toHaveLength(1);
   for (const h of replayed) {
-    expect(events(h).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'deliver')).toHaveLength(2);
+    expect(events(h).filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'deliver')).toHaveLength(
+      2,
+    );
     expect(events(h).filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes)).toHaveLength(1);
   }
 });
@@ -194,7 +254,9 @@ test('every provider read returned a case file reference and a summary, and jour
       if (!name || !reads.includes(name)) continue;
       const result = JSON.parse(payloadText(completed.result!.payloads![0]!.data));
       expect(result.case_file).toMatchObject({ attempt_id: h.workflowId, id: expect.any(String) });
-      expect(JSON.stringify(result)).not.toMatch(/"transactions":\[|"checks":\[|"balances":\[|content_base64|extracted_data|credit_limit/);
+      expect(JSON.stringify(result)).not.toMatch(
+        /"transactions":\[|"checks":\[|"balances":\[|content_base64|extracted_data|credit_limit/,
+      );
       seen.add(name);
     }
   }
@@ -202,10 +264,21 @@ test('every provider read returned a case file reference and a summary, and jour
 });
 
 test('every journey notifies the LOS, by a local activity first', () => {
-  const byLocalActivity = (e: Event) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity' && payloadText(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data).includes('notifyLos');
+  const byLocalActivity = (e: Event) =>
+    e.markerRecordedEventAttributes?.markerName === 'core_local_activity' &&
+    payloadText(e.markerRecordedEventAttributes.details?.data?.payloads?.[0]?.data).includes('notifyLos');
   // One journey history for each journey scenario (a retried journey's latest run) and each late-applicant one.
-  expect(journeys.length).toBe(SCENARIOS.filter((s) => s.startsWith('journey-') || s === 'provider-outage' || s === 'resource-polled-with-backoff' || s === 'resource-settled-by-poll').length);
-  for (const h of journeys) expect({ file: h.file, notifies: events(h).some(byLocalActivity) }).toEqual({ file: h.file, notifies: true });
+  expect(journeys.length).toBe(
+    SCENARIOS.filter(
+      (s) =>
+        s.startsWith('journey-') ||
+        s === 'provider-outage' ||
+        s === 'resource-polled-with-backoff' ||
+        s === 'resource-settled-by-poll',
+    ).length,
+  );
+  for (const h of journeys)
+    expect({ file: h.file, notifies: events(h).some(byLocalActivity) }).toEqual({ file: h.file, notifies: true });
 });
 
 test('every recorded history replays on the current workflow code', async () => {
@@ -216,8 +289,14 @@ test('every recorded history replays on the current workflow code', async () => 
 
 test('a journey input rule tightened after journeys started does not touch their replay: the workflow only reads its input', async () => {
   // Tomorrow's rule, say: at most one resubmission, and deadlines named explicitly.
-  const tightened = onboardCaseInputSchema.safeExtend({ maxResubmissions: z.number().int().max(1), deadlines: z.record(z.string(), z.unknown()).refine((d) => 'operatorDecision' in d, 'operatorDecision is required') });
-  const inputOf = (h: RecordedHistory) => JSON.parse(payloadText(events(h)[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data)) as unknown;
+  const tightened = onboardCaseInputSchema.safeExtend({
+    maxResubmissions: z.number().int().max(1),
+    deadlines: z.record(z.string(), z.unknown()).refine((d) => 'operatorDecision' in d, 'operatorDecision is required'),
+  });
+  const inputOf = (h: RecordedHistory) =>
+    JSON.parse(
+      payloadText(events(h)[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]?.data),
+    ) as unknown;
   const refused = journeys.filter((h) => !tightened.safeParse(inputOf(h)).success);
   expect(refused.length).toBeGreaterThanOrEqual(5);
   for (const h of refused) expect(onboardCaseInputSchema.safeParse(inputOf(h)).success).toBe(true);

@@ -25,7 +25,11 @@ export default async function globalSetup(): Promise<void> {
   const cliPath = await resolveTemporalCli({ log: (line) => console.log(line) });
   const postgresUrl = process.env.TEST_CASE_FILE_DATABASE_URL;
   const [server, bundle, caseFile] = await Promise.all([
-    startDevServer({ cliPath, logFile: path.join(dir, 'temporal-dev-server.log'), extraNamespaces: Object.values(suiteNamespaces) }),
+    startDevServer({
+      cliPath,
+      logFile: path.join(dir, 'temporal-dev-server.log'),
+      extraNamespaces: Object.values(suiteNamespaces),
+    }),
     bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') }),
     postgresUrl ? undefined : startEmbeddedCaseFile(),
   ]);

@@ -21,9 +21,12 @@ export const suiteNamespaces = {
 } as const;
 
 /** A Temporal config on the shared dev server with a task queue of the suite's own (and a namespace, when it has one). */
-export function testTemporalConfig(namespace: (typeof suiteNamespaces)[keyof typeof suiteNamespaces] | 'default' = 'default'): TemporalConfig {
+export function testTemporalConfig(
+  namespace: (typeof suiteNamespaces)[keyof typeof suiteNamespaces] | 'default' = 'default',
+): TemporalConfig {
   const address = process.env.TEST_TEMPORAL_ADDRESS;
-  if (!address) throw new Error('TEST_TEMPORAL_ADDRESS is unset: run the tests through jest (global setup starts Temporal)');
+  if (!address)
+    throw new Error('TEST_TEMPORAL_ADDRESS is unset: run the tests through jest (global setup starts Temporal)');
   return { address, namespace, taskQueue: `test-${randomUUID()}` };
 }
 
@@ -51,7 +54,8 @@ export async function testCaseFile(): Promise<CaseFileStore> {
 
 export function testCaseFileUrl(): string {
   const url = process.env.TEST_CASE_FILE_URL;
-  if (!url) throw new Error('TEST_CASE_FILE_URL is unset: run the tests through jest (global setup starts the case file)');
+  if (!url)
+    throw new Error('TEST_CASE_FILE_URL is unset: run the tests through jest (global setup starts the case file)');
   return url;
 }
 

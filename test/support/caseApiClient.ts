@@ -6,10 +6,18 @@ export interface ApiAnswer<T = any> {
 }
 
 export function caseApiClient(baseUrl: string) {
-  return async <T = any>(method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiAnswer<T>> => {
+  return async <T = any>(
+    method: string,
+    path: string,
+    options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<ApiAnswer<T>> => {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers },
+      headers: {
+        ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
       body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
     });
     const text = await response.text();
@@ -18,11 +26,16 @@ export function caseApiClient(baseUrl: string) {
 }
 
 /** Polls `read` until `predicate` holds on its answer; fails with the last answer when time runs out. */
-export async function eventually<T>(read: () => Promise<T>, predicate: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  predicate: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = await read();
   while (!predicate(last)) {
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last: ${JSON.stringify(last).slice(0, 2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms; last: ${JSON.stringify(last).slice(0, 2000)}`);
     await new Promise((r) => setTimeout(r, 100));
     last = await read();
   }

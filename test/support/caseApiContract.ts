@@ -49,7 +49,14 @@ export function caseApiContractSuite(options: ContractSuiteOptions): void {
     // (an Update to one waits for a worker that never comes).
     caseFile = await startCaseFileProcess();
     [stack, python] = await Promise.all([
-      startStack({ temporal: testTemporalConfig(), caseFile: caseFileOptionOf(caseFile), workflowBundle: testWorkflowBundle(), simulatorSeed: options.simulatorSeed, spoolDir: testDirectory('spool'), processingDelayMs: 20 }),
+      startStack({
+        temporal: testTemporalConfig(),
+        caseFile: caseFileOptionOf(caseFile),
+        workflowBundle: testWorkflowBundle(),
+        simulatorSeed: options.simulatorSeed,
+        spoolDir: testDirectory('spool'),
+        processingDelayMs: 20,
+      }),
       resolveSchemathesis(),
     ]);
     await startPicklistCase(stack);
@@ -64,17 +71,23 @@ export function caseApiContractSuite(options: ContractSuiteOptions): void {
   // operator role's run then meets in GET /v1/cases; in two tests, jest --randomize would change
   // what a fixed seed generates.
   const roles = ['operator', 'origination'] as const;
-  test(`every operation keeps the document's promises to a caller with each role (${roles.join(', ')})`, async () => {
-    for (const role of roles) {
-      const began = Date.now();
-      const result = await schemathesis(python, stack.caseApi.url, role, stack.caseApiKeys![role], seed, options);
-      // What failed comes first, a line each: CI shows the head of a failure's message.
-      const failed = result.code === 0 ? [] : failuresIn(result.output);
-      expect({ role, seed, code: result.code, failed, output: result.code === 0 ? 'passed' : result.output }).toEqual({ role, seed, code: 0, failed: [], output: 'passed' });
-      expect(Number(/(\d+) generated/.exec(result.output)?.[1] ?? 0)).toBeGreaterThan(0);
-      expect(Date.now() - began).toBeLessThan(options.budgetMs);
-    }
-  }, roles.length * options.budgetMs + 60_000);
+  test(
+    `every operation keeps the document's promises to a caller with each role (${roles.join(', ')})`,
+    async () => {
+      for (const role of roles) {
+        const began = Date.now();
+        const result = await schemathesis(python, stack.caseApi.url, role, stack.caseApiKeys![role], seed, options);
+        // What failed comes first, a line each: CI shows the head of a failure's message.
+        const failed = result.code === 0 ? [] : failuresIn(result.output);
+        expect({ role, seed, code: result.code, failed, output: result.code === 0 ? 'passed' : result.output }).toEqual(
+          { role, seed, code: 0, failed: [], output: 'passed' },
+        );
+        expect(Number(/(\d+) generated/.exec(result.output)?.[1] ?? 0)).toBeGreaterThan(0);
+        expect(Date.now() - began).toBeLessThan(options.budgetMs);
+      }
+    },
+    roles.length * options.budgetMs + 60_000,
+  );
 }
 
 /** A case whose credit report waits for a picklist choice: actions on it meet a running journey. */
@@ -83,35 +96,69 @@ async function startPicklistCase(stack: Stack): Promise<void> {
   const api = caseApiClient(stack.caseApi.url);
   const key = stack.caseApiKeys!.origination;
   const caseId = (await control('/cases', {})).case_id as string;
-  const ambiguous = ((await control('/companies')) as { company_name: string; company_id: string }[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
+  const ambiguous = ((await control('/companies')) as { company_name: string; company_id: string }[]).find(
+    (c) => c.company_name === 'Ambiguous Foods Ltd',
+  )!;
   const input = { caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } };
   expect((await api('POST', '/v1/cases', { key, body: input })).status).toBe(201);
-  await eventually(() => api('GET', `/v1/cases/${caseId}`, { key }), (r) => r.body?.steps?.['credit-report']?.state === 'waiting');
+  await eventually(
+    () => api('GET', `/v1/cases/${caseId}`, { key }),
+    (r) => r.body?.steps?.['credit-report']?.state === 'waiting',
+  );
 }
 
 /** One Schemathesis run with a role's key: its exit code and its whole report. */
-function schemathesis(python: string, apiUrl: string, role: string, key: string, seed: number, options: ContractSuiteOptions): Promise<{ code: number; output: string }> {
+function schemathesis(
+  python: string,
+  apiUrl: string,
+  role: string,
+  key: string,
+  seed: number,
+  options: ContractSuiteOptions,
+): Promise<{ code: number; output: string }> {
   const args = [
-    '-m', 'schemathesis.cli', 'run', `${apiUrl}/openapi.json`,
-    '--header', `Authorization: Bearer ${key}`,
-    '--checks', 'all',
-    '--max-response-time', '2',
-    '--max-examples', String(options.examplesPerOperation),
-    '--seed', String(seed),
+    '-m',
+    'schemathesis.cli',
+    'run',
+    `${apiUrl}/openapi.json`,
+    '--header',
+    `Authorization: Bearer ${key}`,
+    '--checks',
+    'all',
+    '--max-response-time',
+    '2',
+    '--max-examples',
+    String(options.examplesPerOperation),
+    '--seed',
+    String(seed),
     // One worker: the machine's other core serves the stack (and Hypothesis's threads once met a CPython AST bug).
-    '--workers', '1',
+    '--workers',
+    '1',
     '--no-shrink',
-    '--output-sanitize', 'true',
+    '--output-sanitize',
+    'true',
     // CONTRACT_REPORT_DIR=<dir> keeps every request and answer with its time (HAR, a folder per role).
-    ...(process.env.CONTRACT_REPORT_DIR ? ['--report', 'har', '--report-dir', path.join(process.env.CONTRACT_REPORT_DIR, role)] : []),
+    ...(process.env.CONTRACT_REPORT_DIR
+      ? ['--report', 'har', '--report-dir', path.join(process.env.CONTRACT_REPORT_DIR, role)]
+      : []),
   ];
   // A throwaway working folder: Hypothesis keeps its example database there.
   const cwd = mkdtempSync(path.join(process.env.TEST_TEMP_DIR!, 'schemathesis-'));
-  const env = { ...process.env, NO_COLOR: '1', PYTHONWARNINGS: 'ignore', PYTHONPATH: hooksDir, SCHEMATHESIS_HOOKS: 'case_api_contract_hooks' };
+  const env = {
+    ...process.env,
+    NO_COLOR: '1',
+    PYTHONWARNINGS: 'ignore',
+    PYTHONPATH: hooksDir,
+    SCHEMATHESIS_HOOKS: 'case_api_contract_hooks',
+  };
   return new Promise((resolve) => {
-    execFile(python, args, { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: options.budgetMs + 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      python,
+      args,
+      { cwd, env, maxBuffer: 64 * 1024 * 1024, timeout: options.budgetMs + 30_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }
-

@@ -23,9 +23,20 @@ export interface CaseFileProcess {
 /** The stack's case-file option for a case file served by such a process (one connection at a time, as PGlite serves). */
 export const caseFileOptionOf = (caseFile: CaseFileProcess) => ({ url: caseFile.url, poolSize: EMBEDDED_POOL_SIZE });
 
-export async function startCaseFileProcess(options: { dataDir?: string; port?: number; holdCommitAfter?: string; timeoutMs?: number } = {}): Promise<CaseFileProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, CASE_FILE_DATA_DIR: options.dataDir ?? '', CASE_FILE_PORT: String(options.port ?? 0), HOLD_COMMIT_AFTER: options.holdCommitAfter ?? '' };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/embeddedCaseFileProcess.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startCaseFileProcess(
+  options: { dataDir?: string; port?: number; holdCommitAfter?: string; timeoutMs?: number } = {},
+): Promise<CaseFileProcess> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CASE_FILE_DATA_DIR: options.dataDir ?? '',
+    CASE_FILE_PORT: String(options.port ?? 0),
+    HOLD_COMMIT_AFTER: options.holdCommitAfter ?? '',
+  };
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'test/support/embeddedCaseFileProcess.ts')],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const seen: string[] = [];
   let stderr = '';
   let exit: string | undefined;
@@ -49,7 +60,10 @@ export async function startCaseFileProcess(options: { dataDir?: string; port?: n
     for (;;) {
       const found = seen.find((text) => text.startsWith(prefix));
       if (found) return found;
-      if (exit) throw new Error(`the embedded case file ${exit} before "${prefix}": ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+      if (exit)
+        throw new Error(
+          `the embedded case file ${exit} before "${prefix}": ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
+        );
       if (Date.now() > deadline) throw new Error(`no "${prefix}" from the embedded case file within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         const wake = () => {
@@ -69,7 +83,13 @@ export async function startCaseFileProcess(options: { dataDir?: string; port?: n
   };
   try {
     const serving = await line('case file serving ', options.timeoutMs ?? 60_000);
-    return { url: serving.slice('case file serving '.length), pid: child.pid ?? -1, line, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+    return {
+      url: serving.slice('case file serving '.length),
+      pid: child.pid ?? -1,
+      line,
+      kill: () => end('SIGKILL'),
+      stop: () => end('SIGTERM'),
+    };
   } catch (error) {
     await end('SIGKILL');
     throw error;

@@ -37,7 +37,9 @@ export interface ConformanceSetup {
  * handed the current ones whenever the simulator starts; the returned `boot` starts another with
  * other options (stop the running one first). The last one started is stopped after each test.
  */
-export function useConformanceSimulator(onChange: (current: ConformanceSetup) => void): (options?: ConformanceOptions) => Promise<void> {
+export function useConformanceSimulator(
+  onChange: (current: ConformanceSetup) => void,
+): (options?: ConformanceOptions) => Promise<void> {
   let sim: RunningSimulator | undefined;
   let receiver: WebhookReceiver | undefined;
   const boot = async (options: ConformanceOptions = {}): Promise<void> => {

@@ -78,7 +78,9 @@ function holdCommitAfterInsertInto(table: string): void {
       let answer = Buffer.alloc(0);
       void run
         .call(this, query, { onRawData: (data: Uint8Array) => void (answer = Buffer.concat([answer, data])) })
-        .then(() => console.log(`holding commit ${table} case=${caseId} rows=${firstValue(answer)} statements=${statements}`));
+        .then(() =>
+          console.log(`holding commit ${table} case=${caseId} rows=${firstValue(answer)} statements=${statements}`),
+        );
       return new Promise<void>(() => undefined);
     }
     return run.call(this, message, options);
@@ -86,7 +88,8 @@ function holdCommitAfterInsertInto(table: string): void {
 }
 
 async function main(): Promise<void> {
-  if (!Number.isInteger(port) || port < 0) throw new Error(`CASE_FILE_PORT is not a port: ${process.env.CASE_FILE_PORT}`);
+  if (!Number.isInteger(port) || port < 0)
+    throw new Error(`CASE_FILE_PORT is not a port: ${process.env.CASE_FILE_PORT}`);
   if (holdAfter) holdCommitAfterInsertInto(holdAfter);
   const caseFile = await startEmbeddedCaseFile({ dataDir, port });
   console.log(`case file serving ${caseFile.url}`);

@@ -13,7 +13,8 @@ export interface FailingFileSystem extends DurableFileSystem {
   heal(): void;
 }
 
-const ioError = (code: string, call: string) => Object.assign(new Error(`${code}: injected by the test, ${call}`), { code });
+const ioError = (code: string, call: string) =>
+  Object.assign(new Error(`${code}: injected by the test, ${call}`), { code });
 
 export function failingFileSystem(): FailingFileSystem {
   let failure: FileFailure | undefined;

@@ -32,7 +32,10 @@ function collect(value: unknown, into: Payload[]): void {
 
 const sizeOf = (payload: Payload) => temporal.api.common.v1.Payload.encode(payload).finish().length;
 
-export async function payloadSizes(history: temporal.api.history.v1.IHistory, codec: PayloadCodec): Promise<PayloadSizes> {
+export async function payloadSizes(
+  history: temporal.api.history.v1.IHistory,
+  codec: PayloadCodec,
+): Promise<PayloadSizes> {
   const found: Payload[] = [];
   for (const event of history.events ?? []) collect(event, found);
   const decoded = found.length ? await codec.decode(found.map((p) => temporal.api.common.v1.Payload.create(p))) : [];

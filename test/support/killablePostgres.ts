@@ -23,9 +23,14 @@ export interface KillablePostgres {
 }
 
 function serverBin(): string {
-  const versions = existsSync(POSTGRES_LIB) ? readdirSync(POSTGRES_LIB).filter((v) => existsSync(path.join(POSTGRES_LIB, v, 'bin', 'pg_ctl'))) : [];
+  const versions = existsSync(POSTGRES_LIB)
+    ? readdirSync(POSTGRES_LIB).filter((v) => existsSync(path.join(POSTGRES_LIB, v, 'bin', 'pg_ctl')))
+    : [];
   const latest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
-  if (!latest) throw new Error(`no PostgreSQL server binaries under ${POSTGRES_LIB}: install Debian's postgresql package (.ci/store-tests-on-postgres does)`);
+  if (!latest)
+    throw new Error(
+      `no PostgreSQL server binaries under ${POSTGRES_LIB}: install Debian's postgresql package (.ci/store-tests-on-postgres does)`,
+    );
   return path.join(POSTGRES_LIB, latest, 'bin');
 }
 
@@ -36,7 +41,10 @@ export async function startKillablePostgres(): Promise<KillablePostgres> {
   const data = path.join(dir, 'data');
   const port = await freePort();
   const run = (command: string, args: string[]) => {
-    if (asRoot) execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', [command, ...args].map((a) => `'${a}'`).join(' ')], { stdio: 'pipe' });
+    if (asRoot)
+      execFileSync('su', ['postgres', '-s', '/bin/sh', '-c', [command, ...args].map((a) => `'${a}'`).join(' ')], {
+        stdio: 'pipe',
+      });
     else execFileSync(command, args, { stdio: 'pipe' });
   };
   if (asRoot) execFileSync('chown', ['postgres', dir]);
@@ -44,7 +52,16 @@ export async function startKillablePostgres(): Promise<KillablePostgres> {
   const log = path.join(dir, 'server.log');
   const start = () => {
     try {
-      run(path.join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+      run(path.join(bin, 'pg_ctl'), [
+        '-D',
+        data,
+        '-l',
+        log,
+        '-w',
+        '-o',
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+        'start',
+      ]);
     } catch (error) {
       const tail = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-5).join('\n') : '';
       throw new Error(`PostgreSQL did not start: ${(error as Error).message.split('\n')[0]}\n${tail}`);
@@ -83,7 +100,10 @@ function childrenOf(pid: number): number[] {
   } catch {
     // ps exits 1 when there are none
   }
-  return out.split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+  return out
+    .split('\n')
+    .map((l) => Number(l.trim()))
+    .filter((n) => n > 0);
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {

@@ -34,7 +34,9 @@ const provider = new Provider(issuer, {
   cookies: { keys: ['oidc-test-provider-cookie-key-0123456789'] },
   findAccount: (_ctx, id) => {
     const account = accounts[id];
-    return account ? { accountId: id, claims: () => ({ sub: id, name: account.name, roles: account.roles }) } : undefined;
+    return account
+      ? { accountId: id, claims: () => ({ sub: id, name: account.name, roles: account.roles }) }
+      : undefined;
   },
 });
 server.on('request', provider.callback());

@@ -30,7 +30,9 @@ export const probeStateQuery = defineQuery<ProbeState>('probeState');
 
 export async function resourceInboxProbe(): Promise<ProbeState> {
   const received: string[] = [];
-  const inbox = createResourceInbox((resource, delivery) => void received.push(`${resource.kind}/${resource.id}|${delivery.dedupeId}`));
+  const inbox = createResourceInbox(
+    (resource, delivery) => void received.push(`${resource.kind}/${resource.id}|${delivery.dedupeId}`),
+  );
   const queue: ProbeCommand[] = [];
   let done = 0;
   const state = (): ProbeState => ({ subscribed: inbox.subscribed(), received, done });
@@ -41,7 +43,8 @@ export async function resourceInboxProbe(): Promise<ProbeState> {
       await condition(() => queue.length > 0);
       const command = queue.shift() as ProbeCommand;
       if (command.op === 'finish') return state();
-      if (command.op === 'subscribe') await inbox.subscribe(command.resource, command.reconcileAfter, command.reconcileBackoffCap);
+      if (command.op === 'subscribe')
+        await inbox.subscribe(command.resource, command.reconcileAfter, command.reconcileBackoffCap);
       else if (command.op === 'track') inbox.track(command.resource);
       else if (command.op === 'unsubscribe') await inbox.unsubscribe(command.resource);
       else await inbox.unsubscribeAll();

@@ -22,7 +22,9 @@ const venvOf = (root: string) => path.join(root, '.tools', `schemathesis-${SCHEM
 /** The venv's python, with which `-m schemathesis.cli` runs the `st` command. */
 export const schemathesisPython = (root = projectRoot) => path.join(venvOf(root), 'bin', 'python');
 
-export async function resolveSchemathesis(options: { root?: string; log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+export async function resolveSchemathesis(
+  options: { root?: string; log?: (line: string) => void; env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   const { root = projectRoot, log = () => {}, env = process.env } = options;
   const python = schemathesisPython(root);
   if (existsSync(python)) return python;
@@ -32,11 +34,16 @@ export async function resolveSchemathesis(options: { root?: string; log?: (line:
   try {
     mkdirSync(path.dirname(building), { recursive: true });
     await run(basePython, ['-m', 'venv', building], { env });
-    await run(path.join(building, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`], { env, maxBuffer: 16 * 1024 * 1024 });
+    await run(
+      path.join(building, 'bin', 'pip'),
+      ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`],
+      { env, maxBuffer: 16 * 1024 * 1024 },
+    );
     // Another installer may have finished first: its venv is as good as this one.
     if (!existsSync(python)) renameSync(building, venvOf(root));
   } catch (error) {
-    const detail = error instanceof Error ? (error as Error & { stderr?: string }).stderr || error.message : String(error);
+    const detail =
+      error instanceof Error ? (error as Error & { stderr?: string }).stderr || error.message : String(error);
     throw new Error(
       `Could not install Schemathesis with ${basePython} -m venv + pip install schemathesis==${SCHEMATHESIS_VERSION}: ${detail.trim()}\n` +
         'It needs Python 3.10+ with the venv module (Debian: apt-get install python3-venv) and PyPI.',

@@ -15,9 +15,16 @@ export function failuresIn(report: string): string[] {
   };
   for (const line of section.split('\n')) {
     const heading = /^_+ (.+?) _+$/.exec(line);
-    if (heading) { flush(''); operation = heading[1] ?? ''; continue; }
+    if (heading) {
+      flush('');
+      operation = heading[1] ?? '';
+      continue;
+    }
     const check = /^- (.+)$/.exec(line);
-    if (check) { checks.push(check[1] ?? ''); continue; }
+    if (check) {
+      checks.push(check[1] ?? '');
+      continue;
+    }
     const status = /^\[(\d{3})\]/.exec(line);
     if (status) flush(`[${status[1]}]`);
   }

@@ -10,7 +10,9 @@ import { whenVersioned } from '../../workflows/versioningBehaviors';
 
 export * from '../../workflows';
 
-export async function identityVerificationWorkflow(input: Parameters<typeof identityVerificationV1>[0]): ReturnType<typeof identityVerificationV1> {
+export async function identityVerificationWorkflow(
+  input: Parameters<typeof identityVerificationV1>[0],
+): ReturnType<typeof identityVerificationV1> {
   upsertMemo({ stepCode: 'v2' });
   return identityVerificationV1(input);
 }

@@ -5,7 +5,13 @@
 import type { CaseFileStore } from '../../case-file/store';
 import type { DocumentKind } from '../../provider';
 
-export async function storedDocument(caseFile: CaseFileStore, caseId: string, fileName: string, text: string, documentType?: DocumentKind) {
+export async function storedDocument(
+  caseFile: CaseFileStore,
+  caseId: string,
+  fileName: string,
+  text: string,
+  documentType?: DocumentKind,
+) {
   const stored = await caseFile.putDocument({ caseId, fileName, documentType, content: Buffer.from(text) });
   return { document_id: stored.document_id, file_name: stored.file_name, document_type: documentType };
 }

@@ -82,7 +82,10 @@ export async function startTestLos(secret: string): Promise<TestLos> {
     req.on('end', () => {
       let event: CaseEvent;
       try {
-        event = webhook.verify(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>) as CaseEvent;
+        event = webhook.verify(
+          Buffer.concat(chunks).toString('utf8'),
+          req.headers as Record<string, string>,
+        ) as CaseEvent;
       } catch {
         res.writeHead(400).end();
         return;

@@ -18,10 +18,15 @@ const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 
 async function commitAllowed(round: number): Promise<void> {
   const line = await lines.next();
-  if (line.value !== `commit ${round}`) throw new Error(`expected "commit ${round}", read ${JSON.stringify(line.value)}`);
+  if (line.value !== `commit ${round}`)
+    throw new Error(`expected "commit ${round}", read ${JSON.stringify(line.value)}`);
 }
 
-const documentOf = (round: number): NewDocument => ({ caseId: `pg-fault-${round}`, fileName: `record-${round}.txt`, content: Buffer.from(`record ${round}`) });
+const documentOf = (round: number): NewDocument => ({
+  caseId: `pg-fault-${round}`,
+  fileName: `record-${round}.txt`,
+  content: Buffer.from(`record ${round}`),
+});
 
 /** Retried like an activity: every failure waits a little longer, until the deadline. */
 async function retried(write: () => Promise<unknown>): Promise<number> {
@@ -31,7 +36,8 @@ async function retried(write: () => Promise<unknown>): Promise<number> {
       await write();
       return attempt;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`write still failing after ${RETRY_DEADLINE_MS} ms: ${(error as Error).message}`);
+      if (Date.now() > deadline)
+        throw new Error(`write still failing after ${RETRY_DEADLINE_MS} ms: ${(error as Error).message}`);
       await new Promise((resolve) => setTimeout(resolve, backoff));
     }
   }

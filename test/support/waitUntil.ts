@@ -8,7 +8,11 @@ export interface WaitOptions {
   intervalMs?: number;
 }
 
-export async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, options: WaitOptions = {}): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  options: WaitOptions = {},
+): Promise<T> {
   const { timeoutMs = 20_000, intervalMs = 50 } = options;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;

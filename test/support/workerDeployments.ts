@@ -16,14 +16,27 @@ export async function makeCurrent(client: Client, version: WorkerDeploymentVersi
   const deadline = Date.now() + timeoutMs;
   const { namespace } = client.options;
   await untilDeadline(deadline, `${version.deploymentName}.${version.buildId} could not be made current`, async () => {
-    await client.workflowService.setWorkerDeploymentCurrentVersion({ namespace, deploymentName: version.deploymentName, buildId: version.buildId, identity: 'worker upgrade test' });
+    await client.workflowService.setWorkerDeploymentCurrentVersion({
+      namespace,
+      deploymentName: version.deploymentName,
+      buildId: version.buildId,
+      identity: 'worker upgrade test',
+    });
     return true;
   });
-  await untilDeadline(deadline, `${version.deploymentName}.${version.buildId} was made current but did not reach the task queue`, async () => {
-    const info = (await client.workflowService.describeWorkerDeployment({ namespace, deploymentName: version.deploymentName })).workerDeploymentInfo;
-    const completed = info?.routingConfigUpdateState === temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_COMPLETED;
-    return completed && info?.routingConfig?.currentDeploymentVersion?.buildId === version.buildId;
-  });
+  await untilDeadline(
+    deadline,
+    `${version.deploymentName}.${version.buildId} was made current but did not reach the task queue`,
+    async () => {
+      const info = (
+        await client.workflowService.describeWorkerDeployment({ namespace, deploymentName: version.deploymentName })
+      ).workerDeploymentInfo;
+      const completed =
+        info?.routingConfigUpdateState ===
+        temporal.api.enums.v1.RoutingConfigUpdateState.ROUTING_CONFIG_UPDATE_STATE_COMPLETED;
+      return completed && info?.routingConfig?.currentDeploymentVersion?.buildId === version.buildId;
+    },
+  );
 }
 
 /** Calls `attempt` until it answers true; an error or false is tried again 200 ms later, until the deadline. */
@@ -53,7 +66,10 @@ export async function versionOf(handle: WorkflowHandle): Promise<VersionOfWorkfl
     [temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED]: 'PINNED',
     [temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE]: 'AUTO_UPGRADE',
   };
-  return { behavior: behaviors[info?.behavior ?? 0] ?? 'unversioned', buildId: info?.deploymentVersion?.buildId ?? undefined };
+  return {
+    behavior: behaviors[info?.behavior ?? 0] ?? 'unversioned',
+    buildId: info?.deploymentVersion?.buildId ?? undefined,
+  };
 }
 
 /** The workflows still running on a version (the visibility query an operator runs before retiring it): `type id` each. */
@@ -66,7 +82,10 @@ export async function runningOn(client: Client, version: WorkerDeploymentVersion
 
 /** A version's drainage status (`temporal worker deployment describe-version`): DRAINING, DRAINED, or unspecified while current. */
 export async function drainageOf(client: Client, version: WorkerDeploymentVersion): Promise<string> {
-  const described = await client.workflowService.describeWorkerDeploymentVersion({ namespace: client.options.namespace, deploymentVersion: version });
+  const described = await client.workflowService.describeWorkerDeploymentVersion({
+    namespace: client.options.namespace,
+    deploymentVersion: version,
+  });
   const status = described.workerDeploymentVersionInfo?.drainageInfo?.status ?? 0;
   return temporal.api.enums.v1.VersionDrainageStatus[status]?.replace('VERSION_DRAINAGE_STATUS_', '') ?? String(status);
 }

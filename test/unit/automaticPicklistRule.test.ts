@@ -1,7 +1,16 @@
 import { automaticChoice } from '../../workflows/creditReportWorkflow';
 
-const entry = (provider_id: string, company_name: string, company_number: string | null, country_code: string | null = 'GB') => ({ provider_id, company_name, company_number, country_code, address: null });
-const picklist = [entry('A', 'Acme Ltd', '1'), entry('B', 'Acme Ltd (Holdings)', '1'), entry('C', 'Acme Ltd', '2', 'IE')];
+const entry = (
+  provider_id: string,
+  company_name: string,
+  company_number: string | null,
+  country_code: string | null = 'GB',
+) => ({ provider_id, company_name, company_number, country_code, address: null });
+const picklist = [
+  entry('A', 'Acme Ltd', '1'),
+  entry('B', 'Acme Ltd (Holdings)', '1'),
+  entry('C', 'Acme Ltd', '2', 'IE'),
+];
 
 test.each([
   ['an exact name and country', { company_id: 'c', company_name: 'acme ltd (holdings)' }, 'B'],

@@ -12,16 +12,35 @@ const T = temporal.api.enums.v1.EventType;
 type Event = temporal.api.history.v1.IHistoryEvent;
 
 /** A history event as the client hands it over, built from plain numbers (the proto types want Longs). */
-const event = (eventType: temporal.api.enums.v1.EventType, fields: Record<string, unknown> = {}) => ({ eventType, ...fields }) as unknown as Event;
-const started = (parent?: string) => event(T.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, { workflowExecutionStartedEventAttributes: { workflowType: { name: 'w' }, parentWorkflowExecution: parent ? { workflowId: parent } : undefined } });
-const marker = (markerName: string) => event(T.EVENT_TYPE_MARKER_RECORDED, { markerRecordedEventAttributes: { markerName } });
-const signalled = (from?: string) => event(T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, { workflowExecutionSignaledEventAttributes: from ? { externalWorkflowExecution: { workflowId: from } } : {} });
-const signals = (to: string) => event(T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED, { signalExternalWorkflowExecutionInitiatedEventAttributes: { workflowExecution: { workflowId: to } } });
+const event = (eventType: temporal.api.enums.v1.EventType, fields: Record<string, unknown> = {}) =>
+  ({ eventType, ...fields }) as unknown as Event;
+const started = (parent?: string) =>
+  event(T.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, {
+    workflowExecutionStartedEventAttributes: {
+      workflowType: { name: 'w' },
+      parentWorkflowExecution: parent ? { workflowId: parent } : undefined,
+    },
+  });
+const marker = (markerName: string) =>
+  event(T.EVENT_TYPE_MARKER_RECORDED, { markerRecordedEventAttributes: { markerName } });
+const signalled = (from?: string) =>
+  event(T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED, {
+    workflowExecutionSignaledEventAttributes: from ? { externalWorkflowExecution: { workflowId: from } } : {},
+  });
+const signals = (to: string) =>
+  event(T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED, {
+    signalExternalWorkflowExecutionInitiatedEventAttributes: { workflowExecution: { workflowId: to } },
+  });
 const activity = () => event(T.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
 
 const journey = summarise('case/1', [
   started(),
-  event(T.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED, { startChildWorkflowExecutionInitiatedEventAttributes: { workflowId: 'case/1/banking', workflowTaskCompletedEventId: 4 } }),
+  event(T.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED, {
+    startChildWorkflowExecutionInitiatedEventAttributes: {
+      workflowId: 'case/1/banking',
+      workflowTaskCompletedEventId: 4,
+    },
+  }),
   marker('core_patch'),
   marker('core_local_activity'),
   marker('core_local_activity'),
@@ -72,5 +91,11 @@ test("a journey's plan asks for its local activities, its steps' leaving and eac
 
 test('the shape compared line by line counts local activities (patch markers are not among them)', () => {
   const figures = shapeFigures(journeysOf([journey, step, resource], ['case/1']));
-  expect(figures).toMatchObject({ localActivities: 5, signalsBetweenWorkflows: 3, signalsFromClients: 3, activities: 2, timers: 1 });
+  expect(figures).toMatchObject({
+    localActivities: 5,
+    signalsBetweenWorkflows: 3,
+    signalsFromClients: 3,
+    activities: 2,
+    timers: 1,
+  });
 });

@@ -1,10 +1,35 @@
-import { BENCH_RESULT_PREFIX, BENCH_SIZE_PREFIX, exitCodeOf, parseBenchResults, parseBenchSizes, ratioAtLeast, ratioReported, type BenchResult } from '../../bench/benchResult';
+import {
+  BENCH_RESULT_PREFIX,
+  BENCH_SIZE_PREFIX,
+  exitCodeOf,
+  parseBenchResults,
+  parseBenchSizes,
+  ratioAtLeast,
+  ratioReported,
+  type BenchResult,
+} from '../../bench/benchResult';
 import { formatSizes, formatTable, runPassed, summaryRows, type BenchmarkRun } from '../../bench/benchSummary';
 
 const met = ratioAtLeast('throughput', { value: 95, unit: 'deliveries/s' }, { value: 100, name: 'direct' }, 0.9);
 const missed = ratioAtLeast('throughput', { value: 80, unit: 'deliveries/s' }, { value: 100, name: 'direct' }, 0.9);
-const info: BenchResult = { name: 'p99', figure: 12.5, unit: 'ms', baseline: null, baselineName: 'none', ratio: null, target: 'none', pass: null };
-const run = (over: Partial<BenchmarkRun>): BenchmarkRun => ({ name: 'bridge', exitCode: 0, results: [met], problems: [], seconds: 1, ...over });
+const info: BenchResult = {
+  name: 'p99',
+  figure: 12.5,
+  unit: 'ms',
+  baseline: null,
+  baselineName: 'none',
+  ratio: null,
+  target: 'none',
+  pass: null,
+};
+const run = (over: Partial<BenchmarkRun>): BenchmarkRun => ({
+  name: 'bridge',
+  exitCode: 0,
+  results: [met],
+  problems: [],
+  seconds: 1,
+  ...over,
+});
 
 test('ratioAtLeast passes at the target and fails below it', () => {
   expect(met).toMatchObject({ ratio: 0.95, pass: true, target: 'ratio ≥ 0.9' });
@@ -47,7 +72,11 @@ test('a run passes only when every benchmark exited 0 and met every target', () 
 });
 
 test('the summary has a row per figure, and a FAIL row for what the figures do not show', () => {
-  const rows = summaryRows([run({ results: [met, info] }), run({ name: 'tokens', exitCode: 1, results: [missed] }), run({ name: 'case file', exitCode: 139, results: [] })]);
+  const rows = summaryRows([
+    run({ results: [met, info] }),
+    run({ name: 'tokens', exitCode: 1, results: [missed] }),
+    run({ name: 'case file', exitCode: 139, results: [] }),
+  ]);
   expect(rows.map((r) => [r.benchmark, r.verdict])).toEqual([
     ['bridge: throughput', 'pass'],
     ['bridge: p99', 'info'],
@@ -61,9 +90,16 @@ test('the summary has a row per figure, and a FAIL row for what the figures do n
   expect(table[0]).toMatch(/^benchmark\s+figure\s+baseline\s+ratio\s+target\s+pass$/);
 });
 
-test('the summary says each benchmark\'s sizes and time, read from its BENCH_SIZE lines', () => {
-  const output = ['progress', `${BENCH_SIZE_PREFIX}1000 idle journeys`, `${BENCH_SIZE_PREFIX}16 applicants at once\r`, `  ${BENCH_SIZE_PREFIX}not at the start`].join('\n');
+test("the summary says each benchmark's sizes and time, read from its BENCH_SIZE lines", () => {
+  const output = [
+    'progress',
+    `${BENCH_SIZE_PREFIX}1000 idle journeys`,
+    `${BENCH_SIZE_PREFIX}16 applicants at once\r`,
+    `  ${BENCH_SIZE_PREFIX}not at the start`,
+  ].join('\n');
   const sizes = parseBenchSizes(output);
   expect(sizes).toEqual(['1000 idle journeys', '16 applicants at once']);
-  expect(formatSizes([run({ name: 'idle journeys', seconds: 612.4, sizes }), run({ seconds: 95 })])).toBe('idle journeys: 612 s; 1000 idle journeys; 16 applicants at once\nbridge: 95 s');
+  expect(formatSizes([run({ name: 'idle journeys', seconds: 612.4, sizes }), run({ seconds: 95 })])).toBe(
+    'idle journeys: 612 s; 1000 idle journeys; 16 applicants at once\nbridge: 95 s',
+  );
 });

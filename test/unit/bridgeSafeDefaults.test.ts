@@ -3,7 +3,6 @@ import { assertSecretSource, readBridgeConfig } from '../../webhook-bridge/confi
 import { ConfigurationError } from '../../config/environment';
 import { errorOf } from '../support/errorOf';
 
-
 test('signatures are required by default; only WEBHOOK_ALLOW_UNSIGNED=true lifts it', () => {
   expect(readBridgeConfig({}).requireSignature).toBe(true);
   expect(readBridgeConfig({ WEBHOOK_ALLOW_UNSIGNED: 'false' }).requireSignature).toBe(true);
@@ -16,7 +15,11 @@ test('WEBHOOK_REQUIRE_SIGNATURE=true still works; false is retired with a messag
   expect(retired).toBeInstanceOf(ConfigurationError);
   expect(retired.message).toContain('WEBHOOK_REQUIRE_SIGNATURE');
   expect(retired.message).toContain('WEBHOOK_ALLOW_UNSIGNED=true');
-  expect(errorOf(() => readBridgeConfig({ WEBHOOK_REQUIRE_SIGNATURE: 'true', WEBHOOK_ALLOW_UNSIGNED: 'true', WEBHOOK_SECRET: 's' })).message).toContain('WEBHOOK_ALLOW_UNSIGNED');
+  expect(
+    errorOf(() =>
+      readBridgeConfig({ WEBHOOK_REQUIRE_SIGNATURE: 'true', WEBHOOK_ALLOW_UNSIGNED: 'true', WEBHOOK_SECRET: 's' }),
+    ).message,
+  ).toContain('WEBHOOK_ALLOW_UNSIGNED');
 });
 
 test('a bridge run alone must have a way to learn a secret', () => {

@@ -10,7 +10,12 @@ const root = path.resolve(__dirname, '../..');
 
 test('the generated client matches the document the API serves', () => {
   // A child process: openapi-typescript is an ES module, which jest's CommonJS runtime cannot load.
-  const run = () => execFileSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'cli/generateCaseApiClient.ts', '--check'], { cwd: root, encoding: 'utf8', stdio: 'pipe' });
+  const run = () =>
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'cli/generateCaseApiClient.ts', '--check'],
+      { cwd: root, encoding: 'utf8', stdio: 'pipe' },
+    );
   let answer: string;
   try {
     answer = run();

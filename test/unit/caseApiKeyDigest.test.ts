@@ -14,12 +14,21 @@ const keyFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'case-api-dig
 const sessionSecret = { CASE_API_SESSION_SECRET: 'x'.repeat(32) };
 
 /** The digest as the README tells an operator to compute it. */
-const sha256sum = (key: string) => execFileSync('sh', ['-c', 'printf %s "$KEY" | sha256sum'], { env: { PATH: process.env.PATH, KEY: key } }).toString().split(' ')[0];
+const sha256sum = (key: string) =>
+  execFileSync('sh', ['-c', 'printf %s "$KEY" | sha256sum'], { env: { PATH: process.env.PATH, KEY: key } })
+    .toString()
+    .split(' ')[0];
 
 test('a key configured by its sha256sum digest is found, with its role', () => {
   const operator = generateApiKey('operator');
   const origination = generateApiKey('origination');
-  const config = readCaseApiConfig({ ...sessionSecret, CASE_API_KEYS: `ops:operator:${sha256sum(operator)},los:origination:${sha256sum(origination)}` }, keyFile());
+  const config = readCaseApiConfig(
+    {
+      ...sessionSecret,
+      CASE_API_KEYS: `ops:operator:${sha256sum(operator)},los:origination:${sha256sum(origination)}`,
+    },
+    keyFile(),
+  );
   expect(findApiKey(config.keys, operator)).toMatchObject({ name: 'ops', role: 'operator' });
   expect(findApiKey(config.keys, origination)).toMatchObject({ name: 'los', role: 'origination' });
   expect(findApiKey(config.keys, 'not-a-configured-key')).toBeNull();
@@ -34,7 +43,11 @@ test('the digest of "abc" from FIPS 180-2, written by hand, configures the key "
 
 test('a digest taken with a trailing newline (echo instead of printf %s) matches no key', () => {
   const key = generateApiKey('operator');
-  const withNewline = execFileSync('sh', ['-c', 'echo "$KEY" | sha256sum'], { env: { PATH: process.env.PATH, KEY: key } }).toString().split(' ')[0];
+  const withNewline = execFileSync('sh', ['-c', 'echo "$KEY" | sha256sum'], {
+    env: { PATH: process.env.PATH, KEY: key },
+  })
+    .toString()
+    .split(' ')[0];
   expect(withNewline).not.toBe(sha256sum(key));
   const config = readCaseApiConfig({ ...sessionSecret, CASE_API_KEYS: `ops:operator:${withNewline}` }, keyFile());
   expect(findApiKey(config.keys, key)).toBeNull();

@@ -8,7 +8,11 @@ import { CaseGateway } from '../../case-api/caseGateway';
 test('beyond the rate limit the API answers 429 with JSON; answers carry helmet headers', async () => {
   // A lazy connection to nowhere: these routes never reach Temporal.
   const client = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
-  const app = createCaseApiApp({ port: 0, keys: [], maxBodyBytes: 1024, rateLimitPerMinute: 3, sessionSecret: 'x'.repeat(32) }, new CaseGateway(client, 'q'), pino({ level: 'silent' }));
+  const app = createCaseApiApp(
+    { port: 0, keys: [], maxBodyBytes: 1024, rateLimitPerMinute: 3, sessionSecret: 'x'.repeat(32) },
+    new CaseGateway(client, 'q'),
+    pino({ level: 'silent' }),
+  );
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openapi.json`;

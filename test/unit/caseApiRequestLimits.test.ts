@@ -32,9 +32,18 @@ afterAll(async () => {
 });
 
 async function api(overrides: Partial<CaseApiConfig> = {}): Promise<string> {
-  const config: CaseApiConfig = { port: 0, keys, maxBodyBytes: 4096, rateLimitPerMinute: 3, sessionSecret: secret, ...overrides };
+  const config: CaseApiConfig = {
+    port: 0,
+    keys,
+    maxBodyBytes: 4096,
+    rateLimitPerMinute: 3,
+    sessionSecret: secret,
+    ...overrides,
+  };
   const gateway = new CaseGateway(client, 'q');
-  const app = createCaseApiApp(config, gateway, pino({ level: 'silent' }), [consoleRouter(config, gateway, { namespace: 'default' })]);
+  const app = createCaseApiApp(config, gateway, pino({ level: 'silent' }), [
+    consoleRouter(config, gateway, { namespace: 'default' }),
+  ]);
   const server = app.listen(0, '127.0.0.1');
   servers.push(server);
   await new Promise((resolve) => server.once('listening', resolve));
@@ -67,7 +76,12 @@ const sessionCookie = (response: Response) => (response.headers.get('set-cookie'
 
 /** A console action without its CSRF token: 403 with a live session, 401 without one. */
 const actionStatus = (base: string, cookie: string) =>
-  fetch(`${base}/console/cases/c1/cancel`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' }, body: '' }).then((r) => r.status);
+  fetch(`${base}/console/cases/c1/cancel`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+  }).then((r) => r.status);
 
 test('health checks are not counted: many of them leave a sign-in its budget', async () => {
   const base = await api();
@@ -75,7 +89,7 @@ test('health checks are not counted: many of them leave a sign-in its budget', a
   expect((await signIn(base, opsKey)).status).toBe(303);
 });
 
-test('each API key has its own bucket, and callers without a known key share their address\'s', async () => {
+test("each API key has its own bucket, and callers without a known key share their address's", async () => {
   const base = await api();
   expect(await statuses(4, () => get(`${base}/openapi.json`, bearer(lenderKey)))).toEqual([200, 200, 200, 429]);
   expect(await get(`${base}/openapi.json`, bearer(opsKey))).toBe(200);
@@ -135,17 +149,24 @@ test('a session ends when its key is rotated under the same name', async () => {
   const before = await api({ rateLimitPerMinute: 1000 });
   const cookie = sessionCookie(await signIn(before, opsKey));
   expect(await actionStatus(before, cookie)).toBe(403);
-  const rotated = await api({ rateLimitPerMinute: 1000, keys: [{ name: 'ops', role: 'operator', hash: hashApiKey(generateApiKey('operator')) }] });
+  const rotated = await api({
+    rateLimitPerMinute: 1000,
+    keys: [{ name: 'ops', role: 'operator', hash: hashApiKey(generateApiKey('operator')) }],
+  });
   expect(await actionStatus(rotated, cookie)).toBe(401);
 });
 
 test('CASE_API_TRUST_PROXY takes hops or proxy addresses; trusting anyone is refused, naming the variable', () => {
   const env = { CASE_API_KEYS: `ops:operator:${hashApiKey(opsKey).toString('hex')}`, CASE_API_SESSION_SECRET: secret };
   expect(readCaseApiConfig({ ...env, CASE_API_TRUST_PROXY: '1' }).trustProxy).toBe(1);
-  expect(readCaseApiConfig({ ...env, CASE_API_TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+  expect(readCaseApiConfig({ ...env, CASE_API_TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe(
+    'loopback, 10.0.0.0/8',
+  );
   expect(readCaseApiConfig(env).trustProxy).toBeUndefined();
   expect(() => readCaseApiConfig({ ...env, CASE_API_TRUST_PROXY: 'true' })).toThrow(/CASE_API_TRUST_PROXY/);
-  expect(() => readCaseApiConfig({ ...env, CASE_API_SIGN_IN_FAILURE_LIMIT: '0' })).toThrow(/CASE_API_SIGN_IN_FAILURE_LIMIT/);
+  expect(() => readCaseApiConfig({ ...env, CASE_API_SIGN_IN_FAILURE_LIMIT: '0' })).toThrow(
+    /CASE_API_SIGN_IN_FAILURE_LIMIT/,
+  );
 });
 
 test('CONSOLE_LONG_POLL_SECONDS sets how long a console page waits for a change: 25 s by default, 1 to 60', () => {

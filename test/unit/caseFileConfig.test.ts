@@ -10,11 +10,15 @@ test('without DATABASE_URL every process points at the embedded case file, one c
 });
 
 test('DATABASE_URL names a PostgreSQL; the pool size is configurable', () => {
-  expect(readCaseFileConfig({ DATABASE_URL: 'postgresql://app:secret@db:5432/lender', DATABASE_POOL_SIZE: '8' })).toEqual({ url: 'postgresql://app:secret@db:5432/lender', poolSize: 8 });
+  expect(
+    readCaseFileConfig({ DATABASE_URL: 'postgresql://app:secret@db:5432/lender', DATABASE_POOL_SIZE: '8' }),
+  ).toEqual({ url: 'postgresql://app:secret@db:5432/lender', poolSize: 8 });
 });
 
 test('a wrong value stops the process naming the variable, never echoing the URL', () => {
-  expect(() => readCaseFileConfig({ DATABASE_URL: 'mysql://app:secret@db/lender' })).toThrow(/DATABASE_URL: must be a postgres/);
+  expect(() => readCaseFileConfig({ DATABASE_URL: 'mysql://app:secret@db/lender' })).toThrow(
+    /DATABASE_URL: must be a postgres/,
+  );
   expect(() => readCaseFileConfig({ DATABASE_URL: 'mysql://app:secret@db/lender' })).not.toThrow(/secret/);
   expect(() => readCaseFileConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
   expect(() => readCaseFileConfig({ CASE_FILE_PORT: 'x' })).toThrow(/CASE_FILE_PORT/);

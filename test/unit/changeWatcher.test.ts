@@ -7,7 +7,10 @@ import { ChangeWatcher, type MarkSource } from '../../case-api/console/changeWat
 
 /** Marks held in memory, with a count of the reads the watcher makes. */
 function memorySource() {
-  const marks = new Map<string, string>([['a', '1'], ['b', '1']]);
+  const marks = new Map<string, string>([
+    ['a', '1'],
+    ['b', '1'],
+  ]);
   const reads = { cases: 0, queue: 0 };
   let queue = '2.2';
   const source: MarkSource = {
@@ -38,7 +41,10 @@ test('every viewer of a changed case gets the new mark; viewers of other cases k
 test('one read of the marks serves all the viewers of a tick', async () => {
   const { source, marks, reads } = memorySource();
   const watcher = new ChangeWatcher(source, 5);
-  const viewers = [...Array.from({ length: 10 }, () => watcher.wait({ caseId: 'a' }, '1', 10_000)), ...Array.from({ length: 10 }, () => watcher.wait({ caseId: 'b' }, '1', 10_000))];
+  const viewers = [
+    ...Array.from({ length: 10 }, () => watcher.wait({ caseId: 'a' }, '1', 10_000)),
+    ...Array.from({ length: 10 }, () => watcher.wait({ caseId: 'b' }, '1', 10_000)),
+  ];
   marks.set('a', '2');
   marks.set('b', '2');
   await Promise.all(viewers);
@@ -47,7 +53,7 @@ test('one read of the marks serves all the viewers of a tick', async () => {
   expect(reads.queue).toBe(0);
 });
 
-test('a queue viewer sees any change of the queue\'s mark; a stale mark answers at once; a wait ends at its timeout', async () => {
+test("a queue viewer sees any change of the queue's mark; a stale mark answers at once; a wait ends at its timeout", async () => {
   const { source, setQueue } = memorySource();
   const watcher = new ChangeWatcher(source, 5);
   await expect(watcher.wait({ queue: true }, 'stale', 10_000)).resolves.toBe('2.2');

@@ -9,7 +9,9 @@ test('no warning without a configured date, or while it is far off', () => {
 });
 
 test('a warning as the date nears, naming the variables to set', () => {
-  expect(clientSecretExpiryWarning(new Date('2026-12-10T00:00:00Z'), now)).toMatch(/expires on 2026-12-10 \(in 18 days\).*PROVIDER_CLIENT_SECRET_SECONDARY/);
+  expect(clientSecretExpiryWarning(new Date('2026-12-10T00:00:00Z'), now)).toMatch(
+    /expires on 2026-12-10 \(in 18 days\).*PROVIDER_CLIENT_SECRET_SECONDARY/,
+  );
 });
 
 test('a different warning once it has passed', () => {
@@ -17,6 +19,10 @@ test('a different warning once it has passed', () => {
 });
 
 test('the date is read from PROVIDER_CLIENT_SECRET_EXPIRES_AT and a bad one is named', () => {
-  expect(readProviderConfig({ PROVIDER_CLIENT_SECRET_EXPIRES_AT: '2027-01-31' }).clientSecretExpiresAt?.toISOString()).toBe('2027-01-31T00:00:00.000Z');
-  expect(() => readProviderConfig({ PROVIDER_CLIENT_SECRET_EXPIRES_AT: 'soon' })).toThrow(/PROVIDER_CLIENT_SECRET_EXPIRES_AT/);
+  expect(
+    readProviderConfig({ PROVIDER_CLIENT_SECRET_EXPIRES_AT: '2027-01-31' }).clientSecretExpiresAt?.toISOString(),
+  ).toBe('2027-01-31T00:00:00.000Z');
+  expect(() => readProviderConfig({ PROVIDER_CLIENT_SECRET_EXPIRES_AT: 'soon' })).toThrow(
+    /PROVIDER_CLIENT_SECRET_EXPIRES_AT/,
+  );
 });

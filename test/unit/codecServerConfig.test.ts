@@ -19,10 +19,18 @@ test('defaults: port 8888, the embedded UI origins, a token generated once (0600
 
 test('configured values win, origins are normalised', () => {
   const config = readCodecServerConfig(
-    { CODEC_SERVER_PORT: '9999', CODEC_SERVER_TOKEN: 'a-long-enough-token-123', CODEC_SERVER_CORS_ORIGINS: 'https://ui.example.com/, http://127.0.0.1:8080' },
+    {
+      CODEC_SERVER_PORT: '9999',
+      CODEC_SERVER_TOKEN: 'a-long-enough-token-123',
+      CODEC_SERVER_CORS_ORIGINS: 'https://ui.example.com/, http://127.0.0.1:8080',
+    },
     tokenFile('configured'),
   );
-  expect(config).toMatchObject({ port: 9999, token: 'a-long-enough-token-123', allowedOrigins: ['https://ui.example.com', 'http://127.0.0.1:8080'] });
+  expect(config).toMatchObject({
+    port: 9999,
+    token: 'a-long-enough-token-123',
+    allowedOrigins: ['https://ui.example.com', 'http://127.0.0.1:8080'],
+  });
   expect(() => statSync(tokenFile('configured'))).toThrow();
 });
 

@@ -45,7 +45,10 @@ function services(): Map<string, Service> {
 test('by default only the bridge and the case API are published, on BIND_ADDRESS (loopback unless set)', () => {
   const all = services();
   const published = [...all].filter(([, s]) => s.ports.length && !s.profiles).map(([name, s]) => [name, s.ports]);
-  expect(Object.fromEntries(published)).toEqual({ bridge: ['${BIND_ADDRESS:-127.0.0.1}:8470:8470'], 'case-api': ['${BIND_ADDRESS:-127.0.0.1}:8490:8490'] });
+  expect(Object.fromEntries(published)).toEqual({
+    bridge: ['${BIND_ADDRESS:-127.0.0.1}:8470:8470'],
+    'case-api': ['${BIND_ADDRESS:-127.0.0.1}:8490:8490'],
+  });
 });
 
 test('the Web UI and the codec server are published only in their profile, on loopback; Temporal never', () => {
@@ -58,6 +61,8 @@ test('the Web UI and the codec server are published only in their profile, on lo
 });
 
 test('the codec endpoint the Web UI serves to browsers carries no token', () => {
-  const endpoint = services().get('temporal-ui')!.environment.find((line) => line.startsWith('TEMPORAL_CODEC_ENDPOINT:'));
+  const endpoint = services()
+    .get('temporal-ui')!
+    .environment.find((line) => line.startsWith('TEMPORAL_CODEC_ENDPOINT:'));
   expect(endpoint).toBe('TEMPORAL_CODEC_ENDPOINT: http://localhost:8888');
 });

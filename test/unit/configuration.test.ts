@@ -5,12 +5,27 @@ import { ConfigurationError } from '../../config/environment';
 import { errorOf } from '../support/errorOf';
 import { readTemporalConfig } from '../../config/temporalConfig';
 
-
 describe('configuration', () => {
   test('defaults serve the embedded stack', () => {
-    expect(readTemporalConfig({})).toMatchObject({ address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'verification-journeys' });
-    expect(readProviderConfig({})).toMatchObject({ baseUrl: 'http://127.0.0.1:8480', authUrl: 'http://127.0.0.1:8480/oauth', clientSecrets: ['demo-secret'] });
-    expect(readBridgeConfig({})).toMatchObject({ port: 8470, path: '/webhooks', maxBodyBytes: 1048576, secrets: [], requireSignature: true, host: '127.0.0.1', logLevel: 'info' });
+    expect(readTemporalConfig({})).toMatchObject({
+      address: '127.0.0.1:7233',
+      namespace: 'default',
+      taskQueue: 'verification-journeys',
+    });
+    expect(readProviderConfig({})).toMatchObject({
+      baseUrl: 'http://127.0.0.1:8480',
+      authUrl: 'http://127.0.0.1:8480/oauth',
+      clientSecrets: ['demo-secret'],
+    });
+    expect(readBridgeConfig({})).toMatchObject({
+      port: 8470,
+      path: '/webhooks',
+      maxBodyBytes: 1048576,
+      secrets: [],
+      requireSignature: true,
+      host: '127.0.0.1',
+      logLevel: 'info',
+    });
     expect(readSimulatorConfig({})).toMatchObject({ port: 8480, clientId: 'demo-client' });
   });
 
@@ -35,15 +50,21 @@ describe('configuration', () => {
   });
 
   test('never echoes a secret value', () => {
-    const error = errorOf(() => readProviderConfig({ PROVIDER_CLIENT_SECRET: 's3cr3t-value', PROVIDER_BASE_URL: 'nope' }));
+    const error = errorOf(() =>
+      readProviderConfig({ PROVIDER_CLIENT_SECRET: 's3cr3t-value', PROVIDER_BASE_URL: 'nope' }),
+    );
     expect(error.message).not.toContain('s3cr3t-value');
   });
 
   test('simulator fault rates come from SIMULATOR_FAULTS as JSON', () => {
-    expect(readSimulatorConfig({ SIMULATOR_FAULTS: '{"delivery_drop_rate":0.25}', SIMULATOR_SEED: '3' }).faults).toMatchObject({ delivery_drop_rate: 0.25, api_5xx_rate: 0 });
+    expect(
+      readSimulatorConfig({ SIMULATOR_FAULTS: '{"delivery_drop_rate":0.25}', SIMULATOR_SEED: '3' }).faults,
+    ).toMatchObject({ delivery_drop_rate: 0.25, api_5xx_rate: 0 });
   });
 
   test('two client secrets, primary first', () => {
-    expect(readProviderConfig({ PROVIDER_CLIENT_SECRET: 'a', PROVIDER_CLIENT_SECRET_SECONDARY: 'b' }).clientSecrets).toEqual(['a', 'b']);
+    expect(
+      readProviderConfig({ PROVIDER_CLIENT_SECRET: 'a', PROVIDER_CLIENT_SECRET_SECONDARY: 'b' }).clientSecrets,
+    ).toEqual(['a', 'b']);
   });
 });

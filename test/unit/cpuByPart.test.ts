@@ -4,9 +4,19 @@
  * that names a part (the PGlite call under a case-file write is PGlite's), and the time is per
  * journey over all rounds of a kind and all threads.
  */
-import { busyByPart, perJourneyByPart, windowLine, windowsIn, type CpuProfile } from '../../bench/journeyThroughput/cpuByPart';
+import {
+  busyByPart,
+  perJourneyByPart,
+  windowLine,
+  windowsIn,
+  type CpuProfile,
+} from '../../bench/journeyThroughput/cpuByPart';
 
-const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({ id, callFrame: { functionName, url }, children });
+const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
+  id,
+  callFrame: { functionName, url },
+  children,
+});
 
 /** root → case-file write → PGlite; root → workflow bundle; root → idle. */
 const profile: CpuProfile = {
@@ -36,7 +46,11 @@ test('samples inside the window, by the innermost part that names them, idle lef
 });
 
 test('per journey over every round of a kind, every thread; windows read back from the output', () => {
-  const output = ['system 2 journeys …', windowLine({ name: 'system', journeys: 2, fromUs: 1_000, toUs: 1_300 }), windowLine({ name: 'baseline', journeys: 1, fromUs: 1_350, toUs: 1_700 })].join('\n');
+  const output = [
+    'system 2 journeys …',
+    windowLine({ name: 'system', journeys: 2, fromUs: 1_000, toUs: 1_300 }),
+    windowLine({ name: 'baseline', journeys: 1, fromUs: 1_350, toUs: 1_700 }),
+  ].join('\n');
   const windows = windowsIn(output);
   expect(windows.map((w) => w.name)).toEqual(['system', 'baseline']);
   const byKind = perJourneyByPart([profile, profile], windows);

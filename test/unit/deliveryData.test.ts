@@ -20,28 +20,45 @@ function bankStatement(status: string) {
     entity_type: 'Case',
     entity_id: guid(),
     document: { document_id: guid(), document_endpoint: link, file_name: 'statement.pdf' },
-    connected_accounts: [{ account_connection_id: guid(), bank_account_endpoint: link, bank_account_balances_endpoint: link, bank_account_transactions_endpoint: link, nickname: 'extra' }],
+    connected_accounts: [
+      {
+        account_connection_id: guid(),
+        bank_account_endpoint: link,
+        bank_account_balances_endpoint: link,
+        bank_account_transactions_endpoint: link,
+        nickname: 'extra',
+      },
+    ],
   };
 }
 
 /** The delivery a resource workflow receives for this data, as the bridge plans it. */
 function forwarded(eventType: string, data: Record<string, unknown>) {
-  const parsed = parseDelivery({ webhook_id: 'w', webhook_name: 'n', datetime_sent: '2026-01-13T10:00:00Z', event_type: eventType, data });
+  const parsed = parseDelivery({
+    webhook_id: 'w',
+    webhook_name: 'n',
+    datetime_sent: '2026-01-13T10:00:00Z',
+    event_type: eventType,
+    data,
+  });
   const routed = planDelivery(parsed, data, { batchId: guid(), receivedAt: '2026-01-13T10:00:01Z' });
   const target = routed.targets.find((t) => t.resource.kind === 'case-banking');
   if (!target) throw new Error('no case-banking target');
   return target.delivery;
 }
 
-test.each(['Complete', 'Success', 'succeeded', ' FAILED ', 'error'])('a bank statement sent as %j reads, through the word rule, as the schema reads it', (word) => {
-  const data = bankStatement(word);
-  const delivery = forwarded('BankStatementProcessing.Completed', data);
-  expect(delivery.parse).toBe('known');
-  const sent = sentData(delivery, 'BankStatementProcessing.Completed');
-  expect(sent?.status).toBe(word);
-  const schema = eventDataSchemas['BankStatementProcessing.Completed'].parse(data);
-  expect(documentStatusOf(sent?.status ?? '')).toBe(schema.status);
-});
+test.each(['Complete', 'Success', 'succeeded', ' FAILED ', 'error'])(
+  'a bank statement sent as %j reads, through the word rule, as the schema reads it',
+  (word) => {
+    const data = bankStatement(word);
+    const delivery = forwarded('BankStatementProcessing.Completed', data);
+    expect(delivery.parse).toBe('known');
+    const sent = sentData(delivery, 'BankStatementProcessing.Completed');
+    expect(sent?.status).toBe(word);
+    const schema = eventDataSchemas['BankStatementProcessing.Completed'].parse(data);
+    expect(documentStatusOf(sent?.status ?? '')).toBe(schema.status);
+  },
+);
 
 test('a status word outside the rule makes the delivery invalid-data, which no step reads', () => {
   const delivery = forwarded('BankStatementProcessing.Completed', bankStatement('Pending'));

@@ -12,8 +12,12 @@ const data = { identity_request: { request_id: 'r-1' }, verification_status: 'Ap
 
 test('batch id, event type and the SHA-256 of the data as JSON, Base64url', () => {
   const expected = createHash('sha256').update(JSON.stringify(data)).digest('base64url');
-  expect(deliveryIdentity('b-1', 'IdentityVerification.Completed', data)).toBe(`b-1|IdentityVerification.Completed|${expected}`);
-  expect(deliveryIdentity(null, 'IdentityVerification.Completed', data)).toBe(`no-batch|IdentityVerification.Completed|${expected}`);
+  expect(deliveryIdentity('b-1', 'IdentityVerification.Completed', data)).toBe(
+    `b-1|IdentityVerification.Completed|${expected}`,
+  );
+  expect(deliveryIdentity(null, 'IdentityVerification.Completed', data)).toBe(
+    `no-batch|IdentityVerification.Completed|${expected}`,
+  );
 });
 
 test('every identity the bridge stored in the recorded journeys is computed again from its delivery', () => {
@@ -33,6 +37,10 @@ test('every identity the bridge stored in the recorded journeys is computed agai
 });
 
 test('the parent and child deliveries of one occurrence stay distinct; the same delivery twice is one', () => {
-  expect(deliveryIdentity('b', 'BankingProcessing.Completed', data)).not.toBe(deliveryIdentity('b', 'OpenBankingProcessing.Completed', data));
-  expect(deliveryIdentity('b', 'BankingProcessing.Completed', { ...data })).toBe(deliveryIdentity('b', 'BankingProcessing.Completed', data));
+  expect(deliveryIdentity('b', 'BankingProcessing.Completed', data)).not.toBe(
+    deliveryIdentity('b', 'OpenBankingProcessing.Completed', data),
+  );
+  expect(deliveryIdentity('b', 'BankingProcessing.Completed', { ...data })).toBe(
+    deliveryIdentity('b', 'BankingProcessing.Completed', data),
+  );
 });

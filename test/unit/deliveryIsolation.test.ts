@@ -36,12 +36,18 @@ afterEach(async () => {
 });
 
 /** A recorder whose Temporal answers by `script`: a gRPC code to refuse with, or undefined to accept. */
-function harness(dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recorder-unit-')), initial: Script = () => undefined): Harness {
+function harness(
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recorder-unit-')),
+  initial: Script = () => undefined,
+): Harness {
   let script = initial;
   let verdict: 'verified' | 'tampered' | 'pending' = 'pending';
   const accepted: string[] = [];
   const metrics = createBridgeMetrics();
-  const spool = new Spool(dir, { resourcesOf: (r) => workflowIdsOf(routeSpooled(r)), onQuarantine: () => metrics.spoolQuarantined.inc() });
+  const spool = new Spool(dir, {
+    resourcesOf: (r) => workflowIdsOf(routeSpooled(r)),
+    onQuarantine: () => metrics.spoolQuarantined.inc(),
+  });
   const deadLetters = new DeadLetterStore(dir);
   const recorder = new DeliveryRecorder({
     signal: async (routed: RoutedDelivery) => {
@@ -57,14 +63,29 @@ function harness(dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recorder-unit-')),
     logger: pino({ level: 'silent' }),
     backoff: { initialMs: 5, maxMs: 20 },
   });
-  const h = { recorder, spool, deadLetters, metrics, accepted, setScript: (s: Script) => (script = s), setVerdict: (v: typeof verdict) => (verdict = v) };
+  const h = {
+    recorder,
+    spool,
+    deadLetters,
+    metrics,
+    accepted,
+    setScript: (s: Script) => (script = s),
+    setVerdict: (v: typeof verdict) => (verdict = v),
+  };
   harnesses.push(h);
   return h;
 }
 
 function idvDelivery(requestId = randomUUID(), pendingSignature?: string): IncomingDelivery & { workflowId: string } {
   const raw = envelope('IdentityVerification.Completed', idvCompleted(requestId));
-  return { raw: Buffer.from(raw), body: JSON.parse(raw), batchId: randomUUID(), receivedAt: new Date().toISOString(), workflowId: resourceWorkflowId({ kind: 'idv', id: requestId }), pendingSignature: pendingSignature || undefined };
+  return {
+    raw: Buffer.from(raw),
+    body: JSON.parse(raw),
+    batchId: randomUUID(),
+    receivedAt: new Date().toISOString(),
+    workflowId: resourceWorkflowId({ kind: 'idv', id: requestId }),
+    pendingSignature: pendingSignature || undefined,
+  };
 }
 
 async function until(condition: () => boolean): Promise<void> {
@@ -75,7 +96,8 @@ async function until(condition: () => boolean): Promise<void> {
   }
 }
 
-const metricValue = async (h: Harness, name: string) => (await h.metrics.registry.getSingleMetricAsString(name)).match(/ (\d+)$/m)?.[1];
+const metricValue = async (h: Harness, name: string) =>
+  (await h.metrics.registry.getSingleMetricAsString(name)).match(/ (\d+)$/m)?.[1];
 
 test('a delivery refused with INVALID_ARGUMENT is dead-lettered at once; the next one is signalled', async () => {
   const poison = idvDelivery();
@@ -84,7 +106,9 @@ test('a delivery refused with INVALID_ARGUMENT is dead-lettered at once; the nex
   const good = idvDelivery();
   expect((await h.recorder.record(good)).outcome).toBe('signalled');
   expect(h.accepted).toEqual([good.workflowId]);
-  expect(h.deadLetters.list()).toMatchObject([{ grpcCode: 3, workflowIds: [poison.workflowId], bytes: poison.raw.length }]);
+  expect(h.deadLetters.list()).toMatchObject([
+    { grpcCode: 3, workflowIds: [poison.workflowId], bytes: poison.raw.length },
+  ]);
   expect(h.recorder.spoolDepth).toBe(0);
 });
 

@@ -12,10 +12,16 @@ function filesUnder(dir: string, ext: RegExp): string[] {
   });
 }
 
-const texts = [path.join(root, 'README.md'), ...filesUnder(path.join(root, 'docs'), /\.md$/), ...filesUnder(path.join(root, 'simulator'), /\.(md|ts)$/)];
+const texts = [
+  path.join(root, 'README.md'),
+  ...filesUnder(path.join(root, 'docs'), /\.md$/),
+  ...filesUnder(path.join(root, 'simulator'), /\.(md|ts)$/),
+];
 
 test('no doc or simulator file points outside the repository', () => {
-  const outside = texts.filter((file) => /\.\.\/shared|\/work\//.test(readFileSync(file, 'utf8'))).map((file) => path.relative(root, file));
+  const outside = texts
+    .filter((file) => /\.\.\/shared|\/work\//.test(readFileSync(file, 'utf8')))
+    .map((file) => path.relative(root, file));
   expect(outside).toEqual([]);
 });
 
@@ -23,7 +29,8 @@ test('every relative link in the docs resolves to a file of the repository', () 
   const broken: string[] = [];
   for (const file of texts.filter((f) => f.endsWith('.md'))) {
     for (const [, target] of readFileSync(file, 'utf8').matchAll(/\]\((?!https?:|#)([^)#\s]+)/g)) {
-      if (!existsSync(path.resolve(path.dirname(file), target as string))) broken.push(`${path.relative(root, file)} → ${target}`);
+      if (!existsSync(path.resolve(path.dirname(file), target as string)))
+        broken.push(`${path.relative(root, file)} → ${target}`);
     }
   }
   expect(broken).toEqual([]);

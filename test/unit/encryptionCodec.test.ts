@@ -1,6 +1,11 @@
 /** The payload codec: round trip, tamper refusal, unknown key ids, rotation, plain pass-through. */
 import { defaultPayloadConverter, METADATA_ENCODING_KEY, type Payload } from '@temporalio/common';
-import { EncryptionCodec, ENCRYPTED_ENCODING, KEY_ID_METADATA, PayloadDecryptionError } from '../../codec/encryptionCodec';
+import {
+  EncryptionCodec,
+  ENCRYPTED_ENCODING,
+  KEY_ID_METADATA,
+  PayloadDecryptionError,
+} from '../../codec/encryptionCodec';
 import { generatePayloadKey } from '../../codec/payloadKeys';
 
 const oldKey = generatePayloadKey('2026-01');
@@ -61,7 +66,9 @@ test('key rotation: old payloads decode after a new key is added in front, and n
   expect(text(underNew, KEY_ID_METADATA)).toBe('2026-06');
   // Once the old key is removed, what it encrypted no longer decodes: remove a key only after its histories are gone.
   await expect(new EncryptionCodec([newKey]).decode([underOld])).rejects.toThrow(/key id "2026-01"/);
-  expect(defaultPayloadConverter.fromPayload((await new EncryptionCodec([newKey]).decode([underNew]))[0]!)).toEqual(value);
+  expect(defaultPayloadConverter.fromPayload((await new EncryptionCodec([newKey]).decode([underNew]))[0]!)).toEqual(
+    value,
+  );
 });
 
 test('payloads that are not encrypted (json/plain histories) pass through decode unchanged', async () => {

@@ -5,7 +5,14 @@
  */
 import { FaultInjector } from '../../simulator/faultRates';
 
-const rates = { delivery_drop_rate: 0.25, delivery_duplicate_rate: 0.2, delivery_delay_rate: 0.2, delivery_reorder_rate: 0.2, delivery_tamper_rate: 0.15, api_5xx_rate: 0.1 };
+const rates = {
+  delivery_drop_rate: 0.25,
+  delivery_duplicate_rate: 0.2,
+  delivery_delay_rate: 0.2,
+  delivery_reorder_rate: 0.2,
+  delivery_tamper_rate: 0.15,
+  api_5xx_rate: 0.1,
+};
 const call = { method: 'GET', path: '/v2/identity/x' };
 
 function deliveryFaults(apiCallsBetween: (n: number) => number, deliveries = 40): string[] {

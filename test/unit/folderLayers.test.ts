@@ -9,7 +9,22 @@ import path from 'node:path';
 import { projectRoot } from '../../config/projectRoot';
 
 /** Bottom first. */
-const layers = ['provider', 'config', 'codec', 'case-file', 'case-events', 'client', 'activities', 'workflows', 'worker', 'webhook-bridge', 'simulator', 'case-api', 'cli', 'bench'];
+const layers = [
+  'provider',
+  'config',
+  'codec',
+  'case-file',
+  'case-events',
+  'client',
+  'activities',
+  'workflows',
+  'worker',
+  'webhook-bridge',
+  'simulator',
+  'case-api',
+  'cli',
+  'bench',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -47,7 +62,8 @@ test('every folder of the project has its place in the layers', () => {
 test('each folder imports only the folders below it', () => {
   const upward: string[] = [];
   for (const [folder, targets] of edges) {
-    for (const [target, file] of targets) if (layers.indexOf(target) > layers.indexOf(folder)) upward.push(`${folder} imports ${target} (${file})`);
+    for (const [target, file] of targets)
+      if (layers.indexOf(target) > layers.indexOf(folder)) upward.push(`${folder} imports ${target} (${file})`);
   }
   expect(upward).toEqual([]);
 });
@@ -55,7 +71,8 @@ test('each folder imports only the folders below it', () => {
 test('no two folders import each other', () => {
   const pairs: string[] = [];
   for (const [folder, targets] of edges) {
-    for (const target of targets.keys()) if (edges.get(target)?.has(folder) && folder < target) pairs.push(`${folder} <-> ${target}`);
+    for (const target of targets.keys())
+      if (edges.get(target)?.has(folder) && folder < target) pairs.push(`${folder} <-> ${target}`);
   }
   expect(pairs).toEqual([]);
 });

@@ -27,7 +27,10 @@ test('an answer held for 30 s whose client gave up leaves no timer behind', asyn
   const timers = jest.spyOn(global, 'setTimeout');
   try {
     const gaveUp = new AbortController();
-    const call = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: 'POST', signal: gaveUp.signal }).catch((error: Error) => error.name);
+    const call = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+      method: 'POST',
+      signal: gaveUp.signal,
+    }).catch((error: Error) => error.name);
     await waitUntil('the call handled, its answer held', () => arrived);
     const hold = timerOf(timers, 30_000);
     expect(hold?._destroyed).toBe(false);

@@ -24,7 +24,12 @@ function tableRows(markdown: string, firstHeader: string): string[][] {
   const rows: string[][] = [];
   for (const line of lines.slice(start + 2)) {
     if (!line.startsWith('|')) break;
-    rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim().replace(/`/g, '')));
+    rows.push(
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/`/g, '')),
+    );
   }
   return rows;
 }

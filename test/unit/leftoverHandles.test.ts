@@ -16,7 +16,11 @@ function runJest(file: string): { status: number | null; output: string } {
     testMatch: [`<rootDir>/test/support/leftoverHandles/${file}`],
   };
   // --forceExit: a file that leaves a timer would otherwise hold this Jest open until the timer fires.
-  const ran = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--config', JSON.stringify(config), '--ci', '--forceExit'], { cwd: root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+  const ran = spawnSync(
+    process.execPath,
+    [require.resolve('jest/bin/jest'), '--config', JSON.stringify(config), '--ci', '--forceExit'],
+    { cwd: root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } },
+  );
   return { status: ran.status, output: ran.stdout + ran.stderr };
 }
 
@@ -28,7 +32,10 @@ test('a file that leaves a socket open fails, naming what it left and how to clo
 
 test('the same file that reads what it asked for passes', () => {
   const ran = runJest('closesWhatItOpens.check.ts');
-  expect({ status: ran.status, output: ran.output }).toEqual({ status: 0, output: expect.stringContaining('1 passed') });
+  expect({ status: ran.status, output: ran.output }).toEqual({
+    status: 0,
+    output: expect.stringContaining('1 passed'),
+  });
 });
 
 test('a file that leaves a timer pending fails, naming where the timer was set (a count of timers would miss it when another ended meanwhile)', () => {
@@ -37,7 +44,10 @@ test('a file that leaves a timer pending fails, naming where the timer was set (
   expect(ran.output).toMatch(/the test file left a timer set at .*leavesTimerPending\.check\.ts:3/);
 });
 
-test('an unref\'d timer holds nothing open, and the file passes', () => {
+test("an unref'd timer holds nothing open, and the file passes", () => {
   const ran = runJest('unrefsItsTimer.check.ts');
-  expect({ status: ran.status, output: ran.output }).toEqual({ status: 0, output: expect.stringContaining('1 passed') });
+  expect({ status: ran.status, output: ran.output }).toEqual({
+    status: 0,
+    output: expect.stringContaining('1 passed'),
+  });
 });

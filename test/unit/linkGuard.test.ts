@@ -6,7 +6,11 @@ describe('resolveProviderLink', () => {
     ['http://127.0.0.1:8480', 'http://127.0.0.1:8480/v2/identity/1', 'http://127.0.0.1:8480/v2/identity/1'],
     ['http://127.0.0.1:8480', '/v2/identity/1', 'http://127.0.0.1:8480/v2/identity/1'],
     ['https://api.example.com/tenant', '/v2/documents/7', 'https://api.example.com/tenant/v2/documents/7'],
-    ['https://api.example.com/tenant/', 'https://api.example.com/tenant/v2/documents/7', 'https://api.example.com/tenant/v2/documents/7'],
+    [
+      'https://api.example.com/tenant/',
+      'https://api.example.com/tenant/v2/documents/7',
+      'https://api.example.com/tenant/v2/documents/7',
+    ],
   ])('follows %s + %s', (base, link, expected) => {
     expect(resolveProviderLink(base, link).toString()).toBe(expected);
   });

@@ -12,7 +12,9 @@ interface LockedPackage {
   optionalDependencies?: Record<string, string>;
 }
 
-const lock = JSON.parse(readFileSync(path.resolve(__dirname, '../../package-lock.json'), 'utf8')) as { packages: Record<string, LockedPackage> };
+const lock = JSON.parse(readFileSync(path.resolve(__dirname, '../../package-lock.json'), 'utf8')) as {
+  packages: Record<string, LockedPackage>;
+};
 
 /** Where npm would look for `name` from the package at `location`: nested first, then each ancestor. */
 function resolves(location: string, name: string): boolean {

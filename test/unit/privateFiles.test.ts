@@ -36,23 +36,34 @@ test('the spool and its deliveries, configured anywhere: directory 0700, files 0
 
 test('dead letters: directory 0700, files 0600', () => {
   const store = new DeadLetterStore(path.join(root, 'spool-dl'));
-  store.put({ receivedAt: new Date().toISOString(), batchId: null, body: Buffer.from('{}'), workflowIds: ['resource/x'] }, { kind: 'permanent', grpcCode: 3, reason: 'test' });
+  store.put(
+    { receivedAt: new Date().toISOString(), batchId: null, body: Buffer.from('{}'), workflowIds: ['resource/x'] },
+    { kind: 'permanent', grpcCode: 3, reason: 'test' },
+  );
   expect(readdirSync(store.dir).length).toBeGreaterThan(0);
   expect(mode(store.dir)).toBe(0o700);
   for (const name of readdirSync(store.dir)) expect(mode(path.join(store.dir, name))).toBe(0o600);
 });
 
-test('the embedded case file\'s data directory is 0700', () => {
+test("the embedded case file's data directory is 0700", () => {
   // PGlite cannot start inside jest's VM: a node process of its own starts and stops it.
   const dataDir = path.join(root, 'case-file');
   const script = `require('./case-file/embeddedServer').startEmbeddedCaseFile({ dataDir: ${JSON.stringify(dataDir)} }).then((c) => c.stop())`;
-  execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: projectRoot, stdio: 'pipe', timeout: 60_000 });
+  execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
+    cwd: projectRoot,
+    stdio: 'pipe',
+    timeout: 60_000,
+  });
   expect(mode(dataDir)).toBe(0o700);
 }, 70_000);
 
 test('the dev server creates its SQLite database and the files beside it 0600', async () => {
   const dbFile = path.join(root, 'temporal', 'temporal.sqlite');
-  const server = await startDevServer({ cliPath: await resolveTemporalCli(), dbFile, logFile: path.join(root, 'temporal.log') });
+  const server = await startDevServer({
+    cliPath: await resolveTemporalCli(),
+    dbFile,
+    logFile: path.join(root, 'temporal.log'),
+  });
   try {
     expect(mode(path.dirname(dbFile))).toBe(0o700);
     const files = readdirSync(path.dirname(dbFile));

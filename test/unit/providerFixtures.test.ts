@@ -26,7 +26,11 @@ const account = {
   bank_account_transactions_endpoint: `/v2/bankaccounts/${guid(2)}/transactions`,
 };
 const identity = {
-  identity_request: { request_id: 'req-1', identity_request_endpoint: '/v2/persons/p-1/identity-verifications', identity_result_endpoint: '/v2/identity/req-1' },
+  identity_request: {
+    request_id: 'req-1',
+    identity_request_endpoint: '/v2/persons/p-1/identity-verifications',
+    identity_result_endpoint: '/v2/identity/req-1',
+  },
   person: { first_name: 'Ada', last_name: 'Lovelace', name: 'Ada Lovelace', person_id: 'p-1' },
 };
 
@@ -38,13 +42,19 @@ interface Fixture {
   broken: (valid: any) => Variant[];
 }
 
-const without = (o: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
+const without = (o: Record<string, unknown>, key: string) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 
 const fixtures: Fixture[] = [
   {
     name: 'webhook configuration (2.1)',
     schema: webhookConfigurationSchema,
-    valid: { webhook_name: 'onboarding', webhook_callback_url: 'https://hooks.example.com/provider', event_types: ['IdentityVerification.Completed'], external_ref: 'crm-1' },
+    valid: {
+      webhook_name: 'onboarding',
+      webhook_callback_url: 'https://hooks.example.com/provider',
+      event_types: ['IdentityVerification.Completed'],
+      external_ref: 'crm-1',
+    },
     broken: (v) => [
       ['a 51-character name', { ...v, webhook_name: 'n'.repeat(51) }, 'webhook_name'],
       ['no name', without(v, 'webhook_name'), 'webhook_name'],
@@ -61,7 +71,13 @@ const fixtures: Fixture[] = [
   {
     name: 'credit report request (2.3)',
     schema: creditReportRequestSchema,
-    valid: { company_id: 'c-1', company_number: '01234567', company_name: 'Acme', country_code: 'GB', provider_id: null },
+    valid: {
+      company_id: 'c-1',
+      company_number: '01234567',
+      company_name: 'Acme',
+      country_code: 'GB',
+      provider_id: null,
+    },
     broken: (v) => [
       ['an empty company_id', { ...v, company_id: '' }, 'company_id'],
       ['no company_id', without(v, 'company_id'), 'company_id'],
@@ -71,16 +87,33 @@ const fixtures: Fixture[] = [
   {
     name: 'credit report with TooManyResults (3, 4.2 rule 4)',
     schema: creditReportSchema,
-    valid: { report_id: 'r-1', company_id: 'c-1', status: 'TooManyResults', report: null, picklist: [{ provider_id: 'CR-1', company_name: 'Acme', company_number: '1', country_code: 'GB', address: null }] },
+    valid: {
+      report_id: 'r-1',
+      company_id: 'c-1',
+      status: 'TooManyResults',
+      report: null,
+      picklist: [{ provider_id: 'CR-1', company_name: 'Acme', company_number: '1', country_code: 'GB', address: null }],
+    },
     broken: (v) => [
       ['no status', without(v, 'status'), 'status'],
-      ['a picklist entry without provider_id', { ...v, picklist: [{ company_name: 'Acme', company_number: '1', country_code: 'GB', address: null }] }, 'provider_id'],
+      [
+        'a picklist entry without provider_id',
+        { ...v, picklist: [{ company_name: 'Acme', company_number: '1', country_code: 'GB', address: null }] },
+        'provider_id',
+      ],
     ],
   },
   {
     name: 'delivery envelope (6.2)',
     schema: webhookEnvelopeSchema,
-    valid: { webhook_id: guid(9), webhook_name: 'w', datetime_sent: at, external_ref: null, event_type: 'Anything.New', data: {} },
+    valid: {
+      webhook_id: guid(9),
+      webhook_name: 'w',
+      datetime_sent: at,
+      external_ref: null,
+      event_type: 'Anything.New',
+      data: {},
+    },
     broken: (v) => [
       ['no webhook_id', without(v, 'webhook_id'), 'webhook_id'],
       ['no event_type', without(v, 'event_type'), 'event_type'],
@@ -102,16 +135,45 @@ const fixtures: Fixture[] = [
 ];
 
 const eventFixtures: Record<keyof typeof eventDataSchemas, Record<string, unknown>> = {
-  'BankStatementProcessing.Completed': { bank_connection_id: null, status: 'Failed', message: 'The file could not be read', entity_type: 'Case', entity_id: guid(5), document, connected_accounts: [] },
+  'BankStatementProcessing.Completed': {
+    bank_connection_id: null,
+    status: 'Failed',
+    message: 'The file could not be read',
+    entity_type: 'Case',
+    entity_id: guid(5),
+    document,
+    connected_accounts: [],
+  },
   'PayslipProcessing.Completed': { status: 'Complete', message: null, document },
   'SA302Processing.Completed': { status: 'Failed', message: 'Not an SA302', document },
   'TaxOverviewProcessing.Completed': { status: 'Complete', message: null, document },
   'DocumentProcessing.Completed': { status: 'Complete', message: null, document_type: 'Payslip', document },
-  'OpenBankingProcessing.Completed': { bank_connection_id: guid(6), status: 'Connected', entity_type: 'case', entity_id: guid(5), connected_accounts: [account] },
-  'BankingProcessing.Completed': { bank_connection_id: guid(6), status: 'Complete', entity_type: 'Case', entity_id: guid(5), connected_accounts: [account] },
-  'IdentityVerification.Completed': { ...identity, status: 'Completed', date_completed: at, verification_status: 'ResubmissionRequested' },
+  'OpenBankingProcessing.Completed': {
+    bank_connection_id: guid(6),
+    status: 'Connected',
+    entity_type: 'case',
+    entity_id: guid(5),
+    connected_accounts: [account],
+  },
+  'BankingProcessing.Completed': {
+    bank_connection_id: guid(6),
+    status: 'Complete',
+    entity_type: 'Case',
+    entity_id: guid(5),
+    connected_accounts: [account],
+  },
+  'IdentityVerification.Completed': {
+    ...identity,
+    status: 'Completed',
+    date_completed: at,
+    verification_status: 'ResubmissionRequested',
+  },
   'IdentityVerification.Expired': { ...identity, status: 'Expired', verification_status: 'NotCompleted' },
-  'AffordabilityInsights.Completed': { request_id: guid(7), affordability_insight_endpoint: `/v2/affordability-insights/${guid(7)}`, affordability_insight_transactions_endpoint: `/v2/affordability-insights/${guid(7)}/transactions` },
+  'AffordabilityInsights.Completed': {
+    request_id: guid(7),
+    affordability_insight_endpoint: `/v2/affordability-insights/${guid(7)}`,
+    affordability_insight_transactions_endpoint: `/v2/affordability-insights/${guid(7)}/transactions`,
+  },
   'IncomeEmployerInsights.Completed': {
     status: 'Failed',
     message: 'Employer not found',
@@ -132,7 +194,9 @@ for (const [eventType, valid] of Object.entries(eventFixtures)) {
     broken: (v) => [
       [`no ${firstField}`, without(v, firstField), firstField],
       ...(('status' in v ? [['a wrong status value', { ...v, status: 'Bogus' }, 'status']] : []) as Variant[]),
-      ...(('verification_status' in v ? [['a wrong verification_status', { ...v, verification_status: 'Maybe' }, 'verification_status']] : []) as Variant[]),
+      ...(('verification_status' in v
+        ? [['a wrong verification_status', { ...v, verification_status: 'Maybe' }, 'verification_status']]
+        : []) as Variant[]),
     ],
   });
 }
@@ -152,5 +216,13 @@ describe.each(fixtures)('$name', ({ schema, valid, broken }) => {
 
 test('the broken variants cover what the issue names', () => {
   const names = fixtures.flatMap((f) => f.broken(f.valid).map(([d]) => d));
-  expect(names).toEqual(expect.arrayContaining(['a 51-character name', 'an http:// URL', 'an empty company_id', 'empty event_types', 'a wrong status value']));
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'a 51-character name',
+      'an http:// URL',
+      'an empty company_id',
+      'empty event_types',
+      'a wrong status value',
+    ]),
+  );
 });

@@ -46,5 +46,7 @@ test('each failure of a Schemathesis report is a line: the operation, the check 
 });
 
 test('a report without a FAILURES section says so rather than claiming nothing failed', () => {
-  expect(failuresIn('Schemathesis v4.32.5\nTraceback (most recent call last):\n  ...')).toEqual(['(no FAILURES section: see the output)']);
+  expect(failuresIn('Schemathesis v4.32.5\nTraceback (most recent call last):\n  ...')).toEqual([
+    '(no FAILURES section: see the output)',
+  ]);
 });

@@ -8,7 +8,12 @@ const signedWithPrevious = 'AS6er+EMTOzzLYOcZcCWQ3LtwydVh2bgZhP2SlcGbus=';
 describe('SecretRing', () => {
   test('the previous secret is accepted during the grace period and refused after it', () => {
     let now = 1_000;
-    const ring = new SecretRing({ current: 'whsec-current', previous: 'whsec-previous', previousValidUntil: 2_000, now: () => now });
+    const ring = new SecretRing({
+      current: 'whsec-current',
+      previous: 'whsec-previous',
+      previousValidUntil: 2_000,
+      now: () => now,
+    });
     expect(verifySignature(body, signedWithPrevious, ring.secrets())).toMatchObject({ ok: true, secretIndex: 1 });
     now = 2_000;
     expect(ring.secrets()).toEqual(['whsec-current']);
@@ -18,7 +23,12 @@ describe('SecretRing', () => {
   test('a rotation read from the provider keeps the old secret for the grace period', async () => {
     let now = 0;
     let atProvider = 'whsec-previous';
-    const ring = new SecretRing({ readFromProvider: async () => atProvider, graceMs: 500, minRefreshIntervalMs: 60_000, now: () => now });
+    const ring = new SecretRing({
+      readFromProvider: async () => atProvider,
+      graceMs: 500,
+      minRefreshIntervalMs: 60_000,
+      now: () => now,
+    });
     expect(await ring.refresh()).toBe(true);
     expect(ring.secrets()).toEqual(['whsec-previous']);
 

@@ -41,7 +41,9 @@ test('stop ends the retries', async () => {
   jest.useFakeTimers();
   try {
     let failures = 0;
-    const firstFailure = new Promise<void>((resolve) => ring.startLoading({ initialMs: 5, maxMs: 5 }, () => (++failures === 1 ? resolve() : undefined)));
+    const firstFailure = new Promise<void>((resolve) =>
+      ring.startLoading({ initialMs: 5, maxMs: 5 }, () => (++failures === 1 ? resolve() : undefined)),
+    );
     await firstFailure;
     expect(jest.getTimerCount()).toBe(1);
     ring.stop();

@@ -31,7 +31,10 @@ test('a rotation the provider cannot tell us about yet: pending, then verified o
   expect(await checkSignature(ring, body, signed('whsec-a'), true, ignore)).toMatchObject({ ok: true, signed: true });
   setProvider(new Error('Provider answered 503'));
   const errors: unknown[] = [];
-  expect(await checkSignature(ring, body, signed('whsec-b'), true, (e) => errors.push(e))).toEqual({ ok: false, reason: 'pending' });
+  expect(await checkSignature(ring, body, signed('whsec-b'), true, (e) => errors.push(e))).toEqual({
+    ok: false,
+    reason: 'pending',
+  });
   expect(errors).toHaveLength(1);
   setProvider('whsec-b');
   expect(await checkHeldSignature(ring, body, signed('whsec-b'), ignore)).toBe('verified');
@@ -64,11 +67,15 @@ test('deliveries signed with a rotated secret arriving together all wait for the
   });
   await ring.load();
   atProvider = 'whsec-b';
-  const verdicts = await Promise.all(Array.from({ length: 6 }, () => checkSignature(ring, body, signed('whsec-b'), true, ignore)));
+  const verdicts = await Promise.all(
+    Array.from({ length: 6 }, () => checkSignature(ring, body, signed('whsec-b'), true, ignore)),
+  );
   expect(verdicts.map((v) => v.ok)).toEqual([true, true, true, true, true, true]);
   expect(reads).toBe(2);
   // The old secret stays valid through the grace period: late deliveries signed with it pass.
   expect(await checkSignature(ring, body, signed('whsec-a'), true, ignore)).toMatchObject({ ok: true, signed: true });
   // And a delivery signed with neither is still refused.
-  expect(await checkSignature(ring, body, signed('whsec-x'), true, ignore)).toEqual(expect.objectContaining({ ok: false, reason: 'mismatch' }));
+  expect(await checkSignature(ring, body, signed('whsec-x'), true, ignore)).toEqual(
+    expect.objectContaining({ ok: false, reason: 'mismatch' }),
+  );
 });

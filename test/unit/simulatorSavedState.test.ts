@@ -11,7 +11,11 @@ const file = () => path.join(mkdtempSync(path.join(os.tmpdir(), 'sim-state-')), 
 test('a saved store restores its records, its first answers and its generator position', () => {
   const store = createStore(new SeededRandom(7));
   seedStore(store);
-  store.idempotencyRecords.set('["client","POST /x","k1"]', { path: '/x', body: { a: 1 }, answer: { status: 201, contentType: 'application/json', body: Buffer.from('{"id":"é"}') } });
+  store.idempotencyRecords.set('["client","POST /x","k1"]', {
+    path: '/x',
+    body: { a: 1 },
+    answer: { status: 201, contentType: 'application/json', body: Buffer.from('{"id":"é"}') },
+  });
   store.idempotencyRecords.set('["client","POST /x","k2"]', { path: '/x', body: {} });
   store.webhookSecret = { secret: 'sëcret', date_updated: '2026-11-21T00:00:00Z' };
   const target = file();
@@ -34,7 +38,11 @@ test('no file: nothing restored; a damaged file stops the start, naming it and w
   const missing = file();
   expect(restoreState(store, missing)).toBe(false);
   writeFileSync(missing, '{"version":1,"randomPos');
-  expect(() => restoreState(store, missing)).toThrow(new RegExp(`SIMULATOR_STATE_FILE: ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not readable JSON.*move it away`));
+  expect(() => restoreState(store, missing)).toThrow(
+    new RegExp(
+      `SIMULATOR_STATE_FILE: ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not readable JSON.*move it away`,
+    ),
+  );
   writeFileSync(missing, '{"version":2}');
   expect(() => restoreState(store, missing)).toThrow(/is not a saved simulator state/);
 });

@@ -6,10 +6,18 @@ import type { DurableFileSystem } from '../../webhook-bridge/durableFile';
 import { Spool } from '../../webhook-bridge/spool';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spool-unit-'));
-const entry = (text: string) => ({ receivedAt: '2026-11-21T10:00:00.000Z', batchId: 'b-1', body: Buffer.from(text).toString('base64') });
+const entry = (text: string) => ({
+  receivedAt: '2026-11-21T10:00:00.000Z',
+  batchId: 'b-1',
+  body: Buffer.from(text).toString('base64'),
+});
 
 function spoolAt(dir: string, quarantined: string[] = [], fileSystem?: DurableFileSystem): Spool {
-  return new Spool(dir, { resourcesOf: (r) => [`resource/x/${Buffer.from(r.body, 'base64').toString()}`], onQuarantine: (name) => quarantined.push(name), fileSystem });
+  return new Spool(dir, {
+    resourcesOf: (r) => [`resource/x/${Buffer.from(r.body, 'base64').toString()}`],
+    onQuarantine: (name) => quarantined.push(name),
+    fileSystem,
+  });
 }
 
 test('a short write is completed, not renamed into place torn', () => {
@@ -23,7 +31,9 @@ test('a short write is completed, not renamed into place torn', () => {
   const spool = spoolAt(dir, [], { ...fs, writeSync });
   const record = spool.append(entry('a'.repeat(100)));
   expect(calls).toBeGreaterThan(10);
-  expect(spoolAt(dir).read(`${String(record.seq).padStart(16, '0')}.json`)).toMatchObject({ body: entry('a'.repeat(100)).body });
+  expect(spoolAt(dir).read(`${String(record.seq).padStart(16, '0')}.json`)).toMatchObject({
+    body: entry('a'.repeat(100)).body,
+  });
 });
 
 test('a disk that writes nothing makes append throw and leaves no file', () => {

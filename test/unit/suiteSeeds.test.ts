@@ -40,6 +40,10 @@ function seedsByRun(): Map<string, Map<number, string[]>> {
 test('no two suites of one run seed their simulators alike', () => {
   const runs = seedsByRun();
   expect([...runs.get('npm test')!.keys()].length).toBeGreaterThan(10);
-  const shared = [...runs].flatMap(([run, seeds]) => [...seeds].filter(([, files]) => files.length > 1).map(([seed, files]) => `${run}: simulatorSeed ${seed} in ${files.join(' and ')}`));
+  const shared = [...runs].flatMap(([run, seeds]) =>
+    [...seeds]
+      .filter(([, files]) => files.length > 1)
+      .map(([seed, files]) => `${run}: simulatorSeed ${seed} in ${files.join(' and ')}`),
+  );
   expect(shared).toEqual([]);
 });

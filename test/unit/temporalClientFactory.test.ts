@@ -12,7 +12,20 @@ import { generatePayloadKey } from '../../codec/payloadKeys';
 
 const root = path.join(__dirname, '..', '..');
 /** Where the processes' code lives (tests and benchmarks build plain clients on purpose). */
-const processDirectories = ['activities', 'case-api', 'case-events', 'case-file', 'cli', 'client', 'codec', 'config', 'provider', 'simulator', 'webhook-bridge', 'worker'];
+const processDirectories = [
+  'activities',
+  'case-api',
+  'case-events',
+  'case-file',
+  'cli',
+  'client',
+  'codec',
+  'config',
+  'provider',
+  'simulator',
+  'webhook-bridge',
+  'worker',
+];
 const FACTORY = 'client/temporalClient.ts';
 const CLIENT_CONSTRUCTION = /new\s+(?:Workflow|Schedule|AsyncCompletion|TaskQueue)?Client\s*\(\s*\{[^)]*\}?/g;
 
@@ -25,11 +38,17 @@ function sourceFiles(dir: string): string[] {
 }
 
 function clientConstructions(): { file: string; call: string }[] {
-  return processDirectories.flatMap(sourceFiles).flatMap((file) => [...readFileSync(path.join(root, file), 'utf8').matchAll(CLIENT_CONSTRUCTION)].map((m) => ({ file, call: m[0] })));
+  return processDirectories
+    .flatMap(sourceFiles)
+    .flatMap((file) =>
+      [...readFileSync(path.join(root, file), 'utf8').matchAll(CLIENT_CONSTRUCTION)].map((m) => ({ file, call: m[0] })),
+    );
 }
 
 test('a client from the factory encrypts with the project codec', () => {
-  const client = temporalClientOn(Connection.lazy({ address: '127.0.0.1:1' }), 'default', [generatePayloadKey('factory-test')]);
+  const client = temporalClientOn(Connection.lazy({ address: '127.0.0.1:1' }), 'default', [
+    generatePayloadKey('factory-test'),
+  ]);
   const codecs = client.options.loadedDataConverter.payloadCodecs;
   expect(codecs.map((codec) => codec.constructor.name)).toEqual([EncryptionCodec.name]);
 });

@@ -2,7 +2,11 @@ import { ServiceError } from '@temporalio/client';
 import { workflowClosing } from '../../client/grpcCode';
 import { closingRetryDelaysMs, temporalRetryOptions } from '../../client/temporalRetry';
 
-const closing = { code: 8, details: 'workflow operation can not be applied because workflow is closing', metadata: {} as never };
+const closing = {
+  code: 8,
+  details: 'workflow operation can not be applied because workflow is closing',
+  metadata: {} as never,
+};
 const overloaded = { code: 8, details: 'namespace rate limit exceeded', metadata: {} as never };
 const notFound = { code: 5, details: 'workflow execution already completed', metadata: {} as never };
 
@@ -10,7 +14,8 @@ const notFound = { code: 5, details: 'workflow execution already completed', met
 function schedule(status: typeof closing): number[] {
   const options = temporalRetryOptions();
   const delays: number[] = [];
-  for (let attempt = 1; options.retryableDecider(attempt, status) && attempt < 20; attempt++) delays.push(options.delayFunction(attempt, status));
+  for (let attempt = 1; options.retryableDecider(attempt, status) && attempt < 20; attempt++)
+    delays.push(options.delayFunction(attempt, status));
   return delays;
 }
 
@@ -19,7 +24,7 @@ test('"workflow is closing" is tried again soon, a few times, under a second in 
   expect(closingRetryDelaysMs.reduce((a, b) => a + b, 0)).toBeLessThan(1_000);
 });
 
-test('every other answer keeps the SDK\'s policy: an overloaded server is backed off from, not-found is final', () => {
+test("every other answer keeps the SDK's policy: an overloaded server is backed off from, not-found is final", () => {
   const overloadedDelays = schedule(overloaded);
   expect(overloadedDelays.length).toBe(9);
   expect(overloadedDelays[0]).toBeGreaterThanOrEqual(1_300);
@@ -27,8 +32,16 @@ test('every other answer keeps the SDK\'s policy: an overloaded server is backed
 });
 
 test('a closing refusal is recognised under the ServiceError the client wraps it in, and nothing else is', () => {
-  const wrapped = new ServiceError('Failed to signal Workflow', { cause: Object.assign(new Error(closing.details), closing) });
+  const wrapped = new ServiceError('Failed to signal Workflow', {
+    cause: Object.assign(new Error(closing.details), closing),
+  });
   expect(workflowClosing(wrapped)).toBe(true);
-  expect(workflowClosing(new ServiceError('Failed to signal Workflow', { cause: Object.assign(new Error(overloaded.details), overloaded) }))).toBe(false);
+  expect(
+    workflowClosing(
+      new ServiceError('Failed to signal Workflow', {
+        cause: Object.assign(new Error(overloaded.details), overloaded),
+      }),
+    ),
+  ).toBe(false);
   expect(workflowClosing(new Error('workflow is closing'))).toBe(false);
 });

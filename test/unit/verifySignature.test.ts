@@ -32,11 +32,19 @@ const raw = (s: string) => Buffer.from(s, 'utf8');
 
 describe('verifySignature', () => {
   test.each(vectors)('accepts a $name body signed with the current secret', (v) => {
-    expect(verifySignature(raw(v.body), v.current, [current, previous])).toEqual({ ok: true, signed: true, secretIndex: 0 });
+    expect(verifySignature(raw(v.body), v.current, [current, previous])).toEqual({
+      ok: true,
+      signed: true,
+      secretIndex: 0,
+    });
   });
 
   test.each(vectors)('accepts a $name body signed with the previous secret during rotation', (v) => {
-    expect(verifySignature(raw(v.body), v.previous, [current, previous])).toEqual({ ok: true, signed: true, secretIndex: 1 });
+    expect(verifySignature(raw(v.body), v.previous, [current, previous])).toEqual({
+      ok: true,
+      signed: true,
+      secretIndex: 1,
+    });
   });
 
   test.each(vectors)('refuses a $name body signed with the previous secret once it is retired', (v) => {
@@ -61,7 +69,10 @@ describe('verifySignature', () => {
   });
 
   test('refuses the wrong secret', () => {
-    expect(verifySignature(raw(ascii.body), ascii.current, ['another-secret'])).toEqual({ ok: false, reason: 'mismatch' });
+    expect(verifySignature(raw(ascii.body), ascii.current, ['another-secret'])).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
   });
 
   test('refuses a missing header when a secret is configured', () => {

@@ -10,12 +10,17 @@ const registered = Object.entries(workflows).filter(([, value]) => typeof value 
 
 test('each registered workflow type has a behaviour: the journey AUTO_UPGRADE, every other one PINNED', () => {
   expect(Object.keys(versioningBehaviors).sort()).toEqual(registered.map(([name]) => name).sort());
-  const expected = Object.fromEntries(registered.map(([name]) => [name, name === 'onboardCase' ? 'AUTO_UPGRADE' : 'PINNED']));
+  const expected = Object.fromEntries(
+    registered.map(([name]) => [name, name === 'onboardCase' ? 'AUTO_UPGRADE' : 'PINNED']),
+  );
   expect(versioningBehaviors).toEqual(expected);
 });
 
 test('each registered workflow function carries the declaration (setWorkflowOptions ran on it)', () => {
   for (const [name, fn] of registered) {
-    expect({ name, declared: typeof (fn as { workflowDefinitionOptions?: unknown }).workflowDefinitionOptions }).toEqual({ name, declared: 'function' });
+    expect({
+      name,
+      declared: typeof (fn as { workflowDefinitionOptions?: unknown }).workflowDefinitionOptions,
+    }).toEqual({ name, declared: 'function' });
   }
 });

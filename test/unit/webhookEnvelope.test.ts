@@ -22,7 +22,10 @@ const idvCompleted = {
 describe('parseDelivery', () => {
   test('parses a known event with typed data', () => {
     const result = parseDelivery(idvCompleted);
-    expect(result).toMatchObject({ ok: true, delivery: { kind: 'known', eventType: 'IdentityVerification.Completed' } });
+    expect(result).toMatchObject({
+      ok: true,
+      delivery: { kind: 'known', eventType: 'IdentityVerification.Completed' },
+    });
   });
 
   test('reads sent_at_utc (the AffordabilityInsights.Completed example) as datetime_sent', () => {
@@ -34,7 +37,8 @@ describe('parseDelivery', () => {
       data: {
         request_id: '1d2c3b4a-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
         affordability_insight_endpoint: '/v2/affordability-insights/1d2c3b4a-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
-        affordability_insight_transactions_endpoint: '/v2/affordability-insights/1d2c3b4a-5e6f-4a7b-8c9d-0e1f2a3b4c5d/transactions',
+        affordability_insight_transactions_endpoint:
+          '/v2/affordability-insights/1d2c3b4a-5e6f-4a7b-8c9d-0e1f2a3b4c5d/transactions',
       },
     });
     expect(result.ok && result.delivery.envelope.datetime_sent).toBe(datetime_sent);
@@ -43,13 +47,18 @@ describe('parseDelivery', () => {
 
   test('keeps an event type it does not know instead of rejecting it', () => {
     const result = parseDelivery({ ...idvCompleted, event_type: 'CreditFile.Refreshed', data: { anything: 1 } });
-    expect(result).toMatchObject({ ok: true, delivery: { kind: 'unknown-event-type', eventType: 'CreditFile.Refreshed' } });
+    expect(result).toMatchObject({
+      ok: true,
+      delivery: { kind: 'unknown-event-type', eventType: 'CreditFile.Refreshed' },
+    });
   });
 
   test('keeps a known event whose data does not match, naming the field', () => {
     const result = parseDelivery({ ...idvCompleted, data: { ...idvCompleted.data, verification_status: 'Maybe' } });
     expect(result).toMatchObject({ ok: true, delivery: { kind: 'invalid-data' } });
-    expect(result.ok && result.delivery.kind === 'invalid-data' && result.delivery.problems.join()).toContain('data.verification_status');
+    expect(result.ok && result.delivery.kind === 'invalid-data' && result.delivery.problems.join()).toContain(
+      'data.verification_status',
+    );
   });
 
   test('rejects an envelope without a send time, naming datetime_sent', () => {

@@ -3,7 +3,15 @@ import { ConfigurationError } from '../../config/environment';
 import { readWorkerConfig } from '../../worker/workerConfig';
 
 test('defaults: SDK-sized limits, a 250-workflow sticky cache in one V8 context, 30 s grace, no metrics exporter', () => {
-  expect(readWorkerConfig({})).toEqual({ tuning: { maxConcurrentActivityTaskExecutions: 100, maxConcurrentWorkflowTaskExecutions: 40, shutdownGraceTime: 30_000, maxCachedWorkflows: 250, reuseV8Context: true } });
+  expect(readWorkerConfig({})).toEqual({
+    tuning: {
+      maxConcurrentActivityTaskExecutions: 100,
+      maxConcurrentWorkflowTaskExecutions: 40,
+      shutdownGraceTime: 30_000,
+      maxCachedWorkflows: 250,
+      reuseV8Context: true,
+    },
+  });
 });
 
 test('values are read, durations in s, ms or m, and the exporter bound where asked', () => {
@@ -17,16 +25,29 @@ test('values are read, durations in s, ms or m, and the exporter bound where ask
     WORKER_REUSE_V8_CONTEXT: 'false',
   });
   expect(settings).toEqual({
-    tuning: { maxConcurrentActivityTaskExecutions: 7, maxConcurrentWorkflowTaskExecutions: 5, shutdownGraceTime: 120_000, maxCachedWorkflows: 600, reuseV8Context: false },
+    tuning: {
+      maxConcurrentActivityTaskExecutions: 7,
+      maxConcurrentWorkflowTaskExecutions: 5,
+      shutdownGraceTime: 120_000,
+      maxCachedWorkflows: 600,
+      reuseV8Context: false,
+    },
     metricsBindAddress: '0.0.0.0:9464',
   });
   expect(readWorkerConfig({ WORKER_SHUTDOWN_GRACE: '500ms' }).tuning.shutdownGraceTime).toBe(500);
   expect(readWorkerConfig({ WORKER_SHUTDOWN_GRACE: '15' }).tuning.shutdownGraceTime).toBe(15_000);
-  expect(readWorkerConfig({ WORKER_METRICS_PORT: '9464', WORKER_METRICS_HOST: '::' }).metricsBindAddress).toBe('[::]:9464');
+  expect(readWorkerConfig({ WORKER_METRICS_PORT: '9464', WORKER_METRICS_HOST: '::' }).metricsBindAddress).toBe(
+    '[::]:9464',
+  );
 });
 
 test('a Worker Deployment Version is a deployment name and a build id; neither: an unversioned worker', () => {
-  expect(readWorkerConfig({ TEMPORAL_DEPLOYMENT_NAME: 'verification-journeys', TEMPORAL_WORKER_BUILD_ID: '2026-11-23.4f1c2e9' }).deploymentVersion).toEqual({ deploymentName: 'verification-journeys', buildId: '2026-11-23.4f1c2e9' });
+  expect(
+    readWorkerConfig({
+      TEMPORAL_DEPLOYMENT_NAME: 'verification-journeys',
+      TEMPORAL_WORKER_BUILD_ID: '2026-11-23.4f1c2e9',
+    }).deploymentVersion,
+  ).toEqual({ deploymentName: 'verification-journeys', buildId: '2026-11-23.4f1c2e9' });
   expect(readWorkerConfig({}).deploymentVersion).toBeUndefined();
 });
 

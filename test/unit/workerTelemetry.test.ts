@@ -11,24 +11,30 @@ import { waitUntil } from '../support/waitUntil';
 
 test('the worker exports SDK metrics on WORKER_METRICS_PORT, with the configured slots, and stops on SIGTERM', async () => {
   const port = await freePort();
-  const child = spawn(path.join(__dirname, '..', '..', 'node_modules', '.bin', 'tsx'), [path.join(__dirname, 'workerTelemetryProcess.ts')], {
-    env: {
-      ...process.env,
-      TEST_TASK_QUEUE: `telemetry-${randomUUID()}`,
-      WORKER_METRICS_PORT: String(port),
-      WORKER_MAX_CONCURRENT_ACTIVITIES: '7',
-      WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '3',
-      WORKER_SHUTDOWN_GRACE: '2s',
+  const child = spawn(
+    path.join(__dirname, '..', '..', 'node_modules', '.bin', 'tsx'),
+    [path.join(__dirname, 'workerTelemetryProcess.ts')],
+    {
+      env: {
+        ...process.env,
+        TEST_TASK_QUEUE: `telemetry-${randomUUID()}`,
+        WORKER_METRICS_PORT: String(port),
+        WORKER_MAX_CONCURRENT_ACTIVITIES: '7',
+        WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '3',
+        WORKER_SHUTDOWN_GRACE: '2s',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   try {
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => (chunk.toString().includes('ready') ? resolve() : undefined));
-      void exited.then((code) => reject(new Error(`worker exited (${code}) before it was ready: ${errors.slice(0, 500)}`)));
+      void exited.then((code) =>
+        reject(new Error(`worker exited (${code}) before it was ready: ${errors.slice(0, 500)}`)),
+      );
     });
     // The slot gauges appear once each worker's pollers have reported (the activity worker's and the
     // workflow worker's at different moments): wait for both, not for a fixed time.

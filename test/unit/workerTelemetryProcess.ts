@@ -12,8 +12,18 @@ async function main(): Promise<void> {
   const settings = readWorkerConfig();
   installRuntimeLogging(process.env, { metricsBindAddress: settings.metricsBindAddress });
   const running = await startWorker({
-    temporal: { address: process.env.TEST_TEMPORAL_ADDRESS ?? '', namespace: 'default', taskQueue: process.env.TEST_TASK_QUEUE ?? '' },
-    provider: { baseUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9/oauth', clientId: 'x', clientSecrets: ['x'], requestTimeoutMs: 1000 },
+    temporal: {
+      address: process.env.TEST_TEMPORAL_ADDRESS ?? '',
+      namespace: 'default',
+      taskQueue: process.env.TEST_TASK_QUEUE ?? '',
+    },
+    provider: {
+      baseUrl: 'http://127.0.0.1:9',
+      authUrl: 'http://127.0.0.1:9/oauth',
+      clientId: 'x',
+      clientSecrets: ['x'],
+      requestTimeoutMs: 1000,
+    },
     workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE ?? '' },
     tuning: settings.tuning,
     caseFile: await testCaseFile(),

@@ -22,7 +22,14 @@ const dir = testDirectory('case-file-cli');
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 505, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+  stack = await startStack({
+    temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 505,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 20,
+  });
   mkdirSync(dir, { recursive: true });
 });
 
@@ -35,8 +42,16 @@ async function journey(...args: string[]): Promise<{ code: number; stdout: strin
   return journeyWith({ TEMPORAL_ADDRESS: stack.temporal.address }, ...args);
 }
 
-async function journeyWith(vars: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue, DATABASE_URL: stack.caseFileUrl, ...vars };
+async function journeyWith(
+  vars: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = {
+    ...process.env,
+    TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue,
+    DATABASE_URL: stack.caseFileUrl,
+    ...vars,
+  };
   return exec('npx', ['tsx', 'cli/journey.ts', ...args], { cwd, env }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
@@ -52,7 +67,15 @@ test('upload, a journey by reference, evidence by step, export, purge refused wh
   writeFileSync(file, bytes);
 
   // Uploading needs only the case file: no Temporal listens at 127.0.0.1:1.
-  const uploaded = await journeyWith({ TEMPORAL_ADDRESS: '127.0.0.1:1' }, 'upload', caseId, file, '--type', 'Payslip', '--json');
+  const uploaded = await journeyWith(
+    { TEMPORAL_ADDRESS: '127.0.0.1:1' },
+    'upload',
+    caseId,
+    file,
+    '--type',
+    'Payslip',
+    '--json',
+  );
   expect(uploaded.code).toBe(0);
   const reference = JSON.parse(uploaded.stdout) as { document_id: string; file_name: string };
   expect(reference).toMatchObject({ file_name: 'payslip.pdf', document_type: 'Payslip' });
@@ -60,23 +83,45 @@ test('upload, a journey by reference, evidence by step, export, purge refused wh
   const handle = await startOnboardCase(stack.client, {
     workflowId: `case/${caseId}`,
     taskQueue: stack.temporal.taskQueue,
-    args: [{ caseId, people: [{ personId }], steps: { identityVerification: true, documents: [reference] }, deadlines: { identityVerification: '30 seconds', documents: '30 seconds' } }],
+    args: [
+      {
+        caseId,
+        people: [{ personId }],
+        steps: { identityVerification: true, documents: [reference] },
+        deadlines: { identityVerification: '30 seconds', documents: '30 seconds' },
+      },
+    ],
   });
-  const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[`identity-verification/${personId}`]?.state === 'waiting');
+  const waiting = await waitForStatus(
+    handle,
+    journeyStatusQuery,
+    (s) => s.steps[`identity-verification/${personId}`]?.state === 'waiting',
+  );
   const refused = await journey('purge', caseId);
   expect(refused.code).toBe(1);
   expect(refused.stderr).toContain(`case/${caseId} is still running`);
   expect(refused.stderr).not.toMatch(/\n\s+at /);
 
-  await control(`/identity-verifications/${waiting.steps[`identity-verification/${personId}`]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+  await control(
+    `/identity-verifications/${waiting.steps[`identity-verification/${personId}`]!.providerIds.request_id}/complete`,
+    { verification_status: 'Approved' },
+  );
   expect((await handle.result()).state).toBe('completed');
 
   const evidence = await journey('evidence', caseId);
   expect(evidence.code).toBe(0);
-  expect(evidence.stdout).toMatch(new RegExp(`case/${caseId}/documents\\n\\s+provider document .* \\(payslip\\.pdf\\) from document ${reference.document_id}: Processing when uploaded`));
-  expect(evidence.stdout).toMatch(new RegExp(`case/${caseId}/identity-verification/${personId}\\n\\s+identity verification .*: Completed, Approved`));
+  expect(evidence.stdout).toMatch(
+    new RegExp(
+      `case/${caseId}/documents\\n\\s+provider document .* \\(payslip\\.pdf\\) from document ${reference.document_id}: Processing when uploaded`,
+    ),
+  );
+  expect(evidence.stdout).toMatch(
+    new RegExp(`case/${caseId}/identity-verification/${personId}\\n\\s+identity verification .*: Completed, Approved`),
+  );
   const all = JSON.parse((await journey('evidence', caseId, '--json')).stdout);
-  expect(all.documents).toEqual([expect.objectContaining({ document_id: reference.document_id, size_bytes: bytes.length })]);
+  expect(all.documents).toEqual([
+    expect.objectContaining({ document_id: reference.document_id, size_bytes: bytes.length }),
+  ]);
 
   const exported = path.join(dir, 'exported.pdf');
   expect((await journey('evidence', caseId, '--export-document', reference.document_id, exported)).code).toBe(0);
@@ -90,15 +135,30 @@ test('upload, a journey by reference, evidence by step, export, purge refused wh
 }, 120_000);
 
 test('upload checks its file before connecting; an unreachable case file is named; a journey input with bytes instead of a document id is refused', async () => {
-  const unreachable = await journeyWith({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres' }, 'evidence', 'case-1');
+  const unreachable = await journeyWith(
+    { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres' },
+    'evidence',
+    'case-1',
+  );
   expect(unreachable.code).toBe(1);
   expect(unreachable.stderr).toContain('cannot open the case file');
   expect(unreachable.stderr).toContain('check DATABASE_URL');
   expect(unreachable.stderr).not.toMatch(/\n\s+at /);
-  const missing = await exec('npx', ['tsx', 'cli/journey.ts', 'upload', 'case-1', path.join(dir, 'nope.pdf')], { cwd, env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' } }).catch((e) => e);
+  const missing = await exec('npx', ['tsx', 'cli/journey.ts', 'upload', 'case-1', path.join(dir, 'nope.pdf')], {
+    cwd,
+    env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:1' },
+  }).catch((e) => e);
   expect(missing.code).toBe(2);
   expect(missing.stderr).toContain('cannot read');
   const input = path.join(dir, 'inline.json');
-  writeFileSync(input, JSON.stringify({ caseId: 'c', steps: { documents: [{ file_name: 'p.pdf', content_base64: Buffer.from('PAYSLIP').toString('base64') }] } }));
-  expect(() => readJourneyInput(input)).toThrow(/steps\.documents\.0\.document_id: document_id must be the id `journey upload` printed/);
+  writeFileSync(
+    input,
+    JSON.stringify({
+      caseId: 'c',
+      steps: { documents: [{ file_name: 'p.pdf', content_base64: Buffer.from('PAYSLIP').toString('base64') }] },
+    }),
+  );
+  expect(() => readJourneyInput(input)).toThrow(
+    /steps\.documents\.0\.document_id: document_id must be the id `journey upload` printed/,
+  );
 });

@@ -17,7 +17,18 @@ import { startOnboardCase } from '../support/startOnboardCase';
 const execFileAsync = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 const bin = path.join(root, 'cli/journeyBin.cjs');
-const commands = ['start', 'status', 'list', 'watch', 'retry-step', 'waive', 'resolve-picklist', 'cancel', 'retry', 'replay'];
+const commands = [
+  'start',
+  'status',
+  'list',
+  'watch',
+  'retry-step',
+  'waive',
+  'resolve-picklist',
+  'cancel',
+  'retry',
+  'replay',
+];
 
 interface Ran {
   code: number;
@@ -27,7 +38,10 @@ interface Ran {
 
 async function journey(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env } });
+    const { stdout, stderr } = await execFileAsync(process.execPath, [bin, ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -50,10 +64,20 @@ test('--help works on every command and lists its arguments and the exit codes',
     expect(h.stdout).toContain('2  usage error');
   });
   // The operator actions take a request id; retry-step documents fresh and its bulk form.
-  for (const name of ['retry-step', 'waive', 'resolve-picklist']) expect(helps[commands.indexOf(name)]!.stdout).toContain('--request-id <id>');
+  for (const name of ['retry-step', 'waive', 'resolve-picklist'])
+    expect(helps[commands.indexOf(name)]!.stdout).toContain('--request-id <id>');
   // waive is waive-step too, as the case API names it.
   expect((await journey(['waive-step', '--help'])).stdout).toContain('Usage: journey waive|waive-step');
-  for (const flag of ['--fresh', '--where <query>', '--step <step>', '--reason <text>', '--yes', '--concurrency <n>', 'Bulk retry']) expect(helps[commands.indexOf('retry-step')]!.stdout).toContain(flag);
+  for (const flag of [
+    '--fresh',
+    '--where <query>',
+    '--step <step>',
+    '--reason <text>',
+    '--yes',
+    '--concurrency <n>',
+    'Bulk retry',
+  ])
+    expect(helps[commands.indexOf('retry-step')]!.stdout).toContain(flag);
 });
 
 test('a bad argument fails with exit 2 at once, without connecting to Temporal', async () => {
@@ -73,12 +97,24 @@ test('a bad argument fails with exit 2 at once, without connecting to Temporal',
       [['start', '/nonexistent/input.json'], /Cannot read \/nonexistent\/input.json/],
       [['status'], /missing required argument 'caseId'/],
       [['retry-step', 'case-1'], /retry-step needs <caseId> <step>/],
-      [['retry-step', 'case-1', 'banking', '--request-id', 'é'], /--request-id must be 1 to 200 printable ASCII characters/],
-      [['waive', 'case-1', 'banking', 'why', '--request-id', 'x'.repeat(201)], /--request-id must be 1 to 200 printable ASCII characters/],
+      [
+        ['retry-step', 'case-1', 'banking', '--request-id', 'é'],
+        /--request-id must be 1 to 200 printable ASCII characters/,
+      ],
+      [
+        ['waive', 'case-1', 'banking', 'why', '--request-id', 'x'.repeat(201)],
+        /--request-id must be 1 to 200 printable ASCII characters/,
+      ],
       [['retry-step', 'case-1', 'banking', '--yes'], /--yes belongs to a bulk retry/],
       [['retry-step', '--where', "CaseId = 'x'", '--step', 'banking'], /--reason: is required/],
-      [['retry-step', '--where', "CaseId = 'x'", '--step', 'banking', '--reason', 'outage', '--concurrency', '17'], /--concurrency: Too big/],
-      [['retry-step', 'case-1', '--where', "CaseId = 'x'", '--step', 'banking', '--reason', 'outage'], /either <caseId> <step> or --where/],
+      [
+        ['retry-step', '--where', "CaseId = 'x'", '--step', 'banking', '--reason', 'outage', '--concurrency', '17'],
+        /--concurrency: Too big/,
+      ],
+      [
+        ['retry-step', 'case-1', '--where', "CaseId = 'x'", '--step', 'banking', '--reason', 'outage'],
+        /either <caseId> <step> or --where/,
+      ],
     ];
     for (const [args, message] of cases) {
       const ran = await journey(args, { TEMPORAL_ADDRESS: address });
@@ -105,8 +141,20 @@ describe('against a running stack', () => {
   let stack: Stack;
   let env: Record<string, string>;
   beforeAll(async () => {
-    stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1204, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
-    env = { TEMPORAL_ADDRESS: stack.temporal.address, TEMPORAL_NAMESPACE: stack.temporal.namespace, TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue, DATABASE_URL: stack.caseFileUrl };
+    stack = await startStack({
+      temporal: testTemporalConfig(),
+      caseFile: testCaseFileOption(),
+      workflowBundle: testWorkflowBundle(),
+      simulatorSeed: 1204,
+      spoolDir: testDirectory('spool'),
+      processingDelayMs: 20,
+    });
+    env = {
+      TEMPORAL_ADDRESS: stack.temporal.address,
+      TEMPORAL_NAMESPACE: stack.temporal.namespace,
+      TEMPORAL_TASK_QUEUE: stack.temporal.taskQueue,
+      DATABASE_URL: stack.caseFileUrl,
+    };
   });
   afterAll(async () => {
     await stack?.stop();
@@ -117,12 +165,21 @@ describe('against a running stack', () => {
     const caseId = (await control('/cases', {})).case_id as string;
     const personId = (await control('/persons', {})).person_id as string;
     const idv = `identity-verification/${personId}`;
-    const handle = await startOnboardCase(stack.client, { workflowId: `case/${caseId}`, taskQueue: stack.temporal.taskQueue, args: [{ caseId, people: [{ personId }], steps: { identityVerification: true } }] });
+    const handle = await startOnboardCase(stack.client, {
+      workflowId: `case/${caseId}`,
+      taskQueue: stack.temporal.taskQueue,
+      args: [{ caseId, people: [{ personId }], steps: { identityVerification: true } }],
+    });
     const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idv]?.state === 'waiting');
 
     const status = await journey(['status', caseId, '--json'], env);
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ caseId, state: 'running', runStatus: 'RUNNING', steps: { [idv]: { state: 'waiting' } } });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      caseId,
+      state: 'running',
+      runStatus: 'RUNNING',
+      steps: { [idv]: { state: 'waiting' } },
+    });
     const text = await journey(['status', caseId], env);
     expect(text.stdout).toMatch(/STEP\s+STATE\s+ATTEMPT\s+PROVIDER IDS/);
 
@@ -133,20 +190,38 @@ describe('against a running stack', () => {
     // request the person already has instead of sending a second one.
     const retried = await journey(['--json', 'retry-step', caseId, idv, '--reason', 'applicant lost the link'], env);
     expect(retried.code).toBe(0);
-    const again = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[idv]?.attempt === 2 && s.steps[idv]?.state === 'waiting');
+    const again = await waitForStatus(
+      handle,
+      journeyStatusQuery,
+      (s) => s.steps[idv]?.attempt === 2 && s.steps[idv]?.state === 'waiting',
+    );
     expect(again.steps[idv]!.providerIds.request_id).toBe(waiting.steps[idv]!.providerIds.request_id);
 
     const watcher = journey(['watch', caseId, '--json'], env);
-    await control(`/identity-verifications/${waiting.steps[idv]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+    await control(`/identity-verifications/${waiting.steps[idv]!.providerIds.request_id}/complete`, {
+      verification_status: 'Approved',
+    });
     const watched = await watcher;
     expect(watched.code).toBe(0);
-    const lines = watched.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = watched.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1)).toEqual({ caseId, ended: 'completed' });
     expect(lines.some((l) => l.steps?.[idv]?.state === 'completed')).toBe(true);
 
     // The listing shows the latest run per case, with a header row in text.
     const listed = await waitForListing(caseId);
-    expect(listed.filter((r: { caseId: string }) => r.caseId === caseId)).toEqual([expect.objectContaining({ caseId, state: 'completed', runStatus: 'COMPLETED', workflowId: `case/${caseId}`, runId: expect.any(String), startedAt: expect.any(String) })]);
+    expect(listed.filter((r: { caseId: string }) => r.caseId === caseId)).toEqual([
+      expect.objectContaining({
+        caseId,
+        state: 'completed',
+        runStatus: 'COMPLETED',
+        workflowId: `case/${caseId}`,
+        runId: expect.any(String),
+        startedAt: expect.any(String),
+      }),
+    ]);
     expect((await journey(['list'], env)).stdout).toMatch(/^CASE\s+STATE\s+RUN/);
   }, 60_000);
 
@@ -154,21 +229,37 @@ describe('against a running stack', () => {
   async function failedIncomeEmployer(): Promise<string> {
     const caseId = (await control('/cases', {})).case_id as string;
     await control('/faults', { method: 'POST', path: `/v2/cases/${caseId}/income-employer`, status: 500, times: 500 });
-    const handle = await startOnboardCase(stack.client, { taskQueue: stack.temporal.taskQueue, args: [{ caseId, steps: { incomeEmployer: true }, deadlines: { providerCalls: '3 seconds' } }] });
+    const handle = await startOnboardCase(stack.client, {
+      taskQueue: stack.temporal.taskQueue,
+      args: [{ caseId, steps: { incomeEmployer: true }, deadlines: { providerCalls: '3 seconds' } }],
+    });
     await waitForStatus(handle, journeyStatusQuery, (s) => s.steps['income-employer']?.state === 'failed');
     return caseId;
   }
 
-  const incomeEmployerAttempts = async (caseId: string) => (await stack.client.workflow.getHandle(`case/${caseId}`).query(journeyStatusQuery)).steps['income-employer']!.attempts.length;
+  const incomeEmployerAttempts = async (caseId: string) =>
+    (await stack.client.workflow.getHandle(`case/${caseId}`).query(journeyStatusQuery)).steps['income-employer']!
+      .attempts.length;
 
   test('retry-step --where: a dry run lists the cases; --yes retries each once with progress and a summary; a re-run with the printed request id adds no attempt', async () => {
     const failed = await Promise.all([0, 1, 2].map(() => failedIncomeEmployer()));
     // A running journey without the step: listed, and refused by the journey when retried.
     const otherId = (await control('/cases', {})).case_id as string;
     const personId = (await control('/persons', {})).person_id as string;
-    await startOnboardCase(stack.client, { taskQueue: stack.temporal.taskQueue, args: [{ caseId: otherId, people: [{ personId }], steps: { identityVerification: true } }] });
+    await startOnboardCase(stack.client, {
+      taskQueue: stack.temporal.taskQueue,
+      args: [{ caseId: otherId, people: [{ personId }], steps: { identityVerification: true } }],
+    });
     const all = [...failed, otherId];
-    const bulk = ['retry-step', '--where', `CaseId IN (${all.map((id) => `'${id}'`).join(', ')})`, '--step', 'income-employer', '--reason', "provider's outage"];
+    const bulk = [
+      'retry-step',
+      '--where',
+      `CaseId IN (${all.map((id) => `'${id}'`).join(', ')})`,
+      '--step',
+      'income-employer',
+      '--reason',
+      "provider's outage",
+    ];
 
     // Visibility lags a start by a moment: dry-run until every case is listed.
     let dry: Ran;
@@ -177,24 +268,44 @@ describe('against a running stack', () => {
     while (dry.code === 0 && JSON.parse(dry.stdout).cases.length < all.length && Date.now() < deadline);
     expect(dry.code).toBe(0);
     const plan = JSON.parse(dry.stdout);
-    expect(plan).toMatchObject({ dryRun: true, step: 'income-employer', more: false, requestId: expect.any(String), query: expect.stringContaining("WorkflowType = 'onboardCase' AND ExecutionStatus = 'Running'") });
-    const stepStates = Object.fromEntries(plan.cases.map((c: { caseId: string; stepState: string | null }) => [c.caseId, c.stepState]));
+    expect(plan).toMatchObject({
+      dryRun: true,
+      step: 'income-employer',
+      more: false,
+      requestId: expect.any(String),
+      query: expect.stringContaining("WorkflowType = 'onboardCase' AND ExecutionStatus = 'Running'"),
+    });
+    const stepStates = Object.fromEntries(
+      plan.cases.map((c: { caseId: string; stepState: string | null }) => [c.caseId, c.stepState]),
+    );
     expect(stepStates).toEqual({ ...Object.fromEntries(failed.map((id) => [id, 'failed'])), [otherId]: null });
     const text = await journey(bulk, env);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^CASE\s+JOURNEY\s+INCOME-EMPLOYER$/m);
     expect(text.stdout).toContain('dry run: nothing was retried');
     // The way on: the same command with a request id and --yes, quoted for the shell.
-    expect(text.stdout).toMatch(/journey retry-step --where "CaseId IN \('.*'\)" --step income-employer --reason "provider's outage" --request-id bulk-\S+ --yes/);
+    expect(text.stdout).toMatch(
+      /journey retry-step --where "CaseId IN \('.*'\)" --step income-employer --reason "provider's outage" --request-id bulk-\S+ --yes/,
+    );
     for (const id of failed) expect(await incomeEmployerAttempts(id)).toBe(1);
 
     const run = await journey([...bulk, '--request-id', plan.requestId, '--concurrency', '2', '--yes', '--json'], env);
     // A case was refused: exit 1, with the summary on stdout and progress on stderr.
     expect(run.code).toBe(1);
     const summary = JSON.parse(run.stdout);
-    expect(summary).toMatchObject({ dryRun: false, requestId: plan.requestId, step: 'income-employer', cases: 4, failed: [] });
-    expect(summary.accepted.map((a: { caseId: string; attempt: number }) => [a.caseId, a.attempt]).sort()).toEqual(failed.map((id) => [id, 2]).sort());
-    expect(summary.refused).toEqual([{ caseId: otherId, outcome: 'refused', message: expect.stringContaining('income-employer') }]);
+    expect(summary).toMatchObject({
+      dryRun: false,
+      requestId: plan.requestId,
+      step: 'income-employer',
+      cases: 4,
+      failed: [],
+    });
+    expect(summary.accepted.map((a: { caseId: string; attempt: number }) => [a.caseId, a.attempt]).sort()).toEqual(
+      failed.map((id) => [id, 2]).sort(),
+    );
+    expect(summary.refused).toEqual([
+      { caseId: otherId, outcome: 'refused', message: expect.stringContaining('income-employer') },
+    ]);
     expect(run.stderr).toContain(`request id ${plan.requestId}`);
     expect(run.stderr).toMatch(/^4\/4 case \S+ (accepted \(attempt 2\)|refused: .+)$/m);
     for (const id of failed) expect(await incomeEmployerAttempts(id)).toBe(2);
@@ -207,7 +318,10 @@ describe('against a running stack', () => {
     for (const id of failed) expect(await incomeEmployerAttempts(id)).toBe(2);
 
     // A bad query is Temporal's message, exit 1.
-    const bad = await journey(['retry-step', '--where', 'NoSuchAttribute = 1', '--step', 'income-employer', '--reason', 'x'], env);
+    const bad = await journey(
+      ['retry-step', '--where', 'NoSuchAttribute = 1', '--step', 'income-employer', '--reason', 'x'],
+      env,
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/Temporal refused the query: .*NoSuchAttribute/);
     for (const id of all) await stack.client.workflow.getHandle(`case/${id}`).signal('cancel', {});
@@ -215,9 +329,15 @@ describe('against a running stack', () => {
 
   test('retry-step --request-id: the same id twice starts one attempt and answers the first result', async () => {
     const caseId = await failedIncomeEmployer();
-    const first = await journey(['retry-step', caseId, 'income-employer', 'provider back', '--request-id', 'ticket-42', '--json'], env);
+    const first = await journey(
+      ['retry-step', caseId, 'income-employer', 'provider back', '--request-id', 'ticket-42', '--json'],
+      env,
+    );
     expect(first.code).toBe(0);
-    const second = await journey(['retry-step', caseId, 'income-employer', 'provider back', '--request-id', 'ticket-42', '--json'], env);
+    const second = await journey(
+      ['retry-step', caseId, 'income-employer', 'provider back', '--request-id', 'ticket-42', '--json'],
+      env,
+    );
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toEqual(JSON.parse(first.stdout));
     expect(JSON.parse(first.stdout)).toMatchObject({ step: 'income-employer', status: { attempt: 2 } });
@@ -230,7 +350,8 @@ describe('against a running stack', () => {
     const deadline = Date.now() + 20_000;
     for (;;) {
       const listed = JSON.parse((await journey(['list', '--json'], env)).stdout);
-      if (listed.some((r: { caseId: string; state: string }) => r.caseId === caseId && r.state === 'completed')) return listed;
+      if (listed.some((r: { caseId: string; state: string }) => r.caseId === caseId && r.state === 'completed'))
+        return listed;
       if (Date.now() > deadline) throw new Error(`case ${caseId} never listed as completed`);
     }
   }

@@ -8,7 +8,14 @@ import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { formatRetryPlan, formatStatus } from '../../cli/journeyFormat';
 import { readJourneyInput } from '../../cli/journeyInputFile';
-import { cancelJourney, journeyStatus, listAllJourneys as listJourneys, resolvePicklist, startJourney, type JourneyReadContext as CommandContext } from '../../client/journeyOperations';
+import {
+  cancelJourney,
+  journeyStatus,
+  listAllJourneys as listJourneys,
+  resolvePicklist,
+  startJourney,
+  type JourneyReadContext as CommandContext,
+} from '../../client/journeyOperations';
 import { replayJourney } from '../../client/journeyReplay';
 import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
 import { journeyStatusQuery } from '../../client/journeyMessages';
@@ -21,7 +28,14 @@ let ctx: CommandContext;
 const dir = testDirectory('journey-cli');
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 44, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+  stack = await startStack({
+    temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 44,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 20,
+  });
   ctx = { client: stack.client, taskQueue: stack.temporal.taskQueue, readModel: stack.caseFile };
   mkdirSync(dir, { recursive: true });
 });
@@ -41,14 +55,25 @@ function inputFile(input: unknown): string {
 test('start from a file, watch status, resolve the picklist, list by state, replay', async () => {
   const caseId = (await control('/cases', {})).case_id;
   const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
-  const { workflowId } = await startJourney(ctx, readJourneyInput(inputFile({ caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } })));
+  const { workflowId } = await startJourney(
+    ctx,
+    readJourneyInput(
+      inputFile({ caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } }),
+    ),
+  );
   expect(workflowId).toBe(`case/${caseId}`);
-  const waiting = await waitForStatus(stack.client.workflow.getHandle(workflowId), journeyStatusQuery, (s) => s.steps['credit-report']?.state === 'waiting');
+  const waiting = await waitForStatus(
+    stack.client.workflow.getHandle(workflowId),
+    journeyStatusQuery,
+    (s) => s.steps['credit-report']?.state === 'waiting',
+  );
   const picklist = (waiting.steps['credit-report']!.detail as any).picklist;
   // The Web UI reads like a case list: a summary per journey and step, and what each is doing now.
   const journey = stack.client.workflow.getHandle(workflowId);
   expect(await (await journey.describe()).staticSummary()).toBe(`case ${caseId} · onboarding`);
-  expect(await (await stack.client.workflow.getHandle(`${workflowId}/credit-report`).describe()).staticSummary()).toBe(`credit-report · attempt 1 · case ${caseId}`);
+  expect(await (await stack.client.workflow.getHandle(`${workflowId}/credit-report`).describe()).staticSummary()).toBe(
+    `credit-report · attempt 1 · case ${caseId}`,
+  );
   const metadata = await journey.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
   expect(metadata.currentDetails).toMatch(/^needs_attention · 0 of 1 steps done · credit-report: waiting/);
   const shown = formatStatus(await journeyStatus(ctx, caseId));
@@ -56,7 +81,9 @@ test('start from a file, watch status, resolve the picklist, list by state, repl
   // Every candidate is on screen, so the operator can choose without another tool.
   for (const entry of picklist) expect(shown).toContain(entry.provider_id);
 
-  await expect(resolvePicklist(ctx, caseId, 'CR-NOT-LISTED')).rejects.toMatchObject({ cause: { message: expect.stringContaining(picklist[0].provider_id) } });
+  await expect(resolvePicklist(ctx, caseId, 'CR-NOT-LISTED')).rejects.toMatchObject({
+    cause: { message: expect.stringContaining(picklist[0].provider_id) },
+  });
   const resolved = await resolvePicklist(ctx, caseId, picklist[0].provider_id);
   expect((resolved.status.detail as any).report?.provider_id).toBe(picklist[0].provider_id);
   await stack.client.workflow.getHandle(workflowId).result();
@@ -84,7 +111,10 @@ test('cancel, then retry with the original input', async () => {
   const retried = stack.client.workflow.getHandle(`case/${caseId}`, runId);
   const again = await waitForStatus(retried, journeyStatusQuery, (s) => Object.values(s.steps)[0]?.state === 'waiting');
   expect(Object.keys(again.steps)).toEqual([`identity-verification/${personId}`]);
-  expect(Object.values(again.steps)[0]).toMatchObject({ attempt: 2, workflowId: `case/${caseId}/identity-verification/${personId}/2` });
+  expect(Object.values(again.steps)[0]).toMatchObject({
+    attempt: 2,
+    workflowId: `case/${caseId}/identity-verification/${personId}/2`,
+  });
   await cancelJourney(ctx, caseId);
 });
 
@@ -94,7 +124,9 @@ test('a journey input file that is not valid is refused, naming the field', () =
 });
 
 test('the command line prints usage for an unknown command and exits 2', async () => {
-  const failure = await run('npx', ['tsx', 'cli/journey.ts', 'frobnicate'], { cwd: path.resolve(__dirname, '../..') }).catch((e) => e);
+  const failure = await run('npx', ['tsx', 'cli/journey.ts', 'frobnicate'], {
+    cwd: path.resolve(__dirname, '../..'),
+  }).catch((e) => e);
   expect(failure.code).toBe(2);
   expect(failure.stderr).toContain("unknown command 'frobnicate'");
   expect(failure.stderr).toContain('resolve-picklist [options] <caseId> <id>');

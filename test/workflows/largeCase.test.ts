@@ -22,7 +22,14 @@ const PAYLOAD_BOUND = 64 * 1024;
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1010, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({
+    temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 1010,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 50,
+  });
 });
 
 afterAll(async () => {
@@ -38,43 +45,90 @@ function fakeFile(kind: string, size: number): Buffer {
 test('a large case completes with every transaction and both documents in the case file, and only small payloads in its histories', async () => {
   const control = simulatorControl(stack.simulator);
   const caseId = ((await control('/cases', { income_employer_outcome: 'Complete' })) as { case_id: string }).case_id;
-  const statement = await stack.caseFile.putDocument({ caseId, fileName: 'statement-2026.pdf', documentType: 'BankStatement', content: fakeFile('BANK STATEMENT', 5 * 1024 * 1024) });
-  const payslip = await stack.caseFile.putDocument({ caseId, fileName: 'payslip-october.pdf', documentType: 'Payslip', content: fakeFile('PAYSLIP', 600 * 1024) });
+  const statement = await stack.caseFile.putDocument({
+    caseId,
+    fileName: 'statement-2026.pdf',
+    documentType: 'BankStatement',
+    content: fakeFile('BANK STATEMENT', 5 * 1024 * 1024),
+  });
+  const payslip = await stack.caseFile.putDocument({
+    caseId,
+    fileName: 'payslip-october.pdf',
+    documentType: 'Payslip',
+    content: fakeFile('PAYSLIP', 600 * 1024),
+  });
 
   const handle = await startOnboardCase(stack.client, {
     workflowId: `case/${caseId}`,
     taskQueue: stack.temporal.taskQueue,
-    args: [{
-      caseId,
-      steps: {
-        banking: 'open_banking',
-        affordability: true,
-        incomeEmployer: true,
-        documents: [statement, payslip].map(({ document_id, file_name, document_type }) => ({ document_id, file_name, document_type: document_type as 'BankStatement' | 'Payslip' })),
+    args: [
+      {
+        caseId,
+        steps: {
+          banking: 'open_banking',
+          affordability: true,
+          incomeEmployer: true,
+          documents: [statement, payslip].map(({ document_id, file_name, document_type }) => ({
+            document_id,
+            file_name,
+            document_type: document_type as 'BankStatement' | 'Payslip',
+          })),
+        },
+        deadlines: {
+          banking: '60 seconds',
+          documents: '60 seconds',
+          affordability: '60 seconds',
+          incomeEmployer: '60 seconds',
+        },
       },
-      deadlines: { banking: '60 seconds', documents: '60 seconds', affordability: '60 seconds', incomeEmployer: '60 seconds' },
-    }],
+    ],
   });
-  const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps.banking?.state === 'waiting' && Boolean(s.steps.banking.providerIds.bank_connection_id));
-  await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: ACCOUNTS, months: MONTHS, transactions_per_month: PER_MONTH });
+  const waiting = await waitForStatus(
+    handle,
+    journeyStatusQuery,
+    (s) => s.steps.banking?.state === 'waiting' && Boolean(s.steps.banking.providerIds.bank_connection_id),
+  );
+  await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, {
+    status: 'Connected',
+    accounts: ACCOUNTS,
+    months: MONTHS,
+    transactions_per_month: PER_MONTH,
+  });
   const outcome = await handle.result();
   expect(outcome.state).toBe('completed');
 
-  const banking = outcome.steps.banking!.detail as { accounts: { transactions: number; first_booking_date: string; last_booking_date: string; case_file: unknown }[] };
+  const banking = outcome.steps.banking!.detail as {
+    accounts: { transactions: number; first_booking_date: string; last_booking_date: string; case_file: unknown }[];
+  };
   expect(banking.accounts).toHaveLength(ACCOUNTS);
   for (const account of banking.accounts) {
-    expect(account).toMatchObject({ transactions: MONTHS * PER_MONTH, first_booking_date: '2025-12-01', last_booking_date: '2026-11-28', case_file: { case_id: caseId, attempt_id: `case/${caseId}/banking`, record: 'bank_account' } });
+    expect(account).toMatchObject({
+      transactions: MONTHS * PER_MONTH,
+      first_booking_date: '2025-12-01',
+      last_booking_date: '2026-11-28',
+      case_file: { case_id: caseId, attempt_id: `case/${caseId}/banking`, record: 'bank_account' },
+    });
   }
 
   const counts = await stack.caseFile.counts(caseId);
-  expect(counts).toMatchObject({ bank_accounts: ACCOUNTS, documents: 2, provider_documents: 2, affordability_insights: 1, income_employer_results: 1 });
+  expect(counts).toMatchObject({
+    bank_accounts: ACCOUNTS,
+    documents: 2,
+    provider_documents: 2,
+    affordability_insights: 1,
+    income_employer_results: 1,
+  });
   // Every transaction of the three accounts (the bank statement's own accounts are not this attempt's).
   const evidence = await stack.caseFile.evidence(caseId);
   const openBanking = evidence.bankAccounts.filter((a) => a.attempt_id === `case/${caseId}/banking`);
   expect(openBanking.map((a) => a.transactions.length)).toEqual([3600, 3600, 3600]);
   expect(counts.affordability_transactions).toBeGreaterThanOrEqual(ACCOUNTS * MONTHS * PER_MONTH);
   expect(counts.document_bytes).toBe(5 * 1024 * 1024 + 600 * 1024);
-  expect((await stack.caseFile.readDocument(statement.document_id))?.content.equals(fakeFile('BANK STATEMENT', 5 * 1024 * 1024))).toBe(true);
+  expect(
+    (await stack.caseFile.readDocument(statement.document_id))?.content.equals(
+      fakeFile('BANK STATEMENT', 5 * 1024 * 1024),
+    ),
+  ).toBe(true);
 
   const histories = await journeyHistories({ client: stack.client, taskQueue: stack.temporal.taskQueue }, caseId);
   const codec = new EncryptionCodec(stack.payloadKeys);
@@ -85,7 +139,12 @@ test('a large case completes with every transaction and both documents in the ca
   process.stdout.write(
     `large case: ${histories.size} histories, ${total('payloads')} payloads; largest payload ${largest} bytes; ` +
       `payloads ${total('totalEncoded')} bytes encoded / ${total('totalDecoded')} decoded; histories ${total('historyBytes')} bytes in all\n` +
-      sizes.map(([id, s]) => `  ${id.replace(caseId, '<case>')}: ${s.historyBytes} bytes, largest payload ${s.largestEncoded} encoded / ${s.largestDecoded} decoded\n`).join(''),
+      sizes
+        .map(
+          ([id, s]) =>
+            `  ${id.replace(caseId, '<case>')}: ${s.historyBytes} bytes, largest payload ${s.largestEncoded} encoded / ${s.largestDecoded} decoded\n`,
+        )
+        .join(''),
   );
   expect(histories.size).toBeGreaterThanOrEqual(5);
   expect(largest).toBeLessThan(PAYLOAD_BOUND);

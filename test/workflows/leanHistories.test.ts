@@ -13,7 +13,12 @@ import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { subscribeToResourceWorkflow } from '../../activities/signalResource';
 import { resourceWorkflowId, type ResourceKey } from '../../provider';
-import { deliverSignal, resourceStateQuery, type ResourceDelivery, type ResourceWorkflowInput } from '../../client/resourceMessages';
+import {
+  deliverSignal,
+  resourceStateQuery,
+  type ResourceDelivery,
+  type ResourceWorkflowInput,
+} from '../../client/resourceMessages';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
 import { stepStatusQuery } from '../../client/stepMessages';
@@ -27,7 +32,14 @@ let stack: Stack;
 let demo: DemoOutcome;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1313, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({
+    temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 1313,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 50,
+  });
   demo = await runDemoJourney(stack, () => {});
 }, 120_000);
 
@@ -35,9 +47,14 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const eventsOf = async (client: Client, workflowId: string) => (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+const eventsOf = async (client: Client, workflowId: string) =>
+  (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
 const signalsNamed = (events: temporal.api.history.v1.IHistoryEvent[], name: string) =>
-  events.filter((e) => e.eventType === T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && e.workflowExecutionSignaledEventAttributes?.signalName === name).length;
+  events.filter(
+    (e) =>
+      e.eventType === T.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED &&
+      e.workflowExecutionSignaledEventAttributes?.signalName === name,
+  ).length;
 
 test('the demo journey completed, and names its run (the Web UI link `npm start` prints ends in it)', async () => {
   expect(demo.status.state).toBe('completed');
@@ -50,12 +67,16 @@ test('a step reports to its journey once, when it starts to wait; its end comes 
   let delivered = 0;
   for (const [key, step] of Object.entries(demo.status.steps)) {
     const events = await eventsOf(stack.client, step.workflowId);
-    const reports = events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'stepReport');
+    const reports = events.filter(
+      (e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName === 'stepReport',
+    );
     // Every step but the credit report (no picklist here) waits once: for the applicant or the provider.
     expect([key, reports.length]).toEqual([key, key === 'credit-report' ? 0 : 1]);
     sent += reports.length;
     const reportIds = new Set(reports.map((e) => String(e.eventId)));
-    delivered += events.filter((e) => reportIds.has(String(e.externalWorkflowExecutionSignaledEventAttributes?.initiatedEventId ?? ''))).length;
+    delivered += events.filter((e) =>
+      reportIds.has(String(e.externalWorkflowExecutionSignaledEventAttributes?.initiatedEventId ?? '')),
+    ).length;
   }
   // A step whose result came in the task that made it wait completes in that same task, and the
   // server drops a signal whose sender has closed: the journey then hears of it only by its result.
@@ -71,7 +92,10 @@ test('the parent and child deliveries of one occurrence reach the step once', as
   const bankingResource = `resource/case-banking/${demo.caseId.toLowerCase()}`;
   const state = await stack.client.workflow.getHandle(bankingResource).query(resourceStateQuery);
   // BankingProcessing.Completed and its child OpenBankingProcessing.Completed: one occurrence.
-  expect(state.events.map((e) => e.eventType).sort()).toEqual(['BankingProcessing.Completed', 'OpenBankingProcessing.Completed']);
+  expect(state.events.map((e) => e.eventType).sort()).toEqual([
+    'BankingProcessing.Completed',
+    'OpenBankingProcessing.Completed',
+  ]);
   expect(state.occurrences).toBe(1);
   const banking = await eventsOf(stack.client, demo.status.steps.banking!.workflowId);
   expect(signalsNamed(banking, 'resourceEvent')).toBe(1);
@@ -85,7 +109,8 @@ test('a resource settled by its webhook does not ask the provider again: its nex
     taskQueue: stack.temporal.taskQueue,
     args: [{ personId, deadline: '30 seconds', reconcileAfter: '2 seconds' }],
   });
-  const requestId = (await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting')).providerIds.request_id as string;
+  const requestId = (await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting')).providerIds
+    .request_id as string;
   await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
   expect(await handle.result()).toMatchObject({ state: 'completed' });
 
@@ -128,7 +153,9 @@ describe('a resource whose outcome reached its subscribers', () => {
       signalArgs: [delivery],
     });
   const timersOf = async (workflowId: string, runId?: string) =>
-    (await stack.client.workflow.getHandle(workflowId, runId).fetchHistory()).events!.filter((e) => e.timerStartedEventAttributes).map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0));
+    (await stack.client.workflow.getHandle(workflowId, runId).fetchHistory())
+      .events!.filter((e) => e.timerStartedEventAttributes)
+      .map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0));
   /** The timers of a run, once it has started one (in seconds). */
   const timersOnceWaiting = (workflowId: string, runId?: string) =>
     waitUntil(`${workflowId} (run ${runId ?? 'latest'}) starting a timer`, async () => {
@@ -138,14 +165,24 @@ describe('a resource whose outcome reached its subscribers', () => {
 
   test('ends after its quiet time instead of the 30-day retention; a late delivery starts a new run that keeps it', async () => {
     // Any running workflow can be a subscriber: here another mailbox, which just buffers the events.
-    const subscriber = await startResource({ kind: 'unrouted', id: `subscriber-${randomUUID()}` }, {}, { ...idvCompleted('x'), eventType: 'Test.Sink', parse: 'unknown-event-type' });
+    const subscriber = await startResource(
+      { kind: 'unrouted', id: `subscriber-${randomUUID()}` },
+      {},
+      { ...idvCompleted('x'), eventType: 'Test.Sink', parse: 'unknown-event-type' },
+    );
     const requestId = randomUUID();
     const resource: ResourceKey = { kind: 'idv', id: requestId };
     // As the worker's activities subscribe with RESOURCE_QUIET_AFTER_OUTCOME=1s.
-    await subscribeToResourceWorkflow({ client: stack.client, taskQueue: stack.temporal.taskQueue, quietAfterOutcomeMs: 1000 }, resource, { workflowId: subscriber.workflowId });
+    await subscribeToResourceWorkflow(
+      { client: stack.client, taskQueue: stack.temporal.taskQueue, quietAfterOutcomeMs: 1000 },
+      resource,
+      { workflowId: subscriber.workflowId },
+    );
     const handle = await startResource(resource, {}, idvCompleted(requestId));
 
-    const ended = await stack.client.workflow.getHandle<typeof resourceWorkflow>(handle.workflowId, handle.signaledRunId).result();
+    const ended = await stack.client.workflow
+      .getHandle<typeof resourceWorkflow>(handle.workflowId, handle.signaledRunId)
+      .result();
     expect(ended.events.map((e) => e.eventType)).toEqual(['IdentityVerification.Completed']);
     expect((await timersOf(handle.workflowId, handle.signaledRunId)).at(-1)).toBeLessThanOrEqual(1);
 
@@ -162,7 +199,11 @@ describe('a resource whose outcome reached its subscribers', () => {
   test('a subscriber that comes after both deliveries of an occurrence is replayed it once (lean-histories-3)', async () => {
     const documentId = randomUUID();
     const resource: ResourceKey = { kind: 'document', id: documentId };
-    const document = { document_id: documentId, document_endpoint: `/v2/documents/${documentId}`, file_name: 'payslip.pdf' };
+    const document = {
+      document_id: documentId,
+      document_endpoint: `/v2/documents/${documentId}`,
+      file_name: 'payslip.pdf',
+    };
     const ofOccurrence = (eventType: string, data: Record<string, unknown> = {}): ResourceDelivery => ({
       ...idvCompleted(documentId),
       dedupeId: `batch-${documentId}|${eventType}|0`,
@@ -174,8 +215,14 @@ describe('a resource whose outcome reached its subscribers', () => {
     await handle.signal(deliverSignal, ofOccurrence('DocumentProcessing.Completed', { document_type: 'Payslip' }));
     await waitForStatus(handle, resourceStateQuery, (s) => s.events.length === 2);
 
-    const subscriber = await startResource({ kind: 'unrouted', id: `subscriber-${randomUUID()}` }, {}, { ...idvCompleted('y'), eventType: 'Test.Sink', parse: 'unknown-event-type' });
-    await subscribeToResourceWorkflow({ client: stack.client, taskQueue: stack.temporal.taskQueue }, resource, { workflowId: subscriber.workflowId });
+    const subscriber = await startResource(
+      { kind: 'unrouted', id: `subscriber-${randomUUID()}` },
+      {},
+      { ...idvCompleted('y'), eventType: 'Test.Sink', parse: 'unknown-event-type' },
+    );
+    await subscribeToResourceWorkflow({ client: stack.client, taskQueue: stack.temporal.taskQueue }, resource, {
+      workflowId: subscriber.workflowId,
+    });
     // The signals the resource sent, once it has sent them all (it forwards one at a time): it
     // waits on a timer again after the last of them reached the subscriber.
     const sent = () =>
@@ -183,7 +230,10 @@ describe('a resource whose outcome reached its subscribers', () => {
         const types = (await eventsOf(stack.client, handle.workflowId)).map((e) => e.eventType);
         const initiated = types.filter((t) => t === T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED).length;
         const lastSignalled = types.lastIndexOf(T.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED);
-        const done = initiated > 0 && lastSignalled > types.lastIndexOf(T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED) && types.lastIndexOf(T.EVENT_TYPE_TIMER_STARTED) > lastSignalled;
+        const done =
+          initiated > 0 &&
+          lastSignalled > types.lastIndexOf(T.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED) &&
+          types.lastIndexOf(T.EVENT_TYPE_TIMER_STARTED) > lastSignalled;
         return done ? initiated : undefined;
       });
     expect(await sent()).toBe(1);
@@ -193,7 +243,11 @@ describe('a resource whose outcome reached its subscribers', () => {
 
   test('a settled resource that has told nobody keeps the 30-day retention', async () => {
     const requestId = randomUUID();
-    const handle = await startResource({ kind: 'idv', id: requestId }, { quietAfterOutcome: '1 second' }, idvCompleted(requestId));
+    const handle = await startResource(
+      { kind: 'idv', id: requestId },
+      { quietAfterOutcome: '1 second' },
+      idvCompleted(requestId),
+    );
     expect(await timersOnceWaiting(handle.workflowId)).toEqual([30 * 24 * 3600]);
     await handle.terminate('test done');
   });

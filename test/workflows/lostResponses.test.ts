@@ -24,13 +24,21 @@ const creatingRoutes = [
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 3030, spoolDir: testDirectory('spool'), processingDelayMs: 20 });
+  stack = await startStack({
+    temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 3030,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 20,
+  });
 });
 afterAll(async () => {
   await stack?.stop();
 });
 
-const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
+const control = (path: string, body?: unknown, method?: string) =>
+  simulatorControl(stack.simulator)(path, body, method);
 
 interface Applicant {
   caseId: string;
@@ -43,7 +51,12 @@ async function newApplicant(n: number): Promise<Applicant> {
   const caseId = (await control('/cases', { income_employer_outcome: 'Complete' })).case_id as string;
   // Every fourth company is ambiguous: its report needs a picklist resolution (by the automatic rule).
   const ambiguous = n % 4 === 0;
-  const company = await control('/companies', { company_name: `Lost Answers ${n} Ltd`, company_number: `LA${String(n).padStart(6, '0')}`, country_code: 'GB', registry_copies: ambiguous ? 2 : 1 });
+  const company = await control('/companies', {
+    company_name: `Lost Answers ${n} Ltd`,
+    company_number: `LA${String(n).padStart(6, '0')}`,
+    country_code: 'GB',
+    registry_copies: ambiguous ? 2 : 1,
+  });
   const personId = (await control('/persons', {})).person_id as string;
   return { caseId, companyId: company.company_id as string, personId, ambiguous };
 }
@@ -66,17 +79,35 @@ async function journey(a: Applicant, n: number): Promise<JourneyStatus> {
           affordability: true,
           incomeEmployer: true,
         },
-        deadlines: { identityVerification: '2 minutes', banking: '2 minutes', documents: '2 minutes', affordability: '2 minutes', incomeEmployer: '2 minutes', reconcileAfter: '5 seconds' },
+        deadlines: {
+          identityVerification: '2 minutes',
+          banking: '2 minutes',
+          documents: '2 minutes',
+          affordability: '2 minutes',
+          incomeEmployer: '2 minutes',
+          reconcileAfter: '5 seconds',
+        },
       },
     ],
   });
   // The applicant acts as soon as asked (a step also shows `waiting` while a lost answer is retried:
   // the provider unavailable; the applicant is asked once the step holds its link).
   const idv = `identity-verification/${a.personId}`;
-  const asked = (step: { state: string; providerIds: Record<string, string> } | undefined, id: string) => step?.state === 'waiting' && Boolean(step.providerIds[id]);
-  const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => asked(s.steps[idv], 'request_id') && asked(s.steps.banking, 'bank_connection_id'), 120_000);
-  await control(`/identity-verifications/${waiting.steps[idv]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
-  await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 1 });
+  const asked = (step: { state: string; providerIds: Record<string, string> } | undefined, id: string) =>
+    step?.state === 'waiting' && Boolean(step.providerIds[id]);
+  const waiting = await waitForStatus(
+    handle,
+    journeyStatusQuery,
+    (s) => asked(s.steps[idv], 'request_id') && asked(s.steps.banking, 'bank_connection_id'),
+    120_000,
+  );
+  await control(`/identity-verifications/${waiting.steps[idv]!.providerIds.request_id}/complete`, {
+    verification_status: 'Approved',
+  });
+  await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, {
+    status: 'Connected',
+    accounts: 1,
+  });
   return handle.result();
 }
 
@@ -103,6 +134,14 @@ test(`with 30% of creating calls' answers lost, ${JOURNEYS} journeys complete an
       documents: byCase.documents.length,
       affordability: byCase.affordabilityInsights.length,
       incomeEmployer: byCase.incomeEmployerRequests.length,
-    }).toEqual({ creditReports: 1, picklistResolutions: [a.ambiguous ? 1 : 0], identityVerifications: 1, connections: 1, documents: 1, affordability: 1, incomeEmployer: 1 });
+    }).toEqual({
+      creditReports: 1,
+      picklistResolutions: [a.ambiguous ? 1 : 0],
+      identityVerifications: 1,
+      connections: 1,
+      documents: 1,
+      affordability: 1,
+      incomeEmployer: 1,
+    });
   }
 }, 300_000);

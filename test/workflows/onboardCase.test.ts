@@ -13,7 +13,12 @@ import { startWorker } from '../../worker/createWorker';
 import { creditReportWorkflow } from '../../workflows/creditReportWorkflow';
 import { resolveCreditReportPicklistUpdate } from '../../client/creditReportMessages';
 import type { OnboardCaseInput } from '../../client/journeyInput';
-import { cancelJourneySignal, journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
+import {
+  cancelJourneySignal,
+  journeyStatusQuery,
+  type JourneyStatus,
+  type OnboardCaseWorkflow,
+} from '../../client/journeyMessages';
 import { stepStatusQuery, type StepStatus } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
@@ -25,7 +30,14 @@ let stack: Stack;
 const replacementWorkers: Awaited<ReturnType<typeof startWorker>>[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 21, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({
+    temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 21,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 50,
+  });
 });
 
 afterAll(async () => {
@@ -33,14 +45,25 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
+const control = (path: string, body?: unknown, method?: string) =>
+  simulatorControl(stack.simulator)(path, body, method);
 
-const newCase = (scenario: Record<string, unknown> = {}) => control('/cases', scenario).then((c) => c.case_id as string);
+const newCase = (scenario: Record<string, unknown> = {}) =>
+  control('/cases', scenario).then((c) => c.case_id as string);
 const newPerson = () => control('/persons', {}).then((p) => p.person_id as string);
 const company = async (name: string) => ((await control('/companies')) as any[]).find((c) => c.company_name === name);
-const fast = { identityVerification: '20 seconds', banking: '20 seconds', documents: '20 seconds', affordability: '20 seconds', incomeEmployer: '20 seconds', picklist: '20 seconds' };
+const fast = {
+  identityVerification: '20 seconds',
+  banking: '20 seconds',
+  documents: '20 seconds',
+  affordability: '20 seconds',
+  incomeEmployer: '20 seconds',
+  picklist: '20 seconds',
+};
 
-async function startJourney(input: Omit<OnboardCaseInput, 'caseId'> & { caseId?: string }): Promise<WorkflowHandle<OnboardCaseWorkflow>> {
+async function startJourney(
+  input: Omit<OnboardCaseInput, 'caseId'> & { caseId?: string },
+): Promise<WorkflowHandle<OnboardCaseWorkflow>> {
   const caseId = input.caseId ?? (await newCase());
   return startOnboardCase(stack.client, {
     workflowId: `case/${caseId}`,
@@ -51,14 +74,19 @@ async function startJourney(input: Omit<OnboardCaseInput, 'caseId'> & { caseId?:
 
 /** The workflow ids a visibility query lists, once it lists `count` (visibility lags a little). */
 function listedUntil(query: string, count: number, timeoutMs = 10_000): Promise<string[]> {
-  return waitUntil(`${count} workflows listed for ${query}`, async () => {
-    const ids: string[] = [];
-    for await (const w of stack.client.workflow.list({ query })) ids.push(w.workflowId);
-    return ids.length >= count ? ids : undefined;
-  }, { timeoutMs, intervalMs: 100 });
+  return waitUntil(
+    `${count} workflows listed for ${query}`,
+    async () => {
+      const ids: string[] = [];
+      for await (const w of stack.client.workflow.list({ query })) ids.push(w.workflowId);
+      return ids.length >= count ? ids : undefined;
+    },
+    { timeoutMs, intervalMs: 100 },
+  );
 }
 
-const step = (key: string, predicate: (s: StepStatus) => boolean) => (s: JourneyStatus) => Boolean(s.steps[key] && predicate(s.steps[key]!));
+const step = (key: string, predicate: (s: StepStatus) => boolean) => (s: JourneyStatus) =>
+  Boolean(s.steps[key] && predicate(s.steps[key]!));
 
 describe('onboardCase', () => {
   test('every step of a case completes, affordability after banking, and status shows each stage', async () => {
@@ -70,27 +98,58 @@ describe('onboardCase', () => {
       caseId,
       company: { company_id: acme.company_id },
       people: [{ personId: alice }, { personId: bob }],
-      steps: { creditReport: true, identityVerification: true, banking: 'open_banking', documents: [{ document_id: payslip.document_id, file_name: 'p.pdf' }], affordability: true, incomeEmployer: true },
+      steps: {
+        creditReport: true,
+        identityVerification: true,
+        banking: 'open_banking',
+        documents: [{ document_id: payslip.document_id, file_name: 'p.pdf' }],
+        affordability: true,
+        incomeEmployer: true,
+      },
     });
     const first = await handle.query(journeyStatusQuery);
-    expect(Object.keys(first.steps).sort()).toEqual(['affordability', 'banking', 'credit-report', 'documents', `identity-verification/${alice}`, `identity-verification/${bob}`, 'income-employer'].sort());
+    expect(Object.keys(first.steps).sort()).toEqual(
+      [
+        'affordability',
+        'banking',
+        'credit-report',
+        'documents',
+        `identity-verification/${alice}`,
+        `identity-verification/${bob}`,
+        'income-employer',
+      ].sort(),
+    );
     expect(first.steps.affordability!.state).toBe('pending');
 
-    const waiting = await waitForStatus(handle, journeyStatusQuery, (s) =>
-      [alice, bob].every((p) => s.steps[`identity-verification/${p}`]?.state === 'waiting') && s.steps.banking?.state === 'waiting',
+    const waiting = await waitForStatus(
+      handle,
+      journeyStatusQuery,
+      (s) =>
+        [alice, bob].every((p) => s.steps[`identity-verification/${p}`]?.state === 'waiting') &&
+        s.steps.banking?.state === 'waiting',
     );
     expect(waiting.state).toBe('running');
     expect(waiting.steps.affordability!.state).toBe('pending');
     for (const p of [alice, bob]) {
-      await control(`/identity-verifications/${waiting.steps[`identity-verification/${p}`]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+      await control(
+        `/identity-verifications/${waiting.steps[`identity-verification/${p}`]!.providerIds.request_id}/complete`,
+        { verification_status: 'Approved' },
+      );
     }
-    await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Connected', accounts: 2 });
+    await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, {
+      status: 'Connected',
+      accounts: 2,
+    });
 
     const outcome = await handle.result();
     expect(outcome.reasons).toEqual([]);
     expect(outcome.state).toBe('completed');
     // The steps keep summaries; the provider's data is in the case file, under each step attempt.
-    const bankingSummary = expect.objectContaining({ transactions: 6, account_number_masked: expect.stringMatching(/^\*{4}\d{4}$/), case_file: expect.objectContaining({ attempt_id: `case/${caseId}/banking` }) });
+    const bankingSummary = expect.objectContaining({
+      transactions: 6,
+      account_number_masked: expect.stringMatching(/^\*{4}\d{4}$/),
+      case_file: expect.objectContaining({ attempt_id: `case/${caseId}/banking` }),
+    });
     expect(outcome.steps.banking!.detail).toMatchObject({ accounts: [bankingSummary, bankingSummary] });
     expect(await stack.caseFile.counts(caseId)).toMatchObject({
       credit_reports: 1,
@@ -104,10 +163,20 @@ describe('onboardCase', () => {
       documents: 1,
     });
     const evidence = await stack.caseFile.evidence(caseId);
-    expect(evidence.idvResults.map((r) => r.attempt_id).sort()).toEqual([`case/${caseId}/identity-verification/${alice}`, `case/${caseId}/identity-verification/${bob}`].sort());
-    expect(evidence.providerDocuments).toEqual([expect.objectContaining({ document_id: payslip.document_id, attempt_id: `case/${caseId}/documents` })]);
-    expect(outcome.steps.affordability).toMatchObject({ state: 'completed', detail: { monthly_income: expect.any(Number) } });
-    expect(outcome.steps['income-employer']).toMatchObject({ state: 'completed', detail: { employer_name: expect.any(String) } });
+    expect(evidence.idvResults.map((r) => r.attempt_id).sort()).toEqual(
+      [`case/${caseId}/identity-verification/${alice}`, `case/${caseId}/identity-verification/${bob}`].sort(),
+    );
+    expect(evidence.providerDocuments).toEqual([
+      expect.objectContaining({ document_id: payslip.document_id, attempt_id: `case/${caseId}/documents` }),
+    ]);
+    expect(outcome.steps.affordability).toMatchObject({
+      state: 'completed',
+      detail: { monthly_income: expect.any(Number) },
+    });
+    expect(outcome.steps['income-employer']).toMatchObject({
+      state: 'completed',
+      detail: { employer_name: expect.any(String) },
+    });
     expect(outcome.steps['credit-report']).toMatchObject({ state: 'completed', detail: { resolvedBy: 'provider' } });
 
     // Visibility lags the close a little (a random-order run listed nothing right after it).
@@ -120,28 +189,73 @@ describe('onboardCase', () => {
     const handle = await startJourney({
       caseId,
       company: { company_id: nonumber.company_id },
-      steps: { creditReport: true, banking: 'open_banking', affordability: true, incomeEmployer: true, documents: [await storedDocument(stack.caseFile, caseId, 'blur.jpg', '???')] },
+      steps: {
+        creditReport: true,
+        banking: 'open_banking',
+        affordability: true,
+        incomeEmployer: true,
+        documents: [await storedDocument(stack.caseFile, caseId, 'blur.jpg', '???')],
+      },
     });
-    const waiting = await waitForStatus(handle, journeyStatusQuery, step('banking', (s) => s.state === 'waiting'));
-    await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, { status: 'Rejected' });
+    const waiting = await waitForStatus(
+      handle,
+      journeyStatusQuery,
+      step('banking', (s) => s.state === 'waiting'),
+    );
+    await control(`/open-banking-connections/${waiting.steps.banking!.providerIds.bank_connection_id}/complete`, {
+      status: 'Rejected',
+    });
     // The journey stays open for an operator once nothing runs any more.
     const outcome = await waitForStatus(handle, journeyStatusQuery, (s) => s.operatorDeadline != null);
     expect(outcome.state).toBe('needs_attention');
     expect((await handle.describe()).status.name).toBe('RUNNING');
-    expect(outcome.steps['credit-report']).toMatchObject({ state: 'needs_attention', reason: expect.stringContaining('company_number'), error: { status: 422 } });
-    expect(outcome.steps.banking).toMatchObject({ state: 'needs_attention', reason: expect.stringContaining('rejected') });
-    expect(outcome.steps.affordability).toMatchObject({ state: 'pending', reason: expect.stringContaining('waits for banking') });
-    expect(outcome.steps['income-employer']).toMatchObject({ state: 'needs_attention', detail: { failure_detail: expect.stringMatching(/.+/) } });
-    expect(outcome.steps.documents).toMatchObject({ state: 'needs_attention', detail: { documents: [expect.objectContaining({ status: 'Failed', document_endpoint: expect.stringContaining('/v2/documents/'), message: expect.stringMatching(/.+/) })] } });
+    expect(outcome.steps['credit-report']).toMatchObject({
+      state: 'needs_attention',
+      reason: expect.stringContaining('company_number'),
+      error: { status: 422 },
+    });
+    expect(outcome.steps.banking).toMatchObject({
+      state: 'needs_attention',
+      reason: expect.stringContaining('rejected'),
+    });
+    expect(outcome.steps.affordability).toMatchObject({
+      state: 'pending',
+      reason: expect.stringContaining('waits for banking'),
+    });
+    expect(outcome.steps['income-employer']).toMatchObject({
+      state: 'needs_attention',
+      detail: { failure_detail: expect.stringMatching(/.+/) },
+    });
+    expect(outcome.steps.documents).toMatchObject({
+      state: 'needs_attention',
+      detail: {
+        documents: [
+          expect.objectContaining({
+            status: 'Failed',
+            document_endpoint: expect.stringContaining('/v2/documents/'),
+            message: expect.stringMatching(/.+/),
+          }),
+        ],
+      },
+    });
     expect(outcome.reasons).toHaveLength(5);
-    expect(await listedUntil(`CaseId = "${caseId}" AND JourneyState = "needs_attention"`, 1)).toEqual([`case/${caseId}`]);
+    expect(await listedUntil(`CaseId = "${caseId}" AND JourneyState = "needs_attention"`, 1)).toEqual([
+      `case/${caseId}`,
+    ]);
     await handle.signal(cancelJourneySignal, { reason: 'test over' });
     expect(await handle.result()).toMatchObject({ state: 'cancelled' });
   });
 
   test('a journey can be cancelled mid-way', async () => {
-    const handle = await startJourney({ people: [{ personId: await newPerson() }], steps: { identityVerification: true, banking: 'open_banking' } });
-    await waitForStatus(handle, journeyStatusQuery, step('banking', (s) => s.state === 'waiting'));
+    const handle = await startJourney({
+      people: [{ personId: await newPerson() }],
+      steps: { identityVerification: true, banking: 'open_banking' },
+    });
+    await waitForStatus(
+      handle,
+      journeyStatusQuery,
+      step('banking', (s) => s.state === 'waiting'),
+    );
     await handle.signal(cancelJourneySignal, { reason: 'applicant withdrew' });
     const outcome = await handle.result();
     expect(outcome.state).toBe('cancelled');
@@ -151,33 +265,56 @@ describe('onboardCase', () => {
 
   test('invalid input is refused at the boundary, naming the fields, and starts nothing', async () => {
     const caseId = `invalid-${randomUUID()}`;
-    const refused = startCaseJourney({ client: stack.client, taskQueue: stack.temporal.taskQueue }, { caseId, steps: { creditReport: true, affordability: true } });
+    const refused = startCaseJourney(
+      { client: stack.client, taskQueue: stack.temporal.taskQueue },
+      { caseId, steps: { creditReport: true, affordability: true } },
+    );
     await expect(refused).rejects.toBeInstanceOf(JourneyInputError);
-    await expect(refused).rejects.toMatchObject({ problems: [expect.stringMatching(/^company: /), expect.stringMatching(/^steps\.banking: /)] });
-    await expect(stack.client.workflow.getHandle(`case/${caseId}`).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(refused).rejects.toMatchObject({
+      problems: [expect.stringMatching(/^company: /), expect.stringMatching(/^steps\.banking: /)],
+    });
+    await expect(stack.client.workflow.getHandle(`case/${caseId}`).describe()).rejects.toBeInstanceOf(
+      WorkflowNotFoundError,
+    );
   });
 
   test('a journey survives a worker restart in the middle of a step, with the same outcome', async () => {
     // A worker of its own on a task queue of its own: the suite's worker keeps serving the other
     // tests, whatever order they run in.
     const temporal = { ...stack.temporal, taskQueue: `worker-restart-${randomUUID()}` };
-    const setup = { temporal, provider: stack.provider.config, caseFile: stack.caseFile, workflowBundle: testWorkflowBundle() };
+    const setup = {
+      temporal,
+      provider: stack.provider.config,
+      caseFile: stack.caseFile,
+      workflowBundle: testWorkflowBundle(),
+    };
     const first = await startWorker(setup);
     replacementWorkers.push(first);
     const caseId = await newCase();
     const handle = await startOnboardCase(stack.client, {
       workflowId: `case/${caseId}`,
       taskQueue: temporal.taskQueue,
-      args: [{ caseId, people: [{ personId: await newPerson() }], steps: { identityVerification: true }, deadlines: fast }],
+      args: [
+        { caseId, people: [{ personId: await newPerson() }], steps: { identityVerification: true }, deadlines: fast },
+      ],
     });
-    const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => Object.values(s.steps)[0]?.state === 'waiting');
+    const waiting = await waitForStatus(
+      handle,
+      journeyStatusQuery,
+      (s) => Object.values(s.steps)[0]?.state === 'waiting',
+    );
     await first.stop();
     const replacement = await startWorker(setup);
     replacementWorkers.push(replacement);
-    await control(`/identity-verifications/${Object.values(waiting.steps)[0]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+    await control(`/identity-verifications/${Object.values(waiting.steps)[0]!.providerIds.request_id}/complete`, {
+      verification_status: 'Approved',
+    });
     const outcome = await handle.result();
     expect(outcome.state).toBe('completed');
-    expect(Object.values(outcome.steps)[0]).toMatchObject({ state: 'completed', detail: { verificationStatus: 'Approved' } });
+    expect(Object.values(outcome.steps)[0]).toMatchObject({
+      state: 'completed',
+      detail: { verificationStatus: 'Approved' },
+    });
   });
 });
 
@@ -187,7 +324,9 @@ describe('credit report step', () => {
     return stack.client.workflow.start(creditReportWorkflow, {
       workflowId: `credit/${randomUUID()}`,
       taskQueue: stack.temporal.taskQueue,
-      args: [{ picklistDeadline: '20 seconds', ...extra, request: { company_id: c.company_id, ...(request as object) } }],
+      args: [
+        { picklistDeadline: '20 seconds', ...extra, request: { company_id: c.company_id, ...(request as object) } },
+      ],
     });
   };
 
@@ -201,8 +340,12 @@ describe('credit report step', () => {
     const expiresAt = Date.parse((waiting.detail as any).expiresAt);
     expect(expiresAt).toBeGreaterThanOrEqual(beforeStart + 20_000 - 1_000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 20_000 + 1_000);
-    await expect(handle.executeUpdate(resolveCreditReportPicklistUpdate, { args: [{ provider_id: 'CR-NOT-LISTED' }] })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
-    const resolved = await handle.executeUpdate(resolveCreditReportPicklistUpdate, { args: [{ provider_id: picklist[1]!.provider_id }] });
+    await expect(
+      handle.executeUpdate(resolveCreditReportPicklistUpdate, { args: [{ provider_id: 'CR-NOT-LISTED' }] }),
+    ).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
+    const resolved = await handle.executeUpdate(resolveCreditReportPicklistUpdate, {
+      args: [{ provider_id: picklist[1]!.provider_id }],
+    });
     expect(resolved.report).toMatchObject({ provider_id: picklist[1]!.provider_id });
     const result = await handle.result();
     expect(result).toMatchObject({ state: 'completed', detail: { resolvedBy: 'operator' } });
@@ -211,11 +354,20 @@ describe('credit report step', () => {
   });
 
   test('the automatic rule picks the one exact name match, and does not guess without one', async () => {
-    const auto = await startReport('Ambiguous Foods Ltd', { automaticPicklistRule: true, request: { company_name: 'Ambiguous Foods Ltd (Trading)', country_code: 'GB' } });
-    expect(await auto.result()).toMatchObject({ state: 'completed', detail: { resolvedBy: 'automatic-rule', report: { company_name: 'Ambiguous Foods Ltd (Trading)' } } });
+    const auto = await startReport('Ambiguous Foods Ltd', {
+      automaticPicklistRule: true,
+      request: { company_name: 'Ambiguous Foods Ltd (Trading)', country_code: 'GB' },
+    });
+    expect(await auto.result()).toMatchObject({
+      state: 'completed',
+      detail: { resolvedBy: 'automatic-rule', report: { company_name: 'Ambiguous Foods Ltd (Trading)' } },
+    });
 
     // Every entry shares the number: the rule declines to guess and an operator is asked.
-    const guess = await startReport('Ambiguous Foods Ltd', { automaticPicklistRule: true, request: { company_number: '05555555', country_code: 'GB' } });
+    const guess = await startReport('Ambiguous Foods Ltd', {
+      automaticPicklistRule: true,
+      request: { company_number: '05555555', country_code: 'GB' },
+    });
     await waitForStatus(guess, stepStatusQuery, (s) => s.state === 'waiting');
     await guess.terminate('the rule declined to guess, as it should');
   });
@@ -223,6 +375,10 @@ describe('credit report step', () => {
   test('an unresolved picklist expires at its deadline', async () => {
     const handle = await startReport('Ambiguous Foods Ltd', { picklistDeadline: '2 seconds' });
     // Expired: the status keeps when its wait expired.
-    expect(await handle.result()).toMatchObject({ state: 'expired', reason: expect.stringContaining('picklist'), detail: { picklist: expect.any(Array), expiresAt: expect.any(String) } });
+    expect(await handle.result()).toMatchObject({
+      state: 'expired',
+      reason: expect.stringContaining('picklist'),
+      detail: { picklist: expect.any(Array), expiresAt: expect.any(String) },
+    });
   });
 });

@@ -42,7 +42,11 @@ afterAll(async () => {
 
 /** Starts a compiled entry point and resolves once it prints `ready` (its readiness line). */
 function startCompiled(entry: string, env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(out, entry)], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(out, entry)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
@@ -70,25 +74,76 @@ test('the compiled worker and bridge, with the prebuilt workflow bundle, complet
   expect(existsSync(path.join(out, 'workflow-bundle.js'))).toBe(true);
 
   const temporal = testTemporalConfig();
-  simulator = await startSimulator({ port: 0, clientId: 'prod-client', clientSecret: 'prod-secret', seed: 71, tokenLifetimeSeconds: 3600, allowInsecureLoopbackCallbacks: true, processingDelayMs: 20 });
-  const providerEnv = { PROVIDER_BASE_URL: simulator.baseUrl, PROVIDER_AUTH_URL: simulator.authUrl, PROVIDER_CLIENT_ID: 'prod-client', PROVIDER_CLIENT_SECRET: 'prod-secret' };
-  const temporalEnv = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: temporal.namespace, TEMPORAL_TASK_QUEUE: temporal.taskQueue };
+  simulator = await startSimulator({
+    port: 0,
+    clientId: 'prod-client',
+    clientSecret: 'prod-secret',
+    seed: 71,
+    tokenLifetimeSeconds: 3600,
+    allowInsecureLoopbackCallbacks: true,
+    processingDelayMs: 20,
+  });
+  const providerEnv = {
+    PROVIDER_BASE_URL: simulator.baseUrl,
+    PROVIDER_AUTH_URL: simulator.authUrl,
+    PROVIDER_CLIENT_ID: 'prod-client',
+    PROVIDER_CLIENT_SECRET: 'prod-secret',
+  };
+  const temporalEnv = {
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: temporal.namespace,
+    TEMPORAL_TASK_QUEUE: temporal.taskQueue,
+  };
   const bridgePort = await freePort();
-  const provider = new ProviderClient({ baseUrl: simulator.baseUrl, authUrl: simulator.authUrl, clientId: 'prod-client', clientSecrets: ['prod-secret'], requestTimeoutMs: 5_000 });
+  const provider = new ProviderClient({
+    baseUrl: simulator.baseUrl,
+    authUrl: simulator.authUrl,
+    clientId: 'prod-client',
+    clientSecrets: ['prod-secret'],
+    requestTimeoutMs: 5_000,
+  });
   const secret = await registerWebhook(provider, simulator, `http://127.0.0.1:${bridgePort}/webhooks`);
 
   await Promise.all([
-    startCompiled('webhook-bridge/main.js', { ...temporalEnv, BRIDGE_PORT: String(bridgePort), WEBHOOK_SECRET: secret, BRIDGE_SPOOL_DIR: testDirectory('prod-spool') }, /bridge listening/),
-    startCompiled('worker/main.js', { ...temporalEnv, ...providerEnv, DATABASE_URL: testCaseFileUrl() }, /worker running/),
+    startCompiled(
+      'webhook-bridge/main.js',
+      {
+        ...temporalEnv,
+        BRIDGE_PORT: String(bridgePort),
+        WEBHOOK_SECRET: secret,
+        BRIDGE_SPOOL_DIR: testDirectory('prod-spool'),
+      },
+      /bridge listening/,
+    ),
+    startCompiled(
+      'worker/main.js',
+      { ...temporalEnv, ...providerEnv, DATABASE_URL: testCaseFileUrl() },
+      /worker running/,
+    ),
   ]);
 
   connection = await Connection.connect({ address: temporal.address });
-  const client = new Client({ connection, namespace: temporal.namespace, dataConverter: dataConverterFor(readPayloadKeys()) });
+  const client = new Client({
+    connection,
+    namespace: temporal.namespace,
+    dataConverter: dataConverterFor(readPayloadKeys()),
+  });
   const control = simulatorControl(simulator);
   const caseId = (await control('/cases', {})).case_id as string;
   const personId = (await control('/persons', {})).person_id as string;
-  const handle = await startOnboardCase(client, { workflowId: `case/${caseId}`, taskQueue: temporal.taskQueue, args: [{ caseId, people: [{ personId }], steps: { identityVerification: true } }] });
-  const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[`identity-verification/${personId}`]?.state === 'waiting');
-  await control(`/identity-verifications/${waiting.steps[`identity-verification/${personId}`]!.providerIds.request_id}/complete`, { verification_status: 'Approved' });
+  const handle = await startOnboardCase(client, {
+    workflowId: `case/${caseId}`,
+    taskQueue: temporal.taskQueue,
+    args: [{ caseId, people: [{ personId }], steps: { identityVerification: true } }],
+  });
+  const waiting = await waitForStatus(
+    handle,
+    journeyStatusQuery,
+    (s) => s.steps[`identity-verification/${personId}`]?.state === 'waiting',
+  );
+  await control(
+    `/identity-verifications/${waiting.steps[`identity-verification/${personId}`]!.providerIds.request_id}/complete`,
+    { verification_status: 'Approved' },
+  );
   expect(await handle.result()).toMatchObject({ state: 'completed' });
 }, 240_000);

@@ -18,14 +18,26 @@ import { isPoll } from '../../bench/journeyCost/polls';
 import { pollsAtProvider } from '../../bench/journeyCost/providerPolls';
 import { waitForStatus } from '../../cli/watchStatus';
 import { startStack, type Stack } from '../../cli/stack';
-import { deliverSignal, resourceWorkflowId, subscribeSignal, type ResourceDelivery, type Subscription } from '../../client/resourceMessages';
+import {
+  deliverSignal,
+  resourceWorkflowId,
+  subscribeSignal,
+  type ResourceDelivery,
+  type Subscription,
+} from '../../client/resourceMessages';
 import { dataConverterFor, failureConverterPath } from '../../codec/dataConverter';
 import { stepStatusQuery } from '../../client/stepMessages';
 import { identityVerificationRequestSchema, type ResourceKey } from '../../provider';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { probeCommandSignal, probeStateQuery, resourceInboxProbe, type ProbeCommand, type ProbeState } from '../support/resourceInboxProbe';
+import {
+  probeCommandSignal,
+  probeStateQuery,
+  resourceInboxProbe,
+  type ProbeCommand,
+  type ProbeState,
+} from '../support/resourceInboxProbe';
 import { waitUntil } from '../support/waitUntil';
 
 type Event = temporal.api.history.v1.IHistoryEvent;
@@ -41,8 +53,19 @@ const probeQueue = `probe-${randomUUID()}`;
 
 beforeAll(async () => {
   const [started, probeBundle] = await Promise.all([
-    startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 2007, spoolDir: testDirectory('spool'), processingDelayMs: 50 }),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../support/resourceInboxProbe'), failureConverterPath, logger: new DefaultLogger('WARN') }),
+    startStack({
+      temporal: testTemporalConfig(),
+      caseFile: testCaseFileOption(),
+      workflowBundle: testWorkflowBundle(),
+      simulatorSeed: 2007,
+      spoolDir: testDirectory('spool'),
+      processingDelayMs: 50,
+    }),
+    bundleWorkflowCode({
+      workflowsPath: require.resolve('../support/resourceInboxProbe'),
+      failureConverterPath,
+      logger: new DefaultLogger('WARN'),
+    }),
   ]);
   stack = started;
   probeWorker = await Worker.create({
@@ -52,7 +75,10 @@ beforeAll(async () => {
     dataConverter: dataConverterFor(stack.payloadKeys),
     workflowBundle: { code: probeBundle.code },
     // The inbox's `subscribe` activity, starting the resource with this test's retention.
-    activities: { subscribeToResource: ({ resource, subscription }: { resource: ResourceKey; subscription: Subscription }) => subscribeResource(resource, subscription) },
+    activities: {
+      subscribeToResource: ({ resource, subscription }: { resource: ResourceKey; subscription: Subscription }) =>
+        subscribeResource(resource, subscription),
+    },
   });
   probeRun = probeWorker.run();
 }, 120_000);
@@ -68,7 +94,12 @@ const control = (path: string, body?: unknown) => simulatorControl(stack.simulat
 /** A pending IDV request at the provider: polling it answers "not yet" for as long as the test runs. */
 async function pendingIdvResource(): Promise<ResourceKey> {
   const personId = (await control('/persons', {})).person_id as string;
-  const created = await stack.provider.call({ route: routes.createIdentityVerification, params: { personId }, body: {}, schema: identityVerificationRequestSchema });
+  const created = await stack.provider.call({
+    route: routes.createIdentityVerification,
+    params: { personId },
+    body: {},
+    schema: identityVerificationRequestSchema,
+  });
   return { kind: 'idv', id: created.request_id };
 }
 
@@ -83,18 +114,37 @@ async function subscribeResource(resource: ResourceKey, subscription: Subscripti
   });
 }
 
-const resourceHandle = (resource: ResourceKey) => stack.client.workflow.getHandle<typeof resourceWorkflow>(resourceWorkflowId(resource));
+const resourceHandle = (resource: ResourceKey) =>
+  stack.client.workflow.getHandle<typeof resourceWorkflow>(resourceWorkflowId(resource));
 
 function deliver(resource: ResourceKey, name: string): Promise<void> {
   const now = new Date().toISOString();
-  const delivery: ResourceDelivery = { dedupeId: `${name}|Test.Unknown|${randomUUID()}`, eventType: 'Test.Unknown', batchId: null, webhookId: 'w', datetimeSent: now, receivedAt: now, parse: 'unknown-event-type', data: {} };
+  const delivery: ResourceDelivery = {
+    dedupeId: `${name}|Test.Unknown|${randomUUID()}`,
+    eventType: 'Test.Unknown',
+    batchId: null,
+    webhookId: 'w',
+    datetimeSent: now,
+    receivedAt: now,
+    parse: 'unknown-event-type',
+    data: {},
+  };
   return resourceHandle(resource).signal(deliverSignal, delivery);
 }
 
-const startProbe = () => stack.client.workflow.start(resourceInboxProbe, { workflowId: `probe/${randomUUID()}`, taskQueue: probeQueue, args: [] });
+const startProbe = () =>
+  stack.client.workflow.start(resourceInboxProbe, {
+    workflowId: `probe/${randomUUID()}`,
+    taskQueue: probeQueue,
+    args: [],
+  });
 
 /** Sends a command and waits until the probe has carried out `done` of them. */
-async function command(probe: WorkflowHandle<typeof resourceInboxProbe>, sent: ProbeCommand, done: number): Promise<ProbeState> {
+async function command(
+  probe: WorkflowHandle<typeof resourceInboxProbe>,
+  sent: ProbeCommand,
+  done: number,
+): Promise<ProbeState> {
   await probe.signal(probeCommandSignal, sent);
   return waitUntil(`the probe carrying out ${sent.op}`, async () => {
     const state = await probe.query(probeStateQuery);
@@ -102,10 +152,12 @@ async function command(probe: WorkflowHandle<typeof resourceInboxProbe>, sent: P
   });
 }
 
-const historyOf = async (resource: ResourceKey): Promise<Event[]> => (await resourceHandle(resource).fetchHistory()).events ?? [];
+const historyOf = async (resource: ResourceKey): Promise<Event[]> =>
+  (await resourceHandle(resource).fetchHistory()).events ?? [];
 const timeOf = (event: Event) => tsToMs(event.eventTime);
 const idOf = (event: Event) => Number(event.eventId);
-const signaled = (events: Event[], name: string) => events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === name);
+const signaled = (events: Event[], name: string) =>
+  events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === name);
 /** Each poll that the history shows: the polling activity scheduled (its retries are not events). */
 const pollsScheduled = (events: Event[]) => events.filter(isPoll);
 /** When each poll of the resource reached the provider (ms, its request log). */
@@ -125,14 +177,25 @@ test('a resource whose only subscriber unsubscribes stops polling, and ends its 
   const resource = await pendingIdvResource();
   const probe = await startProbe();
   // Polling without backing off (the cap is reconcileAfter): several polls fit in the quiet period.
-  await command(probe, { op: 'subscribe', resource, reconcileAfter: RECONCILE_AFTER, reconcileBackoffCap: RECONCILE_AFTER }, 1);
+  await command(
+    probe,
+    { op: 'subscribe', resource, reconcileAfter: RECONCILE_AFTER, reconcileBackoffCap: RECONCILE_AFTER },
+    1,
+  );
   await deliver(resource, 'last-delivery');
-  await waitUntil('the delivery forwarded to the probe', async () => (await probe.query(probeStateQuery)).received.length === 1);
+  await waitUntil(
+    'the delivery forwarded to the probe',
+    async () => (await probe.query(probeStateQuery)).received.length === 1,
+  );
   // No outcome yet: the resource goes on polling after the delivery.
   const deliveredAt = timeOf(signaled(await historyOf(resource), 'deliver')[0]!);
   // Polls until well after the delivery, then the unsubscription, with the quiet period's last
   // seconds still to come: a resource that went on polling would poll in them.
-  await waitUntil('polls 1.5 s after the delivery', async () => pollTimes(resource).some((at) => at - deliveredAt >= 1_500), { timeoutMs: 30_000 });
+  await waitUntil(
+    'polls 1.5 s after the delivery',
+    async () => pollTimes(resource).some((at) => at - deliveredAt >= 1_500),
+    { timeoutMs: 30_000 },
+  );
 
   await command(probe, { op: 'unsubscribe', resource }, 2);
   const ended = await resourceHandle(resource).result();
@@ -175,7 +238,11 @@ test('a subscriber found closed while an event is forwarded is dropped, and poll
 });
 
 test('the inbox remembers the resources it subscribed to, tracked or heard from; cancelled, it unsubscribes from all of them', async () => {
-  const [viaSubscribe, viaActivity, viaEvent] = await Promise.all([pendingIdvResource(), pendingIdvResource(), pendingIdvResource()]);
+  const [viaSubscribe, viaActivity, viaEvent] = await Promise.all([
+    pendingIdvResource(),
+    pendingIdvResource(),
+    pendingIdvResource(),
+  ]);
   const probe = await startProbe();
   const asTheInboxWould = { workflowId: probe.workflowId, reconcileAfterMs: 500 };
   await command(probe, { op: 'subscribe', resource: viaSubscribe, reconcileAfter: RECONCILE_AFTER }, 1);
@@ -193,7 +260,9 @@ test('the inbox remembers the resources it subscribed to, tracked or heard from;
   });
   expect(state.subscribed).toEqual([viaSubscribe, viaActivity, viaEvent]);
   const all = [viaSubscribe, viaActivity, viaEvent];
-  await waitUntil('each resource polling', async () => all.every((resource) => pollTimes(resource).length >= 1), { timeoutMs: 30_000 });
+  await waitUntil('each resource polling', async () => all.every((resource) => pollTimes(resource).length >= 1), {
+    timeoutMs: 30_000,
+  });
 
   // Cancelled: unsubscribeAll runs from the cancelled scope.
   await probe.cancel();
@@ -206,7 +275,10 @@ test('the inbox remembers the resources it subscribed to, tracked or heard from;
     const unsubscribed = signaled(events, 'unsubscribe');
     expect({ resource, unsubscribed: unsubscribed.length }).toEqual({ resource, unsubscribed: 1 });
     expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed[0]!))).toEqual([]);
-    expect({ resource, later: pollTimes(resource).filter((at) => at > handledAt(events, 'unsubscribe') + GRACE_MS) }).toEqual({ resource, later: [] });
+    expect({
+      resource,
+      later: pollTimes(resource).filter((at) => at > handledAt(events, 'unsubscribe') + GRACE_MS),
+    }).toEqual({ resource, later: [] });
   }
 });
 
@@ -225,22 +297,45 @@ describe('polling backs off', () => {
   const timerMs = (event: Event) => tsToMs(event.timerStartedEventAttributes!.startToFireTimeout);
   const retryPolicyOf = (event: Event) => {
     const policy = event.activityTaskScheduledEventAttributes!.retryPolicy!;
-    return { initialMs: tsToMs(policy.initialInterval), coefficient: policy.backoffCoefficient, maximumMs: tsToMs(policy.maximumInterval), maximumAttempts: policy.maximumAttempts ?? 0 };
+    return {
+      initialMs: tsToMs(policy.initialInterval),
+      coefficient: policy.backoffCoefficient,
+      maximumMs: tsToMs(policy.maximumInterval),
+      maximumAttempts: policy.maximumAttempts ?? 0,
+    };
   };
   /** The timer the resource started last before `event`. */
-  const timerBefore = (events: Event[], event: Event) => events.filter((e) => idOf(e) < idOf(event) && e.timerStartedEventAttributes).at(-1)!;
+  const timerBefore = (events: Event[], event: Event) =>
+    events.filter((e) => idOf(e) < idOf(event) && e.timerStartedEventAttributes).at(-1)!;
   const gaps = (from: number, times: number[]) => times.map((at, i) => at - (i === 0 ? from : times[i - 1]!));
 
   test('the first poll comes reconcileAfter after the subscription, each next one twice as long after the last, up to the cap; a delivery starts again from reconcileAfter', async () => {
     const resource = await pendingIdvResource();
     // Started with a retention longer than the test, so that quiet never ends it meanwhile.
-    const handle = await stack.client.workflow.start(resourceWorkflow, { workflowId: resourceWorkflowId(resource), taskQueue: stack.temporal.taskQueue, args: [{ resource, retention: '2 minutes' }] });
+    const handle = await stack.client.workflow.start(resourceWorkflow, {
+      workflowId: resourceWorkflowId(resource),
+      taskQueue: stack.temporal.taskQueue,
+      args: [{ resource, retention: '2 minutes' }],
+    });
     const probe = await startProbe();
-    await command(probe, { op: 'subscribe', resource, reconcileAfter: `${SCALED_RECONCILE_AFTER_MS} milliseconds`, reconcileBackoffCap: `${SCALED_CAP_MS} milliseconds` }, 1);
+    await command(
+      probe,
+      {
+        op: 'subscribe',
+        resource,
+        reconcileAfter: `${SCALED_RECONCILE_AFTER_MS} milliseconds`,
+        reconcileBackoffCap: `${SCALED_CAP_MS} milliseconds`,
+      },
+      1,
+    );
     await waitUntil('five polls', async () => pollTimes(resource).length >= 5, { timeoutMs: 40_000 });
     await deliver(resource, 'resets-the-backoff');
     const deliveredAt = timeOf(signaled(await historyOf(resource), 'deliver')[0]!);
-    await waitUntil('two polls after the delivery', async () => pollTimes(resource).filter((at) => at > deliveredAt).length >= 2, { timeoutMs: 20_000 });
+    await waitUntil(
+      'two polls after the delivery',
+      async () => pollTimes(resource).filter((at) => at > deliveredAt).length >= 2,
+      { timeoutMs: 20_000 },
+    );
     await command(probe, { op: 'unsubscribe', resource }, 2);
 
     const events = await historyOf(resource);
@@ -248,7 +343,13 @@ describe('polling backs off', () => {
     // One polling activity before the delivery and one after it, each with the schedule as its retry policy.
     const polls = pollsScheduled(events);
     expect(polls.map((p) => idOf(p) > idOf(signaled(events, 'deliver')[0]!))).toEqual([false, true]);
-    for (const poll of polls) expect(retryPolicyOf(poll)).toEqual({ initialMs: 2 * SCALED_RECONCILE_AFTER_MS, coefficient: 2, maximumMs: SCALED_CAP_MS, maximumAttempts: 0 });
+    for (const poll of polls)
+      expect(retryPolicyOf(poll)).toEqual({
+        initialMs: 2 * SCALED_RECONCILE_AFTER_MS,
+        coefficient: 2,
+        maximumMs: SCALED_CAP_MS,
+        maximumAttempts: 0,
+      });
     expect(timerMs(timerBefore(events, polls[0]!))).toBe(SCALED_RECONCILE_AFTER_MS);
     // The delivery's timer starts once its forward to the probe is done, so a little under reconcileAfter.
     const afterDelivery = timerMs(timerBefore(events, polls[1]!));
@@ -258,14 +359,28 @@ describe('polling backs off', () => {
     // At the provider: every gap at least the schedule's, and shorter than the next doubling's
     // (with half a second for the server's and the worker's lateness).
     const times = pollTimes(resource);
-    const within = (gap: number, expected: number) => ({ gap, atLeast: gap >= expected, shorterThanNext: gap < expected * 1.5 + 500 });
+    const within = (gap: number, expected: number) => ({
+      gap,
+      atLeast: gap >= expected,
+      shorterThanNext: gap < expected * 1.5 + 500,
+    });
     const before = gaps(subscribedAt, times.filter((at) => at < deliveredAt).slice(0, 5));
     const after = gaps(deliveredAt, times.filter((at) => at > deliveredAt).slice(0, 2));
     const expected = [1_000, 2_000, 4_000, 4_000, 4_000];
-    before.forEach((gap, i) => expect({ poll: i + 1, ...within(gap, expected[i]!) }).toEqual({ poll: i + 1, gap, atLeast: true, shorterThanNext: true }));
+    before.forEach((gap, i) =>
+      expect({ poll: i + 1, ...within(gap, expected[i]!) }).toEqual({
+        poll: i + 1,
+        gap,
+        atLeast: true,
+        shorterThanNext: true,
+      }),
+    );
     expect(within(after[1]!, 2_000)).toEqual({ gap: after[1], atLeast: true, shorterThanNext: true });
     // The history of a resource that backed off replays on the workflow code.
-    await Worker.runReplayHistory({ workflowBundle: testWorkflowBundle(), dataConverter: dataConverterFor(stack.payloadKeys) }, await handle.fetchHistory());
+    await Worker.runReplayHistory(
+      { workflowBundle: testWorkflowBundle(), dataConverter: dataConverterFor(stack.payloadKeys) },
+      await handle.fetchHistory(),
+    );
     await handle.terminate('test done');
     await probe.signal(probeCommandSignal, { op: 'finish' });
   }, 90_000);
@@ -275,13 +390,21 @@ describe('polling backs off', () => {
    * subscriber left, nothing starts one again.
    */
   async function pollsNoMore(resource: ResourceKey): Promise<Event[]> {
-    return waitUntil(`${resourceWorkflowId(resource)} polling no more`, async () => {
-      const events = await historyOf(resource);
-      const unsubscribed = signaled(events, 'unsubscribe')[0];
-      if (!unsubscribed || !events.some((e) => idOf(e) > idOf(unsubscribed) && e.workflowTaskCompletedEventAttributes)) return undefined;
-      const pending = (await resourceHandle(resource).describe()).raw.pendingActivities ?? [];
-      return pending.length === 0 ? events : undefined;
-    }, { timeoutMs: 30_000 });
+    return waitUntil(
+      `${resourceWorkflowId(resource)} polling no more`,
+      async () => {
+        const events = await historyOf(resource);
+        const unsubscribed = signaled(events, 'unsubscribe')[0];
+        if (
+          !unsubscribed ||
+          !events.some((e) => idOf(e) > idOf(unsubscribed) && e.workflowTaskCompletedEventAttributes)
+        )
+          return undefined;
+        const pending = (await resourceHandle(resource).describe()).raw.pendingActivities ?? [];
+        return pending.length === 0 ? events : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
   }
 
   const startIdvStep = async () => {
@@ -289,25 +412,39 @@ describe('polling backs off', () => {
     const handle = await stack.client.workflow.start(identityVerificationWorkflow, {
       workflowId: `step/${randomUUID()}`,
       taskQueue: stack.temporal.taskQueue,
-      args: [{ personId, deadline: '3 seconds', reconcileAfter: `${SCALED_RECONCILE_AFTER_MS} milliseconds`, reconcileBackoffCap: `${SCALED_CAP_MS} milliseconds` }],
+      args: [
+        {
+          personId,
+          deadline: '3 seconds',
+          reconcileAfter: `${SCALED_RECONCILE_AFTER_MS} milliseconds`,
+          reconcileBackoffCap: `${SCALED_CAP_MS} milliseconds`,
+        },
+      ],
     });
-    const requestId = (await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting')).providerIds.request_id as string;
+    const requestId = (await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting')).providerIds
+      .request_id as string;
     const resource: ResourceKey = { kind: 'idv', id: requestId };
     await waitUntil('a first poll', async () => pollTimes(resource).length >= 1, { timeoutMs: 20_000 });
     return { handle, resource };
   };
 
-  test.each(['expired', 'cancelled'] as const)('a step that %s leaves its resource, which polls no more', async (ending) => {
-    const { handle, resource } = await startIdvStep();
-    if (ending === 'cancelled') await handle.cancel(); // as the journey cancels an attempt an operator waived or retried
-    expect(await handle.result()).toMatchObject({ state: ending });
+  test.each(['expired', 'cancelled'] as const)(
+    'a step that %s leaves its resource, which polls no more',
+    async (ending) => {
+      const { handle, resource } = await startIdvStep();
+      if (ending === 'cancelled') await handle.cancel(); // as the journey cancels an attempt an operator waived or retried
+      expect(await handle.result()).toMatchObject({ state: ending });
 
-    const events = await pollsNoMore(resource);
-    const unsubscribed = signaled(events, 'unsubscribe')[0]!;
-    expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed))).toEqual([]);
-    expect(pollTimes(resource).filter((at) => at > handledAt(events, 'unsubscribe') + GRACE_MS)).toEqual([]);
-    // Its next wake is its quiet's end (days), never a poll's timer.
-    expect(events.filter((e) => idOf(e) > idOf(unsubscribed) && e.timerStartedEventAttributes && timerMs(e) < 86_400_000)).toEqual([]);
-    await resourceHandle(resource).terminate('test done');
-  }, 60_000);
+      const events = await pollsNoMore(resource);
+      const unsubscribed = signaled(events, 'unsubscribe')[0]!;
+      expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed))).toEqual([]);
+      expect(pollTimes(resource).filter((at) => at > handledAt(events, 'unsubscribe') + GRACE_MS)).toEqual([]);
+      // Its next wake is its quiet's end (days), never a poll's timer.
+      expect(
+        events.filter((e) => idOf(e) > idOf(unsubscribed) && e.timerStartedEventAttributes && timerMs(e) < 86_400_000),
+      ).toEqual([]);
+      await resourceHandle(resource).terminate('test done');
+    },
+    60_000,
+  );
 });

@@ -20,7 +20,15 @@ afterAll(async () => {
 });
 
 async function start(options: Partial<StackOptions>): Promise<Stack> {
-  const stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), spoolDir: testDirectory('spool'), processingDelayMs: 20, simulatorStateFile: stateFile, ...options });
+  const stack = await startStack({
+    temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
+    workflowBundle: testWorkflowBundle(),
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 20,
+    simulatorStateFile: stateFile,
+    ...options,
+  });
   stacks.push(stack);
   return stack;
 }
@@ -29,11 +37,18 @@ test('a journey waiting on a picklist before a restart completes after it', asyn
   const first = await start({ simulatorSeed: 61 });
   const control = simulatorControl(first.simulator);
   const caseId = (await control('/cases', {})).case_id as string;
-  const ambiguous = ((await control('/companies')) as { company_id: string; company_name: string }[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
-  const handle = await startOnboardCase(first.client, { workflowId: `case/${caseId}`, taskQueue: first.temporal.taskQueue, args: [{ caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } }] });
+  const ambiguous = ((await control('/companies')) as { company_id: string; company_name: string }[]).find(
+    (c) => c.company_name === 'Ambiguous Foods Ltd',
+  )!;
+  const handle = await startOnboardCase(first.client, {
+    workflowId: `case/${caseId}`,
+    taskQueue: first.temporal.taskQueue,
+    args: [{ caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true } }],
+  });
   const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.steps['credit-report']?.state === 'waiting');
   const reportId = waiting.steps['credit-report']!.providerIds.report_id!;
-  const choice = (waiting.steps['credit-report']!.detail as { picklist: { provider_id: string }[] }).picklist[1]!.provider_id;
+  const choice = (waiting.steps['credit-report']!.detail as { picklist: { provider_id: string }[] }).picklist[1]!
+    .provider_id;
 
   await first.stop();
   stacks.pop();
@@ -42,7 +57,9 @@ test('a journey waiting on a picklist before a restart completes after it', asyn
   // A new simulator process (another seed, as after a restart), the same Temporal and task queue.
   const second = await start({ temporal: first.temporal, simulatorSeed: 62 });
   expect(second.simulator.store.creditReports.get(reportId)?.status).toBe('TooManyResults');
-  const resolved = await second.client.workflow.getHandle(`case/${caseId}`).executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId: choice }] });
+  const resolved = await second.client.workflow
+    .getHandle(`case/${caseId}`)
+    .executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId: choice }] });
   expect(resolved.status).toMatchObject({ state: 'completed', detail: { report: { provider_id: choice } } });
   expect(await second.client.workflow.getHandle(`case/${caseId}`).result()).toMatchObject({ state: 'completed' });
   // The restored simulator did not hand out the ids of the first again.

@@ -17,7 +17,14 @@ import { storedDocument } from '../support/storedDocument';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ temporal: testTemporalConfig(), caseFile: testCaseFileOption(), workflowBundle: testWorkflowBundle(), simulatorSeed: 33, spoolDir: testDirectory('spool'), processingDelayMs: 50 });
+  stack = await startStack({
+    temporal: testTemporalConfig(),
+    caseFile: testCaseFileOption(),
+    workflowBundle: testWorkflowBundle(),
+    simulatorSeed: 33,
+    spoolDir: testDirectory('spool'),
+    processingDelayMs: 50,
+  });
 });
 
 afterAll(async () => {
@@ -28,38 +35,68 @@ afterEach(async () => {
   await control('/fault-rates', {}, 'PUT');
 });
 
-const control = (path: string, body?: unknown, method?: string) => simulatorControl(stack.simulator)(path, body, method);
+const control = (path: string, body?: unknown, method?: string) =>
+  simulatorControl(stack.simulator)(path, body, method);
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** Acts at the provider directly, as the applicant or another system would, outside any journey. */
 const createRequestAtProvider = (personId: string) =>
-  stack.provider.call({ route: routes.createIdentityVerification, params: { personId }, body: {}, schema: identityVerificationRequestSchema });
+  stack.provider.call({
+    route: routes.createIdentityVerification,
+    params: { personId },
+    body: {},
+    schema: identityVerificationRequestSchema,
+  });
 const uploadAtProvider = (caseId: string, file_name: string, text: string) =>
-  stack.provider.call({ route: routes.uploadDocument, body: { entity_type: 'case', entity_id: caseId, file_name, content_base64: b64(text) }, schema: documentSchema });
+  stack.provider.call({
+    route: routes.uploadDocument,
+    body: { entity_type: 'case', entity_id: caseId, file_name, content_base64: b64(text) },
+    schema: documentSchema,
+  });
 const start = <A extends unknown[], R>(workflow: (...args: A) => Promise<R>, ...args: A) =>
-  stack.client.workflow.start(workflow, { workflowId: `step/${randomUUID()}`, taskQueue: stack.temporal.taskQueue, args });
+  stack.client.workflow.start(workflow, {
+    workflowId: `step/${randomUUID()}`,
+    taskQueue: stack.temporal.taskQueue,
+    args,
+  });
 
 describe('identity verification step', () => {
   const waitingRequest = async (handle: WorkflowHandle, count: number) =>
-    (await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting' && (s.detail as any)?.requests.length === count)).providerIds.request_id as string;
+    (
+      await waitForStatus(
+        handle,
+        stepStatusQuery,
+        (s) => s.state === 'waiting' && (s.detail as any)?.requests.length === count,
+      )
+    ).providerIds.request_id as string;
 
   test('ResubmissionRequested starts a new request, up to the limit, then needs attention', async () => {
     const personId = (await control('/persons', {})).person_id;
     const handle = await start(identityVerificationWorkflow, { personId, maxResubmissions: 2, deadline: '20 seconds' });
     for (let n = 1; n <= 3; n++) {
-      await control(`/identity-verifications/${await waitingRequest(handle, n)}/complete`, { verification_status: 'ResubmissionRequested' });
+      await control(`/identity-verifications/${await waitingRequest(handle, n)}/complete`, {
+        verification_status: 'ResubmissionRequested',
+      });
     }
     const outcome = await handle.result();
-    expect(outcome).toMatchObject({ state: 'needs_attention', reason: expect.stringContaining('limit'), detail: { verificationStatus: 'ResubmissionRequested' } });
+    expect(outcome).toMatchObject({
+      state: 'needs_attention',
+      reason: expect.stringContaining('limit'),
+      detail: { verificationStatus: 'ResubmissionRequested' },
+    });
     expect((outcome.detail as any).requests).toHaveLength(3);
   });
 
   test('a resubmission that is then approved completes', async () => {
     const personId = (await control('/persons', {})).person_id;
     const handle = await start(identityVerificationWorkflow, { personId, deadline: '20 seconds' });
-    await control(`/identity-verifications/${await waitingRequest(handle, 1)}/complete`, { verification_status: 'ResubmissionRequested' });
-    await control(`/identity-verifications/${await waitingRequest(handle, 2)}/complete`, { verification_status: 'Approved' });
+    await control(`/identity-verifications/${await waitingRequest(handle, 1)}/complete`, {
+      verification_status: 'ResubmissionRequested',
+    });
+    await control(`/identity-verifications/${await waitingRequest(handle, 2)}/complete`, {
+      verification_status: 'Approved',
+    });
     expect(await handle.result()).toMatchObject({ state: 'completed', detail: { verificationStatus: 'Approved' } });
   });
 
@@ -74,7 +111,11 @@ describe('identity verification step', () => {
 
   test('a lost webhook is recovered by asking the provider', async () => {
     const personId = (await control('/persons', {})).person_id;
-    const handle = await start(identityVerificationWorkflow, { personId, deadline: '30 seconds', reconcileAfter: '2 seconds' });
+    const handle = await start(identityVerificationWorkflow, {
+      personId,
+      deadline: '30 seconds',
+      reconcileAfter: '2 seconds',
+    });
     const requestId = await waitingRequest(handle, 1);
     await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
     const played = await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
@@ -93,7 +134,10 @@ describe('banking step', () => {
     await control('/settle', {});
     const handle = await start(bankingWorkflow, { caseId, method: 'bank_statements', deadline: '20 seconds' });
     const outcome = await handle.result();
-    expect(outcome).toMatchObject({ state: 'completed', lastEvent: expect.objectContaining({ eventType: expect.stringMatching(/Banking|BankStatement/) }) });
+    expect(outcome).toMatchObject({
+      state: 'completed',
+      lastEvent: expect.objectContaining({ eventType: expect.stringMatching(/Banking|BankStatement/) }),
+    });
     expect((outcome.detail as any).accounts).toHaveLength(2);
   });
 
@@ -102,13 +146,20 @@ describe('banking step', () => {
     const handle = await start(bankingWorkflow, { caseId, method: 'bank_statements', deadline: '20 seconds' });
     await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting');
     await uploadAtProvider(caseId, 'bad.pdf', 'BANK STATEMENT CORRUPT');
-    expect(await handle.result()).toMatchObject({ state: 'needs_attention', reason: expect.stringMatching(/rejected|damaged/) });
+    expect(await handle.result()).toMatchObject({
+      state: 'needs_attention',
+      reason: expect.stringMatching(/rejected|damaged/),
+    });
   });
 
   test('no banking outcome before the deadline expires the step', async () => {
     const caseId = (await control('/cases', {})).case_id;
     const handle = await start(bankingWorkflow, { caseId, method: 'open_banking', deadline: '2 seconds' });
-    expect(await handle.result()).toMatchObject({ state: 'expired', providerIds: { bank_connection_id: expect.any(String) }, detail: { connectionLink: expect.any(String) } });
+    expect(await handle.result()).toMatchObject({
+      state: 'expired',
+      providerIds: { bank_connection_id: expect.any(String) },
+      detail: { connectionLink: expect.any(String) },
+    });
   });
 });
 
@@ -125,20 +176,33 @@ describe('documents step', () => {
     });
     const outcome = await handle.result();
     expect(outcome.state).toBe('completed');
-    const documents = (outcome.detail as any).documents as { document_id: string; status: string; document_type: string }[];
+    const documents = (outcome.detail as any).documents as {
+      document_id: string;
+      status: string;
+      document_type: string;
+    }[];
     expect(documents.map((d) => [d.status, d.document_type])).toEqual([
       ['Complete', 'Payslip'],
       ['Complete', 'SA302'],
     ]);
-    const payslip = await stack.client.workflow.getHandle(`resource/document/${documents[0]!.document_id}`).query(resourceStateQuery);
-    expect(payslip.events.map((e) => e.eventType).sort()).toEqual(['DocumentProcessing.Completed', 'PayslipProcessing.Completed']);
+    const payslip = await stack.client.workflow
+      .getHandle(`resource/document/${documents[0]!.document_id}`)
+      .query(resourceStateQuery);
+    expect(payslip.events.map((e) => e.eventType).sort()).toEqual([
+      'DocumentProcessing.Completed',
+      'PayslipProcessing.Completed',
+    ]);
     expect(payslip.occurrences).toBe(1);
   });
 
   test('documents not processed by the deadline expire the step, naming them', async () => {
     await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
     const caseId = (await control('/cases', {})).case_id;
-    const handle = await start(documentsWorkflow, { caseId, deadline: '2 seconds', documents: [await storedDocument(stack.caseFile, caseId, 'lost.pdf', 'PAYSLIP')] });
+    const handle = await start(documentsWorkflow, {
+      caseId,
+      deadline: '2 seconds',
+      documents: [await storedDocument(stack.caseFile, caseId, 'lost.pdf', 'PAYSLIP')],
+    });
     expect(await handle.result()).toMatchObject({ state: 'expired', reason: expect.stringContaining('lost.pdf') });
   });
 });
@@ -152,14 +216,29 @@ describe('resource workflow', () => {
     const target = { client: stack.client, taskQueue: stack.temporal.taskQueue };
     // The resource workflow exists (a first subscriber without polling), quiet.
     await subscribeToResourceWorkflow(target, resource, { workflowId: `nobody/${randomUUID()}` });
-    await waitForStatus(stack.client.workflow.getHandle(`resource/idv/${created.request_id}`), resourceStateQuery, (s) => s.subscribers.length === 1);
+    await waitForStatus(
+      stack.client.workflow.getHandle(`resource/idv/${created.request_id}`),
+      resourceStateQuery,
+      (s) => s.subscribers.length === 1,
+    );
     // A journey adopts the open request and subscribes later, asking for reconciliation after 2 s.
-    const handle = await start(identityVerificationWorkflow, { personId, deadline: '15 seconds', reconcileAfter: '2 seconds' });
-    await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting' && s.providerIds.request_id === created.request_id);
+    const handle = await start(identityVerificationWorkflow, {
+      personId,
+      deadline: '15 seconds',
+      reconcileAfter: '2 seconds',
+    });
+    await waitForStatus(
+      handle,
+      stepStatusQuery,
+      (s) => s.state === 'waiting' && s.providerIds.request_id === created.request_id,
+    );
     // The webhook is lost: only the resource workflow's poll can tell the journey.
     await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
     await control(`/identity-verifications/${created.request_id}/complete`, { verification_status: 'Approved' });
-    expect(await handle.result()).toMatchObject({ state: 'completed', providerIds: { request_id: created.request_id } });
+    expect(await handle.result()).toMatchObject({
+      state: 'completed',
+      providerIds: { request_id: created.request_id },
+    });
   });
 });
 
@@ -208,8 +287,10 @@ describe('resource workflow lifecycle', () => {
 });
 
 describe('insight steps', () => {
-  const { affordabilityWorkflow } = require('../../workflows/affordabilityWorkflow') as typeof import('../../workflows/affordabilityWorkflow');
-  const { incomeEmployerWorkflow } = require('../../workflows/incomeEmployerWorkflow') as typeof import('../../workflows/incomeEmployerWorkflow');
+  const { affordabilityWorkflow } =
+    require('../../workflows/affordabilityWorkflow') as typeof import('../../workflows/affordabilityWorkflow');
+  const { incomeEmployerWorkflow } =
+    require('../../workflows/incomeEmployerWorkflow') as typeof import('../../workflows/incomeEmployerWorkflow');
 
   test('affordability with its webhook lost: recovered by polling, read through the spec paths', async () => {
     await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
@@ -222,7 +303,10 @@ describe('insight steps', () => {
     await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
     const caseId = (await control('/cases', { income_employer_outcome: 'Failed' })).case_id;
     const handle = await start(incomeEmployerWorkflow, { caseId, deadline: '20 seconds', reconcileAfter: '1 second' });
-    expect(await handle.result()).toMatchObject({ state: 'needs_attention', detail: { failure_detail: expect.stringMatching(/.+/) } });
+    expect(await handle.result()).toMatchObject({
+      state: 'needs_attention',
+      detail: { failure_detail: expect.stringMatching(/.+/) },
+    });
   });
 
   test.each([
@@ -232,7 +316,12 @@ describe('insight steps', () => {
     await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
     const caseId = (await control('/cases', {})).case_id;
     const args = { caseId, deadline: '2 seconds', reconcileAfter: '1 hour' } as const;
-    const handle = which === 'affordability' ? await start(affordabilityWorkflow, args) : await start(incomeEmployerWorkflow, args);
-    expect(await handle.result()).toMatchObject({ state: 'expired', reason: expect.stringContaining(reason), providerIds: { request_id: expect.any(String) } });
+    const handle =
+      which === 'affordability' ? await start(affordabilityWorkflow, args) : await start(incomeEmployerWorkflow, args);
+    expect(await handle.result()).toMatchObject({
+      state: 'expired',
+      reason: expect.stringContaining(reason),
+      providerIds: { request_id: expect.any(String) },
+    });
   });
 });

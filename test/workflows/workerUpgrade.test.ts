@@ -35,8 +35,19 @@ let v2BundlePath: string;
 
 beforeAll(async () => {
   const [started, v2Bundle] = await Promise.all([
-    startStack({ caseFile: testCaseFileOption(), temporal: testTemporalConfig(), workflowBundle: testWorkflowBundle(), simulatorSeed: 1903, spoolDir: testDirectory('spool'), processingDelayMs: 50 }),
-    bundleWorkflowCode({ workflowsPath: require.resolve('../support/stepCodeV2'), failureConverterPath, logger: new DefaultLogger('WARN') }),
+    startStack({
+      caseFile: testCaseFileOption(),
+      temporal: testTemporalConfig(),
+      workflowBundle: testWorkflowBundle(),
+      simulatorSeed: 1903,
+      spoolDir: testDirectory('spool'),
+      processingDelayMs: 50,
+    }),
+    bundleWorkflowCode({
+      workflowsPath: require.resolve('../support/stepCodeV2'),
+      failureConverterPath,
+      logger: new DefaultLogger('WARN'),
+    }),
   ]);
   stack = started;
   // The stack's worker is unversioned; this test's workers are versioned processes of their own.
@@ -54,24 +65,42 @@ afterAll(async () => {
 
 const control = (p: string, body?: unknown) => simulatorControl(stack.simulator)(p, body);
 const idv = (a: Applicant) => `identity-verification/${a.personId}`;
-const step = (a: Applicant, attempt: number) => stack.client.workflow.getHandle(attemptWorkflowId(a.caseId, idv(a), attempt));
-const idvResource = (requestId: string) => stack.client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: requestId }));
+const step = (a: Applicant, attempt: number) =>
+  stack.client.workflow.getHandle(attemptWorkflowId(a.caseId, idv(a), attempt));
+const idvResource = (requestId: string) =>
+  stack.client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: requestId }));
 const stepCodeOf = async (a: Applicant, attempt: number) => (await step(a, attempt).describe()).memo?.stepCode ?? 'v1';
 
 function versionedWorker(version: typeof v1, bundlePath: string): Promise<Child> {
-  return startChild('worker/main.ts', { ...workerEnvOf(stack, bundlePath), TEMPORAL_DEPLOYMENT_NAME: version.deploymentName, TEMPORAL_WORKER_BUILD_ID: version.buildId }, 'worker running');
+  return startChild(
+    'worker/main.ts',
+    {
+      ...workerEnvOf(stack, bundlePath),
+      TEMPORAL_DEPLOYMENT_NAME: version.deploymentName,
+      TEMPORAL_WORKER_BUILD_ID: version.buildId,
+    },
+    'worker running',
+  );
 }
 
 function startJourney(a: Applicant) {
   const deadlines = { identityVerification: '10 minutes', operatorDecision: '10 minutes', reconcileAfter: '1 hour' };
-  return startOnboardCase(stack.client, { taskQueue: stack.temporal.taskQueue, args: [{ caseId: a.caseId, people: [{ personId: a.personId }], steps: { identityVerification: true }, deadlines }] });
+  return startOnboardCase(stack.client, {
+    taskQueue: stack.temporal.taskQueue,
+    args: [{ caseId: a.caseId, people: [{ personId: a.personId }], steps: { identityVerification: true }, deadlines }],
+  });
 }
 
 type Journey = Awaited<ReturnType<typeof startJourney>>;
 
 /** The IDV request of the step's attempt, once the step waits for the applicant. */
 async function requestOf(journey: Journey, a: Applicant, attempt: number): Promise<string> {
-  const s = await waitForStatus(journey, journeyStatusQuery, (x) => x.steps[idv(a)]?.state === 'waiting' && x.steps[idv(a)]!.attempt === attempt, WAIT_MS);
+  const s = await waitForStatus(
+    journey,
+    journeyStatusQuery,
+    (x) => x.steps[idv(a)]?.state === 'waiting' && x.steps[idv(a)]!.attempt === attempt,
+    WAIT_MS,
+  );
   return s.steps[idv(a)]!.providerIds.request_id!;
 }
 
@@ -96,7 +125,9 @@ test('v2 made current: pinned steps finish on v1, the retried attempt runs v2 co
 
   // The applicant finishes the check v1's step asked for; the operator retries the expired one.
   await control(`/identity-verifications/${requestA}/complete`, { verification_status: 'Approved' });
-  await journeyB.executeUpdate(retryStepUpdate, { args: [{ step: idv(onOperator), reason: 'the applicant asked for a new link' }] });
+  await journeyB.executeUpdate(retryStepUpdate, {
+    args: [{ step: idv(onOperator), reason: 'the applicant asked for a new link' }],
+  });
   const requestB2 = await requestOf(journeyB, onOperator, 2);
   await control(`/identity-verifications/${requestB2}/complete`, { verification_status: 'Approved' });
   const [resultA, resultB] = await Promise.all([completed(journeyA), completed(journeyB)]);
@@ -119,12 +150,19 @@ test('v2 made current: pinned steps finish on v1, the retried attempt runs v2 co
   // v1 is draining: the journeys and steps have left it, its two resource workflows still run there
   // (until resourceQuietAfterOutcome or resourceRetention ends them), so its workers must stay.
   expect(await drainageOf(stack.client, v1)).toBe('DRAINING');
-  expect(await runningOn(stack.client, v1)).toEqual([`resourceWorkflow ${idvResource(requestA).workflowId}`, `resourceWorkflow ${idvResource(requestB1).workflowId}`].sort());
+  expect(await runningOn(stack.client, v1)).toEqual(
+    [
+      `resourceWorkflow ${idvResource(requestA).workflowId}`,
+      `resourceWorkflow ${idvResource(requestB1).workflowId}`,
+    ].sort(),
+  );
 
   // Without pinning, v2 would have needed a patch: v1's step history does not replay on v2's code.
   const history = await step(onApplicant, 1).fetchHistory();
   const dataConverter = dataConverterFor(stack.payloadKeys);
-  await expect(Worker.runReplayHistory({ workflowBundle: { codePath: v2BundlePath }, dataConverter }, history)).rejects.toBeInstanceOf(DeterminismViolationError);
+  await expect(
+    Worker.runReplayHistory({ workflowBundle: { codePath: v2BundlePath }, dataConverter }, history),
+  ).rejects.toBeInstanceOf(DeterminismViolationError);
   await Worker.runReplayHistory({ workflowBundle: testWorkflowBundle(), dataConverter }, history);
 
   await Promise.all([workerV1.stop(), workerV2.stop()]);

@@ -11,7 +11,9 @@ export type CaseApiClient = Client<paths>;
 
 /** An event as POSTed to the LOS: narrow on `type` to reach its `data`. */
 export type CaseEvent = {
-  [K in keyof webhooks]: webhooks[K]['post'] extends { requestBody: { content: { 'application/json': infer Body } } } ? Body : never;
+  [K in keyof webhooks]: webhooks[K]['post'] extends { requestBody: { content: { 'application/json': infer Body } } }
+    ? Body
+    : never;
 }[keyof webhooks];
 export type CaseEventType = CaseEvent['type'];
 /** An event as `GET /v1/cases/{caseId}/events` lists it: the event, its id and when the LOS took it. */
@@ -19,6 +21,14 @@ export type ListedCaseEvent = components['schemas']['CaseEventList']['events'][n
 export type StartCaseRequest = components['schemas']['StartCaseRequest'];
 
 /** A client for the API at `baseUrl`, authenticated with an API key (origination or operator). */
-export function createCaseApiClient(baseUrl: string, apiKey: string, options: Omit<ClientOptions, 'baseUrl'> = {}): CaseApiClient {
-  return createClient<paths>({ ...options, baseUrl, headers: { ...options.headers, authorization: `Bearer ${apiKey}` } });
+export function createCaseApiClient(
+  baseUrl: string,
+  apiKey: string,
+  options: Omit<ClientOptions, 'baseUrl'> = {},
+): CaseApiClient {
+  return createClient<paths>({
+    ...options,
+    baseUrl,
+    headers: { ...options.headers, authorization: `Bearer ${apiKey}` },
+  });
 }

@@ -46,15 +46,25 @@ const spellArbitrary = (i: number): fc.Arbitrary<Spell> =>
     calmMs: fc.integer({ min: 6_000, max: 18_000 }),
     event: {
       outage: fc.record({ kind: fc.constant('outage' as const), ms: fc.integer({ min: 2_000, max: 6_000 }) }),
-      slow: fc.record({ kind: fc.constant('slow' as const), ms: fc.integer({ min: 4_000, max: 10_000 }), latency: fc.constantFrom<[number, number]>([500, 1_500], [1_000, 3_000]) }),
-      lostAnswers: fc.record({ kind: fc.constant('lostAnswers' as const), ms: fc.integer({ min: 4_000, max: 10_000 }) }),
+      slow: fc.record({
+        kind: fc.constant('slow' as const),
+        ms: fc.integer({ min: 4_000, max: 10_000 }),
+        latency: fc.constantFrom<[number, number]>([500, 1_500], [1_000, 3_000]),
+      }),
+      lostAnswers: fc.record({
+        kind: fc.constant('lostAnswers' as const),
+        ms: fc.integer({ min: 4_000, max: 10_000 }),
+      }),
       workerRestart: fc.constant<WeatherEvent>({ kind: 'workerRestart' }),
     }[kinds[i % kinds.length] as (typeof kinds)[number]] as fc.Arbitrary<WeatherEvent>,
   });
 
 /** The weather of a run: spells in order, repeated if the run outlasts them. */
 export function weatherFor(seed: number): Spell[] {
-  return fc.sample(fc.tuple(...Array.from({ length: 40 }, (_, i) => spellArbitrary(i))), { seed: (seed ^ 0x5eed) >>> 0, numRuns: 1 })[0] as Spell[];
+  return fc.sample(fc.tuple(...Array.from({ length: 40 }, (_, i) => spellArbitrary(i))), {
+    seed: (seed ^ 0x5eed) >>> 0,
+    numRuns: 1,
+  })[0] as Spell[];
 }
 
 export interface Weather {
@@ -80,7 +90,8 @@ export function startWeather(spells: Spell[], control: Control, restartWorker: (
         resolve();
       };
     });
-  const rates = (extra: Record<string, unknown> = {}) => control('/fault-rates', { ...backgroundRates, ...extra }, 'PUT');
+  const rates = (extra: Record<string, unknown> = {}) =>
+    control('/fault-rates', { ...backgroundRates, ...extra }, 'PUT');
 
   const run = async () => {
     await rates();

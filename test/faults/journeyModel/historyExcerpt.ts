@@ -8,7 +8,8 @@ import { temporal } from '@temporalio/proto';
 
 type Event = temporal.api.history.v1.IHistoryEvent;
 
-const typeName = (event: Event) => (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType)).replace(/^EVENT_TYPE_/, '');
+const typeName = (event: Event) =>
+  (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? String(event.eventType)).replace(/^EVENT_TYPE_/, '');
 
 function detail(e: Event): string {
   const parts: (string | null | undefined)[] = [
@@ -24,7 +25,10 @@ function detail(e: Event): string {
     e.workflowTaskFailedEventAttributes ? `cause ${e.workflowTaskFailedEventAttributes.cause}` : undefined,
   ];
   const sdk = e.workflowTaskCompletedEventAttributes?.sdkMetadata;
-  if (sdk) parts.push(`core flags [${(sdk.coreUsedFlags ?? []).join(',')}] lang flags [${(sdk.langUsedFlags ?? []).join(',')}]`);
+  if (sdk)
+    parts.push(
+      `core flags [${(sdk.coreUsedFlags ?? []).join(',')}] lang flags [${(sdk.langUsedFlags ?? []).join(',')}]`,
+    );
   return parts.filter(Boolean).join(' ');
 }
 
@@ -37,15 +41,22 @@ const UNNAMED_EVENTS_SHOWN = 80;
  */
 export function historyExcerpt(history: temporal.api.history.v1.IHistory, replayError: string): string {
   const events = history.events ?? [];
-  const line = (e: Event, mark = ' ') => `${mark} ${String(e.eventId).padStart(4)} ${typeName(e)} ${detail(e)}`.trimEnd();
+  const line = (e: Event, mark = ' ') =>
+    `${mark} ${String(e.eventId).padStart(4)} ${typeName(e)} ${detail(e)}`.trimEnd();
   const match = /HistoryEvent\(id: (\d+)/.exec(replayError);
-  if (!match) return `\n      the run's first ${Math.min(UNNAMED_EVENTS_SHOWN, events.length)} events:\n${events.slice(0, UNNAMED_EVENTS_SHOWN).map((e) => `        ${line(e)}`).join('\n')}`;
+  if (!match)
+    return `\n      the run's first ${Math.min(UNNAMED_EVENTS_SHOWN, events.length)} events:\n${events
+      .slice(0, UNNAMED_EVENTS_SHOWN)
+      .map((e) => `        ${line(e)}`)
+      .join('\n')}`;
   const failedAt = Number(match[1]);
   const at = events.findIndex((e) => Number(e.eventId) === failedAt);
   if (at < 0) return '';
   let from = at;
   // Back to the start of the workflow task before the one that failed (its activation's jobs come from there).
   for (let tasks = 0; from > 0 && tasks < 2; from--) if (events[from - 1]?.workflowTaskStartedEventAttributes) tasks++;
-  const lines = events.slice(Math.max(0, from - 1), at + 5).map((e) => line(e, Number(e.eventId) === failedAt ? '>' : ' '));
+  const lines = events
+    .slice(Math.max(0, from - 1), at + 5)
+    .map((e) => line(e, Number(e.eventId) === failedAt ? '>' : ' '));
   return `\n      events around ${failedAt}:\n${lines.map((l) => `        ${l}`).join('\n')}`;
 }

@@ -40,10 +40,14 @@ export interface Checked {
 }
 
 /** Every run of the journey that can be read, oldest first. */
-async function runStatuses(env: ModelEnvironment, j: DrivenJourney): Promise<{ runId: string; status?: JourneyStatus; error?: string }[]> {
+async function runStatuses(
+  env: ModelEnvironment,
+  j: DrivenJourney,
+): Promise<{ runId: string; status?: JourneyStatus; error?: string }[]> {
   const workflowId = `case/${j.caseId}`;
   const runIds = new Set(j.runIds);
-  for await (const execution of env.stack.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) runIds.add(execution.runId);
+  for await (const execution of env.stack.client.workflow.list({ query: `WorkflowId = '${workflowId}'` }))
+    runIds.add(execution.runId);
   const read = async (runId: string): Promise<{ status?: JourneyStatus; error?: string }> => {
     // A closed run is replayed to answer; a worker restarting just now answers a moment later.
     let error = '';
@@ -87,7 +91,8 @@ async function stepWorkflowIds(env: ModelEnvironment, j: DrivenJourney): Promise
   return ids;
 }
 
-const stepsOf = (statuses: JourneyStatus[], key: string): JourneyStep[] => statuses.map((s) => s.steps[key]).filter((s): s is JourneyStep => s !== undefined);
+const stepsOf = (statuses: JourneyStatus[], key: string): JourneyStep[] =>
+  statuses.map((s) => s.steps[key]).filter((s): s is JourneyStep => s !== undefined);
 
 /** Every provider id the journey recorded for a step, in any run, attempt or detail. */
 function idsOf(steps: JourneyStep[], name: string): Set<string> {
@@ -122,7 +127,9 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
   const runs = await runStatuses(env, j);
   for (const run of runs) {
     if (run.status) continue;
-    violations.push(`run ${run.runId} of the journey could not be queried (${run.error}): its record of purchases cannot be checked${await keptHistory(env, j, run.runId)}`);
+    violations.push(
+      `run ${run.runId} of the journey could not be queried (${run.error}): its record of purchases cannot be checked${await keptHistory(env, j, run.runId)}`,
+    );
   }
   const statuses = runs.flatMap((r) => (r.status ? [r.status] : []));
   const control = env.control;
@@ -134,29 +141,64 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
   let stepIds: Set<string> | undefined;
 
   const purchases: { role: StepRole; ids: string[]; keys: (string | null)[]; idName: string; what: string }[] = [
-    { role: 'credit-report', ids: byCompany.creditReports.map((r) => r.report_id), keys: byCompany.creditReports.map((r) => r.idempotency_key), idName: 'report_id', what: 'credit reports for the company' },
-    { role: 'idv', ids: byPerson.identityVerifications.map((r) => r.request_id), keys: byPerson.identityVerifications.map((r) => r.idempotency_key), idName: 'request_id', what: 'IDV requests for the person' },
-    { role: 'banking', ids: byCase.openBankingConnections.map((c) => c.bank_connection_id), keys: byCase.openBankingConnections.map((c) => c.idempotency_key), idName: 'bank_connection_id', what: 'bank connections for the case' },
-    { role: 'affordability', ids: byCase.affordabilityInsights.map((i) => i.request_id), keys: byCase.affordabilityInsights.map((i) => i.idempotency_key), idName: 'request_id', what: 'affordability insights for the case' },
+    {
+      role: 'credit-report',
+      ids: byCompany.creditReports.map((r) => r.report_id),
+      keys: byCompany.creditReports.map((r) => r.idempotency_key),
+      idName: 'report_id',
+      what: 'credit reports for the company',
+    },
+    {
+      role: 'idv',
+      ids: byPerson.identityVerifications.map((r) => r.request_id),
+      keys: byPerson.identityVerifications.map((r) => r.idempotency_key),
+      idName: 'request_id',
+      what: 'IDV requests for the person',
+    },
+    {
+      role: 'banking',
+      ids: byCase.openBankingConnections.map((c) => c.bank_connection_id),
+      keys: byCase.openBankingConnections.map((c) => c.idempotency_key),
+      idName: 'bank_connection_id',
+      what: 'bank connections for the case',
+    },
+    {
+      role: 'affordability',
+      ids: byCase.affordabilityInsights.map((i) => i.request_id),
+      keys: byCase.affordabilityInsights.map((i) => i.idempotency_key),
+      idName: 'request_id',
+      what: 'affordability insights for the case',
+    },
   ];
   for (const p of purchases) {
     const key = stepKeyOf(j, p.role);
     const steps = stepsOf(statuses, key);
     const needs = needsOf(steps);
     // Affordability's fresh needs are the journey's own (banking ran again); the others only an operator asks for.
-    const fresh = p.role === 'affordability' ? needs.fresh.size : j.record.fresh[p.role] + j.record.freshUnknown[p.role];
+    const fresh =
+      p.role === 'affordability' ? needs.fresh.size : j.record.fresh[p.role] + j.record.freshUnknown[p.role];
     const allowed = 1 + fresh + needs.spent.size;
     if (p.ids.length > allowed) {
-      violations.push(`${p.ids.length} ${p.what}, at most ${allowed} allowed (1 + ${fresh} fresh + ${needs.spent.size} needs spent): keys ${JSON.stringify(p.keys)}`);
+      violations.push(
+        `${p.ids.length} ${p.what}, at most ${allowed} allowed (1 + ${fresh} fresh + ${needs.spent.size} needs spent): keys ${JSON.stringify(p.keys)}`,
+      );
     }
     if (p.role !== 'affordability' && needs.fresh.size > j.record.fresh[p.role] + j.record.freshUnknown[p.role]) {
-      violations.push(`${key} bought fresh for needs ${[...needs.fresh].join(', ')} but the operator asked ${j.record.fresh[p.role]} time(s)`);
+      violations.push(
+        `${key} bought fresh for needs ${[...needs.fresh].join(', ')} but the operator asked ${j.record.fresh[p.role]} time(s)`,
+      );
     }
     const prefix = `case/${j.caseId}/${key}/`;
     for (const k of p.keys) {
       const need = k?.startsWith(prefix) ? Number(k.slice(prefix.length).split('/')[0]) : NaN;
-      if (!Number.isInteger(need)) violations.push(`${p.what}: a purchase under key ${JSON.stringify(k)}, not one of the journey's business keys (${prefix}<need>/…)`);
-      else if (need > 1 && !needs.fresh.has(need) && !needs.spent.has(need - 1)) violations.push(`${key} bought for need ${need} although need ${need - 1} was not spent and nobody asked for a fresh one`);
+      if (!Number.isInteger(need))
+        violations.push(
+          `${p.what}: a purchase under key ${JSON.stringify(k)}, not one of the journey's business keys (${prefix}<need>/…)`,
+        );
+      else if (need > 1 && !needs.fresh.has(need) && !needs.spent.has(need - 1))
+        violations.push(
+          `${key} bought for need ${need} although need ${need - 1} was not spent and nobody asked for a fresh one`,
+        );
     }
     const recorded = idsOf(steps, p.idName);
     let unseen = p.ids.map((id, i) => ({ id, key: p.keys[i] })).filter(({ id }) => !recorded.has(id));
@@ -166,11 +208,15 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
       cutOffByReset.push(...unseen.filter((u) => known.has(u.id)).map((u) => `${p.what}: ${u.id} (key ${u.key})`));
       unseen = unseen.filter((u) => !known.has(u.id));
     }
-    if (unseen.length > 0) violations.push(`${p.what}: ${unseen.map((u) => `${u.id} (key ${u.key})`).join(', ')} bought but in no attempt of any run of the journey (${runs.length} run(s))${j.record.resets > 0 ? ', nor in any step workflow of the case' : ''}`);
+    if (unseen.length > 0)
+      violations.push(
+        `${p.what}: ${unseen.map((u) => `${u.id} (key ${u.key})`).join(', ')} bought but in no attempt of any run of the journey (${runs.length} run(s))${j.record.resets > 0 ? ', nor in any step workflow of the case' : ''}`,
+      );
   }
 
   for (const report of byCompany.creditReports) {
-    if (report.picklist_resolutions > 1) violations.push(`credit report ${report.report_id}'s picklist was resolved ${report.picklist_resolutions} times`);
+    if (report.picklist_resolutions > 1)
+      violations.push(`credit report ${report.report_id}'s picklist was resolved ${report.picklist_resolutions} times`);
   }
   const filed = new Set(evidence.creditReports.map((r) => String(r.report_id)));
   const notFiled = byCompany.creditReports.filter((r) => !filed.has(r.report_id)).map((r) => r.report_id);
@@ -181,12 +227,23 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
     violations,
     cutOffByReset,
     runs: runs.length,
-    purchases: { creditReports: byCompany.creditReports.length, identityVerifications: byPerson.identityVerifications.length, connections: byCase.openBankingConnections.length, insights: byCase.affordabilityInsights.length },
+    purchases: {
+      creditReports: byCompany.creditReports.length,
+      identityVerifications: byPerson.identityVerifications.length,
+      connections: byCase.openBankingConnections.length,
+      insights: byCase.affordabilityInsights.length,
+    },
   };
 }
 
 /** A completed journey's steps against the provider's records. */
-function settledAgreement(j: DrivenJourney, s: JourneyStatus, ledgers: { byCompany: Ledger; byPerson: Ledger; byCase: Ledger }, evidence: CaseEvidence, env: ModelEnvironment): string[] {
+function settledAgreement(
+  j: DrivenJourney,
+  s: JourneyStatus,
+  ledgers: { byCompany: Ledger; byPerson: Ledger; byCase: Ledger },
+  evidence: CaseEvidence,
+  env: ModelEnvironment,
+): string[] {
   const problems: string[] = [];
   const idvFiled = evidence.idvResults.map((r) => String(r.request_id));
   const report = s.steps['credit-report'];
@@ -197,32 +254,70 @@ function settledAgreement(j: DrivenJourney, s: JourneyStatus, ledgers: { byCompa
     const resolutions = ledgers.byCompany.picklistResolutions.filter((r) => r.report_id === reportId);
     const shown = (report.detail as CreditReportDetail | null)?.report?.provider_id;
     if (!held || !stored) problems.push(`the completed credit report ${reportId} is not the provider's`);
-    else if (stored.status !== 'Complete' || !held.picklist_resolved) problems.push(`the completed credit report ${reportId} is ${stored.status} at the provider (picklist resolved: ${held.picklist_resolved})`);
-    else if (resolutions.length !== 1 || resolutions[0]?.provider_id !== shown || stored.report?.provider_id !== shown) {
-      problems.push(`credit report ${reportId} shows entry ${shown}; the provider resolved it to ${resolutions.map((r) => r.provider_id).join(', ')} and holds ${stored.report?.provider_id}`);
-    } else if (!j.record.picklistChoices.includes(shown as string)) problems.push(`credit report ${reportId} was resolved to ${shown}, which no operator chose (${j.record.picklistChoices.join(', ')})`);
+    else if (stored.status !== 'Complete' || !held.picklist_resolved)
+      problems.push(
+        `the completed credit report ${reportId} is ${stored.status} at the provider (picklist resolved: ${held.picklist_resolved})`,
+      );
+    else if (
+      resolutions.length !== 1 ||
+      resolutions[0]?.provider_id !== shown ||
+      stored.report?.provider_id !== shown
+    ) {
+      problems.push(
+        `credit report ${reportId} shows entry ${shown}; the provider resolved it to ${resolutions.map((r) => r.provider_id).join(', ')} and holds ${stored.report?.provider_id}`,
+      );
+    } else if (!j.record.picklistChoices.includes(shown as string))
+      problems.push(
+        `credit report ${reportId} was resolved to ${shown}, which no operator chose (${j.record.picklistChoices.join(', ')})`,
+      );
   }
   const idv = s.steps[stepKeyOf(j, 'idv')];
   if (idv?.state === 'completed') {
     const requestId = idv.providerIds.request_id;
     const stored = requestId ? env.stack.simulator.store.identityVerifications.get(requestId) : undefined;
-    if (!stored || stored.person_id !== j.personId || stored.status !== 'Completed' || stored.verification_status !== 'Approved') {
-      problems.push(`the completed IDV step holds request ${requestId}, which the provider has as ${stored ? `${stored.status}/${stored.verification_status} for ${stored.person_id}` : 'nothing'}`);
+    if (
+      !stored ||
+      stored.person_id !== j.personId ||
+      stored.status !== 'Completed' ||
+      stored.verification_status !== 'Approved'
+    ) {
+      problems.push(
+        `the completed IDV step holds request ${requestId}, which the provider has as ${stored ? `${stored.status}/${stored.verification_status} for ${stored.person_id}` : 'nothing'}`,
+      );
     }
-    if (requestId && !idvFiled.includes(requestId)) problems.push(`the completed IDV request ${requestId}'s result is not in the case file`);
+    if (requestId && !idvFiled.includes(requestId))
+      problems.push(`the completed IDV request ${requestId}'s result is not in the case file`);
   }
   const banking = s.steps.banking;
   if (banking?.state === 'completed') {
-    const held = ledgers.byCase.openBankingConnections.find((c) => c.bank_connection_id === banking.providerIds.bank_connection_id);
-    if (held?.status !== 'Connected') problems.push(`the completed banking step holds connection ${banking.providerIds.bank_connection_id}, which the provider has as ${held?.status ?? 'nothing'}`);
-    if (evidence.bankAccounts.length === 0) problems.push(`the completed banking step's accounts (connection ${banking.providerIds.bank_connection_id}) are not in the case file`);
+    const held = ledgers.byCase.openBankingConnections.find(
+      (c) => c.bank_connection_id === banking.providerIds.bank_connection_id,
+    );
+    if (held?.status !== 'Connected')
+      problems.push(
+        `the completed banking step holds connection ${banking.providerIds.bank_connection_id}, which the provider has as ${held?.status ?? 'nothing'}`,
+      );
+    if (evidence.bankAccounts.length === 0)
+      problems.push(
+        `the completed banking step's accounts (connection ${banking.providerIds.bank_connection_id}) are not in the case file`,
+      );
   }
   const affordability = s.steps.affordability;
-  if (affordability?.state === 'completed' && !ledgers.byCase.affordabilityInsights.some((i) => i.request_id === affordability.providerIds.request_id)) {
-    problems.push(`the completed affordability step holds insight ${affordability.providerIds.request_id}, which the provider does not have`);
+  if (
+    affordability?.state === 'completed' &&
+    !ledgers.byCase.affordabilityInsights.some((i) => i.request_id === affordability.providerIds.request_id)
+  ) {
+    problems.push(
+      `the completed affordability step holds insight ${affordability.providerIds.request_id}, which the provider does not have`,
+    );
   }
-  if (affordability?.state === 'completed' && !evidence.affordabilityInsights.some((i) => String(i.request_id) === affordability.providerIds.request_id)) {
-    problems.push(`the completed affordability insight ${affordability.providerIds.request_id} is not in the case file`);
+  if (
+    affordability?.state === 'completed' &&
+    !evidence.affordabilityInsights.some((i) => String(i.request_id) === affordability.providerIds.request_id)
+  ) {
+    problems.push(
+      `the completed affordability insight ${affordability.providerIds.request_id} is not in the case file`,
+    );
   }
   return problems;
 }

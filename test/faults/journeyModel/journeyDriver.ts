@@ -18,13 +18,33 @@ import type { Stack } from '../../../cli/stack';
 import type { Control } from '../../../bench/faultHarness/faultJourneys';
 import { JourneyClosedError } from '../../../client/journeyErrors';
 import type { OnboardCaseInput } from '../../../client/journeyInput';
-import { journeyStatusQuery, type JourneyStatus, type JourneyStep, type OperatorActionResult } from '../../../client/journeyMessages';
-import { cancelJourney, resolvePicklist, retryStep, startJourney, waiveStep, type JourneyClientContext } from '../../../client/journeyOperations';
+import {
+  journeyStatusQuery,
+  type JourneyStatus,
+  type JourneyStep,
+  type OperatorActionResult,
+} from '../../../client/journeyMessages';
+import {
+  cancelJourney,
+  resolvePicklist,
+  retryStep,
+  startJourney,
+  waiveStep,
+  type JourneyClientContext,
+} from '../../../client/journeyOperations';
 import { planJourneyRetry, retryJourney } from '../../../client/journeyRetry';
 import { operatorUpdateId } from '../../../client/operatorRequestId';
 import type { CreditReportDetail } from '../../../client/creditReportMessages';
 import { keptHistory } from './keptHistory';
-import { describeAction, type Action, type FaultKind, type FaultRoute, type ResetPoint, type Sequence, type StepRole } from './sequences';
+import {
+  describeAction,
+  type Action,
+  type FaultKind,
+  type FaultRoute,
+  type ResetPoint,
+  type Sequence,
+  type StepRole,
+} from './sequences';
 
 /** Short clocks: a step that waits too long expires within a sequence; an operator is waited for much longer. */
 export const modelDeadlines = {
@@ -83,7 +103,12 @@ const zero = (): Record<StepRole, number> => ({ 'credit-report': 0, idv: 0, bank
 export async function newJourney(env: ModelEnvironment, n: number): Promise<DrivenJourney> {
   const caseId = (await env.control('/cases', { income_employer_outcome: 'Complete' })).case_id as string;
   // Two registry entries with the same number: every report for this company comes back TooManyResults.
-  const company = await env.control('/companies', { company_name: `Model ${n} Ltd`, company_number: `MD${String(n).padStart(6, '0')}`, country_code: 'GB', registry_copies: 2 });
+  const company = await env.control('/companies', {
+    company_name: `Model ${n} Ltd`,
+    company_number: `MD${String(n).padStart(6, '0')}`,
+    country_code: 'GB',
+    registry_copies: 2,
+  });
   const personId = (await env.control('/persons', {})).person_id as string;
   return {
     n,
@@ -91,7 +116,17 @@ export async function newJourney(env: ModelEnvironment, n: number): Promise<Driv
     companyId: company.company_id as string,
     personId,
     runIds: new Set(),
-    record: { fresh: zero(), freshUnknown: zero(), picklistChoices: [], resets: 0, cancels: 0, journeyRetries: 0, accepted: 0, refused: 0, unknown: 0 },
+    record: {
+      fresh: zero(),
+      freshUnknown: zero(),
+      picklistChoices: [],
+      resets: 0,
+      cancels: 0,
+      journeyRetries: 0,
+      accepted: 0,
+      refused: 0,
+      unknown: 0,
+    },
     log: [],
     violations: [],
   };
@@ -107,7 +142,8 @@ export function journeyInputOf(j: Pick<DrivenJourney, 'caseId' | 'companyId' | '
   };
 }
 
-export const stepKeyOf = (j: Pick<DrivenJourney, 'personId'>, role: StepRole): string => (role === 'idv' ? `identity-verification/${j.personId}` : role);
+export const stepKeyOf = (j: Pick<DrivenJourney, 'personId'>, role: StepRole): string =>
+  role === 'idv' ? `identity-verification/${j.personId}` : role;
 
 export class JourneyDriver {
   private readonly started = Date.now();
@@ -187,7 +223,10 @@ export class JourneyDriver {
         await wait(action.delayMs);
         const step = stepKeyOf(this.j, action.step);
         const reason = action.fresh ? 'model: a fresh purchase' : 'model: retry';
-        const send = (updateId?: string) => this.operator(`retryStep ${step}${action.fresh ? ' fresh' : ''}`, () => retryStep(this.env.ctx, this.j.caseId, step, reason, { fresh: action.fresh, updateId }));
+        const send = (updateId?: string) =>
+          this.operator(`retryStep ${step}${action.fresh ? ' fresh' : ''}`, () =>
+            retryStep(this.env.ctx, this.j.caseId, step, reason, { fresh: action.fresh, updateId }),
+          );
         if (!action.repeat) {
           const outcome = await send();
           this.countFresh(action, outcome);
@@ -198,21 +237,31 @@ export class JourneyDriver {
         const [a, b] = await Promise.all([send(updateId), send(updateId)]);
         this.countFresh(action, a);
         if (a.accepted && b.accepted && a.result.status.attempt !== b.result.status.attempt) {
-          this.violate(`one request id answered two attempts (${a.result.status.attempt} and ${b.result.status.attempt}): the repeat acted again`);
+          this.violate(
+            `one request id answered two attempts (${a.result.status.attempt} and ${b.result.status.attempt}): the repeat acted again`,
+          );
         }
-        if (a.accepted !== b.accepted && a.outcome !== 'unknown' && b.outcome !== 'unknown') this.violate(`one request id answered accepted once and refused once`);
+        if (a.accepted !== b.accepted && a.outcome !== 'unknown' && b.outcome !== 'unknown')
+          this.violate(`one request id answered accepted once and refused once`);
         return;
       }
       case 'waive': {
         await this.until((s) => !settled.includes(this.step(s, action.step)?.state ?? 'completed'), 10_000);
         await wait(action.delayMs);
         const step = stepKeyOf(this.j, action.step);
-        const waive = this.operator(`waiveStep ${step}`, () => waiveStep(this.env.ctx, this.j.caseId, step, 'model: waived'));
+        const waive = this.operator(`waiveStep ${step}`, () =>
+          waiveStep(this.env.ctx, this.j.caseId, step, 'model: waived'),
+        );
         if (!action.race) {
           await waive;
           return;
         }
-        await Promise.all([waive, this.operator(`retryStep ${step} (racing the waiver)`, () => retryStep(this.env.ctx, this.j.caseId, step, 'model: racing a waiver'))]);
+        await Promise.all([
+          waive,
+          this.operator(`retryStep ${step} (racing the waiver)`, () =>
+            retryStep(this.env.ctx, this.j.caseId, step, 'model: racing a waiver'),
+          ),
+        ]);
         return;
       }
       case 'resolve': {
@@ -220,18 +269,25 @@ export class JourneyDriver {
         const picklist = picklistOf(this.step(s, 'credit-report'));
         if (!picklist) {
           // No picklist waiting: the journey must refuse a choice, whatever it is.
-          await this.operator('resolvePicklist (none waiting)', () => resolvePicklist(this.env.ctx, this.j.caseId, 'not-on-any-picklist'));
+          await this.operator('resolvePicklist (none waiting)', () =>
+            resolvePicklist(this.env.ctx, this.j.caseId, 'not-on-any-picklist'),
+          );
           return;
         }
         await wait(action.delayMs);
         const chosen = picklist[action.entry]?.provider_id ?? picklist[0]!.provider_id;
         const other = picklist[1 - action.entry]?.provider_id ?? chosen;
-        const choose = (providerId: string) => this.operator(`resolvePicklist ${providerId}`, () => resolvePicklist(this.env.ctx, this.j.caseId, providerId));
+        const choose = (providerId: string) =>
+          this.operator(`resolvePicklist ${providerId}`, () =>
+            resolvePicklist(this.env.ctx, this.j.caseId, providerId),
+          );
         const outcomes = action.race ? await Promise.all([choose(chosen), choose(other)]) : [await choose(chosen)];
         const accepted = outcomes.filter((o) => o.accepted);
         // A choice whose answer was lost may have been taken: it counts as one an operator made.
-        for (const [k, o] of outcomes.entries()) if (o.accepted || o.outcome === 'unknown') this.j.record.picklistChoices.push(k === 0 ? chosen : other);
-        if (accepted.length > 1) this.violate(`two operators' different picklist choices were both answered as successful`);
+        for (const [k, o] of outcomes.entries())
+          if (o.accepted || o.outcome === 'unknown') this.j.record.picklistChoices.push(k === 0 ? chosen : other);
+        if (accepted.length > 1)
+          this.violate(`two operators' different picklist choices were both answered as successful`);
         return;
       }
       case 'cancel': {
@@ -301,9 +357,12 @@ export class JourneyDriver {
     const run = await this.runOf();
     if (!run) return this.note('reset: the journey cannot be described just now');
     const history = await this.env.stack.client.workflow.getHandle(`case/${this.j.caseId}`, run.runId).fetchHistory();
-    const tasks = (history.events ?? []).filter((e) => e.workflowTaskCompletedEventAttributes).map((e) => Number(e.eventId));
+    const tasks = (history.events ?? [])
+      .filter((e) => e.workflowTaskCompletedEventAttributes)
+      .map((e) => Number(e.eventId));
     if (tasks.length === 0) return this.note('reset: no completed workflow task yet');
-    const index = point === 'first' ? 0 : point === 'last' ? tasks.length - 1 : Math.floor(point.fraction * tasks.length);
+    const index =
+      point === 'first' ? 0 : point === 'last' ? tasks.length - 1 : Math.floor(point.fraction * tasks.length);
     const eventId = tasks[index] as number;
     try {
       const answer = await this.env.stack.client.workflowService.resetWorkflowExecution({
@@ -316,7 +375,9 @@ export class JourneyDriver {
       });
       this.j.record.resets++;
       if (answer.runId) this.j.runIds.add(answer.runId);
-      this.note(`reset ${run.status.toLowerCase()} run ${run.runId} to event ${eventId} (task ${index + 1} of ${tasks.length}): new run ${answer.runId}`);
+      this.note(
+        `reset ${run.status.toLowerCase()} run ${run.runId} to event ${eventId} (task ${index + 1} of ${tasks.length}): new run ${answer.runId}`,
+      );
     } catch (error) {
       this.note(`reset refused: ${(error as Error).message}`);
     }
@@ -329,11 +390,17 @@ export class JourneyDriver {
   private async applicantIdv(outcome: 'Approved' | 'Declined' | 'expire', link: 'current' | 'oldest'): Promise<void> {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const pending = (await this.ledger(`person_id=${this.j.personId}`)).identityVerifications.filter((r) => r.status === 'Pending');
+      const pending = (await this.ledger(`person_id=${this.j.personId}`)).identityVerifications.filter(
+        (r) => r.status === 'Pending',
+      );
       const current = this.step(await this.status(), 'idv')?.providerIds.request_id;
-      const target = link === 'current' ? (pending.find((r) => r.request_id === current) ?? pending.at(-1)) : pending[0];
+      const target =
+        link === 'current' ? (pending.find((r) => r.request_id === current) ?? pending.at(-1)) : pending[0];
       if (target) {
-        const path = outcome === 'expire' ? `/identity-verifications/${target.request_id}/expire` : `/identity-verifications/${target.request_id}/complete`;
+        const path =
+          outcome === 'expire'
+            ? `/identity-verifications/${target.request_id}/expire`
+            : `/identity-verifications/${target.request_id}/complete`;
         await this.env.control(path, outcome === 'expire' ? {} : { verification_status: outcome }).then(
           () => this.note(`applicant: IDV ${target.request_id} ${outcome}`),
           (error: Error) => this.note(`applicant: IDV ${target.request_id} not settled: ${error.message}`),
@@ -348,14 +415,19 @@ export class JourneyDriver {
   private async applicantBank(outcome: 'Connected' | 'Rejected'): Promise<void> {
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const pending = (await this.ledger(`case_id=${this.j.caseId}`)).openBankingConnections.filter((c) => c.status === 'Pending');
+      const pending = (await this.ledger(`case_id=${this.j.caseId}`)).openBankingConnections.filter(
+        (c) => c.status === 'Pending',
+      );
       const current = this.step(await this.status(), 'banking')?.providerIds.bank_connection_id;
       const target = pending.find((c) => c.bank_connection_id === current) ?? pending.at(-1);
       if (target) {
-        await this.env.control(`/open-banking-connections/${target.bank_connection_id}/complete`, { status: outcome, accounts: 1 }).then(
-          () => this.note(`applicant: bank connection ${target.bank_connection_id} ${outcome}`),
-          (error: Error) => this.note(`applicant: bank connection ${target.bank_connection_id} not settled: ${error.message}`),
-        );
+        await this.env
+          .control(`/open-banking-connections/${target.bank_connection_id}/complete`, { status: outcome, accounts: 1 })
+          .then(
+            () => this.note(`applicant: bank connection ${target.bank_connection_id} ${outcome}`),
+            (error: Error) =>
+              this.note(`applicant: bank connection ${target.bank_connection_id} not settled: ${error.message}`),
+          );
         return;
       }
       if (Date.now() > deadline) return this.note('applicant: no bank connection pending');
@@ -370,7 +442,12 @@ export class JourneyDriver {
       bankCreate: { method: 'POST', path: `/v2/cases/${this.j.caseId}/open-banking-connections` },
       affordabilityCreate: { method: 'POST', path: `/v2/cases/${this.j.caseId}/affordability-insights` },
     }[route];
-    const scripted = { lost: { response_lost: true }, '503': { status: 503, retry_after: '1' }, slow: { latency_ms: 3_000 }, slowLost: { response_lost: true, latency_ms: 3_000 } }[fault];
+    const scripted = {
+      lost: { response_lost: true },
+      '503': { status: 503, retry_after: '1' },
+      slow: { latency_ms: 3_000 },
+      slowLost: { response_lost: true, latency_ms: 3_000 },
+    }[fault];
     await this.env.control('/faults', { method, path, times, ...scripted });
   }
 
@@ -390,7 +467,9 @@ export class JourneyDriver {
       if (Date.now() > deadline) {
         const run = await this.runOf();
         const kept = run ? await keptHistory(this.env, this.j, run.runId).catch(() => '') : '';
-        this.violate(`the journey did not complete within ${timeoutMs / 1000} s of being driven: ${last ? summary(last) : 'no status'}${await this.taskFailures()}${kept}`);
+        this.violate(
+          `the journey did not complete within ${timeoutMs / 1000} s of being driven: ${last ? summary(last) : 'no status'}${await this.taskFailures()}${kept}`,
+        );
         return undefined;
       }
       const run = await this.runOf();
@@ -407,7 +486,9 @@ export class JourneyDriver {
           return s;
         }
         if (this.j.record.journeyRetries >= 4) {
-          this.violate(`the journey closed ${s.state} (${run.status}) after ${this.j.record.journeyRetries} journey retries`);
+          this.violate(
+            `the journey closed ${s.state} (${run.status}) after ${this.j.record.journeyRetries} journey retries`,
+          );
           return undefined;
         }
         // A closed journey's way forward: run it again, carrying over what it finished.
@@ -416,7 +497,9 @@ export class JourneyDriver {
           const runId = await retryJourney(this.env.ctx, plan);
           this.j.record.journeyRetries++;
           this.j.runIds.add(runId);
-          this.note(`journey retry of the ${s.state} (${run.status}) run: carried ${plan.carriedOver.join(', ') || 'nothing'}, rerun ${plan.rerun.map((r) => r.step).join(', ')}: run ${runId}`);
+          this.note(
+            `journey retry of the ${s.state} (${run.status}) run: carried ${plan.carriedOver.join(', ') || 'nothing'}, rerun ${plan.rerun.map((r) => r.step).join(', ')}: run ${runId}`,
+          );
         } catch (error) {
           // The closed run's status cannot be read just now (a worker restarting): asked again at the next round.
           this.note(`journey retry not started: ${(error as Error).message}`);
@@ -430,28 +513,35 @@ export class JourneyDriver {
       const creditReport = s.steps['credit-report'];
       if (picklist && creditReport && !actedOn.has(`picklist@${creditReport.attempt}`)) {
         actedOn.add(`picklist@${creditReport.attempt}`);
-        const outcome = await this.operator(`resolvePicklist ${picklist[0]!.provider_id}`, () => resolvePicklist(this.env.ctx, this.j.caseId, picklist[0]!.provider_id));
-        if (outcome.accepted || outcome.outcome === 'unknown') this.j.record.picklistChoices.push(picklist[0]!.provider_id);
+        const outcome = await this.operator(`resolvePicklist ${picklist[0]!.provider_id}`, () =>
+          resolvePicklist(this.env.ctx, this.j.caseId, picklist[0]!.provider_id),
+        );
+        if (outcome.accepted || outcome.outcome === 'unknown')
+          this.j.record.picklistChoices.push(picklist[0]!.provider_id);
         acted = true;
       }
       const idv = this.step(s, 'idv');
       const requestId = idv?.state === 'waiting' ? idv.providerIds.request_id : undefined;
       if (requestId && !actedOn.has(requestId)) {
         actedOn.add(requestId);
-        await this.env.control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' }).then(
-          () => this.note(`applicant: IDV ${requestId} Approved`),
-          (error: Error) => this.note(`applicant: IDV ${requestId} not settled: ${error.message}`),
-        );
+        await this.env
+          .control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' })
+          .then(
+            () => this.note(`applicant: IDV ${requestId} Approved`),
+            (error: Error) => this.note(`applicant: IDV ${requestId} not settled: ${error.message}`),
+          );
         acted = true;
       }
       const banking = s.steps.banking;
       const connectionId = banking?.state === 'waiting' ? banking.providerIds.bank_connection_id : undefined;
       if (connectionId && !actedOn.has(connectionId)) {
         actedOn.add(connectionId);
-        await this.env.control(`/open-banking-connections/${connectionId}/complete`, { status: 'Connected', accounts: 1 }).then(
-          () => this.note(`applicant: bank connection ${connectionId} Connected`),
-          (error: Error) => this.note(`applicant: bank connection ${connectionId} not settled: ${error.message}`),
-        );
+        await this.env
+          .control(`/open-banking-connections/${connectionId}/complete`, { status: 'Connected', accounts: 1 })
+          .then(
+            () => this.note(`applicant: bank connection ${connectionId} Connected`),
+            (error: Error) => this.note(`applicant: bank connection ${connectionId} not settled: ${error.message}`),
+          );
         acted = true;
       }
 
@@ -462,20 +552,32 @@ export class JourneyDriver {
           this.violate(problem);
           return undefined;
         }
-        const [key, step] = Object.entries(s.steps).find(([, st]) => (st.actions ?? []).length > 0) as [string, JourneyStep];
+        const [key, step] = Object.entries(s.steps).find(([, st]) => (st.actions ?? []).length > 0) as [
+          string,
+          JourneyStep,
+        ];
         const first = (step.actions as string[])[0] as string;
         const times = (listedTimes.get(first) ?? 0) + 1;
         listedTimes.set(first, times);
         if (times > 8) {
-          this.violate(`the journey listed "${first}" first ${times} times, and taking it never moved the journey on: ${summary(s)}`);
+          this.violate(
+            `the journey listed "${first}" first ${times} times, and taking it never moved the journey on: ${summary(s)}`,
+          );
           return undefined;
         }
         const outcome = await this.listedAction(first, s);
         if (!outcome.accepted && outcome.outcome === 'refused') {
           // Refused against the status it was listed in? Read again: another signal may have moved the journey.
           const again = await this.status();
-          if (again && again.operatorDeadline && JSON.stringify(again.steps[key]?.actions) === JSON.stringify(step.actions) && ++refusedFirst >= 2) {
-            this.violate(`the first action ${key} lists, "${first}", was refused while the journey waited for an operator: ${summary(again)}`);
+          if (
+            again &&
+            again.operatorDeadline &&
+            JSON.stringify(again.steps[key]?.actions) === JSON.stringify(step.actions) &&
+            ++refusedFirst >= 2
+          ) {
+            this.violate(
+              `the first action ${key} lists, "${first}", was refused while the journey waited for an operator: ${summary(again)}`,
+            );
             return undefined;
           }
         }
@@ -504,13 +606,19 @@ export class JourneyDriver {
     const [verb, step] = action.split(' ') as [string, string | undefined];
     switch (verb) {
       case 'retryStep':
-        return this.operator(`listed ${action}`, () => retryStep(this.env.ctx, this.j.caseId, step as string, 'model: the listed action'));
+        return this.operator(`listed ${action}`, () =>
+          retryStep(this.env.ctx, this.j.caseId, step as string, 'model: the listed action'),
+        );
       case 'waiveStep':
-        return this.operator(`listed ${action}`, () => waiveStep(this.env.ctx, this.j.caseId, step as string, 'model: the listed action'));
+        return this.operator(`listed ${action}`, () =>
+          waiveStep(this.env.ctx, this.j.caseId, step as string, 'model: the listed action'),
+        );
       case 'resolvePicklist': {
         const entry = picklistOf(s.steps['credit-report'])?.[0]?.provider_id ?? 'none';
         this.j.record.picklistChoices.push(entry);
-        return this.operator(`listed resolvePicklist ${entry}`, () => resolvePicklist(this.env.ctx, this.j.caseId, entry));
+        return this.operator(`listed resolvePicklist ${entry}`, () =>
+          resolvePicklist(this.env.ctx, this.j.caseId, entry),
+        );
       }
       default:
         this.violate(`the journey lists an action no client can send: "${action}"`);
@@ -524,10 +632,23 @@ type Outcome =
   | { accepted: false; outcome: 'refused' | 'unknown' };
 
 export interface Ledger {
-  creditReports: { report_id: string; company_id: string; idempotency_key: string | null; status: string; had_picklist: boolean; picklist_resolved: boolean; picklist_resolutions: number }[];
+  creditReports: {
+    report_id: string;
+    company_id: string;
+    idempotency_key: string | null;
+    status: string;
+    had_picklist: boolean;
+    picklist_resolved: boolean;
+    picklist_resolutions: number;
+  }[];
   picklistResolutions: { report_id: string; provider_id: string; idempotency_key: string | null }[];
   identityVerifications: { request_id: string; person_id: string; idempotency_key: string | null; status: string }[];
-  openBankingConnections: { bank_connection_id: string; case_id: string; idempotency_key: string | null; status: string }[];
+  openBankingConnections: {
+    bank_connection_id: string;
+    case_id: string;
+    idempotency_key: string | null;
+    status: string;
+  }[];
   affordabilityInsights: { request_id: string; case_id: string; idempotency_key: string | null; status: string }[];
 }
 
@@ -542,18 +663,24 @@ export function idleProblem(s: JourneyStatus): string | undefined {
   const unsettled = Object.entries(s.steps).filter(([, st]) => !settled.includes(st.state));
   if (unsettled.length === 0) return undefined;
   const listing = Object.entries(s.steps).filter(([, st]) => (st.actions ?? []).length > 0);
-  if (listing.length === 0) return `the journey waits for an operator (${s.state}) and no step lists an action: ${summary(s)}`;
+  if (listing.length === 0)
+    return `the journey waits for an operator (${s.state}) and no step lists an action: ${summary(s)}`;
   // Every step an operator must act on says what to do, in its actions and in its reason line.
   for (const [key, st] of unsettled) {
     if (st.state === 'running' || st.state === 'waiting') continue;
-    if ((st.actions ?? []).length === 0) return `${key} is ${st.state} and lists no action while the journey waits for an operator: ${summary(s)}`;
+    if ((st.actions ?? []).length === 0)
+      return `${key} is ${st.state} and lists no action while the journey waits for an operator: ${summary(s)}`;
     const line = s.reasons.find((r) => r.startsWith(`${key}:`));
-    if (!line?.includes((st.actions as string[])[0] as string)) return `${key}'s reason line does not name its first action "${(st.actions as string[])[0]}": ${line ?? '(no line)'}`;
+    if (!line?.includes((st.actions as string[])[0] as string))
+      return `${key}'s reason line does not name its first action "${(st.actions as string[])[0]}": ${line ?? '(no line)'}`;
   }
   return undefined;
 }
 
 export function summary(s: JourneyStatus): string {
-  const steps = Object.entries(s.steps).map(([k, st]) => `${k.replace(/^identity-verification\/.*/, 'idv')}=${st.state}#${st.attempt}${st.actions?.length ? `[${st.actions.join('|')}]` : ''}`);
+  const steps = Object.entries(s.steps).map(
+    ([k, st]) =>
+      `${k.replace(/^identity-verification\/.*/, 'idv')}=${st.state}#${st.attempt}${st.actions?.length ? `[${st.actions.join('|')}]` : ''}`,
+  );
   return `${s.state}${s.operatorDeadline ? ' (idle)' : ''}: ${steps.join(' ')}`;
 }

@@ -23,7 +23,12 @@ export function writeHistory(workflowId: string, runId: string, history: tempora
   if (!dir) return '';
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${workflowId.replace(/\//g, '_')}_${runId}.json`);
-  const kept: HistoryFile = { generation: 'model', scenario: 'operator-model', workflowId, history: encodeHistory(history) };
+  const kept: HistoryFile = {
+    generation: 'model',
+    scenario: 'operator-model',
+    workflowId,
+    history: encodeHistory(history),
+  };
   writeFileSync(file, JSON.stringify(kept));
   return ` (history in ${file})`;
 }

@@ -47,21 +47,66 @@ const delay = fc.integer({ min: 0, max: 2_500 });
 const step = fc.constantFrom<StepRole>(...stepRoles);
 
 export const actionArbitrary: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('retry' as const), step, fresh: fc.boolean(), repeat: fc.boolean(), delayMs: delay }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('waive' as const), step, race: fc.boolean(), delayMs: delay }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('resolve' as const), entry: fc.constantFrom<0 | 1>(0, 1), race: fc.boolean(), delayMs: delay }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('retry' as const),
+      step,
+      fresh: fc.boolean(),
+      repeat: fc.boolean(),
+      delayMs: delay,
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('waive' as const), step, race: fc.boolean(), delayMs: delay }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('resolve' as const),
+      entry: fc.constantFrom<0 | 1>(0, 1),
+      race: fc.boolean(),
+      delayMs: delay,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), native: fc.boolean(), delayMs: delay }) },
   {
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('reset' as const),
-      point: fc.oneof(fc.constant<ResetPoint>('first'), fc.constant<ResetPoint>('last'), fc.record({ fraction: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }) })),
+      point: fc.oneof(
+        fc.constant<ResetPoint>('first'),
+        fc.constant<ResetPoint>('last'),
+        fc.record({ fraction: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }) }),
+      ),
       delayMs: delay,
     }),
   },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('applicantIdv' as const), outcome: fc.constantFrom('Approved', 'Declined', 'expire'), link: fc.constantFrom('current', 'oldest') }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('applicantBank' as const), outcome: fc.constantFrom('Connected', 'Rejected') }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('fault' as const), route: fc.constantFrom<FaultRoute>(...faultRoutes), fault: fc.constantFrom<FaultKind>('lost', '503', 'slow', 'slowLost'), times: fc.integer({ min: 1, max: 4 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('applicantIdv' as const),
+      outcome: fc.constantFrom('Approved', 'Declined', 'expire'),
+      link: fc.constantFrom('current', 'oldest'),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('applicantBank' as const),
+      outcome: fc.constantFrom('Connected', 'Rejected'),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('fault' as const),
+      route: fc.constantFrom<FaultRoute>(...faultRoutes),
+      fault: fc.constantFrom<FaultKind>('lost', '503', 'slow', 'slowLost'),
+      times: fc.integer({ min: 1, max: 4 }),
+    }),
+  },
 );
 
 export const sequenceArbitrary: fc.Arbitrary<Sequence> = fc.array(actionArbitrary, { minLength: 3, maxLength: 6 });

@@ -3,7 +3,10 @@
  * before anything else. Steps report to their journey only when state, provider ids or links
  * change, so the change adds no command and replays.
  */
-import { identityVerificationWorkflow as original, type IdentityVerificationInput } from '../../../workflows/identityVerificationWorkflow';
+import {
+  identityVerificationWorkflow as original,
+  type IdentityVerificationInput,
+} from '../../../workflows/identityVerificationWorkflow';
 import { trackStep } from '../../../workflows/stepStatus';
 
 export * from '../../../workflows';

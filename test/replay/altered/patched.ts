@@ -3,7 +3,10 @@
  * behind `patched()`, so the recorded histories replay on it.
  */
 import { patched, sleep } from '@temporalio/workflow';
-import { identityVerificationWorkflow as original, type IdentityVerificationInput } from '../../../workflows/identityVerificationWorkflow';
+import {
+  identityVerificationWorkflow as original,
+  type IdentityVerificationInput,
+} from '../../../workflows/identityVerificationWorkflow';
 
 export * from '../../../workflows';
 

@@ -3,7 +3,10 @@
  * before its first activity, without `patched()`. Replaying the recorded histories must fail.
  */
 import { sleep } from '@temporalio/workflow';
-import { identityVerificationWorkflow as original, type IdentityVerificationInput } from '../../../workflows/identityVerificationWorkflow';
+import {
+  identityVerificationWorkflow as original,
+  type IdentityVerificationInput,
+} from '../../../workflows/identityVerificationWorkflow';
 
 export * from '../../../workflows';
 

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-test('reads a large answer\'s status only', async () => {
+test("reads a large answer's status only", async () => {
   const server = http.createServer((_req, res) => res.end('x'.repeat(1 << 20)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
