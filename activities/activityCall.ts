@@ -18,7 +18,10 @@ export function currentActivity(): Context | undefined {
   }
 }
 
-/** The workflow's key when it gave one; else `<workflowId>/<runId>/<activityId>` (every retry of this activity, and only it). */
+/**
+ * The workflow's key when it gave one; else `<workflowId>/<runId>/<activityId>` (every retry of
+ * this activity, and only it).
+ */
 export function idempotencyKeyFor(given: string | undefined): string | undefined {
   return given ?? activityIdempotencyKey();
 }

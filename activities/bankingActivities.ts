@@ -23,7 +23,10 @@ export interface ConnectedAccountLinks {
   bank_account_transactions_endpoint: string;
 }
 
-/** An account read in full: the result older histories hold for the account reads, which answer a `BankAccountSummary`. */
+/**
+ * An account read in full: the result older histories hold for the account reads, which answer a
+ * `BankAccountSummary`.
+ */
 export interface ConnectedAccountData {
   account: BankAccount;
   balances: BankBalances;

@@ -18,7 +18,10 @@ import { httpFailureType } from './providerFailures';
 import { routes } from './routes';
 import { validateInput } from './validateInput';
 
-/** `caseId` names the case; `idempotencyKey` is the purchase's key (client/purchaseKey.ts), when the workflow gives one. */
+/**
+ * `caseId` names the case; `idempotencyKey` is the purchase's key (client/purchaseKey.ts), when the
+ * workflow gives one.
+ */
 type WithCase<T> = T & { caseId?: string; idempotencyKey?: string };
 
 export function createCreditReportActivities(client: ProviderClient, caseFile: CaseFileStore) {

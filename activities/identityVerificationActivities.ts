@@ -45,7 +45,8 @@ export function createIdentityVerificationActivities(client: ProviderClient, cas
         params: { personId: input.personId },
         body: {},
         schema: identityVerificationRequestSchema,
-        // Same key, same request: a retry (of the activity, the attempt or the journey) gets the request the first created.
+        // Same key, same request: a retry (of the activity, the attempt or the journey) gets the
+        // request the first created.
         idempotencyKey: idempotencyKeyFor(input.idempotencyKey),
       });
     },

@@ -1,7 +1,8 @@
 /**
- * Error classification (docs/architecture.md, "Journeys", bounded provider calls): 4xx (but 408/429) are non-retryable with the HTTP status
- * as failure type; 408/429/5xx and network failures are retryable, honouring `Retry-After`. The
- * provider's error body is kept in the failure's details. Retries are Temporal's, not ours.
+ * Error classification (docs/architecture.md, "Journeys", bounded provider calls): 4xx (but
+ * 408/429) are non-retryable with the HTTP status as failure type; 408/429/5xx and network failures
+ * are retryable, honouring `Retry-After`. The provider's error body is kept in the failure's
+ * details. Retries are Temporal's, not ours.
  */
 import { ApplicationFailure } from '@temporalio/common';
 

@@ -1,8 +1,8 @@
 /**
  * Reaches a resource workflow with `signalWithStart`, so it exists whoever comes first: the
- * bridge with a delivery or a journey subscribing to it (docs/architecture.md, "One delivery, end to end"). The workflow is named by
- * its type, not imported: activities never import workflow code (the workflows import the
- * activities' types, and a cycle would bundle one into the other).
+ * bridge with a delivery or a journey subscribing to it (docs/architecture.md, "One delivery, end
+ * to end"). The workflow is named by its type, not imported: activities never import workflow code
+ * (the workflows import the activities' types, and a cycle would bundle one into the other).
  */
 import type { Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';

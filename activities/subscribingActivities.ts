@@ -33,7 +33,10 @@ export interface OpenIdentityVerificationInput extends Subscribed, Keyed {
   knownRequests?: string[];
 }
 
-/** The request the step waits on; `also_pending`: other links the journey sent that the applicant may still complete. */
+/**
+ * The request the step waits on; `also_pending`: other links the journey sent that the applicant
+ * may still complete.
+ */
 export type OpenedIdentityVerification = IdentityVerificationRequest & { also_pending?: string[] };
 
 interface Creators {

@@ -5,7 +5,8 @@
  * Temporal (embedded dev server, in memory), the simulator (no processing delay), the case file and
  * the bridge run in this process through startStack; the worker is a child process, so its RSS is
  * its own. Its settings come from the environment as in production (WORKER_MAX_CACHED_WORKFLOWS,
- * WORKER_REUSE_V8_CONTEXT, ...); BENCH_IDLE_WORKER_NODE_OPTIONS is its NODE_OPTIONS (default `--max-old-space-size=512`, as compose.yaml).
+ * WORKER_REUSE_V8_CONTEXT, ...); BENCH_IDLE_WORKER_NODE_OPTIONS is its NODE_OPTIONS (default
+ * `--max-old-space-size=512`, as compose.yaml).
  *
  * 1. Warm-up: BENCH_IDLE_WARMUP journeys (20) run to completion, the applicant acting once asked;
  *    their act-to-completion times with a warm worker are the resume baseline. The worker's RSS
@@ -54,14 +55,20 @@ import { openWorkflows, totalOf, type OpenWorkflows } from './idleJourneys/openW
 import { peakRssDuring, rssMiB, steadyRssMiB, waitQuiet } from './idleJourneys/workerQuiet';
 import { exitWhenDone } from './exitWhenDone';
 
-/** 1,000 by default, so that `npm run bench` fits its time (docs/benchmarks.md); BENCH_IDLE_JOURNEYS=5000 for the large run. */
+/**
+ * 1,000 by default, so that `npm run bench` fits its time (docs/benchmarks.md);
+ * BENCH_IDLE_JOURNEYS=5000 for the large run.
+ */
 const JOURNEYS = Number(process.env.BENCH_IDLE_JOURNEYS ?? 1000);
 const WARMUP = Number(process.env.BENCH_IDLE_WARMUP ?? 20);
 const BACKLOG = Number(process.env.BENCH_IDLE_BACKLOG ?? 40);
 const RESUME_CONCURRENCY = Number(process.env.BENCH_IDLE_RESUME_CONCURRENCY ?? 16);
 /** How many idle journeys a fresh worker resumes (their applicants act); the rest are left waiting. */
 const RESUME_SAMPLE = Number(process.env.BENCH_IDLE_RESUME ?? 300);
-/** Stop starting journeys after this long (a loaded machine); the run goes on with those started, and fails the target. */
+/**
+ * Stop starting journeys after this long (a loaded machine); the run goes on with those started,
+ * and fails the target.
+ */
 const START_MAX_MS = Number(process.env.BENCH_IDLE_START_MAX_MINUTES ?? Number.POSITIVE_INFINITY) * 60_000;
 /** The heap the compose worker runs with (compose.yaml, docs/deployment.md). */
 const WORKER_NODE_OPTIONS = process.env.BENCH_IDLE_WORKER_NODE_OPTIONS ?? '--max-old-space-size=512';

@@ -11,7 +11,10 @@
  */
 import type { Connection } from '@temporalio/client';
 
-/** The operations a read of a journey would use: a query, a describe, a visibility list or count, an Update's result. */
+/**
+ * The operations a read of a journey would use: a query, a describe, a visibility list or count, an
+ * Update's result.
+ */
 export const lookingOperations = [
   'QueryWorkflow',
   'DescribeWorkflowExecution',

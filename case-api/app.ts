@@ -30,7 +30,8 @@ export function createCaseApiApp(
   app.disable('x-powered-by');
   // First: every answer, a refusal before the routes included, names its request.
   app.use(assignRequestIds());
-  // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, and the console checks Origin.
+  // same-origin, not no-referrer: with no-referrer browsers send `Origin: null` on form posts, and
+  // the console checks Origin.
   app.use(helmet({ referrerPolicy: { policy: 'same-origin' } }));
   // Behind a proxy, the client's address and scheme are the ones the trusted proxy reports.
   app.set('trust proxy', config.trustProxy ?? false);

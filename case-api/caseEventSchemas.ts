@@ -35,14 +35,10 @@ export const caseEventCatalogue = [
     data: z.object({
       ...run,
       step: stepRef,
-      reminder: z
-        .number()
-        .int()
-        .min(1)
-        .meta({
-          description:
-            '1 for the first, then 2, 3, … (a reminder that fell due while no worker ran is skipped: the latest is sent)',
-        }),
+      reminder: z.number().int().min(1).meta({
+        description:
+          '1 for the first, then 2, 3, … (a reminder that fell due while no worker ran is skipped: the latest is sent)',
+      }),
       waitingSince: time('Since when the step attempt waits with a link'),
       dueAfterMs: z.number().int(),
       everyMs: z.number().int(),
@@ -77,12 +73,10 @@ export const caseEventCatalogue = [
       caseId: z.string(),
       auditId: z.number().int(),
       actor: z.string().meta({ description: "The API key's name or the console's operator" }),
-      action: z
-        .string()
-        .meta({
-          description:
-            "The audit trail's action: retryStep, waiveStep, resolvePicklist, cancel, and those added later (assign, release); an LOS ignores one it does not know",
-        }),
+      action: z.string().meta({
+        description:
+          "The audit trail's action: retryStep, waiveStep, resolvePicklist, cancel, and those added later (assign, release); an LOS ignores one it does not know",
+      }),
       step: z.string().nullable(),
       requestId: z.string().nullable(),
       at: time('When the action was recorded'),

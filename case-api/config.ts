@@ -64,7 +64,10 @@ export const caseApiEnvironment = {
   TEMPORAL_UI_URL: httpUrlVariable.optional(),
   /** The role that may waive a step (a key's `+<role>`, an ID token's roles); unset: every operator may. */
   CASE_API_WAIVE_ROLE: roleNameSchema.optional(),
-  /** How long a console page's wait for a change is held open before it is renewed (a proxy's idle timeout must be longer). */
+  /**
+   * How long a console page's wait for a change is held open before it is renewed (a proxy's idle
+   * timeout must be longer).
+   */
   CONSOLE_LONG_POLL_SECONDS: z.coerce
     .number({ error: 'must be a number of seconds' })
     .int()

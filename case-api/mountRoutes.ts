@@ -35,22 +35,18 @@ export function mountRoutes(
     router[route.method](route.path.slice(prefix.length), ...bodyReader, async (req: Request, res: Response) => {
       const caller = callerOf(res)!;
       if (!mayCall(caller, route.role)) {
-        res
-          .status(403)
-          .json({
-            error: 'forbidden',
-            message: `${route.operationId} needs the ${route.role} role; this key has ${caller.role}`,
-          });
+        res.status(403).json({
+          error: 'forbidden',
+          message: `${route.operationId} needs the ${route.role} role; this key has ${caller.role}`,
+        });
         return;
       }
       if (route.waives && !mayWaive(options.waiveRole, caller.roles)) {
         logger.info({ operation: route.operationId, caller: caller.name, status: 403 }, 'case api request');
-        res
-          .status(403)
-          .json({
-            error: 'forbidden',
-            message: `${route.operationId} needs the ${options.waiveRole} role; this key has ${caller.roles.length ? caller.roles.join(', ') : 'no further role'}`,
-          });
+        res.status(403).json({
+          error: 'forbidden',
+          message: `${route.operationId} needs the ${options.waiveRole} role; this key has ${caller.roles.length ? caller.roles.join(', ') : 'no further role'}`,
+        });
         return;
       }
       try {

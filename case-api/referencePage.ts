@@ -1,4 +1,7 @@
-/** A small HTML reference of the OpenAPI document: every operation, its role, parameters and answers. No scripts, no CDN. */
+/**
+ * A small HTML reference of the OpenAPI document: every operation, its role, parameters and
+ * answers. No scripts, no CDN.
+ */
 import { escapeHtml } from './escapeHtml';
 
 interface Operation {

@@ -32,12 +32,10 @@ export function requestRateLimit(keys: readonly ApiKeyEntry[], perMinute: number
     keyGenerator: bucketOf(keys),
     skip: (req) => HEALTH_PATHS.has(req.path),
     handler: (_req, res) =>
-      void res
-        .status(429)
-        .json({
-          error: 'rate_limited',
-          message: 'Too many requests; slow down and retry after the RateLimit-Reset seconds',
-        }),
+      void res.status(429).json({
+        error: 'rate_limited',
+        message: 'Too many requests; slow down and retry after the RateLimit-Reset seconds',
+      }),
   });
 }
 

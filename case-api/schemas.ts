@@ -40,24 +40,18 @@ export const errorBodySchema = z
  */
 const caseEventTimesRequestSchema = z
   .object({
-    applicantActionDueAfter: deadlineDurationSchema
-      .optional()
-      .meta({
-        description:
-          'case.applicant_action_due is sent once a step has waited this long on the applicant with a link (default CASE_EVENTS_ACTION_DUE_AFTER_MS, 1 day)',
-      }),
-    applicantActionDueEvery: deadlineDurationSchema
-      .optional()
-      .meta({
-        description:
-          '…and again every this long until the step stops waiting (default CASE_EVENTS_ACTION_DUE_EVERY_MS, 1 day)',
-      }),
-    attentionSla: deadlineDurationSchema
-      .optional()
-      .meta({
-        description:
-          'case.sla_breached is sent once the case has needed attention this long (default CASE_EVENTS_SLA_MS, 4 hours)',
-      }),
+    applicantActionDueAfter: deadlineDurationSchema.optional().meta({
+      description:
+        'case.applicant_action_due is sent once a step has waited this long on the applicant with a link (default CASE_EVENTS_ACTION_DUE_AFTER_MS, 1 day)',
+    }),
+    applicantActionDueEvery: deadlineDurationSchema.optional().meta({
+      description:
+        '…and again every this long until the step stops waiting (default CASE_EVENTS_ACTION_DUE_EVERY_MS, 1 day)',
+    }),
+    attentionSla: deadlineDurationSchema.optional().meta({
+      description:
+        'case.sla_breached is sent once the case has needed attention this long (default CASE_EVENTS_SLA_MS, 4 hours)',
+    }),
   })
   .strict()
   .meta({ id: 'CaseEventTimes' });
@@ -118,14 +112,10 @@ const attemptSchema = z.object({
   reason: z.string().nullable(),
   requestedBecause: z.string().nullable().optional(),
   carriedOver: z.boolean().optional(),
-  need: z
-    .number()
-    .int()
-    .optional()
-    .meta({
-      description:
-        'The need this attempt worked for: attempts of one need share their idempotency keys and continue its purchase',
-    }),
+  need: z.number().int().optional().meta({
+    description:
+      'The need this attempt worked for: attempts of one need share their idempotency keys and continue its purchase',
+  }),
   fresh: z.boolean().optional().meta({ description: 'An operator asked for a new purchase (retry with fresh: true)' }),
   needSpent: z
     .boolean()
@@ -153,13 +143,10 @@ const stepSchema = z
       .int()
       .optional()
       .meta({ description: 'The need the current attempt works for (0 before the first attempt)' }),
-    actions: z
-      .array(z.string())
-      .optional()
-      .meta({
-        description:
-          'What an operator can do about the step now, as the journey accepts it: `retryStep <step>`, `waiveStep <step>`, `resolvePicklist`',
-      }),
+    actions: z.array(z.string()).optional().meta({
+      description:
+        'What an operator can do about the step now, as the journey accepts it: `retryStep <step>`, `waiveStep <step>`, `resolvePicklist`',
+    }),
     needSpent: z.boolean().optional(),
     providerIds: z.record(z.string(), z.string()),
     lastEvent: z.object({ eventType: z.string(), receivedAt: z.string() }).nullable(),
@@ -173,12 +160,10 @@ const stepSchema = z
       .array(picklistEntrySchema)
       .nullable()
       .meta({ description: 'Companies to choose from while the credit report waits for a picklist choice' }),
-    detail: z
-      .unknown()
-      .meta({
-        description:
-          "Step-specific detail (accounts read, document outcomes; the credit report's picklist, report headline, resolvedBy, and expiresAt: while it waits on a picklist, when that wait expires, ISO 8601)",
-      }),
+    detail: z.unknown().meta({
+      description:
+        "Step-specific detail (accounts read, document outcomes; the credit report's picklist, report headline, resolvedBy, and expiresAt: while it waits on a picklist, when that wait expires, ISO 8601)",
+    }),
   })
   .meta({ id: 'Step' });
 
@@ -218,14 +203,9 @@ export const listCasesQuerySchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,4096}$/, 'must be a nextPageToken from an earlier page')
     .optional(),
-  step: z
-    .string()
-    .min(1)
-    .max(300)
-    .optional()
-    .meta({
-      description: "Only cases with this step (a key such as banking, or identity-verification for every person's)",
-    }),
+  step: z.string().min(1).max(300).optional().meta({
+    description: "Only cases with this step (a key such as banking, or identity-verification for every person's)",
+  }),
   stepState: z
     .string()
     .min(1)
@@ -241,20 +221,13 @@ export const listCasesQuerySchema = z.object({
     .max(200)
     .optional()
     .meta({ description: "Part of the company's or an applicant's name, any case" }),
-  sort: z
-    .enum(['newest', 'oldest', 'deadline'])
-    .default('newest')
-    .meta({
-      description:
-        'By start (newest or oldest first), or by deadline (the operator deadline, or sooner the expiry of a picklist wait), soonest first; cases without one last',
-    }),
-  assignee: z
-    .string()
-    .max(200)
-    .optional()
-    .meta({
-      description: 'Only cases this operator owns (POST /v1/cases/{caseId}/assign); empty: only cases nobody owns',
-    }),
+  sort: z.enum(['newest', 'oldest', 'deadline']).default('newest').meta({
+    description:
+      'By start (newest or oldest first), or by deadline (the operator deadline, or sooner the expiry of a picklist wait), soonest first; cases without one last',
+  }),
+  assignee: z.string().max(200).optional().meta({
+    description: 'Only cases this operator owns (POST /v1/cases/{caseId}/assign); empty: only cases nobody owns',
+  }),
 });
 
 export const caseListSchema = z
@@ -280,14 +253,10 @@ export const caseListSchema = z
           .nullable()
           .optional()
           .meta({ description: 'While the journey waits only for an operator: when that wait ends' }),
-        deadline: z
-          .string()
-          .nullable()
-          .optional()
-          .meta({
-            description:
-              "The case's deadline in the queue: the earlier of operatorDeadline and when the wait of a step waiting on a picklist expires (the credit report's detail.expiresAt); what sort=deadline orders by. Null: neither",
-          }),
+        deadline: z.string().nullable().optional().meta({
+          description:
+            "The case's deadline in the queue: the earlier of operatorDeadline and when the wait of a step waiting on a picklist expires (the credit report's detail.expiresAt); what sort=deadline orders by. Null: neither",
+        }),
         updatedAt: z.string().optional().meta({ description: 'When the journey last wrote its state' }),
         assignee: z
           .string()
@@ -310,13 +279,10 @@ const text = (max: number, emptyMessage?: string) =>
 export const retryStepRequestSchema = z
   .object({
     reason: text(500).optional(),
-    fresh: z
-      .boolean()
-      .optional()
-      .meta({
-        description:
-          'Ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step',
-      }),
+    fresh: z.boolean().optional().meta({
+      description:
+        'Ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step',
+    }),
   })
   .strict()
   .meta({ id: 'RetryStepRequest' });
@@ -350,12 +316,9 @@ export const bulkRetryStepRequestSchema = bulkStepRetryRequestSchema
     where: bulkFields.where.meta({ pattern: NUL_FREE_TEXT_PATTERN }),
     step: bulkFields.step.meta({ pattern: NUL_FREE_TEXT_PATTERN }),
     reason: bulkFields.reason.meta({ pattern: NUL_FREE_TEXT_PATTERN }),
-    dryRun: z
-      .boolean()
-      .default(true)
-      .meta({
-        description: 'true (the default): answer the plan and retry nothing; false: retry the step on each case',
-      }),
+    dryRun: z.boolean().default(true).meta({
+      description: 'true (the default): answer the plan and retry nothing; false: retry the step on each case',
+    }),
   })
   .strict()
   .meta({
@@ -378,11 +341,9 @@ const bulkRetryCaseSchema = z.object({
 const bulkRetryPlanSchema = z
   .object({
     dryRun: z.literal(true),
-    query: z
-      .string()
-      .meta({
-        description: "The visibility query as run: running journeys of this deployment and the request's where",
-      }),
+    query: z.string().meta({
+      description: "The visibility query as run: running journeys of this deployment and the request's where",
+    }),
     step: z.string(),
     requestId: z
       .string()
@@ -398,11 +359,9 @@ const bulkRetrySummarySchema = z
   .object({
     dryRun: z.literal(false),
     query: z.string(),
-    requestId: z
-      .string()
-      .meta({
-        description: 'Re-run with it to retry only what was not accepted: accepted cases answer their first result',
-      }),
+    requestId: z.string().meta({
+      description: 'Re-run with it to retry only what was not accepted: accepted cases answer their first result',
+    }),
     step: z.string(),
     fresh: z.boolean(),
     cases: z.number().int(),
@@ -430,11 +389,9 @@ export const cancelResultSchema = z
 /** Assign a case to an operator (by the name they sign in with), or release it with null. */
 export const assignCaseRequestSchema = z
   .object({
-    assignee: text(200)
-      .nullable()
-      .meta({
-        description: 'The operator who is to own the case (themself or a colleague), by name; null releases the case',
-      }),
+    assignee: text(200).nullable().meta({
+      description: 'The operator who is to own the case (themself or a colleague), by name; null releases the case',
+    }),
     reason: text(500).optional(),
   })
   .strict()
@@ -448,13 +405,9 @@ export const assignmentSchema = z
   .meta({ id: 'Assignment' });
 
 export const caseIdParam = caseIdSchema;
-export const stepParam = z
-  .string()
-  .min(1)
-  .max(300)
-  .meta({
-    description: 'A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId>',
-  });
+export const stepParam = z.string().min(1).max(300).meta({
+  description: 'A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId>',
+});
 
 export const timelineSchema = z
   .object({
@@ -498,17 +451,13 @@ export const timelineSchema = z
           .object({
             kind: z.literal('case_event'),
             at: z.string().meta({ description: 'When the LOS took it' }),
-            type: z
-              .string()
-              .meta({
-                description:
-                  'case.applicant_action_due, case.step_expired, case.sla_breached or case.operator_action (more may come)',
-              }),
-            eventId: z
-              .string()
-              .meta({
-                description: "The event's id (its webhook-id): GET /v1/cases/{caseId}/events lists its body under it",
-              }),
+            type: z.string().meta({
+              description:
+                'case.applicant_action_due, case.step_expired, case.sla_breached or case.operator_action (more may come)',
+            }),
+            eventId: z.string().meta({
+              description: "The event's id (its webhook-id): GET /v1/cases/{caseId}/events lists its body under it",
+            }),
             step: z.string().nullable().meta({ description: 'The step key the event is about, if any' }),
           })
           .meta({

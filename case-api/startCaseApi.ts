@@ -1,4 +1,7 @@
-/** Starts the case API on 127.0.0.1 with a Temporal client of its own making; used by `npm run api` and by the stack. */
+/**
+ * Starts the case API on 127.0.0.1 with a Temporal client of its own making; used by `npm run api`
+ * and by the stack.
+ */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';

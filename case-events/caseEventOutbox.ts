@@ -1,10 +1,10 @@
 /**
- * The worker's side of the derived events (reminders, SLA breaches, operator actions): every `sweepIntervalMs` it inserts the events
- * that time made due (case-file/caseEventSweep.ts), then sends what the outbox holds, each with
- * the same Standard Webhooks sender as the journey's events and under its own id. A refused or
- * failed send is tried again later, 1 s doubling to a minute, for up to 7 days, as Temporal retries
- * the journey's events. Runs in every worker: the sweep's ids and the outbox's leases keep several
- * from sending one event twice at once.
+ * The worker's side of the derived events (reminders, SLA breaches, operator actions): every
+ * `sweepIntervalMs` it inserts the events that time made due (case-file/caseEventSweep.ts), then
+ * sends what the outbox holds, each with the same Standard Webhooks sender as the journey's events
+ * and under its own id. A refused or failed send is tried again later, 1 s doubling to a minute,
+ * for up to 7 days, as Temporal retries the journey's events. Runs in every worker: the sweep's ids
+ * and the outbox's leases keep several from sending one event twice at once.
  *
  * Why the worker, not the API: the worker already holds the LOS's URL and signing secret (the API
  * processes do not), and a deployment always runs workers while journeys run.

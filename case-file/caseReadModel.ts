@@ -1,7 +1,8 @@
 /**
- * The case read model (docs/architecture.md, "The case read model and the audit trail"): the journey's state as the journey wrote it, one row per case,
- * read by the API, the console and the CLI instead of querying workflows. Writes are idempotent
- * and ordered: a write whose (run start, version) is not newer than the stored one changes nothing.
+ * The case read model (docs/architecture.md, "The case read model and the audit trail"): the
+ * journey's state as the journey wrote it, one row per case, read by the API, the console and the
+ * CLI instead of querying workflows. Writes are idempotent and ordered: a write whose (run start,
+ * version) is not newer than the stored one changes nothing.
  */
 import type { PoolClient } from 'pg';
 import { z } from 'zod';

@@ -10,11 +10,9 @@ import { EMBEDDED_POOL_SIZE } from './pool';
 
 export const DEFAULT_CASE_FILE_PORT = 5433;
 
-const postgresUrl = z
-  .string()
-  .refine((value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value) && URL.canParse(value), {
-    message: 'must be a postgres:// or postgresql:// URL',
-  });
+const postgresUrl = z.string().refine((value) => /^postgres(ql)?:\/\/[^\s]+$/.test(value) && URL.canParse(value), {
+  message: 'must be a postgres:// or postgresql:// URL',
+});
 
 export interface CaseFileConfig {
   /** The database every process connects to. */

@@ -13,7 +13,8 @@
  *   The actor and the assignee are operators (API key names, signed-in operators), not the
  *   applicant: they are what an auditor asks for. `step` is a step key (`identity-verification/`
  *   and the person's id, an id the lender chose, as the read model keeps it), `request_id` the
- *   request's id (made by the API or the CLI, or the client's idempotency key). `reason` is blanked: free text an operator typed ("spoke to Ada Lovelace …").
+ * request's id (made by the API or the CLI, or the client's idempotency key). `reason` is blanked:
+ * free text an operator typed ("spoke to Ada Lovelace …").
  *   `message` is blanked: the journey's refusal can quote the picklist's company names
  *   (client/creditReportMessages.ts) and a step's reason, which holds a waiver's free text.
  *   This is the one change an audit entry ever sees: the database refuses any other (migration 006).

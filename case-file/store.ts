@@ -102,7 +102,10 @@ export class CaseFileStore {
     return inTransaction(this.pool, (c) => countCaseFile(c, caseId));
   }
 
-  /** The journey's state, unless the stored one is as new or newer (caseReadModel.ts); answers whether it was written. */
+  /**
+   * The journey's state, unless the stored one is as new or newer (caseReadModel.ts); answers
+   * whether it was written.
+   */
   writeJourneyState(write: JourneyStateWrite): Promise<boolean> {
     return inTransaction(this.pool, (c) => writeJourneyState(c, write));
   }

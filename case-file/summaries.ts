@@ -1,7 +1,8 @@
 /**
  * What a history holds instead of provider data: a reference into the case file and a summary
- * small enough for a payload (docs/architecture.md, "The case file"). Pure (no Node built-ins, no driver): the activities
- * build these, and the workflows derive them from the full results that older histories recorded.
+ * small enough for a payload (docs/architecture.md, "The case file"). Pure (no Node built-ins, no
+ * driver): the activities build these, and the workflows derive them from the full results that
+ * older histories recorded.
  */
 import type {
   AffordabilityInsight,

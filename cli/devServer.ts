@@ -18,7 +18,10 @@ export interface DevServerOptions {
   port?: number;
   /** Web UI port; the UI is off (headless) when unset. */
   uiPort?: number;
-  /** Port of the server's Prometheus `/metrics` (its calls by operation, `service_requests`); the CLI picks a random one when unset. */
+  /**
+   * Port of the server's Prometheus `/metrics` (its calls by operation, `service_requests`); the
+   * CLI picks a random one when unset.
+   */
   metricsPort?: number;
   /** The Web UI's remote codec endpoint (the codec server), so the UI shows decoded payloads. */
   codecEndpoint?: string;

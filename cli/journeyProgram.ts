@@ -268,12 +268,10 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
       const identity = identityOf(operatorActions.retryStep.name, options);
       chosen(async (ctx, out) => {
         announce(out, identity.requestId);
-        const result = await later
-          .operations()
-          .retryStep(await withReadModel(ctx, out), caseId, stepKey, why, {
-            ...(options.fresh ? { fresh: true } : {}),
-            ...identity,
-          });
+        const result = await later.operations().retryStep(await withReadModel(ctx, out), caseId, stepKey, why, {
+          ...(options.fresh ? { fresh: true } : {}),
+          ...identity,
+        });
         return done(`${stepKey}: attempt ${result.status.attempt} started (${result.status.workflowId})`, result);
       });
     });
@@ -506,7 +504,10 @@ function identityOf(
   return operatorIdentity(actorOf(options), { action, callerRequestId: parsed?.data });
 }
 
-/** The id the audit trail records the action under, on stderr before it runs (so also when it is refused, or not answered). */
+/**
+ * The id the audit trail records the action under, on stderr before it runs (so also when it is
+ * refused, or not answered).
+ */
 const announce = (out: Output, requestId: string) =>
   (out.progress ?? ((line: string) => console.error(line)))(`request id ${requestId}`);
 

@@ -59,7 +59,10 @@ export interface StackOptions {
   payloadKeys?: PayloadKeys;
   /** The codec server; a free port and a random token when unset. The embedded Web UI's origins are always allowed. */
   codecServer?: CodecServerConfig;
-  /** The case file: a database to connect to, else an embedded PGlite (in memory unless `dataDir`; a free port unless `port`). */
+  /**
+   * The case file: a database to connect to, else an embedded PGlite (in memory unless `dataDir`; a
+   * free port unless `port`).
+   */
   caseFile?: { url: string; poolSize: number } | { embedded: { dataDir?: string; port?: number } };
   /** Journey events to the LOS (the worker's `notifyLos`); unset: none are sent. */
   caseEvents?: CaseEventsConfig;

@@ -71,7 +71,8 @@ async function main(): Promise<void> {
       },
       simulatorPort: simulatorConfig.port,
       simulatorSeed: simulatorConfig.seed,
-      // Temporal keeps its state in .data/: the provider must keep its own, or resumed journeys wait on requests it never heard of.
+      // Temporal keeps its state in .data/: the provider must keep its own, or resumed journeys
+      // wait on requests it never heard of.
       simulatorStateFile: simulatorConfig.stateFile ?? dataPath('simulator-state.json'),
       bridgePort: bridgeConfig.port,
       codecServer,

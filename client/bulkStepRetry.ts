@@ -220,7 +220,10 @@ async function retryOne(
   }
 }
 
-/** Temporal busy or not ready (unavailable, deadline, exhausted, failed precondition) or an Update's answer too slow. */
+/**
+ * Temporal busy or not ready (unavailable, deadline, exhausted, failed precondition) or an Update's
+ * answer too slow.
+ */
 function isTransient(error: unknown): boolean {
   if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
   const code = grpcCode(error);

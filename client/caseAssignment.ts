@@ -25,7 +25,10 @@ export class CaseNotFoundError extends Error {
   }
 }
 
-/** Gives the case to `assignee`, or to nobody with null; audited under the operator's identity (assigning sends no Update). */
+/**
+ * Gives the case to `assignee`, or to nobody with null; audited under the operator's identity
+ * (assigning sends no Update).
+ */
 export async function assignCase(
   ctx: JourneyClientContext,
   caseId: string,

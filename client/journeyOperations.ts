@@ -262,7 +262,10 @@ export function resolvePicklist(
 const actorOf = (options: OperatorActionOptions) => (options.actor ? { actor: options.actor } : {});
 const updateIdOf = (options: OperatorActionOptions) => (options.updateId ? { updateId: options.updateId } : {});
 
-/** A repeated Update id answers the first Update's result: one about another step means the id was reused for another request. */
+/**
+ * A repeated Update id answers the first Update's result: one about another step means the id was
+ * reused for another request.
+ */
 function sameStep(result: OperatorActionResult, step: string, options: OperatorActionOptions): OperatorActionResult {
   if (options.updateId && result.step !== step) throw new RequestIdReusedError(options.updateId, result.step, step);
   return result;

@@ -21,7 +21,10 @@ export interface StepStatus<Detail = unknown> {
   detail: Detail | null;
   /** Links the applicant must open (an IDV link, a bank connection link). */
   links?: Record<string, string>;
-  /** Set when the step failed because of a provider call (or, while it waits, the provider's last answer in an outage). */
+  /**
+   * Set when the step failed because of a provider call (or, while it waits, the provider's last
+   * answer in an outage).
+   */
   error?: ProviderError | null;
   /**
    * Set on an attempt's result when what it bought is finished and cannot be continued (the

@@ -67,12 +67,10 @@ async function runCodec(codec: PayloadCodec, req: Request, res: Response): Promi
     return void res.status(404).json({ error: 'not found: POST /encode or /decode' });
   const parsed = payloadsBodySchema.safeParse(req.body);
   if (!parsed.success) {
-    return void res
-      .status(400)
-      .json({
-        error: 'body must be { payloads: [{ metadata: { key: base64 }, data: base64 }] }',
-        issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
-      });
+    return void res.status(400).json({
+      error: 'body must be { payloads: [{ metadata: { key: base64 }, data: base64 }] }',
+      issues: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`),
+    });
   }
   const payloads = parsed.data.payloads.map(payloadFromJson);
   try {

@@ -1,6 +1,7 @@
 /**
- * The codec server's configuration, read from the environment like every process's: port, bearer token, the Web UI origins
- * allowed by CORS. The embedded default's token is generated once under `.data/` and never printed.
+ * The codec server's configuration, read from the environment like every process's: port, bearer
+ * token, the Web UI origins allowed by CORS. The embedded default's token is generated once under
+ * `.data/` and never printed.
  */
 import { dataPath } from '../config/projectRoot';
 import { randomBytes } from 'node:crypto';

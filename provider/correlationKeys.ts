@@ -1,6 +1,7 @@
 /**
- * Which provider resources a delivery is about (docs/architecture.md, "One delivery, end to end"): one table, one pure function.
- * Each key names a resource workflow `resource/<kind>/<id>` that receives the delivery.
+ * Which provider resources a delivery is about (docs/architecture.md, "One delivery, end to end"):
+ * one table, one pure function. Each key names a resource workflow `resource/<kind>/<id>` that
+ * receives the delivery.
  */
 import { z } from 'zod';
 import type { KnownEventType } from './eventCatalogue';

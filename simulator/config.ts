@@ -21,7 +21,10 @@ export const simulatorEnvironment = {
   SIMULATOR_PROCESSING_DELAY_MS: z.coerce.number().int().min(0, 'must be 0 or more milliseconds').default(500),
   /** Where the simulator keeps its state across restarts (JSON); unset: in memory only. */
   SIMULATOR_STATE_FILE: z.string().min(1).optional(),
-  /** The base URL clients reach it at (behind a proxy or an ingress): written into payload links and expected in the token scope. */
+  /**
+   * The base URL clients reach it at (behind a proxy or an ingress): written into payload links and
+   * expected in the token scope.
+   */
   SIMULATOR_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** Fault rates as JSON, e.g. {"delivery_drop_rate":0.1} (see simulator/faultRates.ts). */
   SIMULATOR_FAULTS: z

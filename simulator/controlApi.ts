@@ -275,7 +275,10 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
     res.status(204).end();
   });
 
-  /** The next `times` calls to `method path` (a routes-table pattern) answer `status`, lose their answer, or answer late. */
+  /**
+   * The next `times` calls to `method path` (a routes-table pattern) answer `status`, lose their
+   * answer, or answer late.
+   */
   on(
     'post',
     '/faults',

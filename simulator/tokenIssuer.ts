@@ -49,23 +49,19 @@ export function createTokenIssuer(store: SimulatorStore, options: TokenIssuerOpt
   router.post('/token', express.urlencoded({ extended: false, limit: '16kb' }), (req, res) => {
     store.stats.tokenRequests++;
     if (!req.is('application/x-www-form-urlencoded')) {
-      res
-        .status(400)
-        .json({
-          error: 'invalid_request',
-          error_description: 'Content-Type must be application/x-www-form-urlencoded',
-        });
+      res.status(400).json({
+        error: 'invalid_request',
+        error_description: 'Content-Type must be application/x-www-form-urlencoded',
+      });
       return;
     }
     const form = tokenRequestFormSchema.safeParse(req.body);
     if (!form.success) {
-      res
-        .status(400)
-        .json({
-          error: 'invalid_request',
-          error_description:
-            'grant_type, scope, client_id and client_secret are required; grant_type must be client_credentials',
-        });
+      res.status(400).json({
+        error: 'invalid_request',
+        error_description:
+          'grant_type, scope, client_id and client_secret are required; grant_type must be client_credentials',
+      });
       return;
     }
     const { application } = options;

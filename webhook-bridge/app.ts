@@ -1,7 +1,8 @@
 /**
  * The bridge's HTTP surface. `POST <path>` takes a delivery: the signature is checked on the raw
  * bytes before anything is parsed, then the envelope is validated, and 2xx is answered only once
- * the delivery is durably recorded, signalled to Temporal or fsynced to the spool (docs/architecture.md, "Nothing answered 2xx is lost").
+ * the delivery is durably recorded, signalled to Temporal or fsynced to the spool
+ * (docs/architecture.md, "Nothing answered 2xx is lost").
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -128,12 +129,10 @@ export function createBridgeApp(deps: BridgeDependencies): express.Express {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
     if (status === 413) metrics.deliveries.inc({ outcome: 'too_large', event_type: 'unknown' });
     logger.warn({ outcome: 'rejected', status, type: error.type, path: req.path }, error.message);
-    res
-      .status(status)
-      .json({
-        error: error.type ?? 'bad_request',
-        message: status === 413 ? `Body larger than ${deps.maxBodyBytes} bytes` : 'The request could not be read',
-      });
+    res.status(status).json({
+      error: error.type ?? 'bad_request',
+      message: status === 413 ? `Body larger than ${deps.maxBodyBytes} bytes` : 'The request could not be read',
+    });
   });
 
   return app;

@@ -27,7 +27,10 @@ export const bridgeEnvironment = {
   WEBHOOK_SECRET_PREVIOUS: z.string().min(1).optional(),
   /** Signatures are required unless this is set to true explicitly. */
   WEBHOOK_ALLOW_UNSIGNED: booleanVariable.default(false),
-  /** Redundant (signatures are required by default): `true` is accepted, `false` is an error that names WEBHOOK_ALLOW_UNSIGNED. */
+  /**
+   * Redundant (signatures are required by default): `true` is accepted, `false` is an error that
+   * names WEBHOOK_ALLOW_UNSIGNED.
+   */
   WEBHOOK_REQUIRE_SIGNATURE: booleanVariable.optional(),
   /** When the previous secret stops being accepted (ISO 8601); unset: while it is configured. */
   WEBHOOK_SECRET_PREVIOUS_VALID_UNTIL: z.iso

@@ -1,6 +1,7 @@
 /**
- * Records a delivery durably (docs/architecture.md, "Nothing answered 2xx is lost"): signalled to Temporal, or, when Temporal does not
- * take it in time, appended to the spool, which the SpoolDrain hands on later.
+ * Records a delivery durably (docs/architecture.md, "Nothing answered 2xx is lost"): signalled to
+ * Temporal, or, when Temporal does not take it in time, appended to the spool, which the SpoolDrain
+ * hands on later.
  *
  * Order is kept per resource workflow, not globally: a new delivery queues behind spooled ones only
  * when they go to one of its resources. A delivery Temporal refuses for good goes to the

@@ -1,8 +1,9 @@
 /**
- * Files that are on disk before anyone is told so (docs/architecture.md, "Nothing answered 2xx is lost"): every byte written (writeSync
- * may write fewer than asked, on a full disk say), fsynced, read back and compared before the
- * rename that makes the file visible, and the directory fsynced after it. The file system calls
- * come through `DurableFileSystem`, so that tests can make a write or an fsync fail.
+ * Files that are on disk before anyone is told so (docs/architecture.md, "Nothing answered 2xx is
+ * lost"): every byte written (writeSync may write fewer than asked, on a full disk say), fsynced,
+ * read back and compared before the rename that makes the file visible, and the directory fsynced
+ * after it. The file system calls come through `DurableFileSystem`, so that tests can make a write
+ * or an fsync fail.
  */
 import nodeFs from 'node:fs';
 import { renameSync } from 'node:fs';

@@ -60,7 +60,10 @@ export interface WorkerTuning {
   maxConcurrentWorkflowTaskExecutions: number;
   /** Milliseconds. */
   shutdownGraceTime: number;
-  /** Workflows kept in the sticky cache; each costs about 1.1 MB with a 512 MB heap (docs/benchmarks.md, idle journeys). */
+  /**
+   * Workflows kept in the sticky cache; each costs about 1.1 MB with a 512 MB heap
+   * (docs/benchmarks.md, idle journeys).
+   */
   maxCachedWorkflows: number;
   /** One V8 context shared by every cached workflow (the SDK's default) instead of one each. */
   reuseV8Context: boolean;

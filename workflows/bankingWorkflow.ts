@@ -2,8 +2,9 @@
  * Banking for a case (spec §1, §6.5, §6.6): request an open banking connection, or accept bank
  * statements; wait for the case's banking events (OpenBanking Connected/Rejected, Banking
  * Complete/Rejected, BankStatement Complete/Failed); then read every connected account's details,
- * balances and transactions through the payload links, into the case file (the step keeps summaries). The parent and child deliveries of one
- * occurrence share a batch id: the first decides, the others add nothing.
+ * balances and transactions through the payload links, into the case file (the step keeps
+ * summaries). The parent and child deliveries of one occurrence share a batch id: the first
+ * decides, the others add nothing.
  */
 import type { Duration } from '@temporalio/common';
 import { condition } from '@temporalio/workflow';

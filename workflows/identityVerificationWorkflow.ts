@@ -31,7 +31,10 @@ export interface IdentityVerificationInput extends Purchasing {
   deadline?: Duration;
   /** New requests after ResubmissionRequested, at most (default 2). */
   maxResubmissions?: number;
-  /** Adopt an open (Pending) request of this person instead of creating one (default true; false when an operator asked for a fresh one). */
+  /**
+   * Adopt an open (Pending) request of this person instead of creating one (default true; false
+   * when an operator asked for a fresh one).
+   */
   adoptOpenRequest?: boolean;
   reconcileAfter?: Duration;
   /** The longest wait between two polls that find nothing (deadlines.ts). */

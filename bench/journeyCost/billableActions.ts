@@ -36,7 +36,10 @@ export interface Actions {
   heartbeats: number;
   /** Timers started, `condition` with a timeout included. */
   timers: number;
-  /** Search attribute upserts (those given at start are free, and so is `TemporalChangeVersion`, which the SDK upserts with each patch). */
+  /**
+   * Search attribute upserts (those given at start are free, and so is `TemporalChangeVersion`,
+   * which the SDK upserts with each patch).
+   */
   searchAttributeUpserts: number;
   /**
    * Local activities: all the markers of one workflow task count once, their retries besides. Patch
@@ -69,7 +72,10 @@ export function addActions(into: Actions, more: Actions): Actions {
   return into;
 }
 
-/** Not counted from a history: queries (the journey makes none; a reader's cost, bench:looking) and rejected updates. */
+/**
+ * Not counted from a history: queries (the journey makes none; a reader's cost, bench:looking) and
+ * rejected updates.
+ */
 export const notInHistory = 'queries and rejected updates';
 
 export function billableActions(events: readonly Event[]): Actions {

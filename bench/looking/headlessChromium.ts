@@ -17,7 +17,10 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu'] });
 }
 
-/** A new browser context signed in to the console at `consoleUrl` with `operatorKey`; closing the page's context is the caller's. */
+/**
+ * A new browser context signed in to the console at `consoleUrl` with `operatorKey`; closing the
+ * page's context is the caller's.
+ */
 export async function signInWithKey(
   browser: Browser,
   consoleUrl: string,

@@ -19,7 +19,10 @@ export interface ConsoleViewer {
   close: () => Promise<void>;
 }
 
-/** Opens `pagePath` (`/console`, `/console/cases/<id>`) in a browser context of its own, signed in; resolves once its script waits on its long poll. */
+/**
+ * Opens `pagePath` (`/console`, `/console/cases/<id>`) in a browser context of its own, signed in;
+ * resolves once its script waits on its long poll.
+ */
 export async function openConsoleViewer(
   browser: Browser,
   consoleUrl: string,
@@ -48,7 +51,10 @@ export interface WatchViewer {
   done: Promise<Outcome>;
 }
 
-/** `journey watch <caseId> --json` through the CLI's own code, on a case file that counts the watch's reads of a case. */
+/**
+ * `journey watch <caseId> --json` through the CLI's own code, on a case file that counts the
+ * watch's reads of a case.
+ */
 export function watchJourney(client: Client, taskQueue: string, caseFile: CaseFileStore, caseId: string): WatchViewer {
   let reads = 0;
   const counting = new Proxy(caseFile, {

@@ -23,12 +23,18 @@ export interface CasePageContext {
   csrf: string;
   /** Temporal Web UI base URL and namespace, for the history link. */
   webUi?: { url: string; namespace: string };
-  /** What the case file adds (absent without one): names, owner, evidence, timeline, and the mark live updates wait on. */
+  /**
+   * What the case file adds (absent without one): names, owner, evidence, timeline, and the mark
+   * live updates wait on.
+   */
   desk?: { record: CaseRecord | undefined; evidence: DeskEvidence; timeline: TimelineEntry[]; mark: string };
   /** The operators a case can be assigned to, and who is signed in. */
   operators: readonly string[];
   me: string;
-  /** Whether the signed-in operator holds the role that may waive (CASE_API_WAIVE_ROLE); false hides the waive forms. */
+  /**
+   * Whether the signed-in operator holds the role that may waive (CASE_API_WAIVE_ROLE); false hides
+   * the waive forms.
+   */
   mayWaive?: boolean;
 }
 

@@ -72,7 +72,10 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     }
   });
 
-  /** Long poll: answers 200 with the new mark once what the page shows changed in the case file, 204 after `consoleLongPollMs` (25 s). */
+  /**
+   * Long poll: answers 200 with the new mark once what the page shows changed in the case file, 204
+   * after `consoleLongPollMs` (25 s).
+   */
   router.get('/console/changes', async (req, res) => {
     const caseId = caseIdParam.safeParse(req.query.case);
     const watched: Watched | undefined =

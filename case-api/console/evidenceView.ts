@@ -1,4 +1,7 @@
-/** The case page's evidence: the credit report's headline, IDV verdicts by name, accounts with balances and their money chart. */
+/**
+ * The case page's evidence: the credit report's headline, IDV verdicts by name, accounts with
+ * balances and their money chart.
+ */
 import type { DeskEvidence } from '../../case-file/caseDeskEvidence';
 import { escapeHtml } from '../escapeHtml';
 import type { Names } from './format';

@@ -1,4 +1,7 @@
-/** The console's page frame: one stylesheet inline (allowed by helmet's CSP), the live-update script from /console/live.js. */
+/**
+ * The console's page frame: one stylesheet inline (allowed by helmet's CSP), the live-update script
+ * from /console/live.js.
+ */
 import { escapeHtml } from '../escapeHtml';
 
 const style = `body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}

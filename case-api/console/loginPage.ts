@@ -1,4 +1,7 @@
-/** The console's sign-in: an operator API key exchanged for a session cookie, or, with OpenID Connect configured, the identity provider. */
+/**
+ * The console's sign-in: an operator API key exchanged for a session cookie, or, with OpenID
+ * Connect configured, the identity provider.
+ */
 import { escapeHtml } from '../escapeHtml';
 import type { OidcConfig } from './oidcConfig';
 

@@ -1,4 +1,7 @@
-/** The case page's timeline: operator actions (who, what, why, when, the outcome), provider records and the events the LOS took. */
+/**
+ * The case page's timeline: operator actions (who, what, why, when, the outcome), provider records
+ * and the events the LOS took.
+ */
 import type { TimelineEntry } from '../../case-file/caseTimeline';
 import { escapeHtml } from '../escapeHtml';
 import { when, stepLabel, type Names } from './format';

@@ -1,7 +1,8 @@
 /**
- * The events the LOS acts on (reminders, expired steps, SLA breaches, operator actions), derived from the case file without a line of workflow
- * code: the journey's history is being recorded for replay, so these come from what the journey
- * already writes (its read model) and from the operator audit trail.
+ * The events the LOS acts on (reminders, expired steps, SLA breaches, operator actions), derived
+ * from the case file without a line of workflow code: the journey's history is being recorded for
+ * replay, so these come from what the journey already writes (its read model) and from the operator
+ * audit trail.
  *
  * - `case_events`: every event of a case, each under a deterministic id (`case_event_id`, the hash
  *   of what the event is about), inserted with ON CONFLICT DO NOTHING: several workers, a retried

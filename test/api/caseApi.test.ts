@@ -541,7 +541,8 @@ describe('the document is the contract', () => {
     ).toMatchObject({ body: { caseId: input.caseId, events: expect.any(Array) } });
     expect((await api('GET', '/v1/cases/no-such-case/events', { key: origination })).status).toBe(404);
     await api('POST', `/v1/cases/${input.caseId}/cancel`, { key: operator, body: {} });
-    // A fraction of a millisecond is a duration the document allows: kept as whole milliseconds (the contract test found a 500).
+    // A fraction of a millisecond is a duration the document allows: kept as whole milliseconds
+    // (the contract test found a 500).
     const fractional = (await picklistCase()).input;
     expect(
       (

@@ -1,9 +1,10 @@
 /**
- * The edges of the bridge's promise, "2xx only when durably recorded" (docs/architecture.md, "Nothing answered 2xx is lost"), on real
- * HTTP: while Temporal is unreachable a delivery is spooled (202); one that cannot be written
- * (a write or a file's fsync fails, or the bytes read back differ) or that finds the spool full is
- * answered 503, leaves nothing half-written behind, and `/readyz` fails while the spool is full.
- * Then a bridge on the same spool with Temporal up drains exactly what was answered 202.
+ * The edges of the bridge's promise, "2xx only when durably recorded" (docs/architecture.md,
+ * "Nothing answered 2xx is lost"), on real HTTP: while Temporal is unreachable a delivery is
+ * spooled (202); one that cannot be written (a write or a file's fsync fails, or the bytes read
+ * back differ) or that finds the spool full is answered 503, leaves nothing half-written behind,
+ * and `/readyz` fails while the spool is full. Then a bridge on the same spool with Temporal up
+ * drains exactly what was answered 202.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';

@@ -1,7 +1,8 @@
 /**
- * A bridge starting before its secret is known, with the real simulator and a real Temporal dev server: a bridge reading its
- * secret from a provider that answers 503 starts anyway, keeps the signed deliveries it cannot
- * verify yet, and once the provider answers signals the genuine ones and drops the forged one.
+ * A bridge starting before its secret is known, with the real simulator and a real Temporal dev
+ * server: a bridge reading its secret from a provider that answers 503 starts anyway, keeps the
+ * signed deliveries it cannot verify yet, and once the provider answers signals the genuine ones
+ * and drops the forged one.
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';

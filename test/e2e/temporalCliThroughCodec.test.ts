@@ -1,8 +1,9 @@
 /**
  * The real Temporal CLI through the codec server, as an operator runs it (`--codec-endpoint`, and
- * the bearer token in `TEMPORAL_CODEC_AUTH` or `--codec-auth`): start with input, query with and without arguments, signal, update,
- * `workflow show`, `describe`, `reset`. What the CLI sends is encrypted in the history (read here
- * by a client without the codec), and what it prints is decoded.
+ * the bearer token in `TEMPORAL_CODEC_AUTH` or `--codec-auth`): start with input, query with and
+ * without arguments, signal, update, `workflow show`, `describe`, `reset`. What the CLI sends is
+ * encrypted in the history (read here by a client without the codec), and what it prints is
+ * decoded.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

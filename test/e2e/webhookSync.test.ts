@@ -1,4 +1,7 @@
-/** `journey webhooks sync` against the simulator over HTTP: idempotent, every event type, one secret, redundant webhooks. */
+/**
+ * `journey webhooks sync` against the simulator over HTTP: idempotent, every event type, one
+ * secret, redundant webhooks.
+ */
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -115,7 +115,10 @@ interface Outcome {
   ms: number;
 }
 
-/** Every run of every journey, replayed on the workflow code at the end (a run that replays otherwise would get stuck after a worker restart). */
+/**
+ * Every run of every journey, replayed on the workflow code at the end (a run that replays
+ * otherwise would get stuck after a worker restart).
+ */
 const histories: { index: number; runId: string; workflowId: string; history: temporal.api.history.v1.IHistory }[] = [];
 
 async function keepHistories(index: number, journey: DrivenJourney): Promise<void> {

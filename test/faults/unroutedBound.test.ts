@@ -68,7 +68,8 @@ const delivery = (n: number): ResourceDelivery => ({
 
 /** Sends deliveries from..to with a few signals in flight at once. */
 async function send(workflowId: string, from: number, to: number): Promise<void> {
-  // A few in flight: thousands of signals buffered into one workflow task would make that task slow on a loaded machine.
+  // A few in flight: thousands of signals buffered into one workflow task would make that task slow
+  // on a loaded machine.
   const inFlight = 4;
   let next = from;
   const lane = async () => {

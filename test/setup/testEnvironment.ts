@@ -20,7 +20,10 @@ export const suiteNamespaces = {
   bridgeProperties: 'suite-bridge-properties',
 } as const;
 
-/** A Temporal config on the shared dev server with a task queue of the suite's own (and a namespace, when it has one). */
+/**
+ * A Temporal config on the shared dev server with a task queue of the suite's own (and a namespace,
+ * when it has one).
+ */
 export function testTemporalConfig(
   namespace: (typeof suiteNamespaces)[keyof typeof suiteNamespaces] | 'default' = 'default',
 ): TemporalConfig {

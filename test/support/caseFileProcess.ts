@@ -20,7 +20,10 @@ export interface CaseFileProcess {
   stop(): Promise<void>;
 }
 
-/** The stack's case-file option for a case file served by such a process (one connection at a time, as PGlite serves). */
+/**
+ * The stack's case-file option for a case file served by such a process (one connection at a time,
+ * as PGlite serves).
+ */
 export const caseFileOptionOf = (caseFile: CaseFileProcess) => ({ url: caseFile.url, poolSize: EMBEDDED_POOL_SIZE });
 
 export async function startCaseFileProcess(

@@ -120,7 +120,8 @@ export function lookingCostsNothingSuite({ windowMs, consoleLongPollSeconds }: L
         async () => {
           const control = simulatorControl(stack.simulator);
           const api = caseApiClient(stack.caseApi.url);
-          // A journey that waits for an operator to choose a company from the credit report's picklist: it does not change by itself.
+          // A journey that waits for an operator to choose a company from the credit report's
+          // picklist: it does not change by itself.
           const caseId = (await control('/cases', {})).case_id as string;
           const ambiguous = ((await control('/companies')) as { company_id: string; company_name: string }[]).find(
             (c) => c.company_name === 'Ambiguous Foods Ltd',

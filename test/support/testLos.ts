@@ -2,8 +2,9 @@
  * A loan origination system as a lender would write one against the case API: the generated client
  * imported by its package name (@verification-journeys/case-api-client) to start cases and read
  * them, the `standardwebhooks` package to verify the events, a set of seen `webhook-id`s to take
- * each event once, and, after it was down, the events endpoint to recover the events it missed. It can be taken down (answers 503, as a
- * receiver behind a load balancer whose instances are gone) and brought back.
+ * each event once, and, after it was down, the events endpoint to recover the events it missed. It
+ * can be taken down (answers 503, as a receiver behind a load balancer whose instances are gone)
+ * and brought back.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -72,7 +72,10 @@ export async function versionOf(handle: WorkflowHandle): Promise<VersionOfWorkfl
   };
 }
 
-/** The workflows still running on a version (the visibility query an operator runs before retiring it): `type id` each. */
+/**
+ * The workflows still running on a version (the visibility query an operator runs before retiring
+ * it): `type id` each.
+ */
 export async function runningOn(client: Client, version: WorkerDeploymentVersion): Promise<string[]> {
   const query = `TemporalWorkerDeploymentVersion = "${version.deploymentName}:${version.buildId}" AND ExecutionStatus = "Running"`;
   const running: string[] = [];
@@ -80,7 +83,10 @@ export async function runningOn(client: Client, version: WorkerDeploymentVersion
   return running.sort();
 }
 
-/** A version's drainage status (`temporal worker deployment describe-version`): DRAINING, DRAINED, or unspecified while current. */
+/**
+ * A version's drainage status (`temporal worker deployment describe-version`): DRAINING, DRAINED,
+ * or unspecified while current.
+ */
 export async function drainageOf(client: Client, version: WorkerDeploymentVersion): Promise<string> {
   const described = await client.workflowService.describeWorkerDeploymentVersion({
     namespace: client.options.namespace,

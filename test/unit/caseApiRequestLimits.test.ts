@@ -50,7 +50,10 @@ async function api(overrides: Partial<CaseApiConfig> = {}): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** The answer's status; its body is cancelled, since an unread one larger than a socket's buffer holds the socket open. */
+/**
+ * The answer's status; its body is cancelled, since an unread one larger than a socket's buffer
+ * holds the socket open.
+ */
 const get = (url: string, headers: Record<string, string> = {}) =>
   fetch(url, { headers }).then(async (r) => {
     await r.body?.cancel();

@@ -3,7 +3,8 @@
  * context still evaluates the module graph per run), so whatever the bundle holds, each run of
  * every workflow type pays for. zod and the provider's schemas cost a third of the workflow
  * thread's CPU; workflows rely on the checks done before them instead (workflows/deliveryData.ts;
- * the journey's input is parsed by every client with client/journeyInput.ts). This holds the bundle the tests and workers run to that.
+ * the journey's input is parsed by every client with client/journeyInput.ts). This holds the bundle
+ * the tests and workers run to that.
  */
 import { readFileSync } from 'node:fs';
 import { testWorkflowBundle } from '../setup/testEnvironment';

@@ -111,7 +111,10 @@ interface Ledger {
   affordabilityInsights: unknown[];
 }
 
-/** What the provider made for this case: its company's reports, its person's IDV requests, its connections and insights. */
+/**
+ * What the provider made for this case: its company's reports, its person's IDV requests, its
+ * connections and insights.
+ */
 async function ledger(c: Case): Promise<Ledger> {
   const [byCompany, byPerson, byCase] = await Promise.all([
     control(`/ledger?company_id=${c.companyId}`),
@@ -1035,7 +1038,10 @@ describe('every state names a way forward', () => {
     },
   ];
 
-  /** Sends one action as an operator would; resolves once the journey accepted it (its validator passed), or rejects with the refusal. */
+  /**
+   * Sends one action as an operator would; resolves once the journey accepted it (its validator
+   * passed), or rejects with the refusal.
+   */
   function perform({ handle, status }: Reached, action: string): Promise<WorkflowUpdateHandle<OperatorActionResult>> {
     const [verb, step] = action.split(' ') as [string, string];
     const accepted = { waitForStage: WorkflowUpdateStage.ACCEPTED } as const;

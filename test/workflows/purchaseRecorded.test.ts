@@ -40,7 +40,10 @@ afterAll(async () => {
 const control = (path: string, body?: unknown, method?: string) =>
   simulatorControl(stack.simulator)(path, body, method);
 
-/** A credit report journey whose first POST loses its answer and whose next three answer 503: the call is being retried when the operator acts. */
+/**
+ * A credit report journey whose first POST loses its answer and whose next three answer 503: the
+ * call is being retried when the operator acts.
+ */
 async function creditReportWithUnknownOutcome(n: number) {
   const caseId = (await control('/cases', {})).case_id as string;
   const companyId = (
@@ -127,7 +130,8 @@ test('a waive while a credit report call is in flight and its answer is then los
     () => [...stack.simulator.store.creditReports.values()].some((r) => r.company_id === companyId),
     { timeoutMs: 20_000, intervalMs: 10 },
   );
-  // The waive reaches the attempt while the call waits for its answer; the activity hears of it only at its next heartbeat.
+  // The waive reaches the attempt while the call waits for its answer; the activity hears of it
+  // only at its next heartbeat.
   await handle.executeUpdate(waiveStepUpdate, { args: [{ step: 'credit-report', reason: 'report on paper' }] });
   const outcome = await handle.result();
   expect(outcome.steps['credit-report']).toMatchObject({ state: 'waived' });

@@ -32,7 +32,10 @@ function detail(e: Event): string {
   return parts.filter(Boolean).join(' ');
 }
 
-/** Events shown when the replay's message names none (a local activity's sequence number, say): the run's first ones. */
+/**
+ * Events shown when the replay's message names none (a local activity's sequence number, say): the
+ * run's first ones.
+ */
 const UNNAMED_EVENTS_SHOWN = 80;
 
 /**

@@ -328,7 +328,10 @@ export class JourneyDriver {
     else if (outcome.outcome === 'unknown') this.j.record.freshUnknown[action.step]++;
   }
 
-  /** Sends an operator action and classifies its answer: accepted, refused (by the journey or the client), or unknown. */
+  /**
+   * Sends an operator action and classifies its answer: accepted, refused (by the journey or the
+   * client), or unknown.
+   */
   private async operator(what: string, send: () => Promise<OperatorActionResult>): Promise<Outcome> {
     const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 90_000).unref());
     try {

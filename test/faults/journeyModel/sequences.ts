@@ -18,7 +18,10 @@ export type FaultRoute = (typeof faultRoutes)[number];
 export type ResetPoint = 'first' | 'last' | { fraction: number };
 
 export type Action =
-  /** `retryStep`; `fresh` asks for a new purchase; `repeat` sends the same Update id twice at once (a client retrying a timed-out call). */
+  /**
+   * `retryStep`; `fresh` asks for a new purchase; `repeat` sends the same Update id twice at once
+   * (a client retrying a timed-out call).
+   */
   | { kind: 'retry'; step: StepRole; fresh: boolean; repeat: boolean; delayMs: number }
   /** `waiveStep`; `race` sends a `retryStep` of the same step at the same moment (two operators). */
   | { kind: 'waive'; step: StepRole; race: boolean; delayMs: number }
