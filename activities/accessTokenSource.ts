@@ -75,7 +75,8 @@ export class AccessTokenSource {
       return result;
     }
     (this.options.alert ?? defaultAlert)(
-      `ALERT provider_token_refused: ${(lastRefusal as ApplicationFailure).message}; check PROVIDER_CLIENT_SECRET and PROVIDER_CLIENT_SECRET_SECONDARY`,
+      `ALERT provider_token_refused: ${(lastRefusal as ApplicationFailure).message}; check ` +
+        `PROVIDER_CLIENT_SECRET and PROVIDER_CLIENT_SECRET_SECONDARY`,
     );
     throw lastRefusal as ApplicationFailure;
   }

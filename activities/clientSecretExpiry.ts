@@ -17,5 +17,8 @@ export function clientSecretExpiryWarning(
   const when = expiresAt.toISOString().slice(0, 10);
   if (daysLeft < 0)
     return `PROVIDER_CLIENT_SECRET expired on ${when}: create a new secret, set it, and revoke the old one`;
-  return `PROVIDER_CLIENT_SECRET expires on ${when} (in ${daysLeft} days): create the second secret and set PROVIDER_CLIENT_SECRET_SECONDARY before then`;
+  return (
+    `PROVIDER_CLIENT_SECRET expires on ${when} (in ${daysLeft} days): create the second ` +
+    `secret and set PROVIDER_CLIENT_SECRET_SECONDARY before then`
+  );
 }

@@ -59,7 +59,9 @@ export function classifyNetworkFailure(error: unknown, method: string, url: stri
   const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
   return ApplicationFailure.create({
     type: timedOut ? 'ProviderTimeout' : 'ProviderUnreachable',
-    message: `${method} ${new URL(url).pathname} ${timedOut ? 'timed out' : `failed: ${String((error as Error)?.cause ?? error)}`}`,
+    message:
+      `${method} ${new URL(url).pathname} ` +
+      `${timedOut ? 'timed out' : `failed: ${String((error as Error)?.cause ?? error)}`}`,
     nonRetryable: false,
   });
 }

@@ -12,7 +12,10 @@ const time = (description: string) => z.string().meta({ description: `${descript
 
 const journeyData = z.object({
   ...run,
-  sequence: z.number().int().meta({ description: '1, 2, … within the run, in the order the journey saw the changes' }),
+  sequence: z
+    .number()
+    .int()
+    .meta({ description: '1, 2, … within the run, ' + 'in the order the journey saw the changes' }),
   state: z.string().meta({ description: "The journey's state after the change" }),
   step: stepRef.optional(),
   reasons: z.array(z.string()),
@@ -31,14 +34,21 @@ export const caseEventCatalogue = [
   {
     type: 'case.applicant_action_due',
     summary:
-      "A step has waited on the applicant with a link longer than the case's applicantActionDueAfter, and again every applicantActionDueEvery until the step attempt stops waiting: the LOS reminds the applicant (the links are in GET /v1/cases/{caseId}, steps[key].links)",
+      "A step has waited on the applicant with a link longer than the case's applicantActionDueAfter, and " +
+      'again every applicantActionDueEvery until the step attempt stops waiting: the LOS reminds the ' +
+      'applicant (the links are in GET /v1/cases/{caseId}, steps[key].links)',
     data: z.object({
       ...run,
       step: stepRef,
-      reminder: z.number().int().min(1).meta({
-        description:
-          '1 for the first, then 2, 3, … (a reminder that fell due while no worker ran is skipped: the latest is sent)',
-      }),
+      reminder: z
+        .number()
+        .int()
+        .min(1)
+        .meta({
+          description:
+            '1 for the first, then 2, 3, … (a reminder that fell due while no worker ran ' +
+            'is skipped: the latest is sent)',
+        }),
       waitingSince: time('Since when the step attempt waits with a link'),
       dueAfterMs: z.number().int(),
       everyMs: z.number().int(),
@@ -56,7 +66,8 @@ export const caseEventCatalogue = [
   {
     type: 'case.sla_breached',
     summary:
-      "The case has needed attention longer than its SLA (attentionSla, or the deployment's CASE_EVENTS_SLA_MS); once each time it comes to need attention",
+      "The case has needed attention longer than its SLA (attentionSla, or the deployment's " +
+      'CASE_EVENTS_SLA_MS); once each time it comes to need attention',
     data: z.object({
       ...run,
       waitingSince: time('Since when the case needs attention'),
@@ -68,14 +79,16 @@ export const caseEventCatalogue = [
   {
     type: 'case.operator_action',
     summary:
-      'An operator action was accepted: who did what (from the audit trail; the free-text reason is left out, as it may name the applicant)',
+      'An operator action was accepted: who did what (from the audit trail; the ' +
+      'free-text reason is left out, as it may name the applicant)',
     data: z.object({
       caseId: z.string(),
       auditId: z.number().int(),
       actor: z.string().meta({ description: "The API key's name or the console's operator" }),
       action: z.string().meta({
         description:
-          "The audit trail's action: retryStep, waiveStep, resolvePicklist, cancel, and those added later (assign, release); an LOS ignores one it does not know",
+          "The audit trail's action: retryStep, waiveStep, resolvePicklist, cancel, and those added " +
+          'later (assign, release); an LOS ignores one it does not know',
       }),
       step: z.string().nullable(),
       requestId: z.string().nullable(),

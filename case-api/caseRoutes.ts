@@ -58,7 +58,8 @@ const onCase = { ...common, 404: error('No such case') };
 /** What a route that reads a body may also answer (mountRoutes reads bodies only for those). */
 const bodyRefusals = {
   400: error(
-    'The request is not valid: the message names each problem (a field, an unknown query parameter, a missing body, a body that is not JSON)',
+    'The request is not valid: the message names each problem (a field, an unknown ' +
+      'query parameter, a missing body, a body that is not JSON)',
   ),
   413: error('The body is larger than this API takes (CASE_API_MAX_BODY)'),
   415: error(
@@ -77,12 +78,15 @@ const action = {
     schema: actionResultSchema,
   },
   409: error(
-    "The journey refuses the action in its current state (action_refused, with the journey's message: the step's state and the states that allow it, an unknown step, a picklist choice not offered, an action under way), or it is closed (case_closed)",
+    "The journey refuses the action in its current state (action_refused, with the journey's " +
+      "message: the step's state and the states that allow it, an unknown step, a picklist choice not " +
+      'offered, an action under way), or it is closed (case_closed)',
   ),
   422: error('The Idempotency-Key was used on this case for another step (idempotency_key_reused)'),
 };
 const idempotent =
-  ' Send an `Idempotency-Key` header to make the request safe to repeat: a repeat with the same key answers the first result and acts once.';
+  ' Send an `Idempotency-Key` header to make the request safe to repeat: a repeat ' +
+  'with the same key answers the first result and acts once.';
 
 export const caseRoutes: RouteSpec[] = [
   {
@@ -111,7 +115,8 @@ export const caseRoutes: RouteSpec[] = [
     operationId: 'listCases',
     summary: 'List cases, newest first, optionally by journey state, step, time waited, name or assignee',
     description:
-      "Reads the case file's read model, which every journey writes at each change: pass nextPageToken back as pageToken (a page never repeats or skips a case written meanwhile).",
+      "Reads the case file's read model, which every journey writes at each change: pass nextPageToken " +
+      'back as pageToken (a page never repeats or skips a case written meanwhile).',
     role: 'origination',
     query: listCasesQuerySchema,
     responses: { ...common, 200: { description: 'One page of cases', schema: caseListSchema } },
@@ -142,14 +147,22 @@ export const caseRoutes: RouteSpec[] = [
     path: '/v1/cases/retry-step',
     operationId: 'bulkRetryStep',
     summary: 'Retry one step on every running journey a visibility query matches (after a provider outage)',
-    description: `A dry run by default: answers the matching running journeys (at most ${bulkRetryMaxCases}) with the step's state on each, and a requestId. With \`dryRun: false\` it sends Update retryStep to each, a few at a time, and answers a summary: accepted, refused (with the journey's message), failed. Each case's Update id is \`retry-step/<requestId>/<caseId>\`: sending the same requestId again retries only what was not accepted (accepted cases answer their first result). \`where\` is a Temporal visibility query (e.g. \`JourneyState = 'needs_attention' AND StartTime > '2025-01-01T00:00:00Z'\`); it is combined with the journeys of this deployment that are running.`,
+    description:
+      `A dry run by default: answers the matching running journeys (at most ${bulkRetryMaxCases}) with the ` +
+      `step's state on each, and a requestId. With \`dryRun: false\` it sends Update retryStep to each, a few at ` +
+      `a time, and answers a summary: accepted, refused (with the journey's message), failed. Each case's Update ` +
+      `id is \`retry-step/<requestId>/<caseId>\`: sending the same requestId again retries only what was not ` +
+      `accepted (accepted cases answer their first result). \`where\` is a Temporal visibility query (e.g. ` +
+      `\`JourneyState = 'needs_attention' AND StartTime > '2025-01-01T00:00:00Z'\`); it is combined with the ` +
+      `journeys of this deployment that are running.`,
     role: 'operator',
     body: bulkRetryStepRequestSchema,
     responses: {
       ...common,
       ...bodyRefusals,
       400: error(
-        'The request is not valid (the message names each problem), or Temporal refused the visibility query (its message says why)',
+        'The request is not valid (the message names each problem), or Temporal ' +
+          'refused the visibility query (its message says why)',
       ),
       200: {
         description: 'The plan (dryRun: true) or the summary of the retries (dryRun: false)',
@@ -185,7 +198,10 @@ export const caseRoutes: RouteSpec[] = [
     operationId: 'retryStep',
     audited: true,
     summary: 'Run a new attempt of a step (Update retryStep)',
-    description: `The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>). \`fresh: true\` asks the provider for a new purchase instead of continuing what it still holds for the step.${idempotent}`,
+    description:
+      `The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>). \`fresh: ` +
+      `true\` asks the provider for a new purchase instead of continuing what it still holds for the step.` +
+      `${idempotent}`,
     role: 'operator',
     params: stepParams,
     headers: idempotencyKeyHeaders,
@@ -203,7 +219,8 @@ export const caseRoutes: RouteSpec[] = [
     operationId: 'waiveStep',
     audited: true,
     summary: 'Waive a step with a reason (Update waiveStep)',
-    description: `The step key is one path segment: URL-encode its slash (identity-verification%2F<personId>).${idempotent}`,
+    description:
+      `The step key is one path segment: URL-encode its slash ` + `(identity-verification%2F<personId>).${idempotent}`,
     role: 'operator',
     waives: true,
     params: stepParams,
@@ -262,7 +279,10 @@ export const caseRoutes: RouteSpec[] = [
     audited: true,
     summary: 'Assign the case to an operator (yourself or a colleague), or release it',
     description:
-      "Ownership is kept in the case file's read model (the journey is not asked, so a closed case can be assigned too) and audited with the caller as actor: the timeline shows who assigned the case to whom, when and why. `assignee: null` releases the case. Repeating a request changes nothing but the time and adds an audit entry.",
+      "Ownership is kept in the case file's read model (the journey is not asked, so a closed case " +
+      'can be assigned too) and audited with the caller as actor: the timeline shows who assigned the ' +
+      'case to whom, when and why. `assignee: null` releases the case. Repeating a request changes ' +
+      'nothing but the time and adds an audit entry.',
     role: 'operator',
     params: caseParams,
     body: assignCaseRequestSchema,
@@ -283,7 +303,9 @@ export const caseRoutes: RouteSpec[] = [
     operationId: 'getEvidence',
     summary: 'What the case file holds for the case',
     description:
-      'Every record the journey read from the provider, by step attempt: credit reports, IDV results, bank accounts with their transactions, insights, income and employer, document metadata (bytes are exported one by one with `journey evidence --export-document`).',
+      'Every record the journey read from the provider, by step attempt: credit reports, IDV results, bank ' +
+      'accounts with their transactions, insights, income and employer, document metadata (bytes are ' +
+      'exported one by one with `journey evidence --export-document`).',
     role: 'origination',
     params: caseParams,
     responses: {
@@ -300,9 +322,15 @@ export const caseRoutes: RouteSpec[] = [
     path: '/v1/cases/:caseId/timeline',
     operationId: 'getTimeline',
     summary:
-      'What happened to the case: operator actions (who, what, why, the outcome), provider records and the events the LOS took, in time order',
+      'What happened to the case: operator actions (who, what, why, the outcome), ' +
+      'provider records and the events the LOS took, in time order',
     description:
-      "Operator actions come from the append-only audit trail: each names its actor (the API key's name, or the console's operator), the action, the step, the reason, the request id and the outcome (accepted, or refused with the journey's message). Provider records are what the case file recorded (kind, ids and status, no data). Events are those the LOS took, when it took them: the journey's (`notification`) and the ones sent from the case file (`case_event`: reminders, expiries, SLA breaches, operator actions), by type, id and step, no data.",
+      "Operator actions come from the append-only audit trail: each names its actor (the API key's name, or " +
+      "the console's operator), the action, the step, the reason, the request id and the outcome (accepted, or " +
+      "refused with the journey's message). Provider records are what the case file recorded (kind, ids and " +
+      "status, no data). Events are those the LOS took, when it took them: the journey's (`notification`) and " +
+      'the ones sent from the case file (`case_event`: reminders, expiries, SLA breaches, operator actions), ' +
+      'by type, id and step, no data.',
     role: 'origination',
     params: caseParams,
     responses: {
@@ -320,7 +348,9 @@ export const caseRoutes: RouteSpec[] = [
     operationId: 'listCaseEvents',
     summary: 'Every event of the case, with its id, in the order recorded: what a receiver that was down missed',
     description:
-      'The events sent to CASE_EVENTS_URL (the webhooks of this document), each with its id (the `webhook-id` it is sent with) and when the LOS took it (null: not yet). A receiver that was down lists them and processes the ids it has not seen; the same ids arrive by webhook too, so it dedupes by id either way.',
+      'The events sent to CASE_EVENTS_URL (the webhooks of this document), each with its id (the `webhook-id` ' +
+      'it is sent with) and when the LOS took it (null: not yet). A receiver that was down lists them and ' +
+      'processes the ids it has not seen; the same ids arrive by webhook too, so it dedupes by id either way.',
     role: 'origination',
     params: caseParams,
     responses: {

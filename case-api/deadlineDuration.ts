@@ -38,7 +38,8 @@ export const deadlineDurationSchema = z.union([
     .string()
     .regex(
       new RegExp(DEADLINE_PATTERN),
-      'must be a duration such as "2 days", "90 minutes" or "1.5 h" (a positive amount, at most 4 digits, of ms, s, m, h, d or w), or milliseconds',
+      'must be a duration such as "2 days", "90 minutes" or "1.5 h" (a positive amount, at ' +
+        'most 4 digits, of ms, s, m, h, d or w), or milliseconds',
     )
     .meta({ description: 'A duration such as "2 days" or "90 minutes"' }),
 ]);

@@ -45,7 +45,9 @@ export function mountRoutes(
         logger.info({ operation: route.operationId, caller: caller.name, status: 403 }, 'case api request');
         res.status(403).json({
           error: 'forbidden',
-          message: `${route.operationId} needs the ${options.waiveRole} role; this key has ${caller.roles.length ? caller.roles.join(', ') : 'no further role'}`,
+          message:
+            `${route.operationId} needs the ${options.waiveRole} role; this key has ` +
+            `${caller.roles.length ? caller.roles.join(', ') : 'no further role'}`,
         });
         return;
       }

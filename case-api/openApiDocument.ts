@@ -33,7 +33,10 @@ export function openApiDocument(
       title: 'Verification journeys: case API',
       version,
       description:
-        "Start and follow the onboarding journey of a loan applicant's case, and act on it as an operator. Authenticate with `Authorization: Bearer <API key>`; keys have the role `origination` (start and read) or `operator` (everything). No string in a request may hold a NUL character (U+0000). A method a path does not have is answered 405 with `Allow`.",
+        "Start and follow the onboarding journey of a loan applicant's case, and act on it as an operator. " +
+        'Authenticate with `Authorization: Bearer <API key>`; keys have the role `origination` (start and ' +
+        'read) or `operator` (everything). No string in a request may hold a NUL character (U+0000). A ' +
+        'method a path does not have is answered 405 with `Allow`.',
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
@@ -80,7 +83,10 @@ function requestIdHeaders(route: RouteSpec) {
   const idempotent = route.idempotent
     ? ` Sent with an Idempotency-Key: \`${route.idempotent}/<key>\`, the same for every repeat.`
     : '';
-  const description = `This request's id (\`req_<uuid>\`).${idempotent}${route.audited ? ' The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted.' : ''}`;
+  const audited = route.audited
+    ? ' The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted.'
+    : '';
+  const description = `This request's id (\`req_<uuid>\`).${idempotent}${audited}`;
   return { [requestIdHeader]: { description, required: true, schema: { type: 'string' } } };
 }
 
@@ -98,7 +104,9 @@ function webhookOperation(webhook: WebhookSpec, schemaOf: (s: z.ZodType, io: 'in
       operationId: webhook.name.replace(/[^A-Za-z]+(.)/g, (_, c: string) => c.toUpperCase()),
       summary: webhook.summary,
       description:
-        'Sent to CASE_EVENTS_URL in the Standard Webhooks format; anything but a 2xx is tried again with backoff for up to 7 days. Dedupe on `webhook-id`; `GET /v1/cases/{caseId}/events` lists the events a receiver missed.',
+        'Sent to CASE_EVENTS_URL in the Standard Webhooks format; anything but a 2xx is tried ' +
+        'again with backoff for up to 7 days. Dedupe on `webhook-id`; `GET ' +
+        '/v1/cases/{caseId}/events` lists the events a receiver missed.',
       parameters: [
         header('webhook-id', "The event's id: the same on every retry"),
         header('webhook-timestamp', 'Unix seconds of this send attempt'),

@@ -42,7 +42,8 @@ const caseEventTimesRequestSchema = z
   .object({
     applicantActionDueAfter: deadlineDurationSchema.optional().meta({
       description:
-        'case.applicant_action_due is sent once a step has waited this long on the applicant with a link (default CASE_EVENTS_ACTION_DUE_AFTER_MS, 1 day)',
+        'case.applicant_action_due is sent once a step has waited this long on the applicant ' +
+        'with a link (default CASE_EVENTS_ACTION_DUE_AFTER_MS, 1 day)',
     }),
     applicantActionDueEvery: deadlineDurationSchema.optional().meta({
       description:
@@ -143,10 +144,14 @@ const stepSchema = z
       .int()
       .optional()
       .meta({ description: 'The need the current attempt works for (0 before the first attempt)' }),
-    actions: z.array(z.string()).optional().meta({
-      description:
-        'What an operator can do about the step now, as the journey accepts it: `retryStep <step>`, `waiveStep <step>`, `resolvePicklist`',
-    }),
+    actions: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description:
+          'What an operator can do about the step now, as the journey accepts it: ' +
+          '`retryStep <step>`, `waiveStep <step>`, `resolvePicklist`',
+      }),
     needSpent: z.boolean().optional(),
     providerIds: z.record(z.string(), z.string()),
     lastEvent: z.object({ eventType: z.string(), receivedAt: z.string() }).nullable(),
@@ -162,7 +167,8 @@ const stepSchema = z
       .meta({ description: 'Companies to choose from while the credit report waits for a picklist choice' }),
     detail: z.unknown().meta({
       description:
-        "Step-specific detail (accounts read, document outcomes; the credit report's picklist, report headline, resolvedBy, and expiresAt: while it waits on a picklist, when that wait expires, ISO 8601)",
+        "Step-specific detail (accounts read, document outcomes; the credit report's picklist, report " +
+        'headline, resolvedBy, and expiresAt: while it waits on a picklist, when that wait expires, ISO 8601)',
     }),
   })
   .meta({ id: 'Step' });
@@ -221,10 +227,14 @@ export const listCasesQuerySchema = z.object({
     .max(200)
     .optional()
     .meta({ description: "Part of the company's or an applicant's name, any case" }),
-  sort: z.enum(['newest', 'oldest', 'deadline']).default('newest').meta({
-    description:
-      'By start (newest or oldest first), or by deadline (the operator deadline, or sooner the expiry of a picklist wait), soonest first; cases without one last',
-  }),
+  sort: z
+    .enum(['newest', 'oldest', 'deadline'])
+    .default('newest')
+    .meta({
+      description:
+        'By start (newest or oldest first), or by deadline (the operator deadline, or sooner the ' +
+        'expiry of a picklist wait), soonest first; cases without one last',
+    }),
   assignee: z.string().max(200).optional().meta({
     description: 'Only cases this operator owns (POST /v1/cases/{caseId}/assign); empty: only cases nobody owns',
   }),
@@ -253,10 +263,16 @@ export const caseListSchema = z
           .nullable()
           .optional()
           .meta({ description: 'While the journey waits only for an operator: when that wait ends' }),
-        deadline: z.string().nullable().optional().meta({
-          description:
-            "The case's deadline in the queue: the earlier of operatorDeadline and when the wait of a step waiting on a picklist expires (the credit report's detail.expiresAt); what sort=deadline orders by. Null: neither",
-        }),
+        deadline: z
+          .string()
+          .nullable()
+          .optional()
+          .meta({
+            description:
+              "The case's deadline in the queue: the earlier of operatorDeadline and when the " +
+              "wait of a step waiting on a picklist expires (the credit report's " +
+              'detail.expiresAt); what sort=deadline orders by. Null: neither',
+          }),
         updatedAt: z.string().optional().meta({ description: 'When the journey last wrote its state' }),
         assignee: z
           .string()
@@ -279,10 +295,14 @@ const text = (max: number, emptyMessage?: string) =>
 export const retryStepRequestSchema = z
   .object({
     reason: text(500).optional(),
-    fresh: z.boolean().optional().meta({
-      description:
-        'Ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step',
-    }),
+    fresh: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Ask the provider for a new purchase (a new report, a new IDV request) ' +
+          'instead of continuing what it still holds for the step',
+      }),
   })
   .strict()
   .meta({ id: 'RetryStepRequest' });
@@ -306,7 +326,8 @@ export const cancelRequestSchema = z
 export const idempotencyKeyHeaders = z.object({
   'Idempotency-Key': operatorRequestIdSchema.optional().meta({
     description:
-      'Makes the request safe to repeat: a repeat with the same key on the same case and action answers the first result and acts once (1 to 200 printable ASCII characters)',
+      'Makes the request safe to repeat: a repeat with the same key on the same case and action answers ' +
+      'the first result and acts once (1 to 200 printable ASCII characters)',
   }),
 });
 
@@ -453,7 +474,8 @@ export const timelineSchema = z
             at: z.string().meta({ description: 'When the LOS took it' }),
             type: z.string().meta({
               description:
-                'case.applicant_action_due, case.step_expired, case.sla_breached or case.operator_action (more may come)',
+                'case.applicant_action_due, case.step_expired, case.sla_breached ' +
+                'or case.operator_action (more may come)',
             }),
             eventId: z.string().meta({
               description: "The event's id (its webhook-id): GET /v1/cases/{caseId}/events lists its body under it",
@@ -462,7 +484,8 @@ export const timelineSchema = z
           })
           .meta({
             description:
-              'An event of the case the outbox sent (reminders, expiries, SLA breaches, operator actions) and the LOS took, when it took it; no data',
+              'An event of the case the outbox sent (reminders, expiries, SLA breaches, ' +
+              'operator actions) and the LOS took, when it took it; no data',
           }),
       ]),
     ),

@@ -32,7 +32,8 @@ export function toHttpError(error: unknown, caseId: string): HttpError {
     return new HttpError(
       422,
       'idempotency_key_reused',
-      `The Idempotency-Key was already used on this case for ${error.firstStep}, not ${error.step}: send a new key for a new request`,
+      `The Idempotency-Key was already used on this case for ${error.firstStep}, ` +
+        `not ${error.step}: send a new key for a new request`,
     );
   if (error instanceof WorkflowUpdateFailedError) {
     const cause = error.cause as { message?: string } | undefined;

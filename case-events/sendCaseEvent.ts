@@ -14,7 +14,8 @@ export class CaseEventRejected extends Error {
 }
 
 export function caseEventId(event: Pick<CaseEventInput, 'workflowId' | 'runId' | 'sequence'>): string {
-  return `evt_${createHash('sha256').update(`${event.workflowId}\n${event.runId}\n${event.sequence}`).digest('hex').slice(0, 32)}`;
+  const digest = createHash('sha256').update(`${event.workflowId}\n${event.runId}\n${event.sequence}`).digest('hex');
+  return `evt_${digest.slice(0, 32)}`;
 }
 
 /**

@@ -40,7 +40,8 @@ export async function appendAudit(client: PoolClient, raw: AuditEntryInput): Pro
 /** A case's entries in the order they were appended. */
 export async function readAudit(client: PoolClient, caseId: string): Promise<AuditEntry[]> {
   const { rows } = await client.query(
-    `SELECT id, at, case_id, actor, action, step, assignee, reason, request_id, outcome, message FROM operator_audit WHERE case_id = $1 ORDER BY at, id`,
+    `SELECT id, at, case_id, actor, action, step, assignee, reason, request_id, outcome, ` +
+      `message FROM operator_audit WHERE case_id = $1 ORDER BY at, id`,
     [caseId],
   );
   return rows.map((r: Record<string, unknown>) => ({

@@ -11,10 +11,13 @@ export async function writeBankAccount(
   transactions: BankTransactions,
 ): Promise<void> {
   await client.query(
-    `INSERT INTO bank_accounts (case_id, attempt_id, account_connection_id, bank_name, account_name, sort_code, account_number_masked, currency, balances)
+    `INSERT INTO bank_accounts (case_id, attempt_id, account_connection_id, bank_name, account_name, sort_code,
+       account_number_masked, currency, balances)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT (attempt_id, account_connection_id) DO UPDATE SET bank_name = EXCLUDED.bank_name, account_name = EXCLUDED.account_name,
-       sort_code = EXCLUDED.sort_code, account_number_masked = EXCLUDED.account_number_masked, currency = EXCLUDED.currency, balances = EXCLUDED.balances`,
+     ON CONFLICT (attempt_id, account_connection_id) DO UPDATE SET bank_name = EXCLUDED.bank_name,
+       account_name = EXCLUDED.account_name,
+       sort_code = EXCLUDED.sort_code, account_number_masked = EXCLUDED.account_number_masked,
+       currency = EXCLUDED.currency, balances = EXCLUDED.balances`,
     [
       at.caseId,
       at.attemptId,
@@ -54,7 +57,8 @@ export async function writeTransactions(
   if (transactions.length === 0) return;
   const column = <K extends keyof Transaction>(key: K) => transactions.map((t) => t[key]);
   await client.query(
-    `INSERT INTO ${table} (case_id, attempt_id, ${ownerColumn}, transaction_id, booking_date, amount, currency, description, category)
+    `INSERT INTO ${table} (case_id, attempt_id, ${ownerColumn}, transaction_id, booking_date, amount, currency,
+       description, category)
      SELECT $1, $2, $3, * FROM unnest($4::text[], $5::date[], $6::numeric[], $7::text[], $8::text[], $9::text[])
      ON CONFLICT DO NOTHING`,
     [

@@ -12,7 +12,8 @@ import type { PoolClient } from 'pg';
 /** Each case's mark, for the cases the read model holds. */
 export async function readCaseMarks(client: PoolClient, caseIds: readonly string[]): Promise<Map<string, string>> {
   const { rows } = await client.query<{ case_id: string; mark: string }>(
-    `SELECT j.case_id, j.revision::text || '.' || COALESCE((SELECT max(a.id) FROM operator_audit a WHERE a.case_id = j.case_id), 0)::text AS mark
+    `SELECT j.case_id, j.revision::text || '.' || COALESCE((SELECT max(a.id) FROM operator_audit a
+       WHERE a.case_id = j.case_id), 0)::text AS mark
      FROM case_journeys j WHERE j.case_id = ANY($1::text[])`,
     [caseIds],
   );

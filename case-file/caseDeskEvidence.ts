@@ -46,14 +46,16 @@ export async function readDeskEvidence(client: PoolClient, caseId: string): Prom
     'SELECT attempt_id, report_id, status, report FROM credit_reports WHERE case_id = $1 ORDER BY recorded_at',
   );
   const idv = await rows(
-    'SELECT attempt_id, request_id, person_id, status, verification_status FROM idv_results WHERE case_id = $1 ORDER BY recorded_at',
+    'SELECT attempt_id, request_id, person_id, status, verification_status FROM ' +
+      'idv_results WHERE case_id = $1 ORDER BY recorded_at',
   );
   const accounts = await rows(
     'SELECT * FROM bank_accounts WHERE case_id = $1 ORDER BY recorded_at, account_connection_id',
   );
   const months = await rows(
     `SELECT attempt_id, account_connection_id, to_char(booking_date, 'YYYY-MM') AS month,
-       COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::float8 AS money_in, COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::float8 AS money_out
+       COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::float8 AS money_in,
+         COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::float8 AS money_out
      FROM bank_transactions WHERE case_id = $1 GROUP BY 1, 2, 3 ORDER BY 3`,
   );
   return {

@@ -36,7 +36,8 @@ export class CaseEventLog {
   logJourneyEvent(e: JourneyEventLogEntry): Promise<void> {
     return inTransaction(this.pool, async (c) => {
       await c.query(
-        `INSERT INTO case_events (event_id, case_id, type, version, occurred_at, data, sender) VALUES ($1, $2, $3, $4, $5, $6, 'journey')
+        `INSERT INTO case_events (event_id, case_id, type, version, occurred_at, data, sender)
+           VALUES ($1, $2, $3, $4, $5, $6, 'journey')
          ON CONFLICT (event_id) DO NOTHING`,
         [e.id, e.caseId, e.type, e.version, e.occurredAt, JSON.stringify(e.data)],
       );
@@ -51,7 +52,8 @@ export class CaseEventLog {
   markDelivered(id: string): Promise<void> {
     return inTransaction(this.pool, async (c) => {
       await c.query(
-        'UPDATE case_events SET delivered_at = COALESCE(delivered_at, now()), next_attempt_at = NULL WHERE event_id = $1',
+        'UPDATE case_events SET delivered_at = COALESCE(delivered_at, now()), ' +
+          'next_attempt_at = NULL WHERE event_id = $1',
         [id],
       );
     });
@@ -74,7 +76,8 @@ export class CaseEventLog {
     return inTransaction(this.pool, async (c) => {
       const { rows } = await c.query(
         `UPDATE case_events SET next_attempt_at = now() + $2 * interval '1 millisecond', attempts = attempts + 1
-         WHERE event_id IN (SELECT event_id FROM case_events WHERE next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+         WHERE event_id IN (SELECT event_id FROM case_events WHERE next_attempt_at <= now() ORDER BY next_attempt_at
+           LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING *`,
         [limit, leaseMs],
       );
@@ -88,7 +91,8 @@ export class CaseEventLog {
       await c.query(
         `UPDATE case_events SET last_error = $2,
            given_up_at = CASE WHEN recorded_at + $4 * interval '1 millisecond' <= now() THEN now() END,
-           next_attempt_at = CASE WHEN recorded_at + $4 * interval '1 millisecond' <= now() THEN NULL ELSE now() + $3 * interval '1 millisecond' END
+           next_attempt_at = CASE WHEN recorded_at + $4 * interval '1 millisecond' <= now() THEN NULL
+             ELSE now() + $3 * interval '1 millisecond' END
          WHERE event_id = $1`,
         [id, error.slice(0, 500), retryInMs, giveUpAfterMs],
       );

@@ -14,7 +14,8 @@ export interface CaseEventSettings {
 /** Idempotent: a start repeated with other times keeps the first ones (the case exists already). */
 export async function recordCaseEventSettings(client: PoolClient, caseId: string, s: CaseEventSettings): Promise<void> {
   await client.query(
-    `INSERT INTO case_event_settings (case_id, action_due_after_ms, action_due_every_ms, attention_sla_ms) VALUES ($1, $2, $3, $4)
+    `INSERT INTO case_event_settings (case_id, action_due_after_ms, action_due_every_ms, attention_sla_ms)
+     VALUES ($1, $2, $3, $4)
      ON CONFLICT (case_id) DO NOTHING`,
     [caseId, s.actionDueAfterMs ?? null, s.actionDueEveryMs ?? null, s.attentionSlaMs ?? null],
   );

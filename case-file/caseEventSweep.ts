@@ -16,7 +16,8 @@ export interface SweepDefaults {
 /** The reminder due now, numbered from 1 (a sweep that ran late sends the latest, not the ones it missed). */
 const actionDue = `
 INSERT INTO case_events (event_id, case_id, type, occurred_at, data, sender, next_attempt_at)
-SELECT case_event_id('action_due/' || w.run_id || '/' || w.step || '/' || w.attempt || '/' || d.n), w.case_id, 'case.applicant_action_due', now(),
+SELECT case_event_id('action_due/' || w.run_id || '/' || w.step || '/' || w.attempt || '/' || d.n), w.case_id,
+  'case.applicant_action_due', now(),
        jsonb_build_object('caseId', w.case_id, 'workflowId', j.workflow_id, 'runId', w.run_id,
                           'step', jsonb_build_object('key', w.step, 'attempt', w.attempt),
                           'reminder', d.n, 'waitingSince', w.since, 'dueAfterMs', t.after_ms, 'everyMs', t.every_ms),
@@ -24,8 +25,10 @@ SELECT case_event_id('action_due/' || w.run_id || '/' || w.step || '/' || w.atte
 FROM case_link_waits w
 JOIN case_journeys j ON j.case_id = w.case_id AND j.run_id = w.run_id AND j.run_status = 'RUNNING'
 LEFT JOIN case_event_settings s ON s.case_id = w.case_id
-CROSS JOIN LATERAL (SELECT COALESCE(s.action_due_after_ms, $1) AS after_ms, COALESCE(s.action_due_every_ms, $2) AS every_ms) t
-CROSS JOIN LATERAL (SELECT floor((extract(epoch FROM now() - w.since) * 1000 - t.after_ms) / t.every_ms)::bigint + 1 AS n) d
+CROSS JOIN LATERAL (SELECT COALESCE(s.action_due_after_ms, $1) AS after_ms,
+  COALESCE(s.action_due_every_ms, $2) AS every_ms) t
+CROSS JOIN LATERAL (SELECT floor((extract(epoch FROM now() - w.since) * 1000 - t.after_ms) / t.every_ms)::bigint + 1
+  AS n) d
 WHERE j.steps->w.step->>'state' = 'waiting'
   AND COALESCE((j.steps->w.step->>'attempt')::int, 1) = w.attempt
   AND jsonb_typeof(j.steps->w.step->'links') = 'object' AND j.steps->w.step->'links' <> '{}'::jsonb
@@ -34,8 +37,10 @@ ON CONFLICT (event_id) DO NOTHING`;
 
 const slaBreached = `
 INSERT INTO case_events (event_id, case_id, type, occurred_at, data, sender, next_attempt_at)
-SELECT case_event_id('sla_breached/' || j.run_id || '/' || (extract(epoch FROM j.waiting_since) * 1000)::bigint), j.case_id, 'case.sla_breached', now(),
-       jsonb_build_object('caseId', j.case_id, 'workflowId', j.workflow_id, 'runId', j.run_id, 'waitingSince', j.waiting_since,
+SELECT case_event_id('sla_breached/' || j.run_id || '/' || (extract(epoch FROM j.waiting_since) * 1000)::bigint),
+  j.case_id, 'case.sla_breached', now(),
+       jsonb_build_object('caseId', j.case_id, 'workflowId', j.workflow_id, 'runId', j.run_id,
+         'waitingSince', j.waiting_since,
                           'slaMs', t.sla_ms, 'operatorDeadline', j.operator_deadline, 'reasons', j.reasons),
        'outbox', now()
 FROM case_journeys j

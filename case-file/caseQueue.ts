@@ -60,7 +60,8 @@ export async function listCaseRecords(client: PoolClient, raw: CaseListQuery, no
   if (query.cursor) {
     const [key, caseId] = decodeCursor(query.cursor);
     where.push(
-      `(${sort.expression}, j.case_id) ${sort.direction === 'ASC' ? '>' : '<'} (${param(key)}::numeric, ${param(caseId)})`,
+      `(${sort.expression}, j.case_id) ${sort.direction === 'ASC' ? '>' : '<'}` +
+        ` (${param(key)}::numeric, ${param(caseId)})`,
     );
   }
   const { rows } = await client.query(
@@ -94,7 +95,8 @@ function filters(query: z.output<typeof caseListQuerySchema>, param: (value: unk
   if (query.name) {
     const pattern = param(`%${likeEscaped(query.name)}%`);
     where.push(`(EXISTS (SELECT 1 FROM case_parties p WHERE p.case_id = j.case_id AND p.name ILIKE ${pattern})
-      OR EXISTS (SELECT 1 FROM credit_reports r WHERE r.case_id = j.case_id AND r.report->>'company_name' ILIKE ${pattern}))`);
+      OR EXISTS (SELECT 1 FROM credit_reports r WHERE r.case_id = j.case_id AND r.report->>'company_name'
+        ILIKE ${pattern}))`);
   }
   return where;
 }

@@ -43,14 +43,19 @@ export type JourneyStateWrite = z.infer<typeof journeyStateWriteSchema>;
 export async function writeJourneyState(client: PoolClient, write: JourneyStateWrite): Promise<boolean> {
   const closed = write.runStatus !== 'RUNNING';
   const result = await client.query(
-    `INSERT INTO case_journeys (case_id, workflow_id, run_id, run_started_at, version, state, run_status, outcome, steps, reasons,
+    `INSERT INTO case_journeys (case_id, workflow_id, run_id, run_started_at, version, state, run_status, outcome,
+       steps, reasons,
        provider_ids, links, picklist, waiting_since, operator_deadline, started_at, closed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $4, $16)
-     ON CONFLICT (case_id) DO UPDATE SET workflow_id = EXCLUDED.workflow_id, run_id = EXCLUDED.run_id, run_started_at = EXCLUDED.run_started_at,
-       version = EXCLUDED.version, state = EXCLUDED.state, run_status = EXCLUDED.run_status, outcome = EXCLUDED.outcome, steps = EXCLUDED.steps,
-       reasons = EXCLUDED.reasons, provider_ids = EXCLUDED.provider_ids, links = EXCLUDED.links, picklist = EXCLUDED.picklist,
+     ON CONFLICT (case_id) DO UPDATE SET workflow_id = EXCLUDED.workflow_id, run_id = EXCLUDED.run_id,
+       run_started_at = EXCLUDED.run_started_at,
+       version = EXCLUDED.version, state = EXCLUDED.state, run_status = EXCLUDED.run_status, outcome = EXCLUDED.outcome,
+       steps = EXCLUDED.steps,
+       reasons = EXCLUDED.reasons, provider_ids = EXCLUDED.provider_ids, links = EXCLUDED.links,
+       picklist = EXCLUDED.picklist,
        waiting_since = EXCLUDED.waiting_since, operator_deadline = EXCLUDED.operator_deadline,
-       started_at = LEAST(case_journeys.started_at, EXCLUDED.started_at), closed_at = EXCLUDED.closed_at, updated_at = now(),
+       started_at = LEAST(case_journeys.started_at, EXCLUDED.started_at), closed_at = EXCLUDED.closed_at,
+       updated_at = now(),
        revision = nextval('case_journeys_revision')
      WHERE (EXCLUDED.run_started_at, EXCLUDED.version) > (case_journeys.run_started_at, case_journeys.version)`,
     [
@@ -123,9 +128,12 @@ export interface CaseRecord {
 
 /** Names come from the case file's own records: the parties given at start, else the credit report's company. */
 export const caseRecordColumns = `j.*,
-  COALESCE((SELECT p.name FROM case_parties p WHERE p.case_id = j.case_id AND p.role = 'company' AND p.name IS NOT NULL LIMIT 1),
-           (SELECT r.report->>'company_name' FROM credit_reports r WHERE r.case_id = j.case_id AND r.report IS NOT NULL ORDER BY r.recorded_at DESC LIMIT 1)) AS company,
-  COALESCE((SELECT jsonb_agg(jsonb_build_object('personId', p.party_id, 'name', p.name) ORDER BY p.party_id) FROM case_parties p
+  COALESCE((SELECT p.name FROM case_parties p WHERE p.case_id = j.case_id AND p.role = 'company'
+    AND p.name IS NOT NULL LIMIT 1),
+           (SELECT r.report->>'company_name' FROM credit_reports r WHERE r.case_id = j.case_id AND r.report IS NOT NULL
+             ORDER BY r.recorded_at DESC LIMIT 1)) AS company,
+  COALESCE((SELECT jsonb_agg(jsonb_build_object('personId', p.party_id, 'name', p.name) ORDER BY p.party_id)
+    FROM case_parties p
             WHERE p.case_id = j.case_id AND p.role = 'applicant'), '[]'::jsonb) AS applicants`;
 
 export async function readCaseRecord(client: PoolClient, caseId: string): Promise<CaseRecord | undefined> {

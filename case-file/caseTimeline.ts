@@ -35,7 +35,8 @@ export interface SentNotification {
 
 export async function recordNotification(client: PoolClient, n: SentNotification): Promise<void> {
   await client.query(
-    `INSERT INTO case_notifications (case_id, run_id, sequence, type, state, step, occurred_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO case_notifications (case_id, run_id, sequence, type, state, step, occurred_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (run_id, sequence) DO NOTHING`,
     [n.caseId, n.runId, n.sequence, n.type, n.state, n.step, n.occurredAt],
   );
@@ -55,7 +56,8 @@ export async function readCaseTimeline(client: PoolClient, caseId: string): Prom
   const union = recordTables
     .map(
       (t) =>
-        `SELECT recorded_at AS at, '${t.record}' AS record, attempt_id, ${t.id} AS id, ${t.status}::text AS status FROM ${t.table} WHERE case_id = $1`,
+        `SELECT recorded_at AS at, '${t.record}' AS record, attempt_id, ${t.id} AS id, ` +
+        `${t.status}::text AS status FROM ${t.table} WHERE case_id = $1`,
     )
     .join(' UNION ALL ');
   const { rows } = await client.query(`${union} ORDER BY at`, [caseId]);
@@ -96,8 +98,10 @@ export async function readCaseTimeline(client: PoolClient, caseId: string): Prom
 async function readDeliveredOutboxEvents(client: PoolClient, caseId: string): Promise<TimelineEntry[]> {
   const { rows } = await client.query(
     `SELECT event_id, type, delivered_at,
-            CASE jsonb_typeof(data->'step') WHEN 'object' THEN data->'step'->>'key' WHEN 'string' THEN data->>'step' END AS step
-     FROM case_events WHERE case_id = $1 AND sender = 'outbox' AND delivered_at IS NOT NULL ORDER BY delivered_at, position`,
+            CASE jsonb_typeof(data->'step') WHEN 'object' THEN data->'step'->>'key' WHEN 'string' THEN data->>'step'
+              END AS step
+     FROM case_events WHERE case_id = $1 AND sender = 'outbox' AND delivered_at IS NOT NULL ORDER BY delivered_at,
+       position`,
     [caseId],
   );
   return rows.map((r: Record<string, unknown>) => ({

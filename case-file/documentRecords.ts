@@ -26,7 +26,8 @@ export interface NewDocument {
 export async function putDocument(client: PoolClient, doc: NewDocument): Promise<StoredDocument> {
   const sha256 = createHash('sha256').update(doc.content).digest('hex');
   const inserted = await client.query<StoredDocument>(
-    `INSERT INTO documents (document_id, case_id, file_name, document_type, size_bytes, sha256) VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO documents (document_id, case_id, file_name, document_type, size_bytes, sha256)
+     VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (case_id, sha256) DO NOTHING
      RETURNING document_id, case_id, file_name, document_type, size_bytes::float8 AS size_bytes, sha256`,
     [randomUUID(), doc.caseId, doc.fileName, doc.documentType ?? null, doc.content.length, sha256],
@@ -46,7 +47,8 @@ async function findDocumentBySha(
   sha256: string,
 ): Promise<StoredDocument | undefined> {
   const found = await client.query<StoredDocument>(
-    'SELECT document_id, case_id, file_name, document_type, size_bytes::float8 AS size_bytes, sha256 FROM documents WHERE case_id = $1 AND sha256 = $2',
+    'SELECT document_id, case_id, file_name, document_type, size_bytes::float8 AS ' +
+      'size_bytes, sha256 FROM documents WHERE case_id = $1 AND sha256 = $2',
     [caseId, sha256],
   );
   return found.rows[0];
@@ -57,7 +59,8 @@ export async function readDocument(
   documentId: string,
 ): Promise<(StoredDocument & { content: Buffer }) | undefined> {
   const found = await client.query<StoredDocument & { content: Buffer }>(
-    `SELECT d.document_id, d.case_id, d.file_name, d.document_type, d.size_bytes::float8 AS size_bytes, d.sha256, c.content
+    `SELECT d.document_id, d.case_id, d.file_name, d.document_type, d.size_bytes::float8 AS size_bytes, d.sha256,
+       c.content
      FROM documents d JOIN document_contents c USING (document_id) WHERE d.document_id = $1`,
     [documentId],
   );
@@ -71,7 +74,8 @@ export async function writeProviderDocument(
   doc: ProviderDocument,
 ): Promise<void> {
   await client.query(
-    `INSERT INTO provider_documents (case_id, attempt_id, provider_document_id, document_id, file_name, document_type, status, message, extracted_data)
+    `INSERT INTO provider_documents (case_id, attempt_id, provider_document_id, document_id, file_name, document_type,
+       status, message, extracted_data)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      ON CONFLICT (attempt_id, provider_document_id) DO UPDATE SET status = EXCLUDED.status, message = EXCLUDED.message,
        document_type = EXCLUDED.document_type, extracted_data = EXCLUDED.extracted_data, recorded_at = now()`,

@@ -83,7 +83,8 @@ export async function readEvidence(client: PoolClient, caseId: string): Promise<
     ),
     documents: (
       await client.query<StoredDocument>(
-        'SELECT document_id, case_id, file_name, document_type, size_bytes::float8 AS size_bytes, sha256 FROM documents WHERE case_id = $1 ORDER BY uploaded_at',
+        'SELECT document_id, case_id, file_name, document_type, size_bytes::float8 AS size_bytes, ' +
+          'sha256 FROM documents WHERE case_id = $1 ORDER BY uploaded_at',
         [caseId],
       )
     ).rows,

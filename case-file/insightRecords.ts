@@ -10,10 +10,13 @@ export async function writeAffordabilityInsight(
   insight: AffordabilityInsight,
 ): Promise<void> {
   await client.query(
-    `INSERT INTO affordability_insights (case_id, attempt_id, request_id, status, currency, monthly_income, monthly_expenditure, monthly_disposable_income)
+    `INSERT INTO affordability_insights (case_id, attempt_id, request_id, status, currency, monthly_income,
+       monthly_expenditure, monthly_disposable_income)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (attempt_id, request_id) DO UPDATE SET status = EXCLUDED.status, currency = EXCLUDED.currency, monthly_income = EXCLUDED.monthly_income,
-       monthly_expenditure = EXCLUDED.monthly_expenditure, monthly_disposable_income = EXCLUDED.monthly_disposable_income`,
+     ON CONFLICT (attempt_id, request_id) DO UPDATE SET status = EXCLUDED.status, currency = EXCLUDED.currency,
+       monthly_income = EXCLUDED.monthly_income,
+       monthly_expenditure = EXCLUDED.monthly_expenditure,
+       monthly_disposable_income = EXCLUDED.monthly_disposable_income`,
     [
       at.caseId,
       at.attemptId,
@@ -41,9 +44,11 @@ export async function writeIncomeEmployerResult(
   result: IncomeEmployerResult,
 ): Promise<void> {
   await client.query(
-    `INSERT INTO income_employer_results (case_id, attempt_id, request_id, status, employer_name, annual_income, currency, message, failure_detail)
+    `INSERT INTO income_employer_results (case_id, attempt_id, request_id, status, employer_name, annual_income,
+       currency, message, failure_detail)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT (attempt_id, request_id) DO UPDATE SET status = EXCLUDED.status, employer_name = EXCLUDED.employer_name, annual_income = EXCLUDED.annual_income,
+     ON CONFLICT (attempt_id, request_id) DO UPDATE SET status = EXCLUDED.status,
+       employer_name = EXCLUDED.employer_name, annual_income = EXCLUDED.annual_income,
        currency = EXCLUDED.currency, message = EXCLUDED.message, failure_detail = EXCLUDED.failure_detail`,
     [
       at.caseId,

@@ -16,7 +16,8 @@ export async function migrate(pool: Pool, migrations: readonly Migration[] = all
   return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text ' +
+        'NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
     );
     const applied = new Set(
       (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),

@@ -100,7 +100,8 @@ async function blankReadModel(client: PoolClient, caseId: string): Promise<numbe
   const links = Object.fromEntries(Object.keys(steps).map((key) => [key, {}]));
   // The journey's trigger (migration 005) sees no new expiry and no link here, so it adds no event.
   await client.query(
-    `UPDATE case_journeys SET steps = $2, reasons = $3, links = $4, picklist = NULL, updated_at = now(), revision = nextval('case_journeys_revision')
+    `UPDATE case_journeys SET steps = $2, reasons = $3, links = $4, picklist = NULL, updated_at = now(),
+       revision = nextval('case_journeys_revision')
      WHERE case_id = $1`,
     [caseId, JSON.stringify(steps), JSON.stringify(reasons), JSON.stringify(links)],
   );

@@ -30,7 +30,8 @@ export async function writeIdentityVerificationResult(
   await client.query(
     `INSERT INTO idv_results (case_id, attempt_id, request_id, person_id, status, verification_status, result)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (attempt_id, request_id) DO UPDATE SET status = EXCLUDED.status, verification_status = EXCLUDED.verification_status,
+     ON CONFLICT (attempt_id, request_id) DO UPDATE SET status = EXCLUDED.status,
+       verification_status = EXCLUDED.verification_status,
        result = EXCLUDED.result, recorded_at = now()`,
     [
       at.caseId,

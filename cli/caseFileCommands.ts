@@ -102,28 +102,33 @@ export function formatEvidence(evidence: CaseEvidence): string {
   for (const r of evidence.idvResults)
     add(
       r,
-      `identity verification ${r.request_id} (person ${r.person_id}): ${r.status}, ${r.verification_status ?? 'no verdict'}`,
+      `identity verification ${r.request_id} (person ${r.person_id}): ` +
+        `${r.status}, ${r.verification_status ?? 'no verdict'}`,
     );
   for (const a of evidence.bankAccounts)
     add(
       a,
-      `account ${a.bank_name} ${a.account_number_masked ?? ''}: ${a.transactions.length} transactions${span(a.transactions)}`,
+      `account ${a.bank_name} ${a.account_number_masked ?? ''}: ` +
+        `${a.transactions.length} transactions${span(a.transactions)}`,
     );
   for (const i of evidence.affordabilityInsights)
     add(
       i,
-      `affordability ${i.request_id}: income ${i.monthly_income} expenditure ${i.monthly_expenditure} ${i.currency} a month; ${i.transactions.length} transactions`,
+      `affordability ${i.request_id}: income ${i.monthly_income} expenditure ` +
+        `${i.monthly_expenditure} ${i.currency} a month; ${i.transactions.length} transactions`,
     );
   for (const r of evidence.incomeEmployerResults)
     add(
       r,
-      `income and employer ${r.request_id}: ${r.status}${r.employer_name ? `, ${r.employer_name}` : ''}${r.annual_income !== null ? `, ${r.annual_income} ${r.currency} a year` : ''}`,
+      `income and employer ${r.request_id}: ${r.status}${r.employer_name ? `, ${r.employer_name}` : ''}` +
+        `${r.annual_income !== null ? `, ${r.annual_income} ${r.currency} a year` : ''}`,
     );
   // The upload's answer; the processing outcome arrives by webhook and is in the step's status.
   for (const d of evidence.providerDocuments)
     add(
       d,
-      `provider document ${d.provider_document_id} (${d.file_name})${d.document_id ? ` from document ${d.document_id}` : ''}: ${d.status} when uploaded`,
+      `provider document ${d.provider_document_id} (${d.file_name})` +
+        `${d.document_id ? ` from document ${d.document_id}` : ''}: ${d.status} when uploaded`,
     );
   const lines = [`case ${evidence.caseId}: case file`];
   if (byAttempt.size === 0 && evidence.documents.length === 0) return `${lines[0]} is empty`;
@@ -131,7 +136,8 @@ export function formatEvidence(evidence: CaseEvidence): string {
   if (evidence.documents.length) lines.push('  documents');
   for (const d of evidence.documents)
     lines.push(
-      `    ${d.document_id} ${d.file_name} (${d.document_type ?? 'untyped'}, ${d.size_bytes} bytes, sha256 ${d.sha256.slice(0, 12)}…)`,
+      `    ${d.document_id} ${d.file_name} (${d.document_type ?? 'untyped'}, ` +
+        `${d.size_bytes} bytes, sha256 ${d.sha256.slice(0, 12)}…)`,
     );
   return lines.join('\n');
 }

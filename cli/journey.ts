@@ -107,7 +107,8 @@ async function withTemporal(work: (ctx: JourneyClientContext) => Promise<Outcome
   installRuntimeLogging();
   const { client, connection } = await connectTemporalClient(temporal, payloadKeys).catch((error: Error) => {
     console.error(
-      `cannot reach Temporal at ${temporal.address}: ${error.message}\nstart the stack with \`npm start -- --keep\`, or set TEMPORAL_ADDRESS`,
+      `cannot reach Temporal at ${temporal.address}: ${error.message}\nstart the stack ` +
+        `with \`npm start -- --keep\`, or set TEMPORAL_ADDRESS`,
     );
     process.exit(1);
   });

@@ -38,13 +38,15 @@ function formatStep(key: string, step: JourneyStep): string[] {
     lines.push(`${pad}choose one with: npm run journey -- resolve-picklist <caseId> <provider_id>`);
     for (const e of picklist)
       lines.push(
-        `${pad}  ${e.provider_id.padEnd(14)} ${e.company_name} (${e.company_number ?? 'no number'}, ${e.country_code ?? '??'})${e.address ? `, ${e.address}` : ''}`,
+        `${pad}  ${e.provider_id.padEnd(14)} ${e.company_name} (${e.company_number ?? 'no number'}, ` +
+          `${e.country_code ?? '??'})${e.address ? `, ${e.address}` : ''}`,
       );
   }
   const earlier = (step.attempts ?? []).filter((a) => a.attempt !== step.attempt);
   for (const a of earlier)
     lines.push(
-      `${pad}attempt ${a.attempt}: ${a.state}${a.carriedOver ? ' (carried over)' : ''}${a.reason ? ` — ${a.reason}` : ''} [${a.workflowId}]`,
+      `${pad}attempt ${a.attempt}: ${a.state}${a.carriedOver ? ' (carried over)' : ''}` +
+        `${a.reason ? ` — ${a.reason}` : ''} [${a.workflowId}]`,
     );
   return lines;
 }
@@ -62,7 +64,8 @@ export function formatBulkPlan(plan: BulkRetryPlan, request: BulkStepRetryReques
   lines.push('');
   if (plan.more) {
     lines.push(
-      `dry run: nothing was retried. More than ${plan.cases.length} journeys match, more than one run takes: narrow --where (by CaseId, StartTime…) and run each part.`,
+      `dry run: nothing was retried. More than ${plan.cases.length} journeys match, more than one ` +
+        `run takes: narrow --where (by CaseId, StartTime…) and run each part.`,
     );
     return lines.join('\n');
   }
@@ -77,7 +80,8 @@ export function formatBulkPlan(plan: BulkRetryPlan, request: BulkStepRetryReques
     '--yes',
   ].join(' ');
   lines.push(
-    `dry run: nothing was retried. To retry ${plan.step} on these ${plan.cases.length} cases (a case whose step cannot be retried is refused, and left as it is):`,
+    `dry run: nothing was retried. To retry ${plan.step} on these ${plan.cases.length} cases (a ` +
+      `case whose step cannot be retried is refused, and left as it is):`,
     `  ${command}`,
   );
   return lines.join('\n');
@@ -85,13 +89,15 @@ export function formatBulkPlan(plan: BulkRetryPlan, request: BulkStepRetryReques
 
 export function formatBulkSummary(summary: BulkRetrySummary): string {
   const lines = [
-    `${summary.step}${summary.fresh ? ' (fresh)' : ''} on ${summary.cases} cases: ${summary.accepted.length} accepted, ${summary.refused.length} refused, ${summary.failed.length} failed`,
+    `${summary.step}${summary.fresh ? ' (fresh)' : ''} on ${summary.cases} cases: ${summary.accepted.length} ` +
+      `accepted, ${summary.refused.length} refused, ${summary.failed.length} failed`,
   ];
   if (summary.refused.length) lines.push('refused:', ...summary.refused.map((r) => `  ${r.caseId}: ${r.message}`));
   if (summary.failed.length) lines.push('failed:', ...summary.failed.map((r) => `  ${r.caseId}: ${r.message}`));
   if (summary.failed.length || summary.refused.length)
     lines.push(
-      `request id ${summary.requestId}: run the same command with --request-id ${shellQuote(summary.requestId)} again once fixed; accepted cases answer their first result`,
+      `request id ${summary.requestId}: run the same command with --request-id ` +
+        `${shellQuote(summary.requestId)} again once fixed; accepted cases answer their first result`,
     );
   return lines.join('\n');
 }

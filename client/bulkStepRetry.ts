@@ -87,7 +87,10 @@ export const bulkRetryUpdateId = (requestId: string, caseId: string) =>
 
 /** Journeys only, running only, on this task queue, and whatever the caller's query says. */
 export function bulkRetryQuery(taskQueue: string, where: string): string {
-  return `WorkflowType = '${journeyWorkflowType}' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue.replace(/'/g, '')}' AND (${where})`;
+  return (
+    `WorkflowType = '${journeyWorkflowType}' AND ExecutionStatus = 'Running' AND ` +
+    `TaskQueue = '${taskQueue.replace(/'/g, '')}' AND (${where})`
+  );
 }
 
 /**
@@ -159,7 +162,8 @@ export async function runBulkStepRetry(
 ): Promise<BulkRetrySummary> {
   if (plan.more)
     throw new BulkRetryTooManyError(
-      `more than ${plan.cases.length} journeys match; narrow the query (by CaseId, StartTime, JourneyState…) and run it again for each part`,
+      `more than ${plan.cases.length} journeys match; narrow the query (by CaseId, ` +
+        `StartTime, JourneyState…) and run it again for each part`,
     );
   const outcomes: BulkRetryOutcome[] = [];
   await eachAtMost(request.concurrency ?? bulkRetryDefaultConcurrency, plan.cases, async (c) => {

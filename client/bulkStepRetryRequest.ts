@@ -23,7 +23,8 @@ export const bulkStepRetryRequestSchema = z.object({
     .max(2000)
     .meta({
       description:
-        "A Temporal visibility query (e.g. JourneyState = 'needs_attention' AND StartTime > '2025-01-01T00:00:00Z'), combined with: journeys of this task queue that are running",
+        "A Temporal visibility query (e.g. JourneyState = 'needs_attention' AND StartTime > " +
+        "'2025-01-01T00:00:00Z'), combined with: journeys of this task queue that are running",
       examples: ["JourneyState = 'needs_attention'", "CaseId IN ('case-1', 'case-2')"],
     }),
   step: z
@@ -44,7 +45,9 @@ export const bulkStepRetryRequestSchema = z.object({
     .meta({ description: 'Ask the provider for a new purchase on each case instead of continuing what it holds' }),
   requestId: operatorRequestIdSchema.optional().meta({
     description:
-      "The run's id (1 to 200 printable ASCII characters): each case's Update id is retry-step/<requestId>/<caseId>, so re-running with it answers cases already retried with their first result. Generated when absent, and returned.",
+      "The run's id (1 to 200 printable ASCII characters): each case's Update id is " +
+      'retry-step/<requestId>/<caseId>, so re-running with it answers cases already retried ' +
+      'with their first result. Generated when absent, and returned.',
   }),
   concurrency: z
     .number()

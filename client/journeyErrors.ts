@@ -21,7 +21,8 @@ export class JourneyClosedError extends Error {
     readonly runStatus: string,
   ) {
     super(
-      `case/${caseId} is ${runStatus.toLowerCase()}; operator actions need a running journey (journey retry starts a new run)`,
+      `case/${caseId} is ${runStatus.toLowerCase()}; operator actions need a ` +
+        `running journey (journey retry starts a new run)`,
     );
   }
 }
@@ -41,7 +42,8 @@ export class RequestIdReusedError extends Error {
     readonly step: string,
   ) {
     super(
-      `request id ${JSON.stringify(updateId)} was already used on this journey for ${firstStep}, not ${step}: send a new request id for a new request`,
+      `request id ${JSON.stringify(updateId)} was already used on this journey for ` +
+        `${firstStep}, not ${step}: send a new request id for a new request`,
     );
   }
 }

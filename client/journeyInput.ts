@@ -74,10 +74,16 @@ export const onboardCaseInputFields = z.object({
       z.object({
         personId: z.string().min(1),
         // Kept in the case file to show and search the case by; the journey never receives it (journeyOperations.ts).
-        name: z.string().min(1).max(300).optional().meta({
-          description:
-            "The person's name: recorded in the case file, where the queue shows and searches it; never sent to the journey",
-        }),
+        name: z
+          .string()
+          .min(1)
+          .max(300)
+          .optional()
+          .meta({
+            description:
+              "The person's name: recorded in the case file, where the queue shows " +
+              'and searches it; never sent to the journey',
+          }),
       }),
     )
     .default([]),

@@ -21,7 +21,8 @@ export const operatorRequestIdSchema = z
   .regex(/^[\x20-\x7e]{1,200}$/, 'must be 1 to 200 printable ASCII characters')
   .meta({
     description:
-      'Repeating a request with the same id answers the first result instead of acting again (1 to 200 printable ASCII characters)',
+      'Repeating a request with the same id answers the first result instead of ' +
+      'acting again (1 to 200 printable ASCII characters)',
   });
 
 /**

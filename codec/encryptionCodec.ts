@@ -54,7 +54,8 @@ export class EncryptionCodec implements PayloadCodec {
     const entry = this.byId.get(id);
     if (!entry) {
       throw new PayloadDecryptionError(
-        `payload encrypted with key id "${id}", which is not among the configured keys (${[...this.byId.keys()].join(', ')}); add it to PAYLOAD_ENCRYPTION_KEYS`,
+        `payload encrypted with key id "${id}", which is not among the configured keys (` +
+          `${[...this.byId.keys()].join(', ')}); add it to PAYLOAD_ENCRYPTION_KEYS`,
       );
     }
     const data = Buffer.from(payload.data ?? []);
@@ -69,7 +70,8 @@ export class EncryptionCodec implements PayloadCodec {
       plaintext = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
     } catch {
       throw new PayloadDecryptionError(
-        `encrypted payload under key id "${id}" failed authentication (altered, or encrypted with another key under that id)`,
+        `encrypted payload under key id "${id}" failed authentication (altered, ` +
+          `or encrypted with another key under that id)`,
       );
     }
     return temporal.api.common.v1.Payload.decode(plaintext);

@@ -53,7 +53,8 @@ export function readTemporalConfig(env: NodeJS.ProcessEnv = process.env): Tempor
   } catch (error) {
     if (error instanceof ConfigurationError) throw error;
     const where = env.TEMPORAL_CONFIG_FILE
-      ? ` (TEMPORAL_CONFIG_FILE ${env.TEMPORAL_CONFIG_FILE}${env.TEMPORAL_PROFILE ? `, profile ${env.TEMPORAL_PROFILE}` : ''})`
+      ? ` (TEMPORAL_CONFIG_FILE ${env.TEMPORAL_CONFIG_FILE}` +
+        `${env.TEMPORAL_PROFILE ? `, profile ${env.TEMPORAL_PROFILE}` : ''})`
       : '';
     throw new ConfigurationError(`Invalid configuration:\n  Temporal connection${where}: ${(error as Error).message}`);
   }

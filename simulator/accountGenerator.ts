@@ -47,7 +47,10 @@ export function generateAccount(store: SimulatorStore, caseId: string, volume?: 
       account_connection_id: id,
       bank_name: r.pick(banks),
       account_name: 'Current Account',
-      sort_code: `${Math.floor(10 + r.next() * 89)}-${Math.floor(10 + r.next() * 89)}-${Math.floor(10 + r.next() * 89)}`,
+      sort_code:
+        `${Math.floor(10 + r.next() * 89)}-` +
+        `${Math.floor(10 + r.next() * 89)}-` +
+        `${Math.floor(10 + r.next() * 89)}`,
       account_number_masked: `****${Math.floor(1000 + r.next() * 8999)}`,
       currency: 'GBP',
     },

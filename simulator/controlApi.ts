@@ -49,7 +49,8 @@ const faultSchema = z
       (f.response_lost === true || f.status !== undefined || f.latency_ms !== undefined),
     {
       error:
-        'give status (an error answer), response_lost: true (the answer is lost) or latency_ms (the answer is late); status and response_lost not both',
+        'give status (an error answer), response_lost: true (the answer is lost) or ' +
+        'latency_ms (the answer is late); status and response_lost not both',
       path: ['status'],
     },
   );
@@ -203,7 +204,8 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
   on(
     'post',
     '/open-banking-connections/:connectionId/complete',
-    'The applicant completes an open banking connection { status: Connected|Rejected, accounts?, months?, transactions_per_month? }',
+    'The applicant completes an open banking connection { status: ' +
+      'Connected|Rejected, accounts?, months?, transactions_per_month? }',
     async (req, res) => {
       const connection = store.openBankingConnections.get(req.params.connectionId as string);
       if (!connection) return sendError(res, 404, 'not_found', `No open banking connection ${req.params.connectionId}`);

@@ -131,7 +131,8 @@ function answerRepeat(req: Request, res: Response, key: string, record: KeyRecor
       res,
       422,
       'idempotency_key_reuse',
-      `${IDEMPOTENCY_KEY_HEADER} ${key} was used for a different request to ${req.method} ${record.path}; use a new key for a new request`,
+      `${IDEMPOTENCY_KEY_HEADER} ${key} was used for a different request to ` +
+        `${req.method} ${record.path}; use a new key for a new request`,
     );
   }
   if (!record.answer) {

@@ -118,7 +118,8 @@ async function completeAffordability(
     'AffordabilityInsights.Completed': {
       request_id: insight.request_id,
       affordability_insight_endpoint: `${base}${path(routes.affordabilityInsight, { requestId: insight.request_id })}`,
-      affordability_insight_transactions_endpoint: `${base}${path(routes.affordabilityInsightTransactions, { requestId: insight.request_id })}`,
+      affordability_insight_transactions_endpoint:
+        `${base}` + `${path(routes.affordabilityInsightTransactions, { requestId: insight.request_id })}`,
     },
   });
 }

@@ -105,7 +105,8 @@ export function restoreState(store: SimulatorStore, file: string): boolean {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new ConfigurationError(
-      `SIMULATOR_STATE_FILE: ${file} is not readable JSON (${(error as Error).message}); move it away to start a fresh simulator`,
+      `SIMULATOR_STATE_FILE: ${file} is not readable JSON (` +
+        `${(error as Error).message}); move it away to start a fresh simulator`,
     );
   }
   const saved = savedStateSchema.safeParse(parsed);

@@ -94,17 +94,20 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
   }
   if (c.WEBHOOK_REQUIRE_SIGNATURE === false) {
     throw new ConfigurationError(
-      'Invalid configuration:\n  WEBHOOK_REQUIRE_SIGNATURE: false is retired: signatures are required by default; set WEBHOOK_ALLOW_UNSIGNED=true to accept unsigned deliveries',
+      'Invalid configuration:\n  WEBHOOK_REQUIRE_SIGNATURE: false is retired: signatures are required by ' +
+        'default; set WEBHOOK_ALLOW_UNSIGNED=true to accept unsigned deliveries',
     );
   }
   if (c.WEBHOOK_REQUIRE_SIGNATURE && c.WEBHOOK_ALLOW_UNSIGNED) {
     throw new ConfigurationError(
-      'Invalid configuration:\n  WEBHOOK_ALLOW_UNSIGNED: contradicts WEBHOOK_REQUIRE_SIGNATURE=true (unset one of them)',
+      'Invalid configuration:\n  WEBHOOK_ALLOW_UNSIGNED: contradicts ' +
+        'WEBHOOK_REQUIRE_SIGNATURE=true (unset one of them)',
     );
   }
   if (c.WEBHOOK_REQUIRE_SIGNATURE && !c.WEBHOOK_SECRET && c.WEBHOOK_SECRET_SOURCE === 'config') {
     throw new ConfigurationError(
-      'Invalid configuration:\n  WEBHOOK_SECRET: required when WEBHOOK_REQUIRE_SIGNATURE is true (or set WEBHOOK_SECRET_SOURCE=provider)',
+      'Invalid configuration:\n  WEBHOOK_SECRET: required when ' +
+        'WEBHOOK_REQUIRE_SIGNATURE is true (or set WEBHOOK_SECRET_SOURCE=provider)',
     );
   }
   return {
@@ -135,7 +138,8 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
 export function assertSecretSource(config: BridgeConfig): void {
   if (config.requireSignature && config.secretSource === 'config' && config.secrets.length === 0) {
     throw new ConfigurationError(
-      'Invalid configuration:\n  WEBHOOK_SECRET: required (signatures are required): set it, or WEBHOOK_SECRET_SOURCE=provider, or WEBHOOK_ALLOW_UNSIGNED=true',
+      'Invalid configuration:\n  WEBHOOK_SECRET: required (signatures are required): set it, or ' +
+        'WEBHOOK_SECRET_SOURCE=provider, or WEBHOOK_ALLOW_UNSIGNED=true',
     );
   }
 }

@@ -17,7 +17,9 @@ export function createBridgeMetrics(sources: MetricSources = {}) {
     registry,
     deliveries: new Counter({
       name: 'bridge_deliveries_total',
-      help: 'Deliveries by outcome (signalled, spooled, held, dead_lettered, rejected_signature, malformed_json, too_large, unavailable) and event type (known types, other)',
+      help:
+        'Deliveries by outcome (signalled, spooled, held, dead_lettered, rejected_signature, ' +
+        'malformed_json, too_large, unavailable) and event type (known types, other)',
       labelNames: ['outcome', 'event_type'] as const,
       registers: [registry],
     }),

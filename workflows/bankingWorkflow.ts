@@ -88,7 +88,8 @@ function outcomeOf(delivery: ResourceDelivery): Outcome | undefined {
       ? connected(statement)
       : {
           ok: false,
-          reason: `the bank statement ${statement.document.file_name} failed: ${statement.message ?? 'no reason given'}`,
+          reason:
+            `the bank statement ${statement.document.file_name} failed: ` + `${statement.message ?? 'no reason given'}`,
         };
   }
   return undefined;

@@ -189,7 +189,8 @@ class Journey {
       if (!acted)
         return this.close(
           'needs_attention',
-          `no operator decision within ${String(this.input.deadlines.operatorDecision ?? defaultDeadlines.operatorDecision)}`,
+          `no operator decision within ` +
+            `${String(this.input.deadlines.operatorDecision ?? defaultDeadlines.operatorDecision)}`,
         );
     }
   }
@@ -368,18 +369,24 @@ class Journey {
     const step = typeof key === 'string' ? this.status.steps[key] : undefined;
     if (!step)
       throw new Error(
-        `unknown step ${JSON.stringify(key)}; the steps of this journey are: ${Object.keys(this.status.steps).join(', ')}`,
+        `unknown step ${JSON.stringify(key)}; the steps of this journey are: ` +
+          `${Object.keys(this.status.steps).join(', ')}`,
       );
     const inFlight = this.inFlight.get(key as string);
     if (inFlight)
       throw new Error(
-        `a ${inFlight} of ${String(key)} is under way; send yours once it has answered, against the step as it then stands`,
+        `a ${inFlight} of ${String(key)} is under way; send yours once it has ` +
+          `answered, against the step as it then stands`,
       );
     return step;
   }
 
   private closingRefusal(): string {
-    return `the journey is being cancelled (${this.cancelReason ?? 'cancelled through Temporal'}); no further operator actions`;
+    return (
+      `the journey is being cancelled (` +
+      `${this.cancelReason ?? 'cancelled through Temporal'}); no further ` +
+      `operator actions`
+    );
   }
 
   /**
@@ -400,7 +407,8 @@ class Journey {
     const step = this.knownStep(key);
     if (step.dependsOn && !this.dependencyMet(step))
       throw new Error(
-        `${key} waits for ${step.dependsOn}, which is ${this.status.steps[step.dependsOn]?.state}; retry ${step.dependsOn} first`,
+        `${key} waits for ${step.dependsOn}, which is ` +
+          `${this.status.steps[step.dependsOn]?.state}; retry ${step.dependsOn} first`,
       );
     if (retryableStates.includes(step.state)) return;
     throw new Error(`${key} is ${step.state}; a step can be retried when it is ${retryableStates.join(', ')}`);

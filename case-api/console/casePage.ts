@@ -59,19 +59,35 @@ export function caseBody(
   const title = desk?.record?.company
     ? `${escapeHtml(desk.record.company)} <code class="muted">${escapeHtml(view.caseId)}</code>`
     : `Case <code>${escapeHtml(view.caseId)}</code>`;
-  const applicants = desk?.record?.applicants.length
-    ? `<p>Applicants: ${desk.record.applicants.map((a) => (a.name ? `<strong>${escapeHtml(a.name)}</strong>` : `<code>${escapeHtml(a.personId)}</code>`)).join(', ')}</p>`
-    : '';
+  const applicantList = desk?.record?.applicants
+    .map((a) => (a.name ? `<strong>${escapeHtml(a.name)}</strong>` : `<code>${escapeHtml(a.personId)}</code>`))
+    .join(', ');
+  const applicants = desk?.record?.applicants.length ? `<p>Applicants: ${applicantList}</p>` : '';
   const history = ctx.webUi && view.runId ? webUiLinks(ctx.webUi, view.caseId, view.runId) : '';
   const cancel = open
-    ? `<form class="inline" method="post" action="${action('cancel')}">${hidden}<input type="text" name="reason" placeholder="why cancel" aria-label="cancel reason"><button class="danger">Cancel journey</button></form>`
+    ? `<form class="inline" method="post" action="${action('cancel')}">${hidden}<input type="text" name="reason" ` +
+      `placeholder="why cancel" aria-label="cancel reason"><button class="danger">Cancel journey</button></form>`
     : '';
-  return `${flash ? `<div class="box ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${escapeHtml(flash.text)}</div>` : ''}
-<div data-live${live}><h1>${title} <span class="state ${escapeHtml(view.state)}" id="journey-state">${escapeHtml(view.state)}</span></h1>
-${applicants}<p class="muted">run ${escapeHtml(view.runStatus.toLowerCase())}${view.operatorDeadline ? ` · waits for an operator until ${when(view.operatorDeadline)}` : ''} ${history ? `· ${history}` : ''}</p>
+  const flashBox = flash
+    ? `<div class="box ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">` +
+      `${escapeHtml(flash.text)}</div>`
+    : '';
+  const state = `<span class="state ${escapeHtml(view.state)}" id="journey-state">${escapeHtml(view.state)}</span>`;
+  const runStatus = escapeHtml(view.runStatus.toLowerCase());
+  const deadline = view.operatorDeadline ? ` · waits for an operator until ${when(view.operatorDeadline)}` : '';
+  const reasons = view.reasons.length
+    ? `<div class="box"><strong>Why it is not done</strong><ul>` +
+      `${view.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul></div>`
+    : '';
+  const stepsTable =
+    '<table><thead><tr><th>Step</th><th>State</th><th>Attempts</th><th>Details</th><th>Actions</th></tr></thead>' +
+    `<tbody>${steps}</tbody></table>`;
+  return `${flashBox}
+<div data-live${live}><h1>${title} ${state}</h1>
+${applicants}<p class="muted">run ${runStatus}${deadline} ${history ? `· ${history}` : ''}</p>
 ${desk?.record ? ownerBox(desk.record, ctx, action, hidden) : ''}
-${view.reasons.length ? `<div class="box"><strong>Why it is not done</strong><ul>${view.reasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul></div>` : ''}
-<table><thead><tr><th>Step</th><th>State</th><th>Attempts</th><th>Details</th><th>Actions</th></tr></thead><tbody>${steps}</tbody></table>
+${reasons}
+${stepsTable}
 ${cancel}
 ${desk ? evidenceSection(desk.evidence, names) + timelineSection(desk.timeline, names) : ''}</div>`;
 }
@@ -88,7 +104,8 @@ function ownerBox(record: CaseRecord, ctx: CasePageContext, action: (p: string) 
   const colleagues = ctx.operators.filter((o) => o !== ctx.me && o !== record.assignee);
   const give = colleagues.length
     ? form(
-        `<input type="hidden" name="to" value="colleague"><select name="assignee" aria-label="colleague">${colleagues.map((o) => `<option>${escapeHtml(o)}</option>`).join('')}</select><button>Assign</button>`,
+        `<input type="hidden" name="to" value="colleague"><select name="assignee" aria-label="colleague">` +
+          `${colleagues.map((o) => `<option>${escapeHtml(o)}</option>`).join('')}</select><button>Assign</button>`,
       )
     : '';
   const release = record.assignee ? form('<input type="hidden" name="to" value="nobody"><button>Release</button>') : '';
@@ -100,7 +117,10 @@ function webUiLinks(webUi: { url: string; namespace: string }, caseId: string, r
   const namespace = `${webUi.url}/namespaces/${encodeURIComponent(webUi.namespace)}`;
   const journey = `${namespace}/workflows/${encodeURIComponent(`case/${caseId}`)}/${encodeURIComponent(runId)}/history`;
   const all = `${namespace}/workflows?query=${encodeURIComponent(`CaseId="${caseId}"`)}`;
-  return `<a href="${escapeHtml(journey)}">history in the Temporal Web UI</a> · <a href="${escapeHtml(all)}">every workflow of this case</a>`;
+  return (
+    `<a href="${escapeHtml(journey)}">history in the Temporal Web UI</a> · <a href="` +
+    `${escapeHtml(all)}">every workflow of this case</a>`
+  );
 }
 
 function stepRow(
@@ -115,11 +135,14 @@ function stepRow(
   const details = [
     step.reason ? `<div>${escapeHtml(step.reason)}</div>` : '',
     step.error
-      ? `<div>provider said: <code>${escapeHtml(String(step.error.status ?? 'no answer'))}</code> ${escapeHtml(step.error.message)}</div>`
+      ? `<div>provider said: <code>` +
+        `${escapeHtml(String(step.error.status ?? 'no answer'))}</code> ` +
+        `${escapeHtml(step.error.message)}</div>`
       : '',
     ...Object.entries(step.links ?? {}).map(
       ([name, link]) =>
-        `<div>${escapeHtml(name.replace(/_/g, ' '))}: <a href="${escapeHtml(link)}" rel="noreferrer">${escapeHtml(link)}</a></div>`,
+        `<div>${escapeHtml(name.replace(/_/g, ' '))}: <a href="${escapeHtml(link)}" ` +
+        `rel="noreferrer">${escapeHtml(link)}</a></div>`,
     ),
     ...Object.entries(step.providerIds).map(
       ([k, v]) => `<div class="muted">${escapeHtml(k)} <code>${escapeHtml(v)}</code></div>`,
@@ -129,11 +152,17 @@ function stepRow(
   const attempts = step.attempts
     .map(
       (a) =>
-        `<div>#${a.attempt} <span class="state ${escapeHtml(a.state)}">${escapeHtml(a.state)}</span>${a.carriedOver ? ' (carried over)' : ''}${a.reason ? ` <span class="muted">${escapeHtml(a.reason)}</span>` : ''}</div>`,
+        `<div>#${a.attempt} <span class="state ${escapeHtml(a.state)}">${escapeHtml(a.state)}` +
+        `</span>${a.carriedOver ? ' (carried over)' : ''}` +
+        `${a.reason ? ` <span class="muted">${escapeHtml(a.reason)}</span>` : ''}</div>`,
     )
     .join('');
   const actions = open ? stepActions(key, step, action, hidden, mayWaive) : '';
-  return `<tr data-step="${escapeHtml(key)}"><td>${stepLabel(key, names)}</td><td><span class="state ${escapeHtml(step.state)}">${escapeHtml(step.state)}</span></td><td>${attempts || '<span class="muted">none yet</span>'}</td><td>${details}</td><td>${actions}</td></tr>`;
+  return (
+    `<tr data-step="${escapeHtml(key)}"><td>${stepLabel(key, names)}</td><td><span class="state ` +
+    `${escapeHtml(step.state)}">${escapeHtml(step.state)}</span></td><td>` +
+    `${attempts || '<span class="muted">none yet</span>'}</td><td>${details}</td><td>${actions}</td></tr>`
+  );
 }
 
 function stepActions(
@@ -145,12 +174,15 @@ function stepActions(
 ): string {
   const stepField = `<input type="hidden" name="step" value="${escapeHtml(key)}">`;
   const retry = retryable.includes(step.state)
-    ? `<form class="inline" method="post" action="${action('retry')}">${hidden}${stepField}<button>Retry</button></form>`
+    ? `<form class="inline" method="post" action="${action('retry')}">` +
+      `${hidden}${stepField}<button>Retry</button></form>`
     : '';
   const waive =
     settled.includes(step.state) || !mayWaive
       ? ''
-      : `<form class="inline" method="post" action="${action('waive')}">${hidden}${stepField}<input type="text" name="reason" required placeholder="reason" aria-label="waive reason for ${escapeHtml(key)}"><button>Waive</button></form>`;
+      : `<form class="inline" method="post" action="${action('waive')}">${hidden}${stepField}` +
+        `<input type="text" name="reason" required placeholder="reason" aria-label="waive reason ` +
+        `for ${escapeHtml(key)}"><button>Waive</button></form>`;
   return retry + waive;
 }
 
@@ -169,8 +201,16 @@ function picklistForm(
   const options = picklist
     .map(
       (e, i) =>
-        `<label style="display:block"><input type="radio" name="providerId" value="${escapeHtml(e.provider_id)}"${i === 0 ? ' required' : ''}> ${escapeHtml(e.company_name)} <span class="muted">(${escapeHtml(e.company_number ?? 'no number')}, ${escapeHtml(e.country_code ?? '??')})${e.address ? `, ${escapeHtml(e.address)}` : ''} · <code>${escapeHtml(e.provider_id)}</code></span></label>`,
+        `<label style="display:block"><input type="radio" name="providerId" value="${escapeHtml(e.provider_id)}` +
+        `"${i === 0 ? ' required' : ''}> ${escapeHtml(e.company_name)} <span class="muted">(` +
+        `${escapeHtml(e.company_number ?? 'no number')}, ${escapeHtml(e.country_code ?? '??')})` +
+        `${e.address ? `, ${escapeHtml(e.address)}` : ''} · <code>${escapeHtml(e.provider_id)}</code></span>` +
+        `</label>`,
     )
     .join('');
-  return `<form method="post" action="${action('picklist')}" class="box">${hidden}<strong>Which company is it?</strong>${expiresAt ? `<div class="muted picklist-expiry">unresolved, the step expires at ${when(expiresAt)}</div>` : ''}${options}<button>Choose this company</button></form>`;
+  return (
+    `<form method="post" action="${action('picklist')}" class="box">${hidden}<strong>Which company is it?</strong>` +
+    (expiresAt ? `<div class="muted picklist-expiry">unresolved, the step expires at ${when(expiresAt)}</div>` : '') +
+    `${options}<button>Choose this company</button></form>`
+  );
 }

@@ -152,7 +152,9 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
         403,
         page(
           'Refused',
-          `<div class="box error" role="alert">Refused: waiving a step needs the ${escapeHtml(config.waiveRole ?? '')} role.</div><p><a href="/console/cases/${encodeURIComponent(caseId.data)}">Back to the case</a></p>`,
+          `<div class="box error" role="alert">Refused: waiving a step needs the ` +
+            `${escapeHtml(config.waiveRole ?? '')} role.</div><p><a href="/console/cases/` +
+            `${encodeURIComponent(caseId.data)}">Back to the case</a></p>`,
           { signedIn: signedIn(res) },
         ),
       );
@@ -188,7 +190,8 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
       http.status,
       page(
         'Problem',
-        `<div class="box error" role="alert">${http.message.replace(/[<>&"]/g, '')}</div><p><a href="/console">Back to the queue</a></p>`,
+        `<div class="box error" role="alert">${http.message.replace(/[<>&"]/g, '')}` +
+          `</div><p><a href="/console">Back to the queue</a></p>`,
         { signedIn: signedIn(res) },
       ),
     );

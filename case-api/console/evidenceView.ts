@@ -13,7 +13,11 @@ export function evidenceSection(evidence: DeskEvidence, names: Names): string {
     idvResults(evidence.idvResults, names),
     accounts(evidence.bankAccounts),
   ].filter(Boolean);
-  return `<section id="evidence"><h2>Evidence</h2>${parts.length ? parts.join('') : '<p class="muted">The case file holds nothing from the provider yet.</p>'}</section>`;
+  return (
+    `<section id="evidence"><h2>Evidence</h2>` +
+    `${parts.length ? parts.join('') : '<p class="muted">The case file holds nothing from the provider yet.</p>'}` +
+    `</section>`
+  );
 }
 
 function creditReports(reports: DeskEvidence['creditReports']): string {
@@ -21,10 +25,16 @@ function creditReports(reports: DeskEvidence['creditReports']): string {
   const rows = reports
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.companyName ?? '')} <span class="muted">${escapeHtml(r.companyNumber ?? '')}</span></td><td>${escapeHtml(r.status)}</td><td>${r.creditScore ?? ''}</td><td>${r.creditLimit === null ? '' : escapeHtml(`${r.creditLimit.toLocaleString('en-GB')} ${r.currency ?? ''}`)}</td><td><code class="muted">${escapeHtml(r.reportId)}</code></td></tr>`,
+        `<tr><td>${escapeHtml(r.companyName ?? '')} <span class="muted">${escapeHtml(r.companyNumber ?? '')}` +
+        `</span></td><td>${escapeHtml(r.status)}</td><td>${r.creditScore ?? ''}</td><td>` +
+        `${r.creditLimit === null ? '' : escapeHtml(`${r.creditLimit.toLocaleString('en-GB')} ${r.currency ?? ''}`)}` +
+        `</td><td><code class="muted">${escapeHtml(r.reportId)}</code></td></tr>`,
     )
     .join('');
-  return `<h3>Credit report</h3><table id="credit-reports"><thead><tr><th>Company</th><th>Status</th><th>Score</th><th>Credit limit</th><th>Report</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return (
+    `<h3>Credit report</h3><table id="credit-reports"><thead><tr><th>Company</th><th>Status</th><th>Score</th>` +
+    `<th>Credit limit</th><th>Report</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
 }
 
 function idvResults(results: DeskEvidence['idvResults'], names: Names): string {
@@ -32,10 +42,15 @@ function idvResults(results: DeskEvidence['idvResults'], names: Names): string {
   const rows = results
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(names.get(r.personId) ?? r.personId)}</td><td>${escapeHtml(r.status)}</td><td>${escapeHtml(r.verificationStatus ?? '')}</td><td><code class="muted">${escapeHtml(r.requestId)}</code></td></tr>`,
+        `<tr><td>${escapeHtml(names.get(r.personId) ?? r.personId)}</td><td>` +
+        `${escapeHtml(r.status)}</td><td>${escapeHtml(r.verificationStatus ?? '')}</td><td>` +
+        `<code class="muted">${escapeHtml(r.requestId)}</code></td></tr>`,
     )
     .join('');
-  return `<h3>Identity verification</h3><table id="idv-results"><thead><tr><th>Person</th><th>Status</th><th>Verdict</th><th>Request</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return (
+    `<h3>Identity verification</h3><table id="idv-results"><thead><tr><th>Person</th><th>Status</th>` +
+    `<th>Verdict</th><th>Request</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
 }
 
 function accounts(list: DeskEvidence['bankAccounts']): string {
@@ -48,8 +63,15 @@ function account(a: DeskEvidence['bankAccounts'][number]): string {
   const balances = a.balances
     .map(
       (b) =>
-        `<li>${escapeHtml(b.type)}: <strong>${escapeHtml(b.amount.toLocaleString('en-GB', { minimumFractionDigits: 2 }))} ${escapeHtml(b.currency)}</strong> <span class="muted">as of ${escapeHtml(b.as_of)}</span></li>`,
+        `<li>${escapeHtml(b.type)}: <strong>` +
+        `${escapeHtml(b.amount.toLocaleString('en-GB', { minimumFractionDigits: 2 }))} ` +
+        `${escapeHtml(b.currency)}</strong> <span class="muted">as of ${escapeHtml(b.as_of)}` +
+        `</span></li>`,
     )
     .join('');
-  return `<div class="box account" data-account="${escapeHtml(a.accountConnectionId)}"><strong>${escapeHtml(title)}</strong><ul>${balances}</ul>${moneyChart(a.months, a.currency, `Money in and out of ${title} by month`)}</div>`;
+  return (
+    `<div class="box account" data-account="${escapeHtml(a.accountConnectionId)}"><strong>${escapeHtml(title)}` +
+    `</strong><ul>${balances}</ul>${moneyChart(a.months, a.currency, `Money in and out of ${title} by month`)}` +
+    `</div>`
+  );
 }

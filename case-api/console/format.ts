@@ -26,5 +26,8 @@ export function stepLabel(key: string, names: Names): string {
   const [kind, personId] = key.split('/');
   const name = personId ? names.get(personId) : undefined;
   if (!name) return `<code>${escapeHtml(key)}</code>`;
-  return `${escapeHtml((kind ?? key).replace(/-/g, ' '))} · <strong>${escapeHtml(name)}</strong> <code class="muted">${escapeHtml(personId!.slice(0, 8))}…</code>`;
+  return (
+    `${escapeHtml((kind ?? key).replace(/-/g, ' '))} · <strong>${escapeHtml(name)}</strong> ` +
+    `<code class="muted">${escapeHtml(personId!.slice(0, 8))}…</code>`
+  );
 }

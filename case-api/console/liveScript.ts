@@ -10,7 +10,8 @@
  */
 export const liveScript = `(() => {
   const region = () => document.querySelector('[data-live]');
-  const busy = (el) => el.contains(document.activeElement) || [...el.querySelectorAll('input[type=text],input[type=search]')].some((i) => i.value);
+  const busy = (el) => el.contains(document.activeElement) ||
+    [...el.querySelectorAll('input[type=text],input[type=search]')].some((i) => i.value);
   const pause = (ms) => new Promise((r) => setTimeout(r, ms));
   const get = (url, headers) => fetch(url, { credentials: 'same-origin', redirect: 'manual', headers });
   const signedOut = (res) => res.type === 'opaqueredirect' && (location.assign('/console/login'), true);
@@ -33,7 +34,8 @@ export const liveScript = `(() => {
       const el = region();
       if (!el || !el.dataset.watch) return;
       try {
-        const res = await get('/console/changes?' + el.dataset.watch + '&since=' + encodeURIComponent(el.dataset.mark || ''), {});
+        const res = await get('/console/changes?' + el.dataset.watch + '&since=' +
+          encodeURIComponent(el.dataset.mark || ''), {});
         if (signedOut(res)) return;
         if (res.status === 200) await refresh();
         else if (res.status !== 204) await pause(5000);

@@ -132,7 +132,9 @@ export function mountOidcSignIn(router: Router, config: CaseApiConfig, oidc: Oid
       return signInPage(
         401,
         res,
-        `The identity provider did not sign you in${typeof reason === 'string' ? ` (${reason.slice(0, 100)})` : ''}; sign in again.`,
+        `The identity provider did not sign you in` +
+          `${typeof reason === 'string' ? ` (${reason.slice(0, 100)})` : ''}; sign in ` +
+          `again.`,
       );
     }
     const name = [claimAt(claims, oidc.nameClaim), claims.preferred_username, claims.sub]

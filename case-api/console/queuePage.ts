@@ -34,19 +34,37 @@ export function queueBody(cases: CaseSummary[], ctx: QueueContext): string {
 
 function filterForm(ctx: QueueContext): string {
   const f = ctx.filters;
-  const select = (name: string, label: string, options: [string, string][], value: string | number | undefined) =>
-    `<label>${label} <select name="${name}">${options.map(([v, text]) => `<option value="${escapeHtml(v)}"${String(value ?? '') === v ? ' selected' : ''}>${escapeHtml(text)}</option>`).join('')}</select></label>`;
+  const select = (name: string, label: string, options: [string, string][], value: string | number | undefined) => {
+    const choices = options
+      .map(
+        ([v, text]) =>
+          `<option value="${escapeHtml(v)}"${String(value ?? '') === v ? ' selected' : ''}>` +
+          `${escapeHtml(text)}</option>`,
+      )
+      .join('');
+    return `<label>${label} <select name="${name}">${choices}</select></label>`;
+  };
   const owners: [string, string][] = [
     ['', 'anyone or nobody'],
     [NOBODY, 'nobody'],
     ...ctx.operators.map((o): [string, string] => [o, o === ctx.me ? `${o} (me)` : o]),
   ];
+  const waiting: [string, string][] = [
+    ['', 'any time'],
+    ...waitingChoices.map((m): [string, string] => [
+      String(m),
+      m < 60 ? `${m} min` : m < 1440 ? `${m / 60} h` : `${m / 1440} d`,
+    ]),
+  ];
+  const nameField =
+    `<label>Name <input type="search" name="name" value="${escapeHtml(f.name ?? '')}" ` +
+    'placeholder="company or applicant" maxlength="200"></label>';
   return `<form method="get" action="/console" class="box filters" role="search">
 ${select('state', 'State', [['', 'any'], ...journeyStates.map((s): [string, string] => [s, s])], f.state)}
 ${select('stepState', 'A step', [['', 'any'], ...stepStates.map((s): [string, string] => [s, s])], f.stepState)}
 ${select('owner', 'Owner', owners, f.owner)}
-<label>Name <input type="search" name="name" value="${escapeHtml(f.name ?? '')}" placeholder="company or applicant" maxlength="200"></label>
-${select('waiting', 'Waiting longer than', [['', 'any time'], ...waitingChoices.map((m): [string, string] => [String(m), m < 60 ? `${m} min` : m < 1440 ? `${m / 60} h` : `${m / 1440} d`])], f.waiting)}
+${nameField}
+${select('waiting', 'Waiting longer than', waiting, f.waiting)}
 ${select(
   'sort',
   'Sort',
@@ -63,7 +81,10 @@ ${select(
 function table(cases: CaseSummary[], me: string): string {
   if (cases.length === 0) return '<p class="muted">No case matches.</p>';
   const rows = cases.map((c) => row(c, me)).join('');
-  return `<table class="queue"><thead><tr><th>Case</th><th>Applicants</th><th>State</th><th>What is wrong</th><th>Waiting since</th><th>Deadline</th><th>Owner</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return (
+    `<table class="queue"><thead><tr><th>Case</th><th>Applicants</th><th>State</th><th>What is wrong</th>` +
+    `<th>Waiting since</th><th>Deadline</th><th>Owner</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
 }
 
 function row(c: CaseSummary, me: string): string {
@@ -80,7 +101,12 @@ function row(c: CaseSummary, me: string): string {
   const owner = c.assignee
     ? `${escapeHtml(c.assignee)}${c.assignee === me ? ' <span class="muted">(me)</span>' : ''}`
     : '<span class="muted">nobody</span>';
-  return `<tr data-case="${escapeHtml(c.caseId)}"><td><a href="${href}">${title}</a><div><code class="muted">${escapeHtml(c.caseId)}</code></div><div class="muted">started ${when(c.startedAt)}</div></td><td>${applicants}</td><td><span class="state ${escapeHtml(c.state)}">${escapeHtml(c.state)}</span></td><td>${reasons}</td><td>${waiting}</td><td class="deadline">${deadline}</td><td class="owner">${owner}</td></tr>`;
+  return (
+    `<tr data-case="${escapeHtml(c.caseId)}"><td><a href="${href}">${title}</a><div><code class="muted">` +
+    `${escapeHtml(c.caseId)}</code></div><div class="muted">started ${when(c.startedAt)}</div></td><td>` +
+    `${applicants}</td><td><span class="state ${escapeHtml(c.state)}">${escapeHtml(c.state)}</span></td><td>` +
+    `${reasons}</td><td>${waiting}</td><td class="deadline">${deadline}</td><td class="owner">${owner}</td></tr>`
+  );
 }
 
 /**

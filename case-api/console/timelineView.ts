@@ -20,7 +20,11 @@ export function timelineSection(entries: readonly TimelineEntry[], names: Names)
     .reverse()
     .map((e) => `<li class="${escapeHtml(e.kind)}">${when(e.at)} ${describe(e, names)}</li>`)
     .join('');
-  return `<section id="timeline"><h2>Timeline</h2>${items ? `<ol class="timeline">${items}</ol>` : '<p class="muted">Nothing yet.</p>'}</section>`;
+  return (
+    `<section id="timeline"><h2>Timeline</h2>` +
+    `${items ? `<ol class="timeline">${items}</ol>` : '<p class="muted">Nothing yet.</p>'}` +
+    `</section>`
+  );
 }
 
 function describe(e: TimelineEntry, names: Names): string {
@@ -32,12 +36,21 @@ function describe(e: TimelineEntry, names: Names): string {
           : `${escapeHtml(verbs[e.action])}${e.step ? ` ${stepLabel(e.step, names)}` : ''}`;
       const outcome =
         e.outcome === 'accepted' ? '' : ` <span class="state failed">refused</span> ${escapeHtml(e.message ?? '')}`;
-      return `<strong class="actor">${escapeHtml(e.actor)}</strong> ${what}${e.reason ? `: <q class="reason">${escapeHtml(e.reason)}</q>` : ''}${outcome}`;
+      return (
+        `<strong class="actor">${escapeHtml(e.actor)}</strong> ${what}` +
+        `${e.reason ? `: <q class="reason">${escapeHtml(e.reason)}</q>` : ''}${outcome}`
+      );
     }
     case 'provider_record':
-      return `<span class="muted">provider</span> ${escapeHtml(e.record.replace(/_/g, ' '))}${e.status ? ` ${escapeHtml(e.status)}` : ''} <code class="muted">${escapeHtml(e.id)}</code>`;
+      return (
+        `<span class="muted">provider</span> ${escapeHtml(e.record.replace(/_/g, ' '))}` +
+        `${e.status ? ` ${escapeHtml(e.status)}` : ''} <code class="muted">${escapeHtml(e.id)}</code>`
+      );
     case 'notification':
     case 'case_event':
-      return `<span class="muted">lender's system told</span> ${escapeHtml(e.type)}${e.step ? ` (${stepLabel(e.step, names)})` : ''}`;
+      return (
+        `<span class="muted">lender's system told</span> ${escapeHtml(e.type)}` +
+        `${e.step ? ` (${stepLabel(e.step, names)})` : ''}`
+      );
   }
 }
