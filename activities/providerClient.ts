@@ -125,7 +125,7 @@ function parseResponse<Schema extends z.ZodType>(
   method: string,
   url: URL,
 ): z.output<Schema> {
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = text ? JSON.parse(text) : null;
   } catch {

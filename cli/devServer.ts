@@ -90,7 +90,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       // A server that died at start on a port that was free a moment before (taken in between
       // by some connection's local end) gets another go; a timeout or a third death is final.
       if (error instanceof ExitedAtStart && attempt < START_ATTEMPTS) continue;
-      throw new Error(`${(error as Error).message}\n${logExcerpt(options.logFile)}`);
+      throw new Error(`${(error as Error).message}\n${logExcerpt(options.logFile)}`, { cause: error });
     }
   }
 }

@@ -108,7 +108,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
   command('status', 'the journey and every step: attempts, reasons, provider errors, links, picklist')
     .argument('<caseId>')
     .action((caseId: string) =>
-      chosen(async (ctx, out) => {
+      chosen(async (ctx) => {
         const status = await later.operations().journeyStatus(await withCaseFile(ctx), caseId);
         return done(later.format().formatStatus(status), status);
       }),
@@ -133,7 +133,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
         assignee?: string;
         unassigned?: boolean;
       }) =>
-        chosen(async (ctx, out) => {
+        chosen(async (ctx) => {
           const assignee = options.unassigned
             ? { assignee: '' }
             : options.assignee !== undefined
@@ -334,7 +334,7 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .argument('<caseId>')
     .option('--dry-run', 'show the plan, start nothing')
     .action((caseId: string, options: { dryRun?: boolean }) =>
-      chosen(async (ctx, out) => {
+      chosen(async (ctx) => {
         const [{ planJourneyRetry, retryJourney }, { formatRetryPlan }] = [later.retry(), later.format()];
         const plan = await planJourneyRetry(await withCaseFile(ctx), caseId);
         const { input: _input, ...summary } = plan;

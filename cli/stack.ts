@@ -5,7 +5,6 @@
  * payloads with the same keys. `npm start` and the end-to-end tests use it.
  */
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { WorkflowBundleOption } from '@temporalio/worker';
 import pino, { type Logger } from 'pino';

@@ -5,7 +5,6 @@
  * ends as expected; `npm start -- --keep` keeps the stack up until Ctrl-C.
  */
 import net from 'node:net';
-import path from 'node:path';
 import { z } from 'zod';
 import { parseEnvironment, portVariable, ConfigurationError } from '../config/environment';
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';

@@ -16,7 +16,6 @@ import {
   picklistChoiceProblem,
   resolveCreditReportPicklistUpdate,
   type CreditReportDetail,
-  type PicklistChoice,
 } from '../client/creditReportMessages';
 import type { CreditReportRequest, PicklistEntry } from '../provider';
 import { TOO_MANY_RESULTS } from '../provider/creditReportConstants';
@@ -69,7 +68,7 @@ type Tracker = ReturnType<typeof trackStep<CreditReportDetail>>;
 export async function creditReportWorkflow(input: CreditReportInput): Promise<CreditReportStatus> {
   const detail: CreditReportDetail = { picklist: null, report: null, resolvedBy: null };
   const tracker = trackStep<CreditReportDetail>(input.stepKey);
-  const { status, update, finish } = tracker;
+  const { status, update } = tracker;
   update({ detail, providerIds: { company_id: input.request.company_id } });
   const choice: { providerId?: string } = {};
 

@@ -6,10 +6,11 @@
  */
 import type { Client } from '@temporalio/client';
 import type { OnboardCaseInput } from '../../client/journeyInput';
+import type { Json } from './rawProviderApi';
 import { journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
 import { startJourney as startCaseJourney } from '../../client/journeyOperations';
 
-export type Control = (path: string, body?: unknown, method?: string) => Promise<any>;
+export type Control = (path: string, body?: unknown, method?: string) => Promise<Json>;
 
 export interface Applicant {
   caseId: string;

@@ -1,10 +1,17 @@
 /** Raw HTTP against the simulator, independent of the project's API client: a token and fetch. */
 import type { RunningSimulator } from '../../simulator/startSimulator';
 
+/**
+ * A parsed JSON answer as tests and benchmarks read it: indexed freely, its shape checked by the
+ * expectations that read it (each answer's exact type is the API under test, not this helper's).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, indexed freely (above)
+export type Json = any;
+
 export interface RawResponse {
   status: number;
   headers: Headers;
-  body: any;
+  body: Json;
 }
 
 export async function fetchToken(
@@ -93,7 +100,7 @@ export async function control(
  * and its status. GET without a body, POST with one, unless `method` says otherwise.
  */
 export function simulatorControl(sim: Pick<RunningSimulator, 'controlUrl'>) {
-  return async (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<any> => {
+  return async (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST'): Promise<Json> => {
     const response = await control(sim, method, path, body);
     if (response.status >= 300)
       throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);

@@ -3,6 +3,7 @@
  * idempotent start, status, picklist, retry and waive, refusals with the journey's message,
  * authentication and roles, pagination, and the OpenAPI document.
  */
+import type { Company } from '../../simulator/store';
 import { request } from 'node:http';
 import { validate } from '@readme/openapi-parser';
 import { startStack, type Stack } from '../../cli/stack';
@@ -11,6 +12,12 @@ import { caseApiClient, eventually } from '../support/caseApiClient';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 
 let stack: Stack;
+
+/** An operation as the OpenAPI document lists it, as far as these tests read it. */
+interface DocumentedOperation {
+  operationId: string;
+  responses: Record<string, unknown>;
+}
 let api: ReturnType<typeof caseApiClient>;
 let operator: string;
 let origination: string;
@@ -44,7 +51,7 @@ const readCase = (caseId: string) => api('GET', `/v1/cases/${caseId}`, { key: or
 
 async function picklistCase() {
   const caseId = (await control('/cases', {})).case_id as string;
-  const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
+  const ambiguous = ((await control('/companies')) as Company[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
   return {
     caseId,
     input: { caseId, company: { company_id: ambiguous.company_id }, steps: { creditReport: true }, deadlines: fast },
@@ -407,7 +414,7 @@ test('the OpenAPI document validates, and every operation in it answers with a d
     resolvePicklist: { providerId: 'CR-NOT-LISTED' },
   };
   let operations = 0;
-  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+  for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, DocumentedOperation>>)) {
     for (const [method, op] of Object.entries(methods)) {
       const url = path.replace('{caseId}', caseId).replace('{step}', 'credit-report');
       const answer = await api(method.toUpperCase(), url, {
@@ -683,10 +690,10 @@ describe('the document is the contract', () => {
     ).toMatchObject({ status: 409, body: { error: 'case_closed' } });
     const document = (await api('GET', '/openapi.json')).body;
     for (const op of ['retryStep', 'waiveStep', 'resolvePicklist', 'cancelCase']) {
-      const operation = Object.values(document.paths as Record<string, Record<string, any>>)
+      const operation = Object.values(document.paths as Record<string, Record<string, DocumentedOperation>>)
         .flatMap((m) => Object.values(m))
         .find((o) => o.operationId === op);
-      expect({ op, documented: Object.keys(operation.responses) }).toEqual({
+      expect({ op, documented: Object.keys(operation!.responses) }).toEqual({
         op,
         documented: expect.arrayContaining(['409']),
       });

@@ -3,6 +3,7 @@
  * colleague and releases it, each on the case's timeline with its actor; the list filters on the
  * assignee; an origination key may not assign, an unknown case is a 404, and the document has it.
  */
+import type { Company } from '../../simulator/store';
 import { startStack, type Stack } from '../../cli/stack';
 import { journeyProgram, type Outcome, type Run } from '../../cli/journeyProgram';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
@@ -47,7 +48,7 @@ test('an operator assigns a case to a colleague and releases it; the list filter
   // The run's suites share one case file: a name of this test's own, so the list finds only its case.
   const grace = `grace-${Math.random().toString(36).slice(2, 8)}`;
   const caseId = (await control('/cases', {})).case_id as string;
-  const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
+  const ambiguous = ((await control('/companies')) as Company[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
   const input = {
     caseId,
     company: { company_id: ambiguous.company_id },

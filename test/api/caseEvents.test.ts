@@ -3,6 +3,7 @@
  * `standardwebhooks` package), each change once, and every one of them after an outage of the
  * receiver (Temporal retries the activity).
  */
+import type { Company } from '../../simulator/store';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { startStack, type Stack } from '../../cli/stack';
@@ -101,7 +102,7 @@ test('each change of a journey reaches the LOS once, signed, with an id derived 
 
 test('while the LOS is down, events are retried, and every one arrives once it is back', async () => {
   const caseId = (await control('/cases', {})).case_id as string;
-  const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
+  const ambiguous = ((await control('/companies')) as Company[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
   receiver.respondWith(503);
   try {
     const handle = await startOnboardCase(stack.client, {

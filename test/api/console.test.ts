@@ -5,6 +5,8 @@
  * Screenshots of the queue and the case pages go to the test's temporary folder, or to docs/ with
  * CONSOLE_SCREENSHOTS=docs (so an ordinary test run leaves the work tree clean).
  */
+import type { CreditReportDetail } from '../../client/creditReportMessages';
+import type { Company } from '../../simulator/store';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startStack, type Stack } from '../../cli/stack';
@@ -100,7 +102,9 @@ describeWithChromium('operator console', () => {
   test('an operator chooses the company of a picklist and retries an expired IDV from the pages', async () => {
     const page = await signedIn();
     const picklistCaseId = (await control('/cases', {})).case_id as string;
-    const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
+    const ambiguous = ((await control('/companies')) as Company[]).find(
+      (c) => c.company_name === 'Ambiguous Foods Ltd',
+    )!;
     const picklistJourney = await start({
       caseId: picklistCaseId,
       company: { company_id: ambiguous.company_id },
@@ -134,7 +138,7 @@ describeWithChromium('operator console', () => {
     await expect(page.textContent('[role=status]')).resolves.toContain(`company ${choice} chosen`);
     const resolved = await picklistJourney.result();
     expect(resolved.state).toBe('completed');
-    expect((resolved.steps['credit-report']!.detail as any).report.provider_id).toBe(choice);
+    expect((resolved.steps['credit-report']!.detail as CreditReportDetail).report!.provider_id).toBe(choice);
 
     await page.goto(`${stack.caseApi.url}/console/cases/${idvCaseId}`);
     await page.screenshot({ path: shot('console-case-needs-attention.png'), fullPage: true });

@@ -12,6 +12,7 @@
  * the case page, both operators' queues (Grace's live) and the timeline show the owner and who did
  * what, when.
  */
+import type { Company } from '../../simulator/store';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -92,7 +93,9 @@ describeWithChromium('the operations desk in the console', () => {
     const api = caseApiClient(stack.caseApi.url);
     const caseId = (await control('/cases', {})).case_id as string;
     const personId = (await control('/persons', {})).person_id as string;
-    const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
+    const ambiguous = ((await control('/companies')) as Company[]).find(
+      (c) => c.company_name === 'Ambiguous Foods Ltd',
+    )!;
     const input = {
       caseId,
       company: { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd' },
@@ -310,7 +313,7 @@ describeWithChromium('the operations desk in the console', () => {
     await ada.context().clearCookies();
     const api = caseApiClient(stack.caseApi.url);
     const caseId = (await control('/cases', {})).case_id as string;
-    const company = ((await control('/companies')) as any[])[0];
+    const company = ((await control('/companies')) as Company[])[0]!;
     expect(
       (
         await api('POST', '/v1/cases', {

@@ -11,6 +11,7 @@
  * it, waives with a reason and the timeline names her. With API keys the same: an operator key
  * without `+waiver` gets 403, one with it waives.
  */
+import type { Company } from '../../simulator/store';
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
@@ -162,7 +163,9 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
   async function startCase(): Promise<string> {
     const call = caseApiClient(apiUrl);
     const caseId = (await control('/cases', {})).case_id as string;
-    const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
+    const ambiguous = ((await control('/companies')) as Company[]).find(
+      (c) => c.company_name === 'Ambiguous Foods Ltd',
+    )!;
     const input = {
       caseId,
       company: { company_id: ambiguous.company_id, company_name: 'Ambiguous Foods Ltd' },

@@ -3,7 +3,9 @@
  * fault, the ledger and the control catalogue, over raw HTTP (not the project's own client).
  */
 import { request as httpRequest } from 'node:http';
+import type { ControlCall } from '../../simulator/controlApi';
 import type { RunningSimulator } from '../../simulator/startSimulator';
+import type { Case, Company, RequestLogEntry } from '../../simulator/store';
 import { CONFORMANCE_SECRET as SECRET, useConformanceSimulator } from '../support/conformanceSimulator';
 import { control, fetchToken, networkFailureOf, rawApi } from '../../bench/faultHarness/rawProviderApi';
 import type { WebhookReceiver } from '../support/webhookReceiver';
@@ -14,11 +16,17 @@ let receiver: WebhookReceiver;
 let api: ReturnType<typeof rawApi>;
 const boot = useConformanceSimulator((current) => ({ sim, receiver, api } = current));
 
+/** A resource as a ledger list shows it, as far as these tests read it. */
+interface LedgerEntry {
+  idempotency_key: string | null;
+  request_id?: string;
+}
+
 const key = (k: string) => ({ 'idempotency-key': k });
 const ledger = async (query = '') => (await control(sim, 'GET', `/ledger${query}`)).body;
 const settle = () => control(sim, 'POST', '/settle', {});
 const companyNamed = async (name: string) =>
-  ((await control(sim, 'GET', '/companies')).body as any[]).find((c) => c.company_name === name);
+  ((await control(sim, 'GET', '/companies')).body as Company[]).find((c) => c.company_name === name)!;
 const firstCase = async () => (await control(sim, 'GET', '/cases')).body[0].case_id as string;
 const firstPerson = async () => (await control(sim, 'GET', '/persons')).body[0].person_id as string;
 const count = (l: Record<string, unknown[]>) => Object.values(l).reduce((n, list) => n + list.length, 0);
@@ -119,7 +127,12 @@ describe('Idempotency-Key on creating calls', () => {
     await api('POST', `/v2/cases/${caseId}/open-banking-connections`);
     await api('POST', `/v2/cases/${caseId}/open-banking-connections`, undefined, key('a'));
     await api('POST', `/v2/cases/${caseId}/open-banking-connections`, undefined, key('b'));
-    expect((await ledger()).openBankingConnections.map((c: any) => c.idempotency_key)).toEqual([null, null, 'a', 'b']);
+    expect((await ledger()).openBankingConnections.map((c: LedgerEntry) => c.idempotency_key)).toEqual([
+      null,
+      null,
+      'a',
+      'b',
+    ]);
   });
 
   test('the same key with a different body or path is 422 idempotency_key_reuse and creates nothing', async () => {
@@ -132,7 +145,7 @@ describe('Idempotency-Key on creating calls', () => {
       error: 'idempotency_key_reuse',
       message: expect.stringContaining('Idempotency-Key k'),
     });
-    const [first, second] = ((await control(sim, 'GET', '/cases')).body as any[]).map((c) => c.case_id);
+    const [first, second] = ((await control(sim, 'GET', '/cases')).body as Case[]).map((c) => c.case_id);
     await api('POST', `/v2/cases/${first}/income-employer`, undefined, key('ie'));
     expect((await api('POST', `/v2/cases/${second}/income-employer`, undefined, key('ie'))).status).toBe(422);
     const l = await ledger();
@@ -226,7 +239,10 @@ describe('Idempotency-Key on creating calls', () => {
     ).toBe('fetch failed');
     expect(Date.now() - cutAt).toBeGreaterThanOrEqual(390);
     await control(sim, 'PUT', '/fault-rates', {});
-    expect((await ledger()).creditReports.map((r: any) => r.idempotency_key)).toEqual(['k-slow', 'k-slow-lost']);
+    expect((await ledger()).creditReports.map((r: LedgerEntry) => r.idempotency_key)).toEqual([
+      'k-slow',
+      'k-slow-lost',
+    ]);
   });
 
   test('a scripted latency holds back the answer of the next call to its route: the report exists at once, its answer comes after the delay', async () => {
@@ -296,7 +312,7 @@ describe('Idempotency-Key on creating calls', () => {
     const quoted = await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('"q-1"'));
     const bare = await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('q-1'));
     expect(bare.text).toBe(quoted.text);
-    expect((await ledger()).incomeEmployerRequests.map((r: any) => r.idempotency_key)).toEqual(['q-1']);
+    expect((await ledger()).incomeEmployerRequests.map((r: LedgerEntry) => r.idempotency_key)).toEqual(['q-1']);
   });
 
   test('IDV creation: the body field idempotency_key still adopts; the header wins over it', async () => {
@@ -308,10 +324,9 @@ describe('Idempotency-Key on creating calls', () => {
     const byHeader = await api('POST', path, { idempotency_key: 'body-key' }, key('header-key'));
     expect(byHeader.status).toBe(201);
     expect(byHeader.body.request_id).not.toBe(byBody.body.request_id);
-    expect((await ledger(`?person_id=${person}`)).identityVerifications.map((r: any) => r.idempotency_key)).toEqual([
-      'body-key',
-      'header-key',
-    ]);
+    expect(
+      (await ledger(`?person_id=${person}`)).identityVerifications.map((r: LedgerEntry) => r.idempotency_key),
+    ).toEqual(['body-key', 'header-key']);
   });
 
   test('a picklist resolution repeated with its key is applied once', async () => {
@@ -369,7 +384,7 @@ describe('the response-lost fault', () => {
     expect(retry.status).toBe(201);
     expect(retry.body.report_id).toBe(created[0].report_id);
     expect((await ledger()).creditReports).toHaveLength(1);
-    const log = ((await control(sim, 'GET', '/requests')).body as any[]).filter(
+    const log = ((await control(sim, 'GET', '/requests')).body as RequestLogEntry[]).filter(
       (r) => r.path === '/v2/company-credit-reports',
     );
     expect(log.map((r) => [r.status, r.response_lost ?? false])).toEqual([
@@ -393,7 +408,7 @@ describe('the response-lost fault', () => {
     });
     await networkFailureOf(api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('ie-lost')));
     await settle();
-    const [requestId] = (await ledger()).incomeEmployerRequests.map((r: any) => r.request_id);
+    const [requestId] = (await ledger()).incomeEmployerRequests.map((r: LedgerEntry) => r.request_id);
     expect(receiver.received.map((d) => d.body.data.income_and_employer_request.request_id)).toEqual([requestId]);
     expect((await api('POST', `/v2/cases/${caseId}/income-employer`, undefined, key('ie-lost'))).body.request_id).toBe(
       requestId,
@@ -447,7 +462,7 @@ describe('the response-lost fault', () => {
       }
       await control(sim, 'PUT', '/fault-rates', {});
       const created = (await ledger()).identityVerifications;
-      expect(created.map((r: any) => r.idempotency_key)).toEqual(lost.map((_, i) => `idv-${i}`));
+      expect(created.map((r: LedgerEntry) => r.idempotency_key)).toEqual(lost.map((_, i) => `idv-${i}`));
       for (const [i, r] of created.entries())
         expect((await api('POST', path, {}, key(`idv-${i}`))).body.request_id).toBe(r.request_id);
       return lost;
@@ -467,7 +482,7 @@ describe('the response-lost fault', () => {
 
 describe('the ledger and the control catalogue', () => {
   test('the ledger lists what was created, narrowed by case, company or person', async () => {
-    const [caseA, caseB] = ((await control(sim, 'GET', '/cases')).body as any[]).map((c) => c.case_id);
+    const [caseA, caseB] = ((await control(sim, 'GET', '/cases')).body as Case[]).map((c) => c.case_id);
     const acme = await companyNamed('Acme Widgets Ltd');
     const person = await firstPerson();
     await api('POST', `/v2/cases/${caseA}/open-banking-connections`, undefined, key('a-ob'));
@@ -487,7 +502,7 @@ describe('the ledger and the control catalogue', () => {
     await api('POST', `/v2/persons/${person}/identity-verifications`, {}, key('idv'));
     expect(count(await ledger())).toBe(5);
     const b = await ledger(`?case_id=${caseB}`);
-    expect(b.openBankingConnections.map((c: any) => c.idempotency_key)).toEqual(['b-ob']);
+    expect(b.openBankingConnections.map((c: LedgerEntry) => c.idempotency_key)).toEqual(['b-ob']);
     expect(b.documents).toEqual([
       expect.objectContaining({ case_id: caseB, file_name: 's.pdf', idempotency_key: 'b-doc' }),
     ]);
@@ -501,7 +516,7 @@ describe('the ledger and the control catalogue', () => {
   test('GET /_control lists the control calls', async () => {
     const response = await control(sim, 'GET', '');
     expect(response.status).toBe(200);
-    const calls = (response.body as any[]).map((c) => `${c.method} ${c.path}`);
+    const calls = (response.body as ControlCall[]).map((c) => `${c.method} ${c.path}`);
     expect(calls).toEqual(
       expect.arrayContaining([
         'GET /_control',

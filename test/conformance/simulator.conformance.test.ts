@@ -7,8 +7,9 @@ import { createHmac } from 'node:crypto';
 import net from 'node:net';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
 import { CONFORMANCE_SECRET as SECRET, useConformanceSimulator } from '../support/conformanceSimulator';
-import { control, fetchToken, rawApi } from '../../bench/faultHarness/rawProviderApi';
-import type { WebhookReceiver } from '../support/webhookReceiver';
+import { control, fetchToken, rawApi, type Json } from '../../bench/faultHarness/rawProviderApi';
+import type { Case, Company, DeliveryLogEntry } from '../../simulator/store';
+import type { ReceivedDelivery, WebhookReceiver } from '../support/webhookReceiver';
 
 let sim: RunningSimulator;
 let receiver: WebhookReceiver;
@@ -17,12 +18,12 @@ const boot = useConformanceSimulator((current) => ({ sim, receiver, api } = curr
 
 const hmac = (raw: string, secret: string) =>
   createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(raw, 'utf8')).digest('base64');
-const companies = async () => (await control(sim, 'GET', '/companies')).body as any[];
-const company = async (name: string) => (await companies()).find((c) => c.company_name === name);
-const cases = async () => (await control(sim, 'GET', '/cases')).body as any[];
+const companies = async () => (await control(sim, 'GET', '/companies')).body as Company[];
+const company = async (name: string) => (await companies()).find((c) => c.company_name === name)!;
+const cases = async () => (await control(sim, 'GET', '/cases')).body as Case[];
 const settle = () => control(sim, 'POST', '/settle', {});
 
-async function subscribe(eventTypes: string[], extra: Record<string, unknown> = {}): Promise<any> {
+async function subscribe(eventTypes: string[], extra: Record<string, unknown> = {}): Promise<Json> {
   const created = await api('POST', '/webhooks', {
     webhook_name: 'conformance',
     webhook_callback_url: receiver.url,
@@ -33,7 +34,7 @@ async function subscribe(eventTypes: string[], extra: Record<string, unknown> = 
   return created.body;
 }
 
-async function upload(caseId: string, fileName: string, text: string, documentType?: string): Promise<any> {
+async function upload(caseId: string, fileName: string, text: string, documentType?: string): Promise<Json> {
   const response = await api('POST', '/v2/documents', {
     entity_type: 'case',
     entity_id: caseId,
@@ -250,10 +251,12 @@ describe('§6.1 delivery rules', () => {
       ['POST', 'application/json'],
       ['POST', 'application/json'],
     ]);
-    expect((await control(sim, 'GET', '/deliveries')).body.map((d: any) => [d.status, d.outcome])).toEqual([
-      [204, 'delivered'],
-      [500, 'failed'],
-    ]);
+    expect((await control(sim, 'GET', '/deliveries')).body.map((d: DeliveryLogEntry) => [d.status, d.outcome])).toEqual(
+      [
+        [204, 'delivered'],
+        [500, 'failed'],
+      ],
+    );
   });
 
   test('rule 3: each webhook of an event type gets one request with the same payload and batch id', async () => {
@@ -263,7 +266,7 @@ describe('§6.1 delivery rules', () => {
       verification_status: 'Approved',
     });
     expect(receiver.received).toHaveLength(2);
-    const [a, b] = receiver.received as [any, any];
+    const [a, b] = receiver.received as [ReceivedDelivery, ReceivedDelivery];
     expect(a.headers['x-batch-correlation-id']).toBe(b.headers['x-batch-correlation-id']);
     expect(a.body.data).toEqual(b.body.data);
     expect(new Set([a.body.webhook_id, b.body.webhook_id])).toEqual(new Set([first.webhook_id, second.webhook_id]));
@@ -273,7 +276,7 @@ describe('§6.1 delivery rules', () => {
 
   test('rule 4: a subscribed parent and child give two deliveries for one payslip', async () => {
     await subscribe(['DocumentProcessing.Completed', 'PayslipProcessing.Completed']);
-    await upload((await cases())[0].case_id, 'march.pdf', 'PAYSLIP March');
+    await upload((await cases())[0]!.case_id, 'march.pdf', 'PAYSLIP March');
     await settle();
     expect(receiver.received.map((d) => d.body.event_type).sort()).toEqual([
       'DocumentProcessing.Completed',
@@ -284,7 +287,7 @@ describe('§6.1 delivery rules', () => {
 
   test('rule 4: a bank statement under both subscribed parents yields distinct deliveries', async () => {
     await subscribe(['DocumentProcessing.Completed', 'BankingProcessing.Completed']);
-    await upload((await cases())[0].case_id, 'statement.pdf', 'BANK STATEMENT October');
+    await upload((await cases())[0]!.case_id, 'statement.pdf', 'BANK STATEMENT October');
     await settle();
     expect(receiver.received.map((d) => d.body.event_type).sort()).toEqual([
       'BankingProcessing.Completed',
@@ -294,7 +297,7 @@ describe('§6.1 delivery rules', () => {
 
   test('event types (§4.6): groups of entries with child entries, leaves empty', async () => {
     const tree = (await api('GET', '/webhooks/event-types')).body;
-    const banking = tree.find((g: any) => g.event_group_name === 'Banking');
+    const banking = tree.find((g: { event_group_name: string }) => g.event_group_name === 'Banking');
     expect(banking.event_types[0]).toEqual({
       event_name: 'BankingProcessing.Completed',
       event_types: [
@@ -312,7 +315,7 @@ describe('§6.3 signing', () => {
     await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
       verification_status: 'Approved',
     });
-    await upload((await cases())[0].case_id, 'x.pdf', 'SA302 2025');
+    await upload((await cases())[0]!.case_id, 'x.pdf', 'SA302 2025');
     await settle();
     expect(receiver.received).toHaveLength(2);
     for (const d of receiver.received) expect(d.headers['x-hmac-sha256-signature']).toBe(hmac(d.raw, secret));
@@ -394,7 +397,7 @@ describe('§6.3 signing', () => {
     await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
       verification_status: 'Approved',
     });
-    const [before, after] = receiver.received as [any, any];
+    const [before, after] = receiver.received as [ReceivedDelivery, ReceivedDelivery];
     expect(before.headers['x-hmac-sha256-signature']).toBe(hmac(before.raw, old.secret));
     expect(after.headers['x-hmac-sha256-signature']).toBe(hmac(after.raw, rotated.secret));
   });
@@ -403,7 +406,7 @@ describe('§6.3 signing', () => {
 describe('§6.6 data shapes', () => {
   test('rule 1: a failed bank statement has bank_connection_id null, no accounts, and a message', async () => {
     await subscribe(['BankStatementProcessing.Completed']);
-    await upload((await cases())[0].case_id, 'statement.pdf', 'BANK STATEMENT CORRUPT');
+    await upload((await cases())[0]!.case_id, 'statement.pdf', 'BANK STATEMENT CORRUPT');
     await settle();
     expect(byType('BankStatementProcessing.Completed')[0]!.body.data).toMatchObject({
       status: 'Failed',
@@ -415,7 +418,7 @@ describe('§6.6 data shapes', () => {
 
   test('rule 2: a successful bank statement lists every account with working endpoints', async () => {
     await subscribe(['BankStatementProcessing.Completed']);
-    await upload((await cases())[0].case_id, 'statement.pdf', 'BANK STATEMENT October');
+    await upload((await cases())[0]!.case_id, 'statement.pdf', 'BANK STATEMENT October');
     await settle();
     const data = byType('BankStatementProcessing.Completed')[0]!.body.data;
     expect(data).toMatchObject({ status: 'Complete', message: null });
@@ -435,7 +438,7 @@ describe('§6.6 data shapes', () => {
 
   test('rule 3: a rejected open banking connection says so, with no accounts, in both events', async () => {
     await subscribe(['OpenBankingProcessing.Completed', 'BankingProcessing.Completed']);
-    const connection = (await api('POST', `/v2/cases/${(await cases())[0].case_id}/open-banking-connections`)).body;
+    const connection = (await api('POST', `/v2/cases/${(await cases())[0]!.case_id}/open-banking-connections`)).body;
     await control(sim, 'POST', `/open-banking-connections/${connection.bank_connection_id}/complete`, {
       status: 'Rejected',
     });
@@ -451,8 +454,8 @@ describe('§6.6 data shapes', () => {
 
   test('rule 4: a failed document still links to the original file and explains the failure', async () => {
     await subscribe(['DocumentProcessing.Completed', 'TaxOverviewProcessing.Completed']);
-    await upload((await cases())[0].case_id, 'overview.pdf', 'TAX OVERVIEW CORRUPT');
-    await upload((await cases())[0].case_id, 'blurry.jpg', 'nothing recognisable');
+    await upload((await cases())[0]!.case_id, 'overview.pdf', 'TAX OVERVIEW CORRUPT');
+    await upload((await cases())[0]!.case_id, 'blurry.jpg', 'nothing recognisable');
     await settle();
     for (const d of receiver.received) {
       expect(d.body.data).toMatchObject({ status: 'Failed', message: expect.stringMatching(/.+/) });
@@ -471,7 +474,7 @@ describe('§6.6 data shapes', () => {
 
   test('rule 5: a failed income-and-employer check has a verification endpoint with the detail', async () => {
     await subscribe(['IncomeEmployerInsights.Completed']);
-    const failing = (await cases()).find((c) => c.income_employer_outcome === 'Failed');
+    const failing = (await cases()).find((c) => c.income_employer_outcome === 'Failed')!;
     await api('POST', `/v2/cases/${failing.case_id}/income-employer`);
     await settle();
     const data = byType('IncomeEmployerInsights.Completed')[0]!.body.data;
@@ -498,7 +501,7 @@ describe('§6.6 data shapes', () => {
       verification_status: 'ResubmissionRequested',
     });
     await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/expire`, {});
-    const [completed, expired] = receiver.received as [any, any];
+    const [completed, expired] = receiver.received as [ReceivedDelivery, ReceivedDelivery];
     expect(completed.body.data).toMatchObject({
       status: 'Completed',
       verification_status: 'ResubmissionRequested',
@@ -511,12 +514,12 @@ describe('§6.6 data shapes', () => {
       verification_status: 'ResubmissionRequested',
     });
     const list = (await api('GET', completed.body.data.identity_request.identity_request_endpoint)).body;
-    expect(list.map((r: any) => r.request_id)).toContain(requestId);
+    expect(list.map((r: { request_id: string }) => r.request_id)).toContain(requestId);
   });
 
   test('the affordability envelope names its send time sent_at_utc, as the spec example does', async () => {
     await subscribe(['AffordabilityInsights.Completed', 'IdentityVerification.Completed']);
-    await api('POST', `/v2/cases/${(await cases())[0].case_id}/affordability-insights`);
+    await api('POST', `/v2/cases/${(await cases())[0]!.case_id}/affordability-insights`);
     await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
       verification_status: 'Approved',
     });
@@ -539,7 +542,7 @@ describe("§4.4 the list of a person's requests", () => {
     await control(sim, 'POST', `/identity-verifications/${approved}/complete`, { verification_status: 'Approved' });
     await control(sim, 'POST', `/identity-verifications/${declined}/complete`, { verification_status: 'Declined' });
     const ids = async (query: string) =>
-      ((await api('GET', `/v2/persons/${person}/identity-verifications${query}`)).body as any[]).map(
+      ((await api('GET', `/v2/persons/${person}/identity-verifications${query}`)).body as { request_id: string }[]).map(
         (r) => r.request_id,
       );
     expect(await ids('')).toEqual([approved, declined, pending]);
@@ -621,7 +624,8 @@ describe('faults', () => {
     delivery_tamper_rate: 0.2,
   };
 
-  async function scenario(): Promise<unknown[]> {
+  type Delivered = Pick<DeliveryLogEntry, 'delivery_id' | 'batch_id' | 'event_type' | 'faults' | 'outcome' | 'signed'>;
+  async function scenario(): Promise<Delivered[]> {
     await subscribe([
       'DocumentProcessing.Completed',
       'PayslipProcessing.Completed',
@@ -630,7 +634,7 @@ describe('faults', () => {
       'IdentityVerification.Expired',
     ]);
     await api('POST', '/webhooks/secrets');
-    const caseId = (await cases())[0].case_id;
+    const caseId = (await cases())[0]!.case_id;
     for (let i = 0; i < 6; i++) {
       await control(
         sim,
@@ -642,7 +646,7 @@ describe('faults', () => {
       await settle();
     }
     return (await control(sim, 'GET', '/deliveries')).body.map(
-      ({ delivery_id, batch_id, event_type, faults, outcome, signed }: any) => ({
+      ({ delivery_id, batch_id, event_type, faults, outcome, signed }: DeliveryLogEntry) => ({
         delivery_id,
         batch_id,
         event_type,
@@ -661,7 +665,7 @@ describe('faults', () => {
     await boot({ seed: 42, faults: rates });
     const second = await scenario();
     expect(second).toEqual(first);
-    const faults = new Set(first.flatMap((d: any) => d.faults));
+    const faults = new Set(first.flatMap((d) => d.faults));
     expect(faults).toEqual(new Set(['dropped', 'duplicated', 'delayed', 'reordered', 'tampered']));
   });
 
@@ -672,14 +676,14 @@ describe('faults', () => {
     await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
       verification_status: 'Approved',
     });
-    const [tampered] = receiver.received as [any];
+    const [tampered] = receiver.received as [ReceivedDelivery];
     expect(tampered.headers['x-hmac-sha256-signature']).not.toBe(hmac(tampered.raw, secret));
     await control(sim, 'PUT', '/fault-rates', { delivery_drop_rate: 1 });
     await control(sim, 'POST', `/identity-verifications/${await pendingIdv()}/complete`, {
       verification_status: 'Approved',
     });
     expect(receiver.received).toHaveLength(1);
-    expect((await control(sim, 'GET', '/deliveries')).body.map((d: any) => d.outcome)).toEqual([
+    expect((await control(sim, 'GET', '/deliveries')).body.map((d: DeliveryLogEntry) => d.outcome)).toEqual([
       'delivered',
       'dropped',
     ]);

@@ -7,6 +7,7 @@
  * Workflow IDs and search attributes are not payloads and stay readable: they carry ids (case,
  * person, request), never names or provider data, so the person id is not among the checked strings.
  */
+import type { Company } from '../../simulator/store';
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -63,7 +64,7 @@ const control = (path: string, body?: unknown) => simulatorControl(stack.simulat
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 const fast = { identityVerification: '30 seconds', documents: '30 seconds', picklist: '30 seconds' };
 const company = async (name: string) =>
-  ((await control('/companies')) as any[]).find((c) => c.company_name === name).company_id as string;
+  ((await control('/companies')) as Company[]).find((c) => c.company_name === name)!.company_id as string;
 
 interface FoundPayload {
   payload: Payload;

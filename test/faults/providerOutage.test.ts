@@ -18,7 +18,7 @@ import { startStack, type Stack } from '../../cli/stack';
 import type { OnboardCaseInput } from '../../client/journeyInput';
 import { journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
 import { startJourney, type JourneyClientContext } from '../../client/journeyOperations';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl, type Json } from '../../bench/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { waitUntil } from '../support/waitUntil';
 
@@ -94,7 +94,7 @@ function inputOf(c: Case): OnboardCaseInput {
 const journeyBin = path.resolve(__dirname, '../../cli/journeyBin.cjs');
 
 /** `journey <args> --json` as an operator runs it, against this stack; its exit code and parsed output. */
-async function journey(args: string[]): Promise<{ code: number; out: any; stderr: string }> {
+async function journey(args: string[]): Promise<{ code: number; out: Json; stderr: string }> {
   const env = {
     ...process.env,
     TEMPORAL_ADDRESS: stack.temporal.address,

@@ -8,6 +8,9 @@
  * The stack encrypts payloads; the files keep them decoded (json/plain), so the fixtures replay
  * under any key. `journey replay` in the CLI test covers the replay of encrypted histories.
  */
+import type { IdentityVerificationDetail } from '../../workflows/identityVerificationWorkflow';
+import type { CreditReportDetail } from '../../client/creditReportMessages';
+import type { Company } from '../../simulator/store';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -188,8 +191,8 @@ async function main(): Promise<void> {
     incomeEmployer: '30 seconds',
     picklist: '30 seconds',
   };
-  const companies = (await control(stack, '/companies')) as any[];
-  const byName = (n: string) => companies.find((c) => c.company_name === n).company_id as string;
+  const companies = (await control(stack, '/companies')) as Company[];
+  const byName = (n: string) => companies.find((c) => c.company_name === n)!.company_id;
   try {
     const person = (await control(stack, '/persons', {})).person_id as string;
     await journeyScenario(
@@ -244,8 +247,8 @@ async function main(): Promise<void> {
             s.steps.banking?.state === 'waiting' &&
             s.steps['credit-report']?.state === 'waiting',
         );
-        const picklist = (waiting.steps['credit-report']!.detail as any).picklist;
-        await h.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId: picklist[0].provider_id }] });
+        const picklist = (waiting.steps['credit-report']!.detail as CreditReportDetail).picklist!;
+        await h.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId: picklist[0]!.provider_id }] });
         await control(stack, `/identity-verifications/${waiting.steps[idv]!.providerIds.request_id}/expire`, {});
         await control(
           stack,
@@ -412,8 +415,8 @@ async function main(): Promise<void> {
             s.steps['credit-report']?.attempt === 2 &&
             s.steps['credit-report']?.state === 'waiting',
         );
-        const picklist = (again.steps['credit-report']!.detail as any).picklist;
-        await h.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId: picklist[0].provider_id }] });
+        const picklist = (again.steps['credit-report']!.detail as CreditReportDetail).picklist!;
+        await h.executeUpdate(resolveJourneyPicklistUpdate, { args: [{ providerId: picklist[0]!.provider_id }] });
         await control(stack, `/identity-verifications/${first.steps[idv]!.providerIds.request_id}/complete`, {
           verification_status: 'Approved',
         });
@@ -497,7 +500,7 @@ async function main(): Promise<void> {
       const s = await waitForStatus(
         idv,
         stepStatusQuery,
-        (st) => st.state === 'waiting' && (st.detail as any)?.requests.length === n,
+        (st) => st.state === 'waiting' && (st.detail as IdentityVerificationDetail | undefined)?.requests.length === n,
       );
       await control(stack, `/identity-verifications/${s.providerIds.request_id}/complete`, {
         verification_status: verdict,
@@ -507,7 +510,7 @@ async function main(): Promise<void> {
     console.log(`idv-resubmission: ${idvOutcome.state}`);
     await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'idv-resubmission', [
       idv.workflowId,
-      ...((idvOutcome.detail as any).requests as string[]).map((r) => `resource/idv/${r}`),
+      ...(idvOutcome.detail as IdentityVerificationDetail).requests.map((r) => `resource/idv/${r}`),
     ]);
 
     // A picklist resolved by the Update.
@@ -516,9 +519,10 @@ async function main(): Promise<void> {
       taskQueue: stack.temporal.taskQueue,
       args: [{ request: { company_id: byName('Ambiguous Foods Ltd') }, picklistDeadline: '30 seconds' }],
     });
-    const picklist = (await waitForStatus(credit, stepStatusQuery, (s) => s.state === 'waiting')).detail as any;
+    const picklist = (await waitForStatus(credit, stepStatusQuery, (s) => s.state === 'waiting'))
+      .detail as CreditReportDetail;
     await credit.executeUpdate(resolveCreditReportPicklistUpdate, {
-      args: [{ provider_id: picklist.picklist[0].provider_id }],
+      args: [{ provider_id: picklist.picklist![0]!.provider_id }],
     });
     console.log(`credit-picklist: ${(await credit.result()).state}`);
     await save(stack.client, new EncryptionCodec(stack.payloadKeys), 'credit-picklist', [credit.workflowId]);

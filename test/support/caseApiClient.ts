@@ -1,12 +1,15 @@
 /** A tiny HTTP client for the case API in tests: real fetch, JSON both ways. */
-export interface ApiAnswer<T = any> {
+import type { Json } from '../../bench/faultHarness/rawProviderApi';
+
+/** An answer: its body `T` when the call names it, else parsed JSON the test reads freely. */
+export interface ApiAnswer<T = Json> {
   status: number;
   body: T;
   headers: Headers;
 }
 
 export function caseApiClient(baseUrl: string) {
-  return async <T = any>(
+  return async <T = Json>(
     method: string,
     path: string,
     options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},

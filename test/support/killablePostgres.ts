@@ -64,7 +64,9 @@ export async function startKillablePostgres(): Promise<KillablePostgres> {
       ]);
     } catch (error) {
       const tail = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-5).join('\n') : '';
-      throw new Error(`PostgreSQL did not start: ${(error as Error).message.split('\n')[0]}\n${tail}`);
+      throw new Error(`PostgreSQL did not start: ${(error as Error).message.split('\n')[0]}\n${tail}`, {
+        cause: error,
+      });
     }
   };
   start();

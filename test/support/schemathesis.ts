@@ -47,6 +47,7 @@ export async function resolveSchemathesis(
     throw new Error(
       `Could not install Schemathesis with ${basePython} -m venv + pip install schemathesis==${SCHEMATHESIS_VERSION}: ${detail.trim()}\n` +
         'It needs Python 3.10+ with the venv module (Debian: apt-get install python3-venv) and PyPI.',
+      { cause: error },
     );
   } finally {
     rmSync(building, { recursive: true, force: true });

@@ -37,7 +37,9 @@ async function retried(write: () => Promise<unknown>): Promise<number> {
       return attempt;
     } catch (error) {
       if (Date.now() > deadline)
-        throw new Error(`write still failing after ${RETRY_DEADLINE_MS} ms: ${(error as Error).message}`);
+        throw new Error(`write still failing after ${RETRY_DEADLINE_MS} ms: ${(error as Error).message}`, {
+          cause: error,
+        });
       await new Promise((resolve) => setTimeout(resolve, backoff));
     }
   }

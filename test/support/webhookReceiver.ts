@@ -1,12 +1,14 @@
 /** A webhook endpoint for tests: records every request's raw body and headers, answers as told. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Json } from '../../bench/faultHarness/rawProviderApi';
 
 export interface ReceivedDelivery {
   method: string;
   headers: http.IncomingHttpHeaders;
   raw: string;
-  body: any;
+  /** The parsed body, or null when it is not JSON. */
+  body: Json;
 }
 
 export interface WebhookReceiver {
@@ -25,7 +27,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = null;
+      let body: unknown;
       try {
         body = JSON.parse(raw);
       } catch {

@@ -88,14 +88,6 @@ function idvDelivery(requestId = randomUUID(), pendingSignature?: string): Incom
   };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met within 5 s');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 const metricValue = async (h: Harness, name: string) =>
   (await h.metrics.registry.getSingleMetricAsString(name)).match(/ (\d+)$/m)?.[1];
 

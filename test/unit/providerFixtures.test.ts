@@ -35,18 +35,22 @@ const identity = {
 };
 
 type Variant = [description: string, value: unknown, field: string];
-interface Fixture {
+interface Fixture<Valid = unknown> {
   name: string;
   schema: z.ZodType;
-  valid: Record<string, unknown> | unknown[];
-  broken: (valid: any) => Variant[];
+  valid: Valid;
+  // A method, so that a fixture of any `Valid` is also a `Fixture<unknown>` (method parameters are bivariant).
+  broken(valid: Valid): Variant[];
 }
+
+/** A fixture whose `broken` variants are typed by its own `valid` value. */
+const fixture = <Valid extends Record<string, unknown> | unknown[]>(f: Fixture<Valid>): Fixture => f;
 
 const without = (o: Record<string, unknown>, key: string) =>
   Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
 
 const fixtures: Fixture[] = [
-  {
+  fixture({
     name: 'webhook configuration (2.1)',
     schema: webhookConfigurationSchema,
     valid: {
@@ -61,14 +65,14 @@ const fixtures: Fixture[] = [
       ['an http:// URL', { ...v, webhook_callback_url: 'http://hooks.example.com/provider' }, 'webhook_callback_url'],
       ['empty event_types', { ...v, event_types: [] }, 'event_types'],
     ],
-  },
-  {
+  }),
+  fixture({
     name: 'webhook secret record (2.2)',
     schema: webhookSecretRecordSchema,
     valid: { secret: 'c2VjcmV0', date_updated: at },
     broken: (v) => [['no date_updated', without(v, 'date_updated'), 'date_updated']],
-  },
-  {
+  }),
+  fixture({
     name: 'credit report request (2.3)',
     schema: creditReportRequestSchema,
     valid: {
@@ -83,8 +87,8 @@ const fixtures: Fixture[] = [
       ['no company_id', without(v, 'company_id'), 'company_id'],
       ['a three-letter country code', { ...v, country_code: 'GBR' }, 'country_code'],
     ],
-  },
-  {
+  }),
+  fixture({
     name: 'credit report with TooManyResults (3, 4.2 rule 4)',
     schema: creditReportSchema,
     valid: {
@@ -102,8 +106,8 @@ const fixtures: Fixture[] = [
         'provider_id',
       ],
     ],
-  },
-  {
+  }),
+  fixture({
     name: 'delivery envelope (6.2)',
     schema: webhookEnvelopeSchema,
     valid: {
@@ -119,19 +123,19 @@ const fixtures: Fixture[] = [
       ['no event_type', without(v, 'event_type'), 'event_type'],
       ['data that is not an object', { ...v, data: 'x' }, 'data'],
     ],
-  },
-  {
+  }),
+  fixture({
     name: 'event types (4.6)',
     schema: eventTypesResponseSchema,
     valid: eventTypesTree(),
     broken: (v) => [['an entry without event_name', [{ ...v[0], event_types: [{ event_types: [] }] }], 'event_name']],
-  },
-  {
+  }),
+  fixture({
     name: 'token response (4.1, assumed)',
     schema: tokenResponseSchema,
     valid: { access_token: 'abc', token_type: 'Bearer', expires_in: 3600 },
     broken: (v) => [['no access_token', without(v, 'access_token'), 'access_token']],
-  },
+  }),
 ];
 
 const eventFixtures: Record<keyof typeof eventDataSchemas, Record<string, unknown>> = {
@@ -187,18 +191,20 @@ const eventFixtures: Record<keyof typeof eventDataSchemas, Record<string, unknow
 
 for (const [eventType, valid] of Object.entries(eventFixtures)) {
   const [firstField] = Object.keys(valid) as [string];
-  fixtures.push({
-    name: `${eventType} data (6.6)`,
-    schema: eventDataSchemas[eventType as keyof typeof eventDataSchemas],
-    valid,
-    broken: (v) => [
-      [`no ${firstField}`, without(v, firstField), firstField],
-      ...(('status' in v ? [['a wrong status value', { ...v, status: 'Bogus' }, 'status']] : []) as Variant[]),
-      ...(('verification_status' in v
-        ? [['a wrong verification_status', { ...v, verification_status: 'Maybe' }, 'verification_status']]
-        : []) as Variant[]),
-    ],
-  });
+  fixtures.push(
+    fixture({
+      name: `${eventType} data (6.6)`,
+      schema: eventDataSchemas[eventType as keyof typeof eventDataSchemas],
+      valid,
+      broken: (v) => [
+        [`no ${firstField}`, without(v, firstField), firstField],
+        ...(('status' in v ? [['a wrong status value', { ...v, status: 'Bogus' }, 'status']] : []) as Variant[]),
+        ...(('verification_status' in v
+          ? [['a wrong verification_status', { ...v, verification_status: 'Maybe' }, 'verification_status']]
+          : []) as Variant[]),
+      ],
+    }),
+  );
 }
 
 describe.each(fixtures)('$name', ({ schema, valid, broken }) => {

@@ -4,6 +4,7 @@
  * `watch` following a journey to its end.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -50,7 +51,9 @@ async function journey(args: string[], env: Record<string, string> = {}): Promis
 }
 
 test('the package bin is `journey`', () => {
-  expect(require(path.join(root, 'package.json')).bin).toEqual({ journey: 'cli/journeyBin.cjs' });
+  expect((JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: unknown }).bin).toEqual({
+    journey: 'cli/journeyBin.cjs',
+  });
 });
 
 test('--help works on every command and lists its arguments and the exit codes', async () => {

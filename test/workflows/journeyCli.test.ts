@@ -1,4 +1,6 @@
 /** The operator's commands against a real dev server: start, status, list, cancel, retry, replay. */
+import type { CreditReportDetail } from '../../client/creditReportMessages';
+import type { Company } from '../../simulator/store';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync, mkdirSync } from 'node:fs';
@@ -54,7 +56,7 @@ function inputFile(input: unknown): string {
 
 test('start from a file, watch status, resolve the picklist, list by state, replay', async () => {
   const caseId = (await control('/cases', {})).case_id;
-  const ambiguous = ((await control('/companies')) as any[]).find((c) => c.company_name === 'Ambiguous Foods Ltd');
+  const ambiguous = ((await control('/companies')) as Company[]).find((c) => c.company_name === 'Ambiguous Foods Ltd')!;
   const { workflowId } = await startJourney(
     ctx,
     readJourneyInput(
@@ -67,7 +69,7 @@ test('start from a file, watch status, resolve the picklist, list by state, repl
     journeyStatusQuery,
     (s) => s.steps['credit-report']?.state === 'waiting',
   );
-  const picklist = (waiting.steps['credit-report']!.detail as any).picklist;
+  const picklist = (waiting.steps['credit-report']!.detail as CreditReportDetail).picklist!;
   // The Web UI reads like a case list: a summary per journey and step, and what each is doing now.
   const journey = stack.client.workflow.getHandle(workflowId);
   expect(await (await journey.describe()).staticSummary()).toBe(`case ${caseId} · onboarding`);
@@ -82,10 +84,10 @@ test('start from a file, watch status, resolve the picklist, list by state, repl
   for (const entry of picklist) expect(shown).toContain(entry.provider_id);
 
   await expect(resolvePicklist(ctx, caseId, 'CR-NOT-LISTED')).rejects.toMatchObject({
-    cause: { message: expect.stringContaining(picklist[0].provider_id) },
+    cause: { message: expect.stringContaining(picklist[0]!.provider_id) },
   });
-  const resolved = await resolvePicklist(ctx, caseId, picklist[0].provider_id);
-  expect((resolved.status.detail as any).report?.provider_id).toBe(picklist[0].provider_id);
+  const resolved = await resolvePicklist(ctx, caseId, picklist[0]!.provider_id);
+  expect((resolved.status.detail as CreditReportDetail).report?.provider_id).toBe(picklist[0]!.provider_id);
   await stack.client.workflow.getHandle(workflowId).result();
   expect((await journeyStatus(ctx, caseId)).state).toBe('completed');
   await waitForList(caseId, 'completed');

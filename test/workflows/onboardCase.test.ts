@@ -2,6 +2,8 @@
  * The onboarding journey and its steps on a real dev server, with the simulator, bridge and worker
  * over real HTTP; timers in seconds.
  */
+import type { CreditReportDetail } from '../../client/creditReportMessages';
+import type { Company } from '../../simulator/store';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
@@ -51,7 +53,8 @@ const control = (path: string, body?: unknown, method?: string) =>
 const newCase = (scenario: Record<string, unknown> = {}) =>
   control('/cases', scenario).then((c) => c.case_id as string);
 const newPerson = () => control('/persons', {}).then((p) => p.person_id as string);
-const company = async (name: string) => ((await control('/companies')) as any[]).find((c) => c.company_name === name);
+const company = async (name: string) =>
+  ((await control('/companies')) as Company[]).find((c) => c.company_name === name)!;
 const fast = {
   identityVerification: '20 seconds',
   banking: '20 seconds',
@@ -334,10 +337,10 @@ describe('credit report step', () => {
     const beforeStart = Date.now();
     const handle = await startReport('Ambiguous Foods Ltd');
     const waiting = await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting');
-    const picklist = (waiting.detail as any).picklist as { provider_id: string }[];
+    const picklist = (waiting.detail as CreditReportDetail).picklist!;
     expect(picklist.length).toBeGreaterThan(1);
     // The status says when the wait expires: its picklistDeadline (20 s) after it began.
-    const expiresAt = Date.parse((waiting.detail as any).expiresAt);
+    const expiresAt = Date.parse((waiting.detail as CreditReportDetail).expiresAt!);
     expect(expiresAt).toBeGreaterThanOrEqual(beforeStart + 20_000 - 1_000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 20_000 + 1_000);
     await expect(

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { startStack, type Stack } from '../../cli/stack';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl, type Json } from '../../bench/faultHarness/rawProviderApi';
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 /** The CLI as an operator runs it, `--json`; answers its exit code and parsed output. */
-async function journey(...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
+async function journey(...args: string[]): Promise<{ code: number; json: Json; stderr: string }> {
   const env = {
     ...process.env,
     TEMPORAL_ADDRESS: stack.temporal.address,

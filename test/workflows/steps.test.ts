@@ -1,13 +1,19 @@
 /** Each step alone, on a real dev server with the simulator, bridge and worker; timers in seconds. */
+import type { DeliveryLogEntry } from '../../simulator/store';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { routes } from '../../activities/routes';
 import { startStack, type Stack } from '../../cli/stack';
 import { documentSchema, identityVerificationRequestSchema } from '../../provider';
 import { waitForStatus } from '../../cli/watchStatus';
-import { bankingWorkflow } from '../../workflows/bankingWorkflow';
-import { documentsWorkflow } from '../../workflows/documentsWorkflow';
-import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
+import { bankingWorkflow, type BankingDetail } from '../../workflows/bankingWorkflow';
+import { documentsWorkflow, type DocumentOutcome } from '../../workflows/documentsWorkflow';
+import { affordabilityWorkflow } from '../../workflows/affordabilityWorkflow';
+import {
+  identityVerificationWorkflow,
+  type IdentityVerificationDetail,
+} from '../../workflows/identityVerificationWorkflow';
+import { incomeEmployerWorkflow } from '../../workflows/incomeEmployerWorkflow';
 import { resourceStateQuery } from '../../client/resourceMessages';
 import { stepStatusQuery } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
@@ -67,7 +73,7 @@ describe('identity verification step', () => {
       await waitForStatus(
         handle,
         stepStatusQuery,
-        (s) => s.state === 'waiting' && (s.detail as any)?.requests.length === count,
+        (s) => s.state === 'waiting' && (s.detail as IdentityVerificationDetail | undefined)?.requests.length === count,
       )
     ).providerIds.request_id as string;
 
@@ -85,7 +91,7 @@ describe('identity verification step', () => {
       reason: expect.stringContaining('limit'),
       detail: { verificationStatus: 'ResubmissionRequested' },
     });
-    expect((outcome.detail as any).requests).toHaveLength(3);
+    expect((outcome.detail as IdentityVerificationDetail).requests).toHaveLength(3);
   });
 
   test('a resubmission that is then approved completes', async () => {
@@ -119,7 +125,7 @@ describe('identity verification step', () => {
     const requestId = await waitingRequest(handle, 1);
     await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
     const played = await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
-    expect(played.deliveries.map((d: any) => d.outcome)).toEqual(['dropped']);
+    expect(played.deliveries.map((d: DeliveryLogEntry) => d.outcome)).toEqual(['dropped']);
     const outcome = await handle.result();
     expect(outcome).toMatchObject({ state: 'completed', detail: { verificationStatus: 'Approved' } });
     const resource = await stack.client.workflow.getHandle(`resource/idv/${requestId}`).query(resourceStateQuery);
@@ -138,7 +144,7 @@ describe('banking step', () => {
       state: 'completed',
       lastEvent: expect.objectContaining({ eventType: expect.stringMatching(/Banking|BankStatement/) }),
     });
-    expect((outcome.detail as any).accounts).toHaveLength(2);
+    expect((outcome.detail as BankingDetail).accounts).toHaveLength(2);
   });
 
   test('a failed bank statement needs attention with the provider message', async () => {
@@ -176,11 +182,7 @@ describe('documents step', () => {
     });
     const outcome = await handle.result();
     expect(outcome.state).toBe('completed');
-    const documents = (outcome.detail as any).documents as {
-      document_id: string;
-      status: string;
-      document_type: string;
-    }[];
+    const { documents } = outcome.detail as { documents: DocumentOutcome[] };
     expect(documents.map((d) => [d.status, d.document_type])).toEqual([
       ['Complete', 'Payslip'],
       ['Complete', 'SA302'],
@@ -287,11 +289,6 @@ describe('resource workflow lifecycle', () => {
 });
 
 describe('insight steps', () => {
-  const { affordabilityWorkflow } =
-    require('../../workflows/affordabilityWorkflow') as typeof import('../../workflows/affordabilityWorkflow');
-  const { incomeEmployerWorkflow } =
-    require('../../workflows/incomeEmployerWorkflow') as typeof import('../../workflows/incomeEmployerWorkflow');
-
   test('affordability with its webhook lost: recovered by polling, read through the spec paths', async () => {
     await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
     const caseId = (await control('/cases', {})).case_id;
