@@ -194,7 +194,8 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
 
   command(
     operatorActions.retryStep.cli,
-    'run a step of an open journey again, as a new attempt; with --where, on every running journey a visibility query matches',
+    'run a step of an open journey again, as a new attempt; with --where, on every ' +
+      'running journey a visibility query matches',
   )
     .argument('[caseId]', 'the case (not with --where)')
     .argument(
@@ -204,18 +205,21 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     .argument('[reason...]', 'why (recorded with the attempt)')
     .option(
       '--fresh',
-      'ask the provider for a new purchase (a new report, a new IDV request) instead of continuing what it still holds for the step',
+      'ask the provider for a new purchase (a new report, a new IDV request) instead ' +
+        'of continuing what it still holds for the step',
     )
     .option(
       '--request-id <id>',
       requestIdHelp(
         operatorActions.retryStep.name,
-        ` (with --where: ${operatorActions.retryStep.name}/<id>/<caseId> on each case, so a re-run with the printed id resumes)`,
+        ` (with --where: ${operatorActions.retryStep.name}/<id>/<caseId> on each case, ` +
+          `so a re-run with the printed id resumes)`,
       ),
     )
     .option(
       '--where <query>',
-      'bulk: a Temporal visibility query, e.g. "JourneyState = \'needs_attention\'"; only running journeys of this task queue are considered',
+      'bulk: a Temporal visibility query, e.g. "JourneyState = \'needs_attention\'"; ' +
+        'only running journeys of this task queue are considered',
     )
     .option('--step <step>', 'bulk: the step to retry on each case')
     .option('--reason <text>', 'bulk: why (required; recorded with each new attempt)')
@@ -260,7 +264,8 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
       const stepKey = step ?? options.step;
       if (caseId === undefined || stepKey === undefined)
         throw new JourneyCommandError(
-          "retry-step needs <caseId> <step> [reason…], or --where <query> --step <step> --reason <text> (see 'journey retry-step --help')",
+          'retry-step needs <caseId> <step> [reason…], or --where <query> --step <step> ' +
+            "--reason <text> (see 'journey retry-step --help')",
         );
       if (reason.length && options.reason !== undefined)
         throw new JourneyCommandError('retry-step: give the reason once, as words or as --reason');
@@ -309,7 +314,8 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
         const report = (result.status.detail as { report?: { company_name?: string; provider_id?: string } } | null)
           ?.report;
         return done(
-          `${journeySteps.creditReport.key} ${result.status.state}: ${report?.company_name ?? '?'} (${report?.provider_id ?? providerId})`,
+          `${journeySteps.creditReport.key} ${result.status.state}: ${report?.company_name ?? '?'} ` +
+            `(${report?.provider_id ?? providerId})`,
           result,
         );
       });
@@ -353,7 +359,8 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
         const diverged = results.find((r) => r.error);
         const text = diverged
           ? `${diverged.workflowId} does not replay: ${diverged.error}\n(${results.length} histories replayed)`
-          : `case/${caseId} replays deterministically: ${results.length} histories (${results.map((r) => `${r.workflowId}: ${r.events} events`).join(', ')})`;
+          : `case/${caseId} replays deterministically: ${results.length} histories ` +
+            `(${results.map((r) => `${r.workflowId}: ${r.events} events`).join(', ')})`;
         return { text, json: results, failed: Boolean(diverged) };
       }),
     );
@@ -429,7 +436,8 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
   webhooks
     .command('sync')
     .description(
-      "create or update the provider's webhooks (one per URL: two give redundant delivery) on every event type, and its signing secret",
+      "create or update the provider's webhooks (one per URL: two give redundant delivery) " +
+        'on every event type, and its signing secret',
     )
     .argument('<callbackUrl...>', "the bridges' public addresses, e.g. https://bridge.example.com/webhooks")
     .option('--json', 'print JSON instead of text')
@@ -443,7 +451,9 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
           (w) => `${w.action.padEnd(8)} ${w.name} → ${w.callback_url} (${w.webhook_id})`,
         );
         lines.push(
-          `${result.eventTypes.length} event types each; signing secret ${result.secret.action} (updated ${result.secret.date_updated}; give it to the bridges as WEBHOOK_SECRET, or set WEBHOOK_SECRET_SOURCE=provider)`,
+          `${result.eventTypes.length} event types each; signing secret ${result.secret.action} ` +
+            `(updated ${result.secret.date_updated}; give it to the bridges as WEBHOOK_SECRET, ` +
+            `or set WEBHOOK_SECRET_SOURCE=provider)`,
         );
         return done(lines.join('\n'), result);
       });
@@ -488,7 +498,10 @@ interface RetryStepOptions {
 }
 
 const requestIdHelp = (action: OperatorAction, more = '') =>
-  `makes the command safe to repeat: the Update id is ${action}/<id>${more}; a repeat with the same id answers the first result and acts once (1 to 200 printable ASCII characters). The action is audited under ${action}/<id>, or without it under a new id; either is printed on stderr`;
+  `makes the command safe to repeat: the Update id is ${action}/<id>${more}; a repeat ` +
+  `with the same id answers the first result and acts once (1 to 200 printable ASCII ` +
+  `characters). The action is audited under ${action}/<id>, or without it under a ` +
+  `new id; either is printed on stderr`;
 
 /**
  * The action's identity (client/operatorIdentity.ts), `--request-id` checked now: who acts
@@ -552,13 +565,13 @@ async function bulkRetryStep(
   const plan = await planBulkStepRetry(ctx, request, { readStepStates: !yes });
   if (!yes) return done(formatBulkPlan(plan, request), { dryRun: true, ...plan });
   progress(
-    `request id ${plan.requestId}: re-run with --request-id ${plan.requestId} to resume (accepted cases answer their first result)`,
+    `request id ${plan.requestId}: re-run with --request-id ${plan.requestId} to ` +
+      `resume (accepted cases answer their first result)`,
   );
-  const summary = await runBulkStepRetry(ctx, plan, request, (n, total, o) =>
-    progress(
-      `${n}/${total} case ${o.caseId} ${o.outcome}${o.outcome === 'accepted' ? ` (attempt ${o.attempt})` : `: ${o.message}`}`,
-    ),
-  );
+  const summary = await runBulkStepRetry(ctx, plan, request, (n, total, o) => {
+    const detail = o.outcome === 'accepted' ? ` (attempt ${o.attempt})` : `: ${o.message}`;
+    progress(`${n}/${total} case ${o.caseId} ${o.outcome}${detail}`);
+  });
   return {
     text: formatBulkSummary(summary),
     json: { dryRun: false, query: plan.query, ...summary },

@@ -107,7 +107,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const codecServer = await startCodecServer(codecServerConfig(options), payloadKeys);
     cleanups.push(() => codecServer.stop());
     progress(
-      `codec server at ${codecServer.url} (keys ${payloadKeys.map((k) => k.id).join(', ')}; the Web UI decodes through it)`,
+      `codec server at ${codecServer.url} (keys ${payloadKeys.map((k) => k.id).join(', ')}; ` +
+        `the Web UI decodes through it)`,
     );
 
     // The case file and the dev server start side by side (PGlite takes a second or two).

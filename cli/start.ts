@@ -84,16 +84,17 @@ async function main(): Promise<void> {
     // Where the keys are, never the keys: the file is readable by this user only.
     if (caseApi.keyFile) print(`case API keys (origination, operator) are in ${caseApi.keyFile}`);
     const outcome = await runDemoJourney(stack, print);
+    const reasons = outcome.status.reasons.join('; ');
+    print(`outcome: ${outcome.status.state}${reasons ? ` — ${reasons}` : ''}`);
     print(
-      `outcome: ${outcome.status.state}${outcome.status.reasons.length ? ` — ${outcome.status.reasons.join('; ')}` : ''}`,
-    );
-    print(
-      `case file: ${describeCounts(await stack.caseFile.counts(outcome.caseId))} (npm run journey -- evidence ${outcome.caseId})`,
+      `case file: ${describeCounts(await stack.caseFile.counts(outcome.caseId))} (npm ` +
+        `run journey -- evidence ${outcome.caseId})`,
     );
     const ui = stack.devServer?.uiUrl;
     if (ui)
       print(
-        `Web UI: ${ui}/namespaces/${stack.temporal.namespace}/workflows/${encodeURIComponent(outcome.workflowId)}/${outcome.runId}/history`,
+        `Web UI: ${ui}/namespaces/${stack.temporal.namespace}/workflows/` +
+          `${encodeURIComponent(outcome.workflowId)}/${outcome.runId}/history`,
       );
     if (keep) {
       print('stack is up (--keep); press Ctrl-C to stop');
@@ -130,7 +131,8 @@ function ensurePortFree(port: number, variable: string): Promise<void> {
     server.once('error', () =>
       reject(
         new ConfigurationError(
-          `Port ${port} on 127.0.0.1 is in use (is another stack running?). Stop it, or set ${variable} to a free port.`,
+          `Port ${port} on 127.0.0.1 is in use (is another stack running?). Stop it, ` +
+            `or set ${variable} to a free port.`,
         ),
       ),
     );
