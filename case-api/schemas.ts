@@ -3,6 +3,7 @@
  * and the OpenAPI document.
  */
 import { z } from 'zod';
+import { stepStates } from '../client/stepState';
 import { caseIdSchema } from '../client/caseId';
 import { bulkRetryMaxCases, bulkStepRetryRequestSchema } from '../client/bulkStepRetryRequest';
 import { checkStepsHaveWhatTheyNeed, onboardCaseInputFields } from '../client/journeyInput';
@@ -18,17 +19,6 @@ const deadlineKeys = Object.keys(defaultDeadlines) as [
 ];
 
 export const journeyStates = ['running', 'needs_attention', 'completed', 'cancelled'] as const;
-const stepStates = [
-  'pending',
-  'running',
-  'waiting',
-  'needs_attention',
-  'completed',
-  'waived',
-  'failed',
-  'expired',
-  'cancelled',
-] as const;
 
 export const errorBodySchema = z
   .object({ error: z.string().meta({ description: 'A stable machine-readable code' }), message: z.string() })

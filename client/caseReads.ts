@@ -11,7 +11,7 @@ import type { JourneyState, JourneyStatus, JourneyStep } from './journeyMessages
 /** `assignee`: who owns the case (client/caseAssignment.ts); only the read model knows it. */
 export type CaseStatusView = JourneyStatus & { runStatus: string; runId: string; assignee: string | null };
 
-/** A row of a list, as the visibility list answered it, plus what the queue shows. */
+/** A case in a list: its journey's run and state, and what the queue shows (whose case, what is wrong, since when). */
 export interface CaseListRow {
   caseId: string;
   workflowId: string;

@@ -11,7 +11,7 @@ import type { CaseFileStore } from '../case-file/store';
 import { describeIssues } from '../provider';
 import { caseEventSettingsOf } from './caseEventTimes';
 import { workflowClosing, workflowNotFound } from './grpcCode';
-import { listCaseRows, readCaseStatus } from './caseReads';
+import { listCaseRows, readCaseStatus, type CaseListRow } from './caseReads';
 import { JourneyClosedError, JourneyInputError, RequestIdReusedError } from './journeyErrors';
 import { onboardCaseInputSchema, type ValidOnboardCaseInput } from './journeyInput';
 import {
@@ -56,24 +56,8 @@ export interface StartedJourney {
 /** `assignee` when read from the read model (the `status` query does not know it). */
 export type JourneyStatusView = JourneyStatus & { runStatus: string; runId: string; assignee?: string | null };
 
-export interface JourneySummary {
-  caseId: string;
-  workflowId: string;
-  runId: string;
-  state: string;
-  runStatus: string;
-  startedAt: string | null;
-  /** Whose case it is, what is wrong, since when (client/caseReads.ts). */
-  company: string | null;
-  applicants: { personId: string; name: string | null }[];
-  reasons: string[];
-  waitingSince: string | null;
-  operatorDeadline: string | null;
-  /** The queue's deadline: the operator deadline, or sooner the expiry of a picklist wait. */
-  deadline: string | null;
-  /** The operator who owns the case (client/caseAssignment.ts). */
-  assignee: string | null;
-}
+/** A case in a list: the read model's row (client/caseReads.ts). */
+export type JourneySummary = CaseListRow;
 
 /** The queue's filters (case-file/caseQueue.ts); only the read model answers them. */
 export type JourneyListFilters = Pick<

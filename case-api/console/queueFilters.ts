@@ -5,19 +5,9 @@
  */
 import { z } from 'zod';
 import type { JourneyListFilters } from '../../client/journeyOperations';
+import { stepStates } from '../../client/stepState';
 import { journeyStates } from '../schemas';
 
-export const stepStates = [
-  'pending',
-  'running',
-  'waiting',
-  'needs_attention',
-  'completed',
-  'waived',
-  'failed',
-  'expired',
-  'cancelled',
-] as const;
 export const waitingChoices = [15, 60, 240, 1440] as const;
 /** The owner filter's special values; any other value is an operator's name. */
 export const NOBODY = '-';

@@ -8,7 +8,8 @@ import type { CaseSummary } from '../caseGateway';
 import { escapeHtml } from '../escapeHtml';
 import { journeyStates } from '../schemas';
 import { age, when } from './format';
-import { NOBODY, queueHref, stepStates, waitingChoices, type QueueFilters } from './queueFilters';
+import { stepStates } from '../../client/stepState';
+import { NOBODY, queueHref, waitingChoices, type QueueFilters } from './queueFilters';
 
 export interface QueueContext {
   filters: QueueFilters;
