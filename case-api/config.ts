@@ -16,6 +16,9 @@ import { defaultApiKeyFile, embeddedKeyEntries, readOrCreateEmbeddedKeys } from 
  * (CIDR) or the names loopback, linklocal, uniquelocal (express's `trust proxy`). `true` (trust
  * any sender's X-Forwarded-For) is refused: any client could then pick its own rate-limit bucket.
  */
+/** One trusted proxy: an address, a subnet (CIDR) or a name express knows; the list is comma-separated. */
+const trustedProxy = String.raw`(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)`;
+const trustedProxies = new RegExp(String.raw`^${trustedProxy}(\s*,\s*${trustedProxy})*$`);
 const trustProxyVariable = z.union([
   z
     .string()
@@ -24,7 +27,7 @@ const trustProxyVariable = z.union([
   z
     .string()
     .regex(
-      /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)(\s*,\s*(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?))*$/,
+      trustedProxies,
       'must be a number of hops, or proxy addresses, subnets or loopback/linklocal/uniquelocal, comma-separated',
     ),
 ]);
