@@ -68,7 +68,7 @@ export class CaseGateway {
     return this.caseFile.evidence(caseId);
   }
 
-  /** The console's reads of the case file; undefined without one (the console then shows less and refreshes slowly). */
+  /** The console's reads of the case file; undefined without one, when reads of cases answer 503. */
   get desk(): Pick<CaseFileStore, 'caseRecord' | 'deskEvidence' | 'timeline' | 'caseMarks' | 'queueMark'> | undefined {
     return this.caseFile;
   }

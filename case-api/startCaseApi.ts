@@ -25,7 +25,7 @@ export interface CaseApiDependencies {
   /** Routers mounted before the API's own routes (the operator console). */
   routers?: (gateway: CaseGateway) => express.Router[];
   host?: string;
-  /** The case file, for the evidence route; without it that route answers 503. */
+  /** The case file, which every read of a case reads; without it those routes answer 503. */
   caseFile?: CaseFileStore;
 }
 

@@ -140,7 +140,9 @@ export async function listJourneys(
   options: { state?: string; pageSize?: number; pageToken?: string } & JourneyListFilters = {},
 ): Promise<JourneyPage> {
   const { state, pageSize, pageToken, ...filters } = options;
-  return listCaseRows(ctx.readModel, { ...filters, state, limit: pageSize ?? 100, cursor: pageToken });
+  // An empty state or page token asks for no filter and the first page.
+  const query = { ...filters, state: state || undefined, limit: pageSize ?? 100, cursor: pageToken || undefined };
+  return listCaseRows(ctx.readModel, query);
 }
 
 /** Every page of `listJourneys`. */
