@@ -46,7 +46,6 @@ export async function startBridgeWithoutTemporal(options: {
     requireSignature: true,
     recorder,
     metrics,
-    temporalReachable: async () => true,
     logger: options.logger,
   });
   return listen(app, async () => recorder.stop());

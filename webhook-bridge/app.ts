@@ -21,8 +21,6 @@ export interface BridgeDependencies {
   requireSignature: boolean;
   recorder: DeliveryRecorder;
   metrics: BridgeMetrics;
-  /** Whether Temporal answers now (for /readyz). */
-  temporalReachable: () => Promise<boolean>;
   logger: Logger;
 }
 
@@ -38,16 +36,26 @@ export function createBridgeApp(deps: BridgeDependencies): express.Express {
   const { metrics, logger } = deps;
   let warnedUnsigned = false;
 
+  // Liveness: the process answers.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
 
-  app.get('/readyz', async (_req, res) => {
-    const temporal = await deps.temporalReachable();
-    const spoolFull = deps.recorder.spoolFull;
-    res
-      .status(temporal && !spoolFull ? 200 : 503)
-      .json({ temporal, spool_depth: deps.recorder.spoolDepth, spool_full: spoolFull });
+  // Readiness: a delivery sent now would be durably accepted (the spool takes it whatever Temporal
+  // does), so a load balancer keeps this bridge while Temporal is away. Temporal's state is told,
+  // as last known, without waiting for it.
+  app.get('/readyz', (_req, res) => {
+    const { recorder } = deps;
+    const spoolWritable = recorder.spoolWritable();
+    const spoolFull = recorder.spoolFull;
+    const ready = spoolWritable && !spoolFull;
+    res.status(ready ? 200 : 503).json({
+      ready,
+      temporal: recorder.temporal.current(),
+      spool_depth: recorder.spoolDepth,
+      spool_full: spoolFull,
+      spool_writable: spoolWritable,
+    });
   });
 
   app.get('/metrics', async (_req, res) => {

@@ -5,9 +5,11 @@
  *
  * Order is kept per resource workflow, not globally: a new delivery queues behind spooled ones only
  * when they go to one of its resources. A delivery Temporal refuses for good goes to the
- * dead-letter store at once. While Temporal does not answer at all, new deliveries go straight to
- * the spool rather than each waiting out the signal deadline. A delivery that could not be
- * verified yet (no secret known) is always spooled, with its signature header.
+ * dead-letter store at once; one not taken for a reason of its resource (a refusal, or a timeout
+ * while Temporal answers the probe) is spooled and its resource waits in the drain. While
+ * Temporal is known to be away, new deliveries go straight to the spool rather than each waiting
+ * out the signal deadline. A delivery that could not be verified yet (no secret known) is always
+ * spooled, with its signature header.
  */
 import type { Logger } from 'pino';
 import { deadLetterKeeper, type KeepDeadLetter } from './deadLetterKeeper';
@@ -15,13 +17,17 @@ import type { DeadLetterStore } from './deadLetters';
 import type { BridgeMetrics } from './metrics';
 import { workflowIdsOf, type RoutedDelivery } from './routeDelivery';
 import type { Spool } from './spool';
-import { SpoolDrain, type TemporalHealth } from './spoolDrain';
+import { SpoolDrain } from './spoolDrain';
 import { routeIncoming } from './spooledRouting';
+import { TemporalHealth } from './temporalHealth';
 import { classifyRefusal } from './temporalRefusal';
 
 export { routeIncoming, routeSpooled } from './spooledRouting';
 
 export type RecordOutcome = 'signalled' | 'spooled' | 'held' | 'dead_lettered' | 'unavailable';
+
+/** How long a finding that the spool can (or cannot) be written stands for /readyz (ms). */
+const WRITABLE_FRESH_MS = 1_000;
 
 export interface DeliveryRecorderOptions {
   /** Hands the routed delivery to Temporal; rejects when Temporal did not accept it (in time). */
@@ -40,6 +46,8 @@ export interface DeliveryRecorderOptions {
   metrics: BridgeMetrics;
   logger: Logger;
   backoff?: { initialMs: number; maxMs: number };
+  /** Whether Temporal answers, and the probe that confirms a timeout; without one only signals tell. */
+  temporal?: TemporalHealth;
 }
 
 export interface IncomingDelivery {
@@ -52,13 +60,17 @@ export interface IncomingDelivery {
 }
 
 export class DeliveryRecorder {
-  private readonly temporal: TemporalHealth = { down: false };
+  readonly temporal: TemporalHealth;
   private readonly keepDeadLetter: KeepDeadLetter;
   private readonly drain: SpoolDrain;
+  private writable = { value: true, at: 0 };
 
   constructor(private readonly options: DeliveryRecorderOptions) {
+    this.temporal = options.temporal ?? new TemporalHealth();
     this.keepDeadLetter = deadLetterKeeper(options.deadLetters, options.metrics, options.logger);
     this.drain = new SpoolDrain({ ...options, keepDeadLetter: this.keepDeadLetter, temporal: this.temporal });
+    // Temporal answers again (a probe said so): a drain waiting for it goes on now.
+    this.temporal.subscribe((state) => state === 'reachable' && this.drain.start());
     options.metrics.spoolDepth.set(options.spool.depth);
     if (options.spool.depth > 0) this.drain.start();
   }
@@ -71,45 +83,58 @@ export class DeliveryRecorder {
     return this.options.spool.depth >= this.options.spoolLimit;
   }
 
+  /** Whether a delivery could be spooled now: the last write's outcome, or a probe write when that is stale. */
+  spoolWritable(): boolean {
+    if (Date.now() - this.writable.at > WRITABLE_FRESH_MS)
+      this.writable = { value: this.options.spool.writable(), at: Date.now() };
+    return this.writable.value;
+  }
+
   async record(delivery: IncomingDelivery): Promise<{ outcome: RecordOutcome; routed: RoutedDelivery }> {
     const routed = routeIncoming(delivery);
     if (delivery.pendingSignature !== undefined) {
       if (this.heldFull(delivery.raw.length)) return { outcome: 'unavailable', routed };
       return { outcome: this.spoolIt(delivery, routed) === 'spooled' ? 'held' : 'unavailable', routed };
     }
-    if (!this.temporal.down && !this.options.spool.holds(workflowIdsOf(routed))) {
+    const resources = workflowIdsOf(routed);
+    if (!this.temporal.down && !this.options.spool.holds(resources)) {
       const direct = await this.signalDirectly(delivery, routed);
-      if (direct) return { outcome: direct, routed };
+      if (direct === 'signalled' || direct === 'dead_lettered') return { outcome: direct, routed };
+      const outcome = this.spoolIt(delivery, routed);
+      // Its resources wait in the drain before they are tried again; other resources do not.
+      if (direct === 'resource' && outcome === 'spooled') this.drain.resourceFailed(resources);
+      return { outcome, routed };
     }
     return { outcome: this.spoolIt(delivery, routed), routed };
   }
 
-  /** Signals at once; undefined when the delivery must be spooled instead. */
-  private async signalDirectly(delivery: IncomingDelivery, routed: RoutedDelivery): Promise<RecordOutcome | undefined> {
+  /** Signals at once; otherwise says why Temporal did not take it (the delivery is then spooled). */
+  private async signalDirectly(
+    delivery: IncomingDelivery,
+    routed: RoutedDelivery,
+  ): Promise<'signalled' | 'dead_lettered' | 'resource' | 'unavailable'> {
     const stopTimer = this.options.metrics.signalLatency.startTimer();
     try {
       await this.options.signal(routed);
       stopTimer();
-      // Temporal answers again: a drain backing off for that reason can go on now. (Not on every
-      // success: a resource that keeps being refused must not be retried at the traffic's rate.)
-      const wasDown = this.temporal.down;
-      this.temporal.down = false;
-      if (wasDown) this.drain.nudge();
+      this.temporal.answered();
       return 'signalled';
     } catch (error) {
       const refusal = classifyRefusal(error);
+      // A timeout waits for the probe (shared by every delivery that timed out meanwhile), so
+      // that the deliveries after it know whether to try Temporal at all.
+      const verdict = await this.temporal.judge(refusal);
       const body = delivery.raw.toString('base64');
       if (
-        refusal.kind === 'permanent' &&
+        verdict === 'permanent' &&
         this.keepDeadLetter({ receivedAt: delivery.receivedAt, batchId: delivery.batchId, body }, routed, refusal)
       )
         return 'dead_lettered';
-      if (refusal.kind === 'unavailable') this.temporal.down = true;
       this.options.logger.warn(
-        { batchId: delivery.batchId, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode },
+        { batchId: delivery.batchId, eventType: routed.eventType, refusal: verdict, grpcCode: refusal.grpcCode },
         'Temporal did not take the delivery; spooling it',
       );
-      return undefined;
+      return verdict === 'unavailable' ? 'unavailable' : 'resource';
     }
   }
 
@@ -129,7 +154,9 @@ export class DeliveryRecorder {
         body: delivery.raw.toString('base64'),
         pendingSignature: delivery.pendingSignature,
       });
+      this.writable = { value: true, at: Date.now() };
     } catch (error) {
+      this.writable = { value: false, at: Date.now() };
       // Not on disk, so not accepted: the sender is told 503, never a 2xx that would lie.
       this.options.logger.error(
         { eventType: routed.eventType, err: error instanceof Error ? error.message : String(error) },
@@ -142,7 +169,7 @@ export class DeliveryRecorder {
     return 'spooled';
   }
 
-  /** Drains now rather than after the backoff (a secret became known, say). */
+  /** Tries every spooled delivery now rather than after its backoff (a secret became known, say). */
   nudge(): void {
     this.drain.nudge();
   }

@@ -3,12 +3,15 @@
  * outcomes, gRPC codes), so no sender can grow the number of series.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { TemporalState } from './temporalHealth';
 
 export interface MetricSources {
   /** Deliveries in the dead-letter store now (read at each scrape: an operator may replay meanwhile). */
   deadLetterCount?: () => number;
   /** Whether the webhook secrets are known (read from the provider, or configured). */
   secretKnown?: () => boolean;
+  /** Whether Temporal answers, as last known (read at each scrape, never waiting for a probe). */
+  temporalState?: () => TemporalState;
 }
 
 export function createBridgeMetrics(sources: MetricSources = {}) {
@@ -39,6 +42,19 @@ export function createBridgeMetrics(sources: MetricSources = {}) {
       name: 'bridge_spool_depth',
       help: 'Deliveries waiting in the outage spool',
       registers: [registry],
+    }),
+    spoolResourcesWaiting: new Gauge({
+      name: 'bridge_spool_resources_waiting',
+      help: 'Resource workflows whose spooled deliveries wait for their own backoff after one was not taken',
+      registers: [registry],
+    }),
+    temporalReachable: new Gauge({
+      name: 'bridge_temporal_reachable',
+      help: '1 when Temporal answered the last signal or probe, 0 when it did not (deliveries are spooled meanwhile)',
+      registers: [registry],
+      collect() {
+        if (sources.temporalState) this.set(sources.temporalState() === 'reachable' ? 1 : 0);
+      },
     }),
     spoolDrained: new Counter({
       name: 'bridge_spool_drained_total',

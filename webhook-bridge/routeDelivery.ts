@@ -3,6 +3,7 @@
  * resource workflow named by its correlation keys. Everything taken from the payload that ends up
  * in an id or in carried state is bounded: ids by boundedId, unrouted deliveries by a summary.
  */
+import { hash } from 'node:crypto';
 import {
   boundedId,
   correlationKeys,
@@ -26,15 +27,25 @@ export interface RoutedDelivery {
   targets: { resource: ResourceKey; delivery: ResourceDelivery }[];
 }
 
-/** Leaves room for `/<yyyy-mm-dd>` within the workflow id's bound. */
+/** Leaves room for `/<yyyy-mm-ddThh>/<shard>` within the workflow id's bound. */
 const UNROUTED_TYPE_MAX = 180;
+/** Workflows an event type's unrouted deliveries of one hour are spread over. */
+export const UNROUTED_SHARDS = 16;
 
 /**
- * Unrouted deliveries are kept per event type and day (`resource/unrouted/<type>/<yyyy-mm-dd>`,
- * the day the bridge received them), so that no one workflow collects them for ever.
+ * Unrouted deliveries are shared by every case, and a new event type may come in a flood: they are
+ * kept per event type, hour (the bridge's receipt) and one of UNROUTED_SHARDS shards chosen by a
+ * hash of the delivery's identity (`resource/unrouted/<type>/<yyyy-mm-ddThh>/<00-15>`). A workflow
+ * takes at most about a sixteenth of a type's unrouted deliveries, for one hour; the same delivery,
+ * spooled or replayed, goes to the same workflow, which dedupes it.
  */
-export function unroutedKey(eventType: string, receivedAt: string): ResourceKey {
-  return { kind: 'unrouted', id: `${boundedId(eventType, UNROUTED_TYPE_MAX)}/${receivedAt.slice(0, 10)}` };
+export function unroutedKey(eventType: string, receivedAt: string, identity: string): ResourceKey {
+  const shard = parseInt(hash('sha256', identity, 'hex').slice(0, 8), 16) % UNROUTED_SHARDS;
+  const hour = receivedAt.slice(0, 13);
+  return {
+    kind: 'unrouted',
+    id: `${boundedId(eventType, UNROUTED_TYPE_MAX)}/${hour}/${String(shard).padStart(2, '0')}`,
+  };
 }
 
 export function workflowIdsOf(routed: RoutedDelivery): string[] {
@@ -45,8 +56,9 @@ export function workflowIdsOf(routed: RoutedDelivery): string[] {
 export function planDelivery(parsed: EnvelopeParseResult, body: unknown, meta: DeliveryMeta): RoutedDelivery {
   const batchId = meta.batchId === null ? null : boundedId(meta.batchId);
   if (!parsed.ok) {
+    const dedupeId = deliveryIdentity(batchId, 'invalid-envelope', body);
     const delivery: ResourceDelivery = {
-      dedupeId: deliveryIdentity(batchId, 'invalid-envelope', body),
+      dedupeId,
       eventType: 'invalid-envelope',
       batchId,
       webhookId: '',
@@ -59,7 +71,7 @@ export function planDelivery(parsed: EnvelopeParseResult, body: unknown, meta: D
     return {
       eventType: 'invalid-envelope',
       parse: 'invalid-envelope',
-      targets: [{ resource: unroutedKey('invalid-envelope', meta.receivedAt), delivery }],
+      targets: [{ resource: unroutedKey('invalid-envelope', meta.receivedAt, dedupeId), delivery }],
     };
   }
   const { delivery: d } = parsed;
@@ -78,7 +90,7 @@ export function planDelivery(parsed: EnvelopeParseResult, body: unknown, meta: D
   const targets = correlationKeys(d).map((key) =>
     key.kind === 'unrouted'
       ? {
-          resource: unroutedKey(d.eventType, meta.receivedAt),
+          resource: unroutedKey(d.eventType, meta.receivedAt, delivery.dedupeId),
           delivery: { ...delivery, data: summariseUnrouted(d.envelope.data) },
         }
       : { resource: key, delivery },

@@ -48,6 +48,8 @@ export interface SpoolOptions {
 
 const NAME = /^(\d{16})\.json$/;
 export const QUARANTINE_DIR = 'quarantine';
+/** Written and removed to tell whether the spool takes a delivery now; `.tmp`, so a leftover is cleared at start. */
+const WRITABLE_PROBE = 'writable-probe.tmp';
 
 export const bodySha256 = (body: Buffer): string => createHash('sha256').update(body).digest('hex');
 
@@ -119,6 +121,17 @@ export class Spool {
     writeFileDurably(this.dir, name, Buffer.from(JSON.stringify(record), 'utf8'), this.options.fileSystem);
     this.index(name, record);
     return record;
+  }
+
+  /** Whether a delivery could be written now: a probe file is written as durably as one, then removed. */
+  writable(): boolean {
+    try {
+      writeFileDurably(this.dir, WRITABLE_PROBE, Buffer.from('probe'), this.options.fileSystem);
+      (this.options.fileSystem?.rmSync ?? rmSync)(path.join(this.dir, WRITABLE_PROBE), { force: true });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The delivery in `name`, or undefined when the file was unreadable (it is quarantined). */

@@ -1,9 +1,13 @@
 /**
  * The spool's drain: hands spooled deliveries to Temporal, oldest first, keeping order per
- * resource workflow. A delivery Temporal refuses for good goes to the dead-letter store; one
- * refused for a reason of its own resource blocks that resource for this pass only; a Temporal
- * that does not answer at all ends the pass, and the drain backs off. A delivery kept before a
- * secret was known is verified first, and dropped as tampered when it fails. No error escapes.
+ * resource workflow, several resources at a time. Only the oldest delivery of each resource is
+ * tried. One Temporal refuses for good goes to the dead-letter store; one not taken for a reason
+ * of its own resource (refused, timed out, cancelled while Temporal answers the probe) makes that
+ * resource wait with a backoff of its own while every other resource drains past it. While
+ * Temporal says it is away, or its probe fails, no signal is tried: the drain waits, with backoff,
+ * for the probe to answer (with no probe, it tries one delivery before the others). A delivery
+ * kept before a secret was known is verified first, and dropped as tampered when it fails. No
+ * error escapes.
  */
 import type { Logger } from 'pino';
 import type { KeepDeadLetter } from './deadLetterKeeper';
@@ -11,14 +15,14 @@ import type { BridgeMetrics } from './metrics';
 import type { RoutedDelivery } from './routeDelivery';
 import { routeSpooled } from './spooledRouting';
 import type { Spool, SpooledDelivery, SpoolEntry } from './spool';
+import { ResourceBackoff } from './resourceBackoff';
+import type { TemporalHealth } from './temporalHealth';
 import { classifyRefusal, type Refusal } from './temporalRefusal';
 
 type EntryResult = 'done' | 'blocked' | 'unavailable';
 
-/** Shared with the recorder: while Temporal is down, new deliveries go straight to the spool. */
-export interface TemporalHealth {
-  down: boolean;
-}
+/** Deliveries handed to Temporal at once by default, each to other resources. */
+const CONCURRENCY = 8;
 
 export interface SpoolDrainOptions {
   spool: Spool;
@@ -29,41 +33,63 @@ export interface SpoolDrainOptions {
   metrics: BridgeMetrics;
   logger: Logger;
   backoff?: { initialMs: number; maxMs: number };
+  /** Deliveries handed to Temporal at once, each to other resources. */
+  concurrency?: number;
 }
 
-interface PassResult {
-  progressed: boolean;
-  waiting: boolean;
-  seen: Set<string>;
-}
+/** What order is kept by: the entry's resources, or the entry itself when none could be read. */
+const keysOf = (entry: SpoolEntry): readonly string[] =>
+  entry.resources.length > 0 ? entry.resources : [`spool-file:${entry.name}`];
 
 export class SpoolDrain {
   private running?: Promise<void>;
   private stopped = false;
   private wake?: () => void;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly waits: ResourceBackoff;
+  private readonly backoff: { initialMs: number; maxMs: number };
 
-  constructor(private readonly options: SpoolDrainOptions) {}
-
-  /** Starts the drain unless it runs already. */
-  start(): void {
-    if (this.stopped || this.running) return;
-    this.running = this.loop()
-      .catch((error: unknown) => {
-        // Belt and braces: deliveries are caught one by one; nothing may become an unhandled rejection.
-        this.options.metrics.drainErrors.inc();
-        this.options.logger.error(
-          { err: errorText(error) },
-          'spool drain failed; it will start again with the next delivery',
-        );
-      })
-      .finally(() => (this.running = undefined));
+  constructor(private readonly options: SpoolDrainOptions) {
+    this.backoff = options.backoff ?? { initialMs: 250, maxMs: 30_000 };
+    this.waits = new ResourceBackoff(this.backoff.initialMs, this.backoff.maxMs);
   }
 
-  /** Goes on now rather than after the backoff (Temporal answers again, a secret became known). */
+  /** Starts the drain, or has a running one look at the spool again (a delivery was added). */
+  start(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wake?.();
+      return;
+    }
+    this.running = this.loop()
+      .then(
+        () => true,
+        (error: unknown) => {
+          // Belt and braces: deliveries are caught one by one; nothing may become an unhandled rejection.
+          this.options.metrics.drainErrors.inc();
+          this.options.logger.error(
+            { err: errorText(error) },
+            'spool drain failed; it will start again with the next delivery',
+          );
+          return false;
+        },
+      )
+      .then((clean) => {
+        this.running = undefined;
+        // A delivery spooled while the loop was ending would otherwise wait for the next one.
+        if (clean && !this.stopped && this.options.spool.depth > 0) this.start();
+      });
+  }
+
+  /** Tries every resource now rather than after its backoff (a secret became known, say). */
   nudge(): void {
-    if (this.options.spool.depth === 0) return;
-    if (this.running) this.wake?.();
-    else this.start();
+    this.waits.clear();
+    if (this.options.spool.depth > 0) this.start();
+  }
+
+  /** A delivery to these resources was not taken and is spooled: they wait before the drain tries them. */
+  resourceFailed(resources: readonly string[]): void {
+    this.waits.failed(resources);
   }
 
   /** Resolves when the spool is empty (or the drain stopped). */
@@ -78,39 +104,76 @@ export class SpoolDrain {
   }
 
   private async loop(): Promise<void> {
-    const { spool, logger } = this.options;
-    const { initialMs, maxMs } = this.options.backoff ?? { initialMs: 250, maxMs: 30_000 };
-    let delay = initialMs;
+    const { spool, temporal, logger } = this.options;
+    const { initialMs, maxMs } = this.backoff;
+    let downDelay = initialMs;
+    let downUntil: number | undefined;
     while (!this.stopped && spool.depth > 0) {
-      const pass = await this.pass();
-      if (this.stopped || spool.depth === 0) break;
-      if (pass.progressed && !pass.waiting && spool.entries().some((e) => !pass.seen.has(e.name))) continue;
-      logger.warn({ spoolDepth: spool.depth, retryInMs: delay }, 'spool drain waiting');
-      await this.sleep(delay);
-      delay = pass.progressed ? initialMs : Math.min(maxMs, delay * 2);
+      if (temporal.down && this.inFlight.size === 0) {
+        // Temporal is away: wait, then ask the probe. Without a probe to say it is back, one
+        // delivery is tried before the others.
+        downUntil ??= Date.now() + downDelay;
+        if (Date.now() < downUntil) {
+          await this.pause(downUntil - Date.now());
+          continue;
+        }
+        downDelay = Math.min(maxMs, downDelay * 2);
+        downUntil = Date.now() + downDelay;
+        const answers = await temporal.check();
+        if (!answers)
+          logger.warn({ spoolDepth: spool.depth, retryInMs: downDelay }, 'spool drain waiting for Temporal');
+        else if (temporal.down) this.launch(1);
+        if (this.inFlight.size === 0) continue;
+      } else if (!temporal.down) {
+        downDelay = initialMs;
+        downUntil = undefined;
+        this.launch(this.options.concurrency ?? CONCURRENCY);
+      }
+      if (this.inFlight.size > 0) {
+        await this.pause(undefined, this.inFlight.values());
+        continue;
+      }
+      // Every resource left waits for its backoff (or a delivery kept until a secret is known).
+      const next = this.waits.nextAt();
+      await this.pause(next === undefined ? maxMs : Math.max(1, next - Date.now()));
     }
+    await Promise.all(this.inFlight.values());
+    this.options.metrics.spoolResourcesWaiting.set(this.waits.size);
     if (spool.depth === 0) logger.info('spool drained');
   }
 
-  /** One pass over the spool, oldest first, skipping resources whose earlier delivery waits. */
-  private async pass(): Promise<PassResult> {
-    const blocked = new Set<string>();
-    const seen = new Set<string>();
-    let progressed = false;
+  /** Starts the oldest delivery of each resource that is neither under way nor waiting, up to `limit` at once. */
+  private launch(limit: number): void {
+    const now = Date.now();
+    const claimed = new Set<string>();
+    let scannedAll = true;
     for (const entry of this.options.spool.entries()) {
-      if (this.stopped) break;
-      seen.add(entry.name);
-      if (entry.resources.some((r) => blocked.has(r))) continue;
-      const result = await this.drainEntry(entry);
-      if (result === 'unavailable') return { progressed, waiting: true, seen };
-      if (result === 'blocked') for (const r of entry.resources) blocked.add(r);
-      else progressed = true;
-      this.options.metrics.spoolDepth.set(this.options.spool.depth);
+      if (this.stopped || this.inFlight.size >= limit) {
+        scannedAll = false;
+        break;
+      }
+      const keys = keysOf(entry);
+      const oldest = keys.every((k) => !claimed.has(k));
+      for (const k of keys) claimed.add(k);
+      if (!oldest || this.inFlight.has(entry.name) || this.waits.waiting(keys, now)) continue;
+      this.inFlight.set(
+        entry.name,
+        this.drainEntry(entry).finally(() => this.inFlight.delete(entry.name)),
+      );
     }
-    return { progressed, waiting: blocked.size > 0, seen };
+    if (scannedAll) this.waits.keepOnly(claimed);
+    this.options.metrics.spoolResourcesWaiting.set(this.waits.size);
   }
 
-  private async drainEntry(entry: SpoolEntry): Promise<EntryResult> {
+  /** Hands one entry on and records what became of it for its resources. Never rejects. */
+  private async drainEntry(entry: SpoolEntry): Promise<void> {
+    const result = await this.attempt(entry);
+    if (result === 'done') this.waits.succeeded(keysOf(entry));
+    else if (result === 'blocked') this.waits.failed(keysOf(entry));
+    this.options.metrics.spoolDepth.set(this.options.spool.depth);
+  }
+
+  private async attempt(entry: SpoolEntry): Promise<EntryResult> {
     try {
       return await this.deliver(entry);
     } catch (error) {
@@ -138,7 +201,7 @@ export class SpoolDrain {
     } catch (error) {
       return this.refused(entry, record, routed, classifyRefusal(error));
     }
-    this.options.temporal.down = false;
+    this.options.temporal.answered();
     spool.remove(entry.name);
     metrics.spoolDrained.inc();
     return 'done';
@@ -154,30 +217,36 @@ export class SpoolDrain {
     return 'done';
   }
 
-  private refused(entry: SpoolEntry, record: SpooledDelivery, routed: RoutedDelivery, refusal: Refusal): EntryResult {
-    if (refusal.kind === 'permanent' && this.options.keepDeadLetter(record, routed, refusal)) {
+  private async refused(
+    entry: SpoolEntry,
+    record: SpooledDelivery,
+    routed: RoutedDelivery,
+    refusal: Refusal,
+  ): Promise<EntryResult> {
+    const verdict = await this.options.temporal.judge(refusal);
+    if (verdict === 'permanent' && this.options.keepDeadLetter(record, routed, refusal)) {
       this.options.spool.remove(entry.name);
       return 'done';
     }
-    if (refusal.kind === 'unavailable') this.options.temporal.down = true;
     this.options.logger.warn(
-      { spoolFile: entry.name, eventType: routed.eventType, refusal: refusal.kind, grpcCode: refusal.grpcCode },
+      { spoolFile: entry.name, eventType: routed.eventType, refusal: verdict, grpcCode: refusal.grpcCode },
       'spooled delivery not taken yet',
     );
-    return refusal.kind === 'unavailable' ? 'unavailable' : 'blocked';
+    return verdict === 'unavailable' ? 'unavailable' : 'blocked';
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Waits `ms` (unless undefined), until a delivery under way settles, or until woken. */
+  private pause(ms: number | undefined, settling: Iterable<Promise<void>> = []): Promise<void> {
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(finish, ms);
-      function finish(): void {
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (): void => {
         clearTimeout(timer);
+        if (this.wake === finish) this.wake = undefined;
         resolve();
-      }
-      this.wake = () => {
-        this.wake = undefined;
-        finish();
       };
+      if (ms !== undefined) timer = setTimeout(finish, ms);
+      for (const p of settling) void p.then(finish);
+      this.wake = finish;
     });
   }
 }

@@ -19,11 +19,15 @@ import { DeadLetterStore } from './deadLetters';
 import { DeliveryRecorder } from './deliveryRecorder';
 import { routeSpooled } from './spooledRouting';
 import { createBridgeMetrics, type BridgeMetrics } from './metrics';
-import { workflowIdsOf } from './routeDelivery';
+import { workflowIdsOf, type RoutedDelivery } from './routeDelivery';
 import { SecretRing } from './secretRing';
 import { checkHeldSignature } from './signatureCheck';
 import { Spool } from './spool';
+import { TemporalHealth } from './temporalHealth';
 import { temporalSignaller } from './temporalSignaller';
+
+/** The probe's deadline: a Temporal that cannot answer `getSystemInfo` in this long is away. */
+const PROBE_TIMEOUT_MS = 1_000;
 
 export interface BridgeOptions {
   logger?: Logger;
@@ -37,6 +41,8 @@ export interface BridgeOptions {
   secretRetry?: { initialMs: number; maxMs: number };
   /** The spool's file system (tests make a write or an fsync fail); node:fs when unset. */
   spoolFileSystem?: DurableFileSystem;
+  /** Stands between the bridge and each signal, inside its deadline (tests make one workflow slow). */
+  signalThrough?: (routed: RoutedDelivery, signal: () => Promise<void>) => Promise<void>;
 }
 
 export interface RunningBridge {
@@ -59,7 +65,21 @@ export async function startBridge(
   const signal = temporalSignaller(client, temporal.taskQueue);
   const secrets = secretRing(config, options.provider);
   const deadLetters = new DeadLetterStore(config.spoolDir);
-  const metrics = createBridgeMetrics({ deadLetterCount: () => deadLetters.count, secretKnown: () => secrets.known });
+  const health = new TemporalHealth({
+    probe: async () => {
+      await connection.withDeadline(Date.now() + PROBE_TIMEOUT_MS, () => connection.workflowService.getSystemInfo({}));
+    },
+  });
+  health.subscribe((state) =>
+    state === 'reachable'
+      ? logger.info('Temporal answers')
+      : logger.warn('Temporal does not answer; deliveries are spooled until it does'),
+  );
+  const metrics = createBridgeMetrics({
+    deadLetterCount: () => deadLetters.count,
+    secretKnown: () => secrets.known,
+    temporalState: () => health.current(),
+  });
   const onRefreshError = (error: unknown) =>
     logger.warn({ err: String(error) }, 'could not read the webhook secret from the provider');
   const spool = new Spool(config.spoolDir, {
@@ -71,7 +91,10 @@ export async function startBridge(
     },
   });
   const recorder = new DeliveryRecorder({
-    signal: (routed) => connection.withDeadline(Date.now() + config.signalTimeoutMs, () => signal(routed)),
+    signal: (routed) =>
+      connection.withDeadline(Date.now() + config.signalTimeoutMs, () =>
+        options.signalThrough ? options.signalThrough(routed, () => signal(routed)) : signal(routed),
+      ),
     spool,
     deadLetters,
     verifyHeld: (raw, signature) => checkHeldSignature(secrets, raw, signature, onRefreshError),
@@ -80,6 +103,7 @@ export async function startBridge(
     metrics,
     logger,
     backoff: options.backoff,
+    temporal: health,
   });
   // Deliveries kept while no secret was known are verified (and signalled) as soon as one is.
   secrets.onKnown(() => recorder.nudge());
@@ -96,11 +120,6 @@ export async function startBridge(
     requireSignature: config.requireSignature,
     recorder,
     metrics,
-    temporalReachable: () =>
-      connection
-        .withDeadline(Date.now() + 2_000, () => connection.workflowService.getSystemInfo({}))
-        .then(() => true)
-        .catch(() => false),
     logger,
   });
   const server: Server = await new Promise<Server>((resolve, reject) => {
@@ -109,6 +128,7 @@ export async function startBridge(
   }).catch(async (error: unknown) => {
     secrets.stop();
     await recorder.stop();
+    await health.settled();
     await connection.close().catch(() => undefined);
     throw error;
   });
@@ -124,6 +144,7 @@ export async function startBridge(
       // close() stops accepting and waits for in-flight requests; then the drain loop stops.
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await recorder.stop();
+      await health.settled();
       await connection.close().catch(() => undefined);
     },
   };

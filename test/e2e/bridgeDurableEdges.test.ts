@@ -3,8 +3,8 @@
  * "Nothing answered 2xx is lost"), on real HTTP: while Temporal is unreachable a delivery is
  * spooled (202); one that cannot be written (a write or a file's fsync fails, or the bytes read
  * back differ) or that finds the spool full is answered 503, leaves nothing half-written behind,
- * and `/readyz` fails while the spool is full. Then a bridge on the same spool with Temporal up
- * drains exactly what was answered 202.
+ * and `/readyz` fails while the spool is full or cannot be written. Then a bridge on the same
+ * spool with Temporal up drains exactly what was answered 202.
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
@@ -141,6 +141,12 @@ test.each(failures)(
       fileSystem.fail(failure);
       refused = await deliver(bridge);
       expect(refused.status).toBe(503);
+      // Not ready while the spool cannot take a delivery, whatever Temporal does.
+      const ready = await fetch(new URL('/readyz', bridge.url));
+      expect({ status: ready.status, body: await ready.json() }).toMatchObject({
+        status: 503,
+        body: { ready: false, spool_writable: false },
+      });
       expect(spoolFiles(spoolDir)).toHaveLength(1);
       expect(bridge.recorder.spoolDepth).toBe(1);
     } finally {
@@ -164,9 +170,9 @@ test('a full spool (BRIDGE_SPOOL_LIMIT) answers 503 and fails /readyz; the drain
     refused = await deliver(bridge);
     expect(refused.status).toBe(503);
     const ready = await fetch(new URL('/readyz', bridge.url));
-    expect({ status: ready.status, body: await ready.json() }).toEqual({
+    expect({ status: ready.status, body: await ready.json() }).toMatchObject({
       status: 503,
-      body: { temporal: false, spool_depth: 2, spool_full: true },
+      body: { ready: false, spool_depth: 2, spool_full: true, spool_writable: true },
     });
     expect(spoolFiles(spoolDir)).toHaveLength(2);
   } finally {

@@ -12,6 +12,7 @@ import pino from 'pino';
 import { resourceWorkflowId } from '../../provider';
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { replayDeadLetter } from '../../webhook-bridge/deadLetterReplay';
+import { unroutedKey } from '../../webhook-bridge/routeDelivery';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
 import { temporalSignaller } from '../../webhook-bridge/temporalSignaller';
 import type { ResourceDelivery } from '../../client/resourceMessages';
@@ -87,8 +88,7 @@ test('a signed delivery with a 1,000-character event type does not hold up a val
   expect(valid).toHaveLength(1);
   expect(bridge.recorder.spoolDepth).toBe(0);
   // The long one is kept too, under a bounded id.
-  const day = new Date().toISOString().slice(0, 10);
-  const unroutedId = resourceWorkflowId({ kind: 'unrouted', id: `${longType}/${day}` });
+  const unroutedId = resourceWorkflowId(unroutedKey(longType, new Date().toISOString(), randomUUID()));
   expect(unroutedId.length).toBeLessThanOrEqual(220);
 });
 

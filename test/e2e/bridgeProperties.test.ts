@@ -19,7 +19,7 @@ const EVENT_TYPES = [
   'Brand.New',
   '',
 ];
-// Unroutable deliveries of a day go to one workflow per event type (`resource/unrouted/<type>/<day>`),
+// Unroutable deliveries go to workflows per event type, hour and shard (`resource/unrouted/<type>/<hour>/<shard>`),
 // started here on this suite's task queue, which no worker polls: in a namespace of the suite's own,
 // no other suite's delivery of the same type lands in them (nor they in another suite's).
 const temporal = testTemporalConfig(suiteNamespaces.bridgeProperties);

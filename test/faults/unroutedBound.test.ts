@@ -1,8 +1,11 @@
 /**
  * Unrouted deliveries, workflow side: an unrouted resource workflow is shared by every case, so what it
- * carries through continue-as-new must stay bounded however many deliveries arrive. 10,000
- * deliveries are signalled straight to the resource workflow (the bridge adds nothing here but
- * time; its own bound, the trimmed payload, is tested in test/e2e/bridgeUnrouted.test.ts).
+ * carries through continue-as-new must stay bounded however many deliveries arrive. The bridge
+ * spreads a type's unrouted deliveries over 16 workflows an hour (webhook-bridge/routeDelivery.ts,
+ * unroutedKey), so 10,000 into one workflow is what an hour of 160,000 deliveries of one unknown
+ * type would bring: they are signalled straight to one resource workflow here (the bridge adds
+ * nothing but time; its own bounds, the spread and the trimmed payload, are tested in
+ * test/unit/bridgeUnroutedShards.test.ts and test/e2e/bridgeUnrouted.test.ts).
  *
  * In the fault suite, not in `npm test`: 10,000 signals into one workflow took about 75 s, and twice
  * (of four runs, on a loaded machine) the worker's workflow thread died with Node's "async hook
@@ -93,7 +96,8 @@ async function send(workflowId: string, from: number, to: number): Promise<void>
 }
 
 test(`${DELIVERIES} unrouted deliveries leave a bounded log and carried state`, async () => {
-  const workflowId = `resource/unrouted/Unrouted.Bound/${randomUUID()}`;
+  // Shaped like the bridge's ids (type, hour, shard), with a shard of this run's own.
+  const workflowId = `resource/unrouted/Unrouted.Bound/${new Date().toISOString().slice(0, 13)}/${randomUUID()}`;
   await send(workflowId, 0, DELIVERIES);
   // A duplicate of the latest delivery is still recognised: the kept events keep their dedupe ids.
   await send(workflowId, DELIVERIES - 1, DELIVERIES);
