@@ -1,7 +1,8 @@
 /**
  * The events the LOS receives when a journey changes (types only: the journey imports them, so
- * nothing here may touch Node). Each names its journey run and a sequence within it, from which
- * the event id is derived: a redelivery carries the same id, so the receiver can dedupe.
+ * nothing here may touch Node). Each carries its business identity (`eventKey`), from which the
+ * event id is derived: a redelivery, or the same event sent again after a reset or a replay,
+ * carries the same id, so the receiver can dedupe.
  */
 export const caseEventTypes = [
   'case.step_completed',
@@ -13,6 +14,11 @@ export type CaseEventType = (typeof caseEventTypes)[number];
 
 export interface CaseEventInput {
   type: CaseEventType;
+  /**
+   * The case, the type and what the event is about (workflows/journeyNotifier.ts); the id is
+   * derived from it. Absent from events sent before it existed: their id comes from the run.
+   */
+  eventKey?: string;
   caseId: string;
   workflowId: string;
   runId: string;

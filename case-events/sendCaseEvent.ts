@@ -1,8 +1,9 @@
 /**
  * Delivers one journey event to the LOS in the Standard Webhooks format: `webhook-id` (derived from
- * the run and sequence, the same on every retry), `webhook-timestamp` (now: receivers refuse old
- * timestamps, and a retry days later is a new send) and `webhook-signature` (the `standardwebhooks`
- * package). Anything but a 2xx throws, and Temporal retries.
+ * the event's business identity, the same on every retry, reset and replay), `webhook-timestamp`
+ * (now: receivers refuse old timestamps, and a retry days later is a new send) and
+ * `webhook-signature` (the `standardwebhooks` package). Anything but a 2xx throws, and Temporal
+ * retries.
  */
 import { createHash } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
@@ -13,8 +14,9 @@ export class CaseEventRejected extends Error {
   override name = 'CaseEventRejected';
 }
 
-export function caseEventId(event: Pick<CaseEventInput, 'workflowId' | 'runId' | 'sequence'>): string {
-  const digest = createHash('sha256').update(`${event.workflowId}\n${event.runId}\n${event.sequence}`).digest('hex');
+export function caseEventId(event: Pick<CaseEventInput, 'eventKey' | 'workflowId' | 'runId' | 'sequence'>): string {
+  const identity = event.eventKey ?? `${event.workflowId}\n${event.runId}\n${event.sequence}`;
+  const digest = createHash('sha256').update(identity).digest('hex');
   return `evt_${digest.slice(0, 32)}`;
 }
 
@@ -32,7 +34,8 @@ export interface CaseEventBody {
 }
 
 export function caseEventBody(event: CaseEventInput): CaseEventBody {
-  const { type, occurredAt, ...data } = event;
+  // The key is the id's source, not news: the id says it.
+  const { type, occurredAt, eventKey: _key, ...data } = event;
   return { type, version: caseEventVersion, timestamp: occurredAt, data };
 }
 

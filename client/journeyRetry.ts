@@ -127,5 +127,13 @@ async function originalInput(ctx: JourneyClientContext, caseId: string): Promise
   const history = await journeyHandle(ctx, caseId).fetchHistory();
   const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   if (!payloads?.length) throw new JourneyRetryError(`case/${caseId} has no recorded input to retry with`);
-  return decodeFromPayloadsAtIndex<ValidOnboardCaseInput>(ctx.client.options.loadedDataConverter, 0, payloads);
+  const input = await decodeFromPayloadsAtIndex<ValidOnboardCaseInput & Record<string, unknown>>(
+    ctx.client.options.loadedDataConverter,
+    0,
+    payloads,
+  );
+  // A run that continued an earlier one (workflows/journeyContinuation.ts) holds that run's state
+  // too: a retry starts from the carry-over alone.
+  const { continued: _continued, continueAsNewAtHistoryLength: _at, ...original } = input;
+  return original as ValidOnboardCaseInput;
 }

@@ -1,6 +1,9 @@
 /**
  * Builds a worker from its dependencies: a Temporal connection, the provider client, the case file
  * and the task queue. Used by the worker process, the `npm start` launcher and the tests alike.
+ * Two SDK workers on one connection: one for the task queue (workflows and provider calls), one
+ * for its case-events queue (case-events/caseEventsTaskQueue.ts: the journey's LOS events and
+ * read-model writes), each with activity slots of its own.
  */
 import { Connection } from '@temporalio/client';
 import type { WorkerDeploymentVersion } from '@temporalio/common';
@@ -15,6 +18,7 @@ import type { ProviderConfig } from '../activities/providerConfig';
 import type { CaseFileStore } from '../case-file/store';
 import type { CaseEventsConfig } from '../case-events/caseEventsConfig';
 import { startCaseEventOutbox } from '../case-events/caseEventOutbox';
+import { caseEventsTaskQueue } from '../case-events/caseEventsTaskQueue';
 import { temporalRetryInterceptors } from '../client/temporalRetry';
 import { temporalConnectionOptions, type TemporalConfig } from '../config/temporalConfig';
 import type { WorkerTuning } from './workerConfig';
@@ -37,10 +41,14 @@ export interface WorkerSetup {
   resourceQuietAfterOutcomeMs?: number;
   /** The Worker Deployment Version to poll as (readWorkerConfig); unset: an unversioned worker. */
   deploymentVersion?: WorkerDeploymentVersion;
+  /** LOS events and read-model writes at once (readWorkerConfig); unset: 100. */
+  caseEventSlots?: number;
 }
 
 export interface RunningWorker {
   worker: Worker;
+  /** The case-events queue's worker (activities only). */
+  caseEventsWorker: Worker;
   provider: ProviderClient;
   /** Resolves when the worker has stopped. */
   done: Promise<void>;
@@ -60,41 +68,63 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
   });
   const client = temporalClientOn(clientConnection, setup.temporal.namespace, payloadKeys);
   const provider = new ProviderClient(setup.provider);
+  const activities = createActivities({
+    provider,
+    caseFile: setup.caseFile,
+    resources: {
+      client,
+      taskQueue: setup.temporal.taskQueue,
+      quietAfterOutcomeMs: setup.resourceQuietAfterOutcomeMs,
+    },
+    caseEvents: setup.caseEvents,
+  });
   const worker = await Worker.create({
     connection: nativeConnection,
     namespace: setup.temporal.namespace,
     taskQueue: setup.temporal.taskQueue,
     dataConverter,
-    activities: createActivities({
-      provider,
-      caseFile: setup.caseFile,
-      resources: {
-        client,
-        taskQueue: setup.temporal.taskQueue,
-        quietAfterOutcomeMs: setup.resourceQuietAfterOutcomeMs,
-      },
-      caseEvents: setup.caseEvents,
-    }),
+    // All of them: the journey's first tries (local activities) and events scheduled here before
+    // the case-events queue existed run here.
+    activities,
     // A step whose provider call keeps failing hears of it, and shows `waiting` until the provider is back.
     interceptors: { activity: [providerOutageReporter(client)] },
     ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
     ...setup.tuning,
     ...workerDeploymentOptionsFor(setup.deploymentVersion),
   });
+  const caseEventsWorker = await Worker.create({
+    connection: nativeConnection,
+    namespace: setup.temporal.namespace,
+    taskQueue: caseEventsTaskQueue(setup.temporal.taskQueue),
+    dataConverter,
+    activities: { notifyLos: activities.notifyLos, writeCaseState: activities.writeCaseState },
+    maxConcurrentActivityTaskExecutions: setup.caseEventSlots ?? 100,
+    ...(setup.tuning?.shutdownGraceTime !== undefined ? { shutdownGraceTime: setup.tuning.shutdownGraceTime } : {}),
+    ...workerDeploymentOptionsFor(setup.deploymentVersion),
+  });
   // The events derived from the case file (reminders, SLA breaches, expiries, operator actions):
   // swept and sent by every worker; a failed tick (the case file away) is simply tried again next time.
   const outbox = startCaseEventOutbox(setup.caseFile.pool, setup.caseEvents ?? { timeoutMs: 10_000 });
-  const done = worker.run().finally(async () => {
+  // One stopping (or failing) stops the other: the process runs both or neither.
+  const stopBoth = () => {
+    for (const w of [worker, caseEventsWorker]) if (w.getState() === 'RUNNING') w.shutdown();
+  };
+  const runs = [worker.run(), caseEventsWorker.run()];
+  for (const run of runs) run.then(stopBoth, stopBoth);
+  const done = Promise.allSettled(runs).then(async (results) => {
     await outbox.stop();
     await clientConnection.close();
     await nativeConnection.close();
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   });
   return {
     worker,
+    caseEventsWorker,
     provider,
     done,
     async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      stopBoth();
       await done;
     },
   };

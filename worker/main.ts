@@ -4,6 +4,7 @@ import { readCaseFileConfig } from '../case-file/config';
 import { openCaseFile } from '../case-file/store';
 import { readProviderConfig } from '../activities/providerConfig';
 import { readCaseEventsConfig } from '../case-events/caseEventsConfig';
+import { caseEventsTaskQueue } from '../case-events/caseEventsTaskQueue';
 import { ConfigurationError } from '../config/environment';
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 import { startWorker } from './createWorker';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     workflowBundle: prebuiltWorkflowBundle(),
     resourceQuietAfterOutcomeMs: settings.resourceQuietAfterOutcomeMs,
     deploymentVersion: settings.deploymentVersion,
+    caseEventSlots: settings.caseEventSlots,
   });
   console.log(
     JSON.stringify({
@@ -43,6 +45,8 @@ async function main(): Promise<void> {
       address: temporal.address,
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
+      caseEventsTaskQueue: caseEventsTaskQueue(temporal.taskQueue),
+      caseEventSlots: settings.caseEventSlots,
       metrics: settings.metricsBindAddress ?? null,
       deploymentVersion: settings.deploymentVersion ?? null,
       ...settings.tuning,

@@ -24,6 +24,8 @@ const durationVariable = z
 
 export const workerEnvironment = {
   WORKER_MAX_CONCURRENT_ACTIVITIES: positiveWhole.default(100),
+  // The case-events queue's own slots: LOS events and read-model writes (worker/createWorker.ts).
+  WORKER_MAX_CONCURRENT_CASE_EVENT_ACTIVITIES: positiveWhole.default(100),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: positiveWhole
     .min(2, 'must be 2 or more (the SDK needs one sticky and one normal poll)')
     .default(40),
@@ -80,6 +82,8 @@ export interface WorkerSettings {
   metricsBindAddress?: string;
   /** The Worker Deployment Version this worker runs (Worker Versioning); unset: unversioned. */
   deploymentVersion?: WorkerDeploymentVersion;
+  /** LOS events and read-model writes at once, on the case-events queue's worker. */
+  caseEventSlots: number;
 }
 
 /** Both variables or neither: a version is a deployment name and a build id. */
@@ -113,5 +117,6 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerSe
     metricsBindAddress: c.WORKER_METRICS_PORT !== undefined ? `${host}:${c.WORKER_METRICS_PORT}` : undefined,
     resourceQuietAfterOutcomeMs: c.RESOURCE_QUIET_AFTER_OUTCOME,
     deploymentVersion,
+    caseEventSlots: c.WORKER_MAX_CONCURRENT_CASE_EVENT_ACTIVITIES,
   };
 }

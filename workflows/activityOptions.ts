@@ -65,10 +65,11 @@ export const activityOptions = {
    * A journey event's first try, as a local activity: one marker event when the LOS answers (an
    * activity costs three events and a workflow task of three more). One attempt, briefly: while it
    * runs the journey's workflow task stays open, so an LOS that is down or slow gets the durable
-   * activity above instead and never holds the journey up for more than this.
+   * activity above instead (on the case events' own task queue) and never holds the journey up for
+   * more than this. An LOS takes a webhook in well under a second; one that has not in two is slow.
    */
   notifyFirstTry: {
-    startToCloseTimeout: '5 seconds',
+    startToCloseTimeout: '2 seconds',
     retry: { maximumAttempts: 1 },
   } satisfies LocalActivityOptions,
   /** The journey's state to the read model: retried until written, like an event to the LOS. */

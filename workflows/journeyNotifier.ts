@@ -3,29 +3,54 @@
  * a slow or absent LOS never holds a journey up; each in a non-cancellable scope, so a cancelled
  * journey still reports what happened. `drain()` before the journey closes: the activities of a
  * closed workflow never run. A local activity's one try first (one marker event), the activity
- * after it only when the LOS did not take the event.
+ * after it only when the LOS did not take the event, on the case events' own task queue
+ * (case-events/caseEventsTaskQueue.ts), whose slots no provider call needs.
+ *
+ * Each event is known by what it says (`eventKey`), never by the run that sent it: a reset or a
+ * replay that sends it again sends it under the same id, which the LOS dedupes.
  */
 import { CancellationScope, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { CaseEventInput, CaseEventType } from '../case-events/caseEvent';
+import { caseEventsTaskQueue } from '../case-events/caseEventsTaskQueue';
 import { activityOptions } from './activityOptions';
 
 type Notify = Pick<Activities, 'notifyLos'>;
-const durably = proxyActivities<Notify>(activityOptions.notify).notifyLos;
 const firstTry = proxyLocalActivities<Notify>(activityOptions.notifyFirstTry).notifyLos;
 
-const notifyLos = (event: CaseEventInput) => firstTry(event).catch(() => durably(event));
+/** What an event is about: a step's attempt, or the journey as a whole. */
+export type EventSubject = { step: NonNullable<CaseEventInput['step']> } | { attemptsStarted: number };
 
 export class JourneyNotifier {
   private sequence = 0;
   private readonly pending: Promise<unknown>[] = [];
+  /** Events not yet taken (or given up on). */
+  undelivered = 0;
+  /** How often each subject's event was sent (this run, and the runs it continues): the last part of its key. */
+  private readonly sent: Map<string, number>;
+  private readonly durably = proxyActivities<Notify>({
+    ...activityOptions.notify,
+    taskQueue: caseEventsTaskQueue(workflowInfo().taskQueue),
+  }).notifyLos;
 
-  constructor(private readonly caseId: string) {}
+  constructor(
+    private readonly caseId: string,
+    counts: Record<string, number> = {},
+  ) {
+    this.sent = new Map(Object.entries(counts));
+  }
 
-  send(type: CaseEventType, state: string, reasons: string[], step?: CaseEventInput['step']): void {
+  /** The counts a continued run carries on from. */
+  counts(): Record<string, number> {
+    return Object.fromEntries(this.sent);
+  }
+
+  send(type: CaseEventType, state: string, reasons: string[], subject: EventSubject): void {
     const { workflowId, runId } = workflowInfo();
+    const step = 'step' in subject ? subject.step : undefined;
     const event: CaseEventInput = {
       type,
+      eventKey: this.keyOf(type, subject),
       caseId: this.caseId,
       workflowId,
       runId,
@@ -36,7 +61,26 @@ export class JourneyNotifier {
       step,
     };
     // Given up only after the activity's 7 days: the journey does not fail over its LOS.
-    this.pending.push(CancellationScope.nonCancellable(() => notifyLos(event)).catch(() => undefined));
+    const notifyLos = () => firstTry(event).catch(() => this.durably(event));
+    this.undelivered++;
+    this.pending.push(
+      CancellationScope.nonCancellable(notifyLos)
+        .catch(() => undefined)
+        .finally(() => this.undelivered--),
+    );
+  }
+
+  /**
+   * The event's business identity: the case, the type, and the step attempt it is about, or for
+   * the journey's own states the number of step attempts started in all (it only grows, across
+   * `journey retry` runs too), then how many times the journey sent that. Nothing of the run.
+   */
+  private keyOf(type: CaseEventType, subject: EventSubject): string {
+    const about = 'step' in subject ? `${subject.step.key}@${subject.step.attempt}` : `${subject.attemptsStarted}`;
+    const base = `${this.caseId}\n${type}\n${about}`;
+    const count = (this.sent.get(base) ?? 0) + 1;
+    this.sent.set(base, count);
+    return `${base}\n${count}`;
   }
 
   async drain(): Promise<void> {

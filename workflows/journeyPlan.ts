@@ -5,7 +5,7 @@
  * continues what the provider holds for that need (a report, a request sent to the person).
  */
 import { WorkflowExecutionAlreadyStartedError, type Duration } from '@temporalio/common';
-import { executeChild, getExternalWorkflowHandle, sleep, workflowInfo } from '@temporalio/workflow';
+import { executeChild, getExternalWorkflowHandle, ParentClosePolicy, sleep, workflowInfo } from '@temporalio/workflow';
 import { affordabilityWorkflow } from './affordabilityWorkflow';
 import { bankingWorkflow } from './bankingWorkflow';
 import { creditReportWorkflow } from './creditReportWorkflow';
@@ -62,6 +62,7 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
     stepKey: attemptReportKey(key, attempt.attempt),
     callBudget: deadlines.providerCalls,
     purchase: attempt.continuation.purchase,
+    fresh: attempt.continuation.fresh || undefined,
   });
   /** The attempt's child workflow, with its one input. */
   const child = <Input, Result extends StepStatus>(
@@ -76,6 +77,9 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
         args: [input],
         staticSummary: stepSummary(caseId, attempt.stepKey, attempt.attempt),
         typedSearchAttributes: caseSearchAttributes(caseId),
+        // A journey that closes without stopping its steps (terminated) asks them to stop: each
+        // then finishes its creating calls, answers with the ids it bought and leaves its resources.
+        parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
       }),
     );
   const add = (key: string, start: PlannedStep['start'], dependsOn: string | null = null) =>

@@ -11,10 +11,10 @@ import { CancellationScope, proxyActivities, proxyLocalActivities, workflowInfo 
 import type { Activities } from '../activities';
 import type { JourneyStateWrite } from '../case-file/caseReadModel';
 import type { JourneyStatus } from '../client/journeyMessages';
+import { caseEventsTaskQueue } from '../case-events/caseEventsTaskQueue';
 import { activityOptions } from './activityOptions';
 
 type Write = Pick<Activities, 'writeCaseState'>;
-const durably = proxyActivities<Write>(activityOptions.readModel).writeCaseState;
 const firstTry = proxyLocalActivities<Write>(activityOptions.readModelFirstTry).writeCaseState;
 
 /** RUNNING while the journey is open; how its run ends once it closes. */
@@ -26,6 +26,13 @@ export class JourneyReadModel {
   private lastState: string | null = null;
   private stateSince = '';
   private readonly pending: Promise<unknown>[] = [];
+  /** Writes not yet taken (or given up on). */
+  unwritten = 0;
+  /** On the case events' task queue: a slow case file never takes the provider calls' slots. */
+  private readonly durably = proxyActivities<Write>({
+    ...activityOptions.readModel,
+    taskQueue: caseEventsTaskQueue(workflowInfo().taskQueue),
+  }).writeCaseState;
 
   write(status: JourneyStatus, runStatus: RunStatus = 'RUNNING'): void {
     const snapshot = JSON.stringify([status, runStatus]);
@@ -49,8 +56,11 @@ export class JourneyReadModel {
       stateSince: this.stateSince,
     };
     // Given up only after the activity's 7 days: the journey never fails over its read model.
+    this.unwritten++;
     this.pending.push(
-      CancellationScope.nonCancellable(() => firstTry(write).catch(() => durably(write))).catch(() => undefined),
+      CancellationScope.nonCancellable(() => firstTry(write).catch(() => this.durably(write)))
+        .catch(() => undefined)
+        .finally(() => this.unwritten--),
     );
   }
 

@@ -24,6 +24,7 @@ import {
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import {
   choosePicklistEntrySignal,
@@ -46,10 +47,17 @@ import {
 } from '../client/journeyMessages';
 import { journeySteps, type OperatorUpdateName } from '../client/journeyNames';
 import { JourneyNotifier } from './journeyNotifier';
-import { JourneyReadModel } from './journeyReadModel';
+import { JourneyReadModel, type RunStatus } from './journeyReadModel';
 import { planSteps, type Continuation, type PlannedStep } from './journeyPlan';
 import { providerErrorOf } from './providerFailure';
-import { journeyStateSearchAttribute } from '../client/searchAttributes';
+import { readableInput } from './journeyInputCheck';
+import {
+  continueAsNewSuggested,
+  continueJourney,
+  type ContinuedJourney,
+  type JourneyInput,
+} from './journeyContinuation';
+import { caseIdSearchAttribute, journeyStateSearchAttribute } from '../client/searchAttributes';
 import { attentionStates, settledStates, type StepState } from '../client/stepState';
 import { purchaseKey } from '../client/purchaseKey';
 import { stepReportSignal, type StepStatus } from '../client/stepMessages';
@@ -64,12 +72,13 @@ const retryableStates: readonly StepState[] = [...attentionStates, 'waiting', 'w
 const creditReportKey = journeySteps.creditReport.key;
 
 /**
- * The input was checked at the boundary (client/journeyInput.ts: every client parses it with the
- * schema before it starts a journey); the journey only reads it, so a rule tightened later never
- * changes the replay of a journey that started under the old one.
+ * The input was checked at the boundary (client/journeyInput.ts: our clients parse it with the
+ * schema before they start a journey); the journey only checks that its code can read it
+ * (journeyInputCheck.ts), so a rule tightened later never changes the replay of a journey that
+ * started under the old one.
  */
 export async function onboardCase(input: ValidOnboardCaseInput): Promise<JourneyStatus> {
-  return new Journey(input).run();
+  return new Journey(readableInput(input) as JourneyInput).run();
 }
 
 class Journey {
@@ -96,12 +105,26 @@ class Journey {
   private readonly freshNext = new Set<string>();
   /** The journey's root scope: once a native cancel reached it, operator actions are refused. */
   private cancelledScope: CancellationScope | null = null;
+  /**
+   * Set when the main loop ends (every step settled, the operator deadline passed, or a cancel):
+   * from then on the journey only delivers its last writes and events, and refuses every action.
+   */
+  private ended: { state: JourneyState; reason: string | null } | null = null;
 
-  constructor(private readonly input: ValidOnboardCaseInput) {
+  constructor(private readonly input: JourneyInput) {
     this.plan = planSteps(input);
     this.operatorDecisionMs = msToNumber(deadlinesWith(input.deadlines as Record<string, Duration>).operatorDecision);
     this.status = { caseId: input.caseId, state: 'running', steps: {}, reasons: [], operatorDeadline: null };
-    this.notifier = new JourneyNotifier(input.caseId);
+    const continued = input.continued;
+    this.notifier = new JourneyNotifier(input.caseId, continued?.eventCounts);
+    if (continued) {
+      // A run that continues an earlier one starts where that one stood (journeyContinuation.ts).
+      this.status = continued.status;
+      for (const key of continued.freshNext) this.freshNext.add(key);
+      for (const id of continued.announcedSteps) this.announcedSteps.add(id);
+      this.announcedState = continued.announcedState;
+      return;
+    }
     for (const step of this.plan.values()) this.status.steps[step.key] = this.initialStep(step);
   }
 
@@ -143,8 +166,15 @@ class Journey {
       if (step.state === 'completed') this.announcedSteps.add(`${key}@${step.attempt}`);
     this.cancelledScope = CancellationScope.current();
     this.registerHandlers();
-    // CaseId and the first JourneyState (`running`) are set by the client at start.
-    this.publishedState = 'running';
+    // CaseId and the first JourneyState (`running`, or the state a continued run left) are set by
+    // our clients at start (journeyContinuation.ts for a continued run); another client's journey
+    // sets them itself, so the Web UI and `journey replay` find it all the same.
+    this.publishedState = this.input.continued?.status.state ?? 'running';
+    if (workflowInfo().typedSearchAttributes.get(caseIdSearchAttribute) === undefined)
+      upsertSearchAttributes([
+        { key: caseIdSearchAttribute, value: this.input.caseId },
+        { key: journeyStateSearchAttribute, value: this.publishedState },
+      ]);
     try {
       await this.loop();
     } catch (error) {
@@ -153,19 +183,25 @@ class Journey {
       this.cancelReason ??= 'cancelled through Temporal';
       await CancellationScope.nonCancellable(async () => {
         await this.close('cancelled', this.cancelReason as string);
-        this.readModel.write(this.status, 'CANCELLED');
-        await this.notifier.drain();
-        await this.readModel.drain();
-        await condition(allHandlersFinished);
+        await this.finish('CANCELLED');
       });
       throw error;
     }
-    this.readModel.write(this.status, 'COMPLETED');
+    // A cancel that comes while the last writes are delivered changes nothing: the journey has ended.
+    await CancellationScope.nonCancellable(() => this.finish('COMPLETED'));
+    return this.status;
+  }
+
+  /**
+   * The journey's last writes and events, delivered before it closes (a closed workflow's
+   * activities never run). Every operator action is refused by now, and one accepted before the
+   * loop ended has been answered: nothing but the deliveries keeps the journey open.
+   */
+  private async finish(runStatus: RunStatus): Promise<void> {
+    this.readModel.write(this.status, runStatus);
     await this.notifier.drain();
     await this.readModel.drain();
-    // An operator's Update still running answers before the journey closes.
     await condition(allHandlersFinished);
-    return this.status;
   }
 
   private async loop(): Promise<void> {
@@ -173,7 +209,10 @@ class Journey {
       for (const key of this.runnable()) this.launch(key);
       this.refresh();
       // A waived step's attempt may still be finishing a purchase: completed once it has.
-      if (this.status.state === 'completed' && this.scopes.size === 0) return;
+      if (this.status.state === 'completed' && this.scopes.size === 0) {
+        this.ended = { state: 'completed', reason: null };
+        return;
+      }
       if (this.cancelReason) return this.close('cancelled', this.cancelReason);
       const seen = this.version;
       if (this.scopes.size > 0) {
@@ -181,18 +220,48 @@ class Journey {
         await condition(() => this.version !== seen);
         continue;
       }
-      // Nothing runs: only an operator can move the journey on.
+      // Nothing runs: only an operator can move the journey on. A long history goes on in a new
+      // run instead, as soon as nothing is in flight.
+      const suggested = continueAsNewSuggested(this.input);
+      if (suggested && this.quiet()) return continueJourney(this.input, this.continued());
       this.status.operatorDeadline = new Date(Date.now() + this.operatorDecisionMs).toISOString();
       this.readModel.write(this.status);
-      const acted = await condition(() => this.version !== seen, this.operatorDecisionMs);
+      await condition(() => this.version !== seen || (suggested && this.quiet()), this.operatorDecisionMs);
       this.status.operatorDeadline = null;
-      if (!acted)
+      if (this.version === seen && suggested && this.quiet()) continue;
+      // An action accepted in the task the deadline fired in still counts: the loop serves it.
+      if (this.version === seen)
         return this.close(
           'needs_attention',
           `no operator decision within ` +
             `${String(this.input.deadlines.operatorDecision ?? defaultDeadlines.operatorDecision)}`,
         );
     }
+  }
+
+  /**
+   * Nothing in flight: every write and event delivered (a closed run's activities never run), no
+   * operator action under way. An LOS that is down never holds an operator up: the journey waits
+   * for them as usual meanwhile.
+   */
+  private quiet(): boolean {
+    return (
+      this.notifier.undelivered === 0 &&
+      this.readModel.unwritten === 0 &&
+      this.inFlight.size === 0 &&
+      allHandlersFinished()
+    );
+  }
+
+  /** What the next run needs to go on where this one stands. */
+  private continued(): ContinuedJourney {
+    return {
+      status: this.status,
+      freshNext: [...this.freshNext],
+      announcedSteps: [...this.announcedSteps],
+      announcedState: this.announcedState,
+      eventCounts: this.notifier.counts(),
+    };
   }
 
   /** Pending steps whose dependency (if any) has completed. */
@@ -365,7 +434,8 @@ class Journey {
 
   /** The step an action names, unless the journey is closing or another action on it is under way. */
   private knownStep(key: unknown): JourneyStep {
-    if (this.cancelReason || this.cancelledScope?.consideredCancelled) throw new Error(this.closingRefusal());
+    if (this.ended || this.cancelReason || this.cancelledScope?.consideredCancelled)
+      throw new Error(this.closingRefusal());
     const step = typeof key === 'string' ? this.status.steps[key] : undefined;
     if (!step)
       throw new Error(
@@ -382,6 +452,7 @@ class Journey {
   }
 
   private closingRefusal(): string {
+    if (this.ended && this.ended.state !== 'cancelled') return endedRefusal(this.ended.state, this.ended.reason);
     return (
       `the journey is being cancelled (` +
       `${this.cancelReason ?? 'cancelled through Temporal'}); no further ` +
@@ -391,16 +462,18 @@ class Journey {
 
   /**
    * Waits for an accepted action to take effect. A native cancel delivered in the same workflow task
-   * as the action is applied after its validator passed; the action then answers with the same
-   * refusal its validator would have given, not with the bare cancellation.
+   * as the action is applied after its validator passed, and the main loop may end in the task
+   * that accepted it (its deadline ran out, its last step settled): the action then answers with
+   * the refusal its validator would give now, never waiting on a loop that has gone.
    */
   private async untilActed(done: () => boolean): Promise<void> {
     try {
-      await condition(done);
+      await condition(() => done() || this.ended !== null);
     } catch (error) {
       if (!isCancellation(error)) throw error;
       throw ApplicationFailure.nonRetryable(this.closingRefusal(), 'JourneyClosing');
     }
+    if (!done()) throw ApplicationFailure.nonRetryable(this.closingRefusal(), 'JourneyClosing');
   }
 
   private validateRetry(key: string): void {
@@ -568,7 +641,9 @@ class Journey {
       const id = `${key}@${step.attempt}`;
       if (step.state !== 'completed' || this.announcedSteps.has(id)) continue;
       this.announcedSteps.add(id);
-      this.notifier.send('case.step_completed', this.status.state, this.status.reasons, { key, attempt: step.attempt });
+      this.notifier.send('case.step_completed', this.status.state, this.status.reasons, {
+        step: { key, attempt: step.attempt },
+      });
     }
   }
 
@@ -576,12 +651,15 @@ class Journey {
   private announceState(state: JourneyState): void {
     if (state === this.announcedState) return;
     this.announcedState = state;
-    if (state !== 'running') this.notifier.send(`case.${state}`, state, this.status.reasons);
+    if (state === 'running') return;
+    const attemptsStarted = Object.values(this.status.steps).reduce((sum, step) => sum + step.attempt, 0);
+    this.notifier.send(`case.${state}`, state, this.status.reasons, { attemptsStarted });
   }
 
   /** Ends the journey: running attempts are cancelled and waited for; unfinished steps say why. */
   private async close(state: JourneyState, reason: string): Promise<void> {
     this.closing = true;
+    this.ended = { state, reason };
     const stopped = [...this.scopes.keys()];
     for (const scope of this.scopes.values()) scope.cancel();
     await condition(() => this.scopes.size === 0);
@@ -595,6 +673,13 @@ class Journey {
     if (state !== 'completed') this.status.reasons.unshift(reason);
     this.announceState(state);
   }
+}
+
+/** What an action is told once the main loop has ended other than by a cancel. */
+function endedRefusal(state: JourneyState, reason: string | null): string {
+  const why = reason ? ` (${reason})` : '';
+  const next = state === 'completed' ? '' : '; once it has closed, journey retry starts a new run';
+  return `the journey has ended ${state}${why} and is closing; it takes no further operator actions${next}`;
 }
 
 /** The reasons line's tail: what an operator can do, when the step waits for one. */

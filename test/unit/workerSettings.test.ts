@@ -11,6 +11,7 @@ test('defaults: SDK-sized limits, a 250-workflow sticky cache in one V8 context,
       maxCachedWorkflows: 250,
       reuseV8Context: true,
     },
+    caseEventSlots: 100,
   });
 });
 
@@ -23,6 +24,7 @@ test('values are read, durations in s, ms or m, and the exporter bound where ask
     WORKER_METRICS_HOST: '0.0.0.0',
     WORKER_MAX_CACHED_WORKFLOWS: '600',
     WORKER_REUSE_V8_CONTEXT: 'false',
+    WORKER_MAX_CONCURRENT_CASE_EVENT_ACTIVITIES: '9',
   });
   expect(settings).toEqual({
     tuning: {
@@ -33,6 +35,7 @@ test('values are read, durations in s, ms or m, and the exporter bound where ask
       reuseV8Context: false,
     },
     metricsBindAddress: '0.0.0.0:9464',
+    caseEventSlots: 9,
   });
   expect(readWorkerConfig({ WORKER_SHUTDOWN_GRACE: '500ms' }).tuning.shutdownGraceTime).toBe(500);
   expect(readWorkerConfig({ WORKER_SHUTDOWN_GRACE: '15' }).tuning.shutdownGraceTime).toBe(15_000);
@@ -60,6 +63,7 @@ test('RESOURCE_QUIET_AFTER_OUTCOME is read in hours, minutes or seconds; unset l
 test.each([
   ['WORKER_MAX_CONCURRENT_ACTIVITIES', { WORKER_MAX_CONCURRENT_ACTIVITIES: '0' }],
   ['WORKER_MAX_CONCURRENT_WORKFLOW_TASKS', { WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: '1' }],
+  ['WORKER_MAX_CONCURRENT_CASE_EVENT_ACTIVITIES', { WORKER_MAX_CONCURRENT_CASE_EVENT_ACTIVITIES: '0' }],
   ['WORKER_SHUTDOWN_GRACE', { WORKER_SHUTDOWN_GRACE: 'soon' }],
   ['WORKER_METRICS_PORT', { WORKER_METRICS_PORT: '70000' }],
   ['WORKER_METRICS_HOST', { WORKER_METRICS_HOST: 'a b' }],

@@ -1,0 +1,64 @@
+/**
+ * What the journey's code needs of its input to read it, checked by hand in workflow code (the
+ * full schema, client/journeyInput.ts, stays at the boundary: no zod in the workflow bundle). A
+ * client other than ours (`temporal workflow start`, say) may send anything: an input this code
+ * cannot read fails the journey at once, naming every field at fault, instead of failing its
+ * workflow task over and over. The containers the schema defaults (`people`, `deadlines`, the
+ * parts of `carryOver`) may be absent, and are read as empty.
+ */
+import { ApplicationFailure } from '@temporalio/workflow';
+import type { ValidOnboardCaseInput } from '../client/journeyInput';
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** The problems that keep the journey's code from reading `raw`, one per field. */
+export function inputProblems(raw: unknown): string[] {
+  if (!isObject(raw)) return ['the input: must be an object (the journey input, client/journeyInput.ts)'];
+  const problems: string[] = [];
+  if (!isText(raw.caseId)) problems.push('caseId: must be a non-empty string');
+  if (!isObject(raw.steps)) problems.push('steps: must be an object naming the steps to run');
+  if (raw.people !== undefined) {
+    if (!Array.isArray(raw.people)) problems.push('people: must be a list');
+    else
+      raw.people.forEach((person: unknown, i) => {
+        if (!isObject(person) || !isText(person.personId)) problems.push(`people[${i}].personId: must be a string`);
+      });
+  }
+  if (raw.company !== undefined && !isObject(raw.company)) problems.push('company: must be an object');
+  if (raw.deadlines !== undefined && !isObject(raw.deadlines)) problems.push('deadlines: must be an object');
+  if (raw.carryOver !== undefined) {
+    if (!isObject(raw.carryOver)) problems.push('carryOver: must be an object');
+    else
+      for (const part of ['steps', 'attempts', 'purchases'])
+        if (raw.carryOver[part] !== undefined && !isObject(raw.carryOver[part]))
+          problems.push(`carryOver.${part}: must be an object`);
+  }
+  return problems;
+}
+
+/** The input as the journey reads it, or a non-retryable failure naming the fields it cannot read. */
+export function readableInput(raw: unknown): ValidOnboardCaseInput {
+  const problems = inputProblems(raw);
+  if (problems.length > 0)
+    throw ApplicationFailure.create({
+      type: 'InvalidJourneyInput',
+      message: `the journey cannot read its input: ${problems.join('; ')}`,
+      nonRetryable: true,
+      details: [problems],
+    });
+  const input = raw as Fields;
+  const carryOver = isObject(input.carryOver)
+    ? { steps: {}, attempts: {}, purchases: {}, ...input.carryOver }
+    : undefined;
+  return {
+    ...input,
+    people: input.people ?? [],
+    deadlines: input.deadlines ?? {},
+    ...(carryOver ? { carryOver } : {}),
+  } as ValidOnboardCaseInput;
+}
