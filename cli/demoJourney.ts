@@ -14,6 +14,7 @@ import { startJourney } from '../client/journeyOperations';
 import type { OnboardCaseInput } from '../client/journeyInput';
 import type { StepStatus } from '../client/stepMessages';
 import type { Stack } from './stack';
+import { describeOutage, dependencyOutages } from '../worker/dependencyOutageLog';
 import { watchStatus } from './watchStatus';
 
 export interface DemoOutcome {
@@ -116,14 +117,18 @@ export async function runDemoJourney(
 
   const seen = new Map<string, string>();
   const acted = new Set<string>();
+  let latest: JourneyStatus | undefined;
+  const quiet = sayWhatItWaitsFor(print, () => latest);
   try {
     const status = await watchStatus(handle, {
       query: journeyStatusQuery,
       onChange: (s) => {
+        latest = s;
         for (const [key, step] of Object.entries(s.steps)) {
           const line = describe(step);
           if (seen.get(key) === line) continue;
           seen.set(key, line);
+          quiet.changed();
           print(`  ${key.padEnd(58)} ${line}`);
           void playApplicant(control, key, step, acted, print, options.applicantActsAfterMs ?? 0);
         }
@@ -133,7 +138,39 @@ export async function runDemoJourney(
   } catch (error) {
     await handle.signal(cancelJourneySignal, { reason: 'demo stopped' }).catch(() => undefined);
     throw error;
+  } finally {
+    quiet.stop();
   }
+}
+
+/** After this long without a change, a line says what the journey waits for (and again as long again later). */
+const QUIET_MS = 5_000;
+
+/**
+ * When nothing has changed for a while, says what the journey waits for: a dependency the worker
+ * finds down (worker/dependencyOutageLog.ts), else the steps still open, else the journey's close.
+ */
+function sayWhatItWaitsFor(print: (line: string) => void, status: () => JourneyStatus | undefined) {
+  let last = Date.now();
+  const timer = setInterval(() => {
+    if (Date.now() - last < QUIET_MS) return;
+    last = Date.now();
+    const down = dependencyOutages();
+    const open = Object.entries(status()?.steps ?? {}).filter(
+      ([, step]) => !['completed', 'waived'].includes(step.state),
+    );
+    print(
+      `waiting: ${
+        down.length
+          ? down.map(describeOutage).join('; ')
+          : open.length
+            ? open.map(([key, step]) => `${key} (${step.state})`).join(', ')
+            : 'the journey to close (its last events)'
+      }`,
+    );
+  }, 500);
+  timer.unref();
+  return { changed: () => (last = Date.now()), stop: () => clearInterval(timer) };
 }
 
 /** The simulated applicant: completes the identity check and connects the bank when asked. */

@@ -42,7 +42,8 @@ export interface DevServer {
   /** The Prometheus endpoint, when `metricsPort` was set. */
   metricsUrl?: string;
   pid: number;
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL after `graceMs` (10 s unless told): SQLite keeps what was committed either way. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
@@ -78,8 +79,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : undefined,
         metricsUrl: options.metricsPort ? `http://127.0.0.1:${options.metricsPort}/metrics` : undefined,
         pid: child.process.pid ?? -1,
-        stop: async () => {
-          await stopChild(child.process, child.exited);
+        stop: async (graceMs?: number) => {
+          await stopChild(child.process, child.exited, graceMs);
           presets?.remove();
         },
       };
@@ -131,7 +132,21 @@ function spawnServer(
   child.stderr.pipe(log, { end: false });
   child.once('close', () => log.end());
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { process: child, exited };
+  const spawned = { process: child, exited };
+  running.add(spawned);
+  void exited.then(() => running.delete(spawned));
+  return spawned;
+}
+
+/** Every server this process started and that has not exited yet, whether its start finished or not. */
+const running = new Set<{ process: ChildProcess; exited: Promise<number | null> }>();
+
+/**
+ * Stops every server this process started, a starting one too (whose `DevServer` its caller does not
+ * hold yet): what a process being stopped by a signal runs last, so that no server outlives it.
+ */
+export async function stopDevServers(graceMs: number): Promise<void> {
+  await Promise.all([...running].map((server) => stopChild(server.process, server.exited, graceMs)));
 }
 
 /** Polls the frontend until it answers for every namespace, or the process dies, or time runs out. */
@@ -163,10 +178,10 @@ async function waitUntilServing(
   throw new Error(`Temporal dev server at ${address} did not answer within ${timeoutMs} ms: ${String(lastError)}`);
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+async function stopChild(child: ChildProcess, exited: Promise<number | null>, graceMs = 10_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  child.kill(graceMs > 0 ? 'SIGTERM' : 'SIGKILL');
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(killTimer);
 }

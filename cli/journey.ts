@@ -6,6 +6,7 @@
 import { CommanderError } from 'commander';
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 import type { JourneyClientContext } from '../client/journeyOperations';
+import { exitOnSignals } from './exitOnSignals';
 import { JourneyCommandError } from './journeyInputFile';
 import {
   journeyProgram,
@@ -45,6 +46,9 @@ function parse(argv: string[]): Choice {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const choice = parse(argv);
+  // Ctrl-C or SIGTERM ends any command at once (watch, a bulk retry): nothing it left half done
+  // is lost, as every action is an Update a repeat with the same request id answers.
+  exitOnSignals((signal) => console.error(`${argv.find((a) => !a.startsWith('-')) ?? 'journey'}: stopped (${signal})`));
   const json = argv.includes('--json');
   // watch prints as it goes: text blocks, or one JSON document per line.
   const out: Output = {

@@ -19,6 +19,8 @@ import type { CaseFileCounts } from '../case-file/evidence';
 import { readCaseApiConfig } from '../case-api/config';
 import { readCaseEventsConfig } from '../case-events/caseEventsConfig';
 import { runDemoJourney } from './demoJourney';
+import { stopDevServers } from './devServer';
+import { exitOnSignals } from './exitOnSignals';
 import { startStack, type Stack } from './stack';
 import { dataPath } from '../config/projectRoot';
 
@@ -31,8 +33,21 @@ const embeddedEnvironment = {
 const started = Date.now();
 const print = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 
+/** Ctrl-C or SIGTERM: the whole stack stops within a second, however far its start or the demo got. */
+const STOP_WITHIN_MS = 400;
+
 async function main(): Promise<void> {
   const keep = process.argv.includes('--keep');
+  let stopStack: Stack['stop'] | undefined;
+  const stopAll = async (withinMs?: number) => {
+    await stopStack?.({ withinMs });
+    // A dev server still starting is not the stack's yet; none may outlive this process.
+    await stopDevServers(0);
+  };
+  exitOnSignals(async () => {
+    print('stopping …');
+    await stopAll(STOP_WITHIN_MS);
+  });
   const external = process.env.TEMPORAL_ADDRESS ? readTemporalConfig() : undefined;
   const embedded = parseEnvironment(embeddedEnvironment);
   const simulatorConfig = readSimulatorConfig();
@@ -53,11 +68,9 @@ async function main(): Promise<void> {
   let stack: Stack | undefined;
   const exit = async (code: number) => {
     print('stopping …');
-    await stack?.stop();
+    await stopAll();
     process.exit(code);
   };
-  process.once('SIGINT', () => void exit(130));
-  process.once('SIGTERM', () => void exit(143));
 
   print(external ? `connecting to Temporal at ${external.address}` : 'starting the embedded Temporal dev server …');
   try {
@@ -74,12 +87,14 @@ async function main(): Promise<void> {
       // wait on requests it never heard of.
       simulatorStateFile: simulatorConfig.stateFile ?? dataPath('simulator-state.json'),
       bridgePort: bridgeConfig.port,
+      spoolDir: bridgeConfig.spoolDir,
       codecServer,
       caseApi,
       caseEvents,
       payloadKeys,
       caseFile: stackCaseFile(caseFile),
       progress: print,
+      exposeStop: (stop) => (stopStack = stop),
     });
     // Where the keys are, never the keys: the file is readable by this user only.
     if (caseApi.keyFile) print(`case API keys (origination, operator) are in ${caseApi.keyFile}`);
@@ -102,7 +117,7 @@ async function main(): Promise<void> {
     }
     await exit(outcome.status.state === 'completed' ? 0 : 1);
   } catch (error) {
-    await stack?.stop();
+    await stopAll();
     throw error;
   }
 }

@@ -1,12 +1,15 @@
 /**
  * The simulator's state on disk (`SIMULATOR_STATE_FILE`; `npm start` keeps it in `.data/`): saved
- * shortly after every call or job that changed something and at stop, restored at start, so a
- * restarted stack resumes journeys that wait on requests the provider must still know (one
- * instance is one environment: its ids, its secrets, its keys' first answers). The request log
- * is not kept: it is for tests, and grows without bound.
+ * before any call but a read is answered (`savesBeforeAnswering`), shortly after every job that
+ * changed something, and at stop; restored at start, so a restarted stack resumes journeys that
+ * wait on requests the provider must still know (one instance is one environment: its ids, its
+ * secrets, its keys' first answers). Whatever stops the process (SIGKILL too), an id it answered
+ * is on disk. The request log is not kept: it is for tests, and grows without bound.
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
+import type { RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { ConfigurationError } from '../config/environment';
 import type { KeyRecord } from './idempotency';
@@ -118,25 +121,62 @@ export function restoreState(store: SimulatorStore, file: string): boolean {
   return true;
 }
 
-/** Saves the store to `file` soon after each change (coalesced), and at once on `flush()`. */
+/**
+ * Saves the store to `file`: `saved()` when a caller must know its change is on disk, soon after
+ * each `changed()` (coalesced) otherwise, and at once on `flush()`. Saves are written one at a
+ * time, each whole: callers that ask while one is being written share the next (a group commit),
+ * so under load a save serves many calls.
+ */
 export class StateSaver {
   private timer: NodeJS.Timeout | undefined;
+  /** The save being written, if any. */
+  private writing: Promise<void> | undefined;
+  /** The save that starts once `writing` is done, shared by every caller that asked meanwhile. */
+  private next: Promise<void> | undefined;
 
   constructor(
     private readonly store: SimulatorStore,
     private readonly file: string,
     private readonly delayMs = 100,
-  ) {}
+  ) {
+    mkdirSync(path.dirname(this.file), { recursive: true });
+  }
 
   changed(): void {
-    this.timer ??= setTimeout(() => this.flush(), this.delayMs);
+    this.timer ??= setTimeout(() => void this.saved().catch(() => undefined), this.delayMs);
+  }
+
+  /** Resolves once a save that began after this call, and so holds every change before it, is on disk. */
+  saved(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.next ??= (this.writing ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        this.writing = this.write(Buffer.from(JSON.stringify(snapshot(this.store))));
+        return this.writing;
+      });
+    return this.next;
   }
 
   /** Written whole to a temporary file, synced, then renamed over the old one: never half a state. */
+  private async write(bytes: Buffer): Promise<void> {
+    const temporary = `${this.file}.tmp`;
+    const handle = await open(temporary, 'w', 0o600);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, this.file);
+  }
+
+  /** The same, at once and synchronously (tests; a process about to end). Not while `saved()` is writing. */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    mkdirSync(path.dirname(this.file), { recursive: true });
     const temporary = `${this.file}.tmp`;
     const bytes = Buffer.from(JSON.stringify(snapshot(this.store)));
     const fd = openSync(temporary, 'w', 0o600);
@@ -148,4 +188,29 @@ export class StateSaver {
     }
     renameSync(temporary, this.file);
   }
+}
+
+/**
+ * Holds the answer of every call but a read until the state, with what the call changed, is on
+ * disk: an id the simulator answered survives any stop. A save that fails cuts the connection
+ * instead of answering, as a lost answer would (the client's retry finds out). A call whose answer
+ * is lost (a fault, or its client gone) saves soon after instead.
+ */
+export function savesBeforeAnswering(saver: StateSaver): RequestHandler {
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    res.on('close', () => saver.changed());
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    res.end = ((...args: unknown[]) => {
+      saver.saved().then(
+        () => end(...args),
+        (error: Error) => {
+          console.error(`simulator: state not saved (${error.message}); the answer is withheld`);
+          res.destroy();
+        },
+      );
+      return res;
+    }) as Response['end'];
+    next();
+  };
 }

@@ -4,6 +4,7 @@
  * Prometheus exporter of the SDK's metrics (the worker's WORKER_METRICS_PORT).
  */
 import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { dependencyOutageLogger } from './dependencyOutageLog';
 
 const levels = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 let installed = false;
@@ -29,7 +30,8 @@ export function installRuntimeLogging(env: NodeJS.ProcessEnv = process.env, tele
   // default they print WARN lines, such as a replay's nondeterminism, whatever is asked. (Forwarding
   // them to the logger instead would poll, and keep a process that is done alive.)
   Runtime.install({
-    logger: new DefaultLogger(level),
+    // A dependency that is down: a line when it goes, a line a minute, a line when it is back.
+    logger: dependencyOutageLogger(new DefaultLogger(level)),
     telemetryOptions: { logging: { filter: { core: level, other: level } }, ...metrics },
   });
   return true;
