@@ -15,6 +15,7 @@ import { idempotencyKeyFor } from './activityCall';
 import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
 import { httpFailureType } from './providerFailures';
+import { createPurchaseGuard } from './purchaseGuard';
 import { routes } from './routes';
 import { validateInput } from './validateInput';
 
@@ -22,9 +23,12 @@ import { validateInput } from './validateInput';
  * `caseId` names the case; `idempotencyKey` is the purchase's key (client/purchaseKey.ts), when the
  * workflow gives one.
  */
-type WithCase<T> = T & { caseId?: string; idempotencyKey?: string };
+type WithCase<T> = T & { caseId?: string; idempotencyKey?: string; fresh?: boolean };
 
 export function createCreditReportActivities(client: ProviderClient, caseFile: CaseFileStore) {
+  const guarded = createPurchaseGuard(caseFile);
+  const readReport = (reportId: string) =>
+    client.call({ route: routes.creditReport, params: { reportId }, schema: creditReportSchema });
   /** Every report read goes to the case file; the history gets the summary. */
   const recorded = async (report: CreditReport, caseId: string | undefined): Promise<CreditReportSummary> => {
     const at = caseFileAttempt(caseId);
@@ -32,24 +36,55 @@ export function createCreditReportActivities(client: ProviderClient, caseFile: C
     return summariseCreditReport(report, caseFileRef(at, 'credit_report', report.report_id));
   };
   return {
-    /** 422 (company lacks number or country, rule 1) fails non-retryably as HTTP_422. */
+    /**
+     * 422 (company lacks number or country, rule 1) fails non-retryably as HTTP_422. Through the
+     * purchase ledger (purchaseGuard.ts): a request whose answer was lost cannot be found (the
+     * spec has no list of reports and no webhook for them), so it waits for an operator at once.
+     */
     async requestCreditReport(input: WithCase<CreditReportRequest>): Promise<CreditReportSummary> {
-      const { caseId, idempotencyKey, ...request } = input;
+      const { caseId, idempotencyKey, fresh, ...request } = input;
       const body = validateInput(creditReportRequestSchema, request, 'credit report request');
-      return recorded(
-        await client.call({
-          route: routes.requestCreditReport,
-          body,
-          schema: creditReportSchema,
-          idempotencyKey: idempotencyKeyFor(idempotencyKey),
-        }),
-        caseId,
-      );
+      return guarded<CreditReportSummary>({
+        callKey: idempotencyKey,
+        kind: 'credit-report',
+        subject: body.company_id,
+        fresh,
+        providerIdOf: (summary) => summary.report_id,
+        create: async () =>
+          recorded(
+            await client.call({
+              route: routes.requestCreditReport,
+              body,
+              schema: creditReportSchema,
+              idempotencyKey: idempotencyKeyFor(idempotencyKey),
+            }),
+            caseId,
+          ),
+        find: () =>
+          Promise.resolve({
+            notFound: `the provider offers no way to find a credit report of company ${body.company_id} but its answer`,
+            final: true,
+          }),
+      });
     },
 
+    /** Through the ledger; a resolution whose answer was lost is found by reading the report. */
     async resolveCreditReportPicklist(input: WithCase<PicklistResolution>): Promise<CreditReportSummary> {
-      const { caseId, idempotencyKey, ...resolution } = input;
-      return recorded(await resolvePicklist(resolution, idempotencyKey), caseId);
+      const { caseId, idempotencyKey, fresh, ...resolution } = input;
+      return guarded<CreditReportSummary>({
+        callKey: idempotencyKey,
+        kind: 'picklist-resolution',
+        subject: resolution.report_id,
+        fresh,
+        providerIdOf: (summary) => summary.report_id,
+        create: async () => recorded(await resolvePicklist(resolution, idempotencyKey), caseId),
+        find: async () => {
+          const current = await readReport(resolution.report_id);
+          return current.status === TOO_MANY_RESULTS
+            ? { nothingMade: `report ${resolution.report_id} still shows its picklist` }
+            : { found: await recorded(current, caseId) };
+        },
+      });
     },
 
     /** A report the need already holds (an earlier attempt bought it): read, recorded, never bought again. */

@@ -43,6 +43,25 @@ export function createDocumentActivities(client: ProviderClient, caseFile: CaseF
     return { documentId: stored.document_id, content: stored.content };
   };
 
+  /** What the provider holds goes to the case file; the history gets the summary. */
+  const recorded = async (
+    caseId: string,
+    documentId: string,
+    doc: ProviderDocument,
+  ): Promise<ProviderDocumentSummary> => {
+    const at = caseFileAttempt(caseId);
+    await caseFile.writeProviderDocument(at, documentId, doc);
+    const { document_id, file_name, document_type, status, message } = doc;
+    return {
+      case_file: caseFileRef(at, 'provider_document', document_id),
+      document_id,
+      file_name,
+      document_type,
+      status,
+      message,
+    };
+  };
+
   return {
     async uploadDocument(input: DocumentUploadInput, idempotencyKey?: string): Promise<ProviderDocumentSummary> {
       const valid = validateInput(documentUploadInputSchema, input, 'document upload');
@@ -60,17 +79,21 @@ export function createDocumentActivities(client: ProviderClient, caseFile: CaseF
         schema: documentSchema,
         idempotencyKey: idempotencyKeyFor(idempotencyKey),
       });
-      const at = caseFileAttempt(valid.entity_id);
-      await caseFile.writeProviderDocument(at, documentId, uploaded);
-      const { document_id, file_name, document_type, status, message } = uploaded;
-      return {
-        case_file: caseFileRef(at, 'provider_document', document_id),
-        document_id,
-        file_name,
-        document_type,
-        status,
-        message,
-      };
+      return recorded(valid.entity_id, documentId, uploaded);
+    },
+
+    /** A document an upload whose answer was lost made (activities/purchaseFinders.ts): read and recorded. */
+    async readUploadedDocument(
+      input: DocumentUploadInput,
+      providerDocumentId: string,
+    ): Promise<ProviderDocumentSummary> {
+      const valid = validateInput(documentUploadInputSchema, input, 'document upload');
+      const read = await client.call({
+        route: routes.document,
+        params: { documentId: providerDocumentId },
+        schema: documentSchema,
+      });
+      return recorded(valid.entity_id, valid.document_id, read);
     },
 
     /** `link` is the `document_endpoint` of an event. */

@@ -11,6 +11,7 @@ import type { CaseEventsConfig } from '../case-events/caseEventsConfig';
 import { createPollActivities } from './pollResource';
 import type { ProviderClient } from './providerClient';
 import { createResourceActivities } from './resourceActivities';
+import { createSightingActivities } from './sightingActivities';
 import { createSubscribingActivities } from './subscribingActivities';
 import type { ResourceTarget } from './signalResource';
 
@@ -34,9 +35,14 @@ export function createActivities(deps: ActivityDependencies) {
     ...documents,
     ...banking,
     ...insights,
-    ...createSubscribingActivities({ identityVerification, banking, documents, insights }, deps.resources),
+    ...createSubscribingActivities(
+      { identityVerification, banking, documents, insights },
+      deps.resources,
+      deps.caseFile,
+    ),
     ...createPollActivities(deps.provider),
     ...createResourceActivities(deps.resources),
+    ...createSightingActivities(deps.provider, deps.caseFile),
     ...createNotificationActivities(deps.caseEvents ?? { timeoutMs: 10_000 }, deps.caseFile),
     ...createCaseReadModelActivities(deps.caseFile),
   };

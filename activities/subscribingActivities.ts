@@ -3,9 +3,10 @@
  * the new id and is subscribed to its resource workflow in one workflow task instead of two
  * (each activity costs its workflow three history events and a workflow task of three more).
  *
- * Still once per purchase: the creating call inside sends the purchase's idempotency key, so a
- * retry after a lost answer or a failed subscription gets the resource its first try created,
- * and subscribing twice is harmless (the resource workflow keeps a subscriber once).
+ * Still once per purchase: the creating call goes through the purchase ledger
+ * (purchaseGuard.ts), so a retry after a lost answer or a failed subscription gets the resource
+ * its first try created, found by the means the spec gives when the answer was lost, and
+ * subscribing twice is harmless (the resource workflow keeps a subscriber once).
  */
 import type { IdentityVerificationRequest, ResourceKey } from '../provider';
 import type { Subscription } from '../client/resourceMessages';
@@ -13,6 +14,9 @@ import type { createBankingActivities } from './bankingActivities';
 import type { createDocumentActivities, DocumentUploadInput } from './documentActivities';
 import type { IdentityVerificationActivities } from './identityVerificationActivities';
 import type { createInsightActivities } from './insightActivities';
+import type { CaseFileStore } from '../case-file/store';
+import { acceptedInsight, createPurchaseFinders, foundConnection, mapFound } from './purchaseFinders';
+import { createPurchaseGuard } from './purchaseGuard';
 import { subscribeToResourceWorkflow, type ResourceTarget } from './signalResource';
 
 export interface Subscribed {
@@ -23,13 +27,18 @@ export interface Subscribed {
 /** The purchase's key for the creating call (client/purchaseKey.ts), when the workflow gives one. */
 interface Keyed {
   idempotencyKey?: string;
+  /** An operator asked for this need to buy anew (recorded in the ledger). */
+  fresh?: boolean;
 }
 
 export interface OpenIdentityVerificationInput extends Subscribed, Keyed {
   personId: string;
-  /** Take a Pending request of the person instead of creating one (false: the operator asked for a fresh one). */
+  /**
+   * Take a Pending request the journey sent this person (`knownRequests`) instead of creating one
+   * (false: the operator asked for a fresh one). Never another case's.
+   */
   adoptOpenRequest: boolean;
-  /** Requests the journey already sent this person (earlier attempts). */
+  /** Requests the journey already sent this person (earlier attempts): the case's own. */
   knownRequests?: string[];
 }
 
@@ -73,8 +82,10 @@ const subscribedResource = {
   }),
 };
 
-export function createSubscribingActivities(creators: Creators, target: ResourceTarget) {
+export function createSubscribingActivities(creators: Creators, target: ResourceTarget, caseFile: CaseFileStore) {
   const { identityVerification, banking, documents, insights } = creators;
+  const guarded = createPurchaseGuard(caseFile);
+  const finders = createPurchaseFinders(caseFile);
   const subscribed = async <Input extends Subscribed, Result extends object>(
     activityType: keyof typeof subscribedResource,
     input: Input,
@@ -89,53 +100,97 @@ export function createSubscribingActivities(creators: Creators, target: Resource
     return created;
   };
   /**
-   * Find before create. A request the journey sent this person that the applicant completed since
-   * is taken as it stands; else, with `adoptOpenRequest`, the one still Pending (one the journey
-   * sent first); else a new one under the purchase's key. Requests the journey sent that are still
-   * Pending beside a new one are named in `also_pending` and subscribed to as well: the applicant
-   * may still use any link they were sent.
+   * Find before create, among the case's own requests only. A request the journey sent this person
+   * that the applicant completed since is taken as it stands; else, with `adoptOpenRequest`, one
+   * still Pending; else a new one, through the ledger. The person's other requests (another case's,
+   * for the same person) are never taken. Requests the journey sent that are still Pending beside a
+   * new one are named in `also_pending` and subscribed to as well: the applicant may still use any
+   * link they were sent.
    */
   const openIdentityVerification = async (
     input: OpenIdentityVerificationInput,
   ): Promise<OpenedIdentityVerification> => {
     const known = new Set(input.knownRequests ?? []);
-    const listed =
-      input.adoptOpenRequest || known.size > 0
-        ? await identityVerification.listIdentityVerificationRequests({ personId: input.personId })
-        : [];
-    const ours = listed.filter((r) => known.has(r.request_id));
+    const list = () => identityVerification.listIdentityVerificationRequests({ personId: input.personId });
+    const ours = known.size > 0 ? (await list()).filter((r) => known.has(r.request_id)) : [];
     const completed = ours.find((r) => r.status === 'Completed');
     if (completed) return completed;
-    const pending = [...ours, ...listed].filter((r) => r.status === 'Pending');
+    const pending = ours.filter((r) => r.status === 'Pending');
     if (input.adoptOpenRequest && pending[0]) return pending[0];
-    const created = await identityVerification.createIdentityVerificationRequest({
-      personId: input.personId,
-      idempotencyKey: input.idempotencyKey,
+    const created = await guarded({
+      callKey: input.idempotencyKey,
+      kind: 'idv',
+      subject: input.personId,
+      fresh: input.fresh,
+      providerIdOf: (r) => r.request_id,
+      create: () =>
+        identityVerification.createIdentityVerificationRequest({
+          personId: input.personId,
+          idempotencyKey: input.idempotencyKey,
+        }),
+      find: (intent) => finders.identityVerification(intent, list),
     });
-    const alsoPending = ours
-      .filter((r) => r.status === 'Pending' && r.request_id !== created.request_id)
-      .map((r) => r.request_id);
+    const alsoPending = pending.map((r) => r.request_id).filter((id) => id !== created.request_id);
     for (const id of alsoPending) await subscribeToResourceWorkflow(target, { kind: 'idv', id }, input.subscription);
     return alsoPending.length > 0 ? { ...created, also_pending: alsoPending } : created;
   };
+  const insight = (
+    kind: 'affordability' | 'income-employer',
+    input: Keyed & { caseId: string },
+    create: () => ReturnType<typeof insights.requestAffordabilityInsight>,
+  ) =>
+    guarded({
+      callKey: input.idempotencyKey,
+      kind,
+      subject: input.caseId,
+      fresh: input.fresh,
+      providerIdOf: (r) => r.request_id,
+      create,
+      find: async (intent) => mapFound(await finders.sighted(intent, kind), acceptedInsight),
+    });
   return {
     openIdentityVerificationRequest: (input: OpenIdentityVerificationInput) =>
       subscribed('openIdentityVerificationRequest', input, () => openIdentityVerification(input)),
     createOpenBankingConnectionAndSubscribe: (input: Subscribed & Keyed & { caseId: string }) =>
       subscribed('createOpenBankingConnectionAndSubscribe', input, () =>
-        banking.createOpenBankingConnection({ caseId: input.caseId, idempotencyKey: input.idempotencyKey }),
+        guarded({
+          callKey: input.idempotencyKey,
+          kind: 'open-banking',
+          subject: input.caseId,
+          fresh: input.fresh,
+          providerIdOf: (c) => c.bank_connection_id,
+          create: () =>
+            banking.createOpenBankingConnection({ caseId: input.caseId, idempotencyKey: input.idempotencyKey }),
+          find: async (intent) =>
+            mapFound(await finders.sighted(intent, 'open-banking'), (id) => foundConnection(input.caseId, id)),
+        }),
       ),
     uploadDocumentAndSubscribe: (input: Subscribed & Keyed & { document: DocumentUploadInput }) =>
       subscribed('uploadDocumentAndSubscribe', input, () =>
-        documents.uploadDocument(input.document, input.idempotencyKey),
+        guarded({
+          callKey: input.idempotencyKey,
+          kind: 'document',
+          subject: input.document.file_name,
+          fresh: input.fresh,
+          providerIdOf: (d) => d.document_id.toLowerCase(),
+          create: () => documents.uploadDocument(input.document, input.idempotencyKey),
+          find: async (intent) =>
+            mapFound(await finders.sighted(intent, 'document', input.document.file_name), (id) =>
+              documents.readUploadedDocument(input.document, id),
+            ),
+        }),
       ),
     requestAffordabilityInsightAndSubscribe: (input: Subscribed & Keyed & { caseId: string }) =>
       subscribed('requestAffordabilityInsightAndSubscribe', input, () =>
-        insights.requestAffordabilityInsight({ caseId: input.caseId, idempotencyKey: input.idempotencyKey }),
+        insight('affordability', input, () =>
+          insights.requestAffordabilityInsight({ caseId: input.caseId, idempotencyKey: input.idempotencyKey }),
+        ),
       ),
     requestIncomeEmployerVerificationAndSubscribe: (input: Subscribed & Keyed & { caseId: string }) =>
       subscribed('requestIncomeEmployerVerificationAndSubscribe', input, () =>
-        insights.requestIncomeEmployerVerification({ caseId: input.caseId, idempotencyKey: input.idempotencyKey }),
+        insight('income-employer', input, () =>
+          insights.requestIncomeEmployerVerification({ caseId: input.caseId, idempotencyKey: input.idempotencyKey }),
+        ),
       ),
   };
 }

@@ -1,6 +1,7 @@
 /** Reading a case's file: everything it holds (for `journey evidence`), or just how much. */
 import type { PoolClient } from 'pg';
 import type { StoredDocument } from './documentRecords';
+import { casePurchases, type Purchase } from './purchaseLedger';
 
 export const caseTables = [
   'credit_reports',
@@ -29,6 +30,8 @@ export interface CaseEvidence {
   providerDocuments: Row[];
   /** Metadata only: the bytes are exported one document at a time. */
   documents: StoredDocument[];
+  /** What the journey bought for the case, call by call, and what it could not tell (purchaseLedger.ts). */
+  purchases: Purchase[];
 }
 
 export async function countCaseFile(client: PoolClient, caseId: string): Promise<CaseFileCounts> {
@@ -88,5 +91,6 @@ export async function readEvidence(client: PoolClient, caseId: string): Promise<
         [caseId],
       )
     ).rows,
+    purchases: await casePurchases(client, caseId),
   };
 }

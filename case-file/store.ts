@@ -36,6 +36,20 @@ import { countCaseFile, readEvidence, type CaseEvidence, type CaseFileCounts } f
 import { writeAffordabilityInsight, writeAffordabilityTransactions, writeIncomeEmployerResult } from './insightRecords';
 import { migrate } from './migrate';
 import { openPool } from './pool';
+import { recordSightings, unclaimedSightings, type Sighting, type SightingQuery } from './providerSightings';
+import {
+  casePurchases,
+  heldProviderIds,
+  otherOpenIntents,
+  readPurchase,
+  recordBought,
+  recordIntent,
+  recordUnknown,
+  renewIntent,
+  type Intent,
+  type Purchase,
+  type PurchaseKind,
+} from './purchaseLedger';
 import { purgeCase } from './purge';
 import { inTransaction } from './transaction';
 import { writeCreditReport, writeIdentityVerificationResult } from './verificationRecords';
@@ -150,6 +164,49 @@ export class CaseFileStore {
 
   timeline(caseId: string): Promise<TimelineEntry[]> {
     return inTransaction(this.pool, (c) => readCaseTimeline(c, caseId));
+  }
+
+  /** The purchase ledger (purchaseLedger.ts): the row of one creating call. */
+  purchase(callKey: string): Promise<Purchase | undefined> {
+    return inTransaction(this.pool, (c) => readPurchase(c, callKey));
+  }
+
+  /** Records the intent of a creating call unless its key has a row; answers the row as it stands. */
+  recordPurchaseIntent(intent: Intent): Promise<{ purchase: Purchase; recorded: boolean }> {
+    return inTransaction(this.pool, (c) => recordIntent(c, intent));
+  }
+
+  recordPurchaseBought(callKey: string, providerId: string, answer: unknown): Promise<Purchase> {
+    return inTransaction(this.pool, (c) => recordBought(c, callKey, providerId, answer));
+  }
+
+  recordPurchaseUnknown(callKey: string, evidence: string): Promise<void> {
+    return inTransaction(this.pool, (c) => recordUnknown(c, callKey, evidence));
+  }
+
+  /** The intent starts again from now; `forget`: the call was refused, the row goes (purchaseLedger.ts). */
+  renewPurchaseIntent(callKey: string, options: { forget?: boolean } = {}): Promise<void> {
+    return inTransaction(this.pool, (c) => renewIntent(c, callKey, options.forget === true));
+  }
+
+  heldProviderIds(kind: PurchaseKind, ids: string[]): Promise<Set<string>> {
+    return inTransaction(this.pool, (c) => heldProviderIds(c, kind, ids));
+  }
+
+  otherOpenIntents(purchase: Purchase): Promise<string[]> {
+    return inTransaction(this.pool, (c) => otherOpenIntents(c, purchase));
+  }
+
+  purchases(caseId: string): Promise<Purchase[]> {
+    return inTransaction(this.pool, (c) => casePurchases(c, caseId));
+  }
+
+  recordSightings(sightings: Sighting[]): Promise<void> {
+    return inTransaction(this.pool, (c) => recordSightings(c, sightings));
+  }
+
+  unclaimedSightings(query: SightingQuery): Promise<string[]> {
+    return inTransaction(this.pool, (c) => unclaimedSightings(c, query));
   }
 
   purge(caseId: string): Promise<Record<string, number>> {

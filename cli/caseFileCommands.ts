@@ -12,6 +12,7 @@ import { documentKindSchema, type DocumentKind } from '../provider';
 import { journeyWorkflowId } from '../client/journeyMessages';
 import type { JourneyClientContext } from '../client/journeyOperations';
 import { JourneyCommandError } from './journeyInputFile';
+import { formatPurchases } from './journeyFormat';
 
 /** Largest document accepted: the simulator's (and our assumed provider's) body limit, Base64 included. */
 export const MAX_DOCUMENT_BYTES = 7 * 1024 * 1024;
@@ -131,7 +132,9 @@ export function formatEvidence(evidence: CaseEvidence): string {
         `${d.document_id ? ` from document ${d.document_id}` : ''}: ${d.status} when uploaded`,
     );
   const lines = [`case ${evidence.caseId}: case file`];
-  if (byAttempt.size === 0 && evidence.documents.length === 0) return `${lines[0]} is empty`;
+  // Purchases outlive a purge (the record of what was bought): an empty case file still lists them.
+  if (byAttempt.size === 0 && evidence.documents.length === 0)
+    return [`${lines[0]} is empty`, ...formatPurchases(evidence.purchases)].join('\n');
   for (const [attempt, entries] of byAttempt) lines.push(`  ${attempt}`, ...entries.map((e) => `    ${e}`));
   if (evidence.documents.length) lines.push('  documents');
   for (const d of evidence.documents)
@@ -139,6 +142,7 @@ export function formatEvidence(evidence: CaseEvidence): string {
       `    ${d.document_id} ${d.file_name} (${d.document_type ?? 'untyped'}, ` +
         `${d.size_bytes} bytes, sha256 ${d.sha256.slice(0, 12)}…)`,
     );
+  lines.push(...formatPurchases(evidence.purchases));
   return lines.join('\n');
 }
 

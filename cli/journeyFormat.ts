@@ -5,6 +5,7 @@ import type { BulkStepRetryRequest } from '../client/bulkStepRetryRequest';
 import { textTable } from './textTable';
 import type { JourneyStatus, JourneyStep } from '../client/journeyMessages';
 import type { RetryPlan } from '../client/journeyRetry';
+import type { Purchase } from '../case-file/purchaseLedger';
 
 export function formatRetryPlan(plan: RetryPlan): string {
   const lines = [`case/${plan.caseId}:`];
@@ -13,9 +14,10 @@ export function formatRetryPlan(plan: RetryPlan): string {
   return lines.join('\n');
 }
 
-export function formatStatus(status: JourneyStatus & { runStatus?: string }): string {
+export function formatStatus(status: JourneyStatus & { runStatus?: string; reference?: string | null }): string {
+  const reference = status.reference ? ` (reference ${status.reference})` : '';
   const lines = [
-    `case ${status.caseId}: ${status.state}${status.runStatus ? ` (${status.runStatus.toLowerCase()})` : ''}`,
+    `case ${status.caseId}${reference}: ${status.state}${status.runStatus ? ` (${status.runStatus.toLowerCase()})` : ''}`,
   ];
   if (status.operatorDeadline) lines.push(`  waiting for an operator until ${status.operatorDeadline}`);
   lines.push(`  ${'STEP'.padEnd(60)} ${'STATE'.padEnd(16)} ${'ATTEMPT'.padEnd(8)} PROVIDER IDS`);
@@ -48,6 +50,23 @@ function formatStep(key: string, step: JourneyStep): string[] {
       `${pad}attempt ${a.attempt}: ${a.state}${a.carriedOver ? ' (carried over)' : ''}` +
         `${a.reason ? ` — ${a.reason}` : ''} [${a.workflowId}]`,
     );
+  return lines;
+}
+
+/**
+ * The purchase ledger of a case, one line per creating call: what was bought, and what is unknown
+ * (with what the search saw), so an operator sees every possible charge.
+ */
+export function formatPurchases(purchases: Purchase[]): string[] {
+  if (purchases.length === 0) return [];
+  const lines = ['  purchases'];
+  for (const p of purchases) {
+    const at = (p.settled_at ?? p.intended_at).toISOString();
+    const what =
+      p.state === 'bought' ? `bought ${p.provider_id}` : p.state === 'unknown' ? 'outcome unknown' : 'intended';
+    lines.push(`    ${p.call_key} ${p.kind}: ${what} (${at})${p.fresh ? ', fresh' : ''}`);
+    if (p.evidence) lines.push(`      ${p.evidence}`);
+  }
   return lines;
 }
 

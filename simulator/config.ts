@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { booleanVariable, parseEnvironment, portVariable } from '../config/environment';
 import { faultRatesSchema, type FaultRates } from './faultRates';
+import { idempotencyModeSchema, type IdempotencyMode } from './idempotency';
 import { clockSeed } from './seededRandom';
 
 export const simulatorEnvironment = {
@@ -26,6 +27,11 @@ export const simulatorEnvironment = {
    * expected in the token scope.
    */
   SIMULATOR_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  /**
+   * `ignored` (the default: the provider's interface gives no idempotency) or `honoured`: a repeated
+   * `Idempotency-Key` answers the first call's answer again (simulator/idempotency.ts).
+   */
+  SIMULATOR_IDEMPOTENCY_KEYS: idempotencyModeSchema.default('ignored'),
   /** Fault rates as JSON, e.g. {"delivery_drop_rate":0.1} (see simulator/faultRates.ts). */
   SIMULATOR_FAULTS: z
     .string()
@@ -50,6 +56,8 @@ export interface SimulatorConfig {
   allowInsecureLoopbackCallbacks: boolean;
   processingDelayMs?: number;
   faults?: Partial<FaultRates>;
+  /** Whether `Idempotency-Key` is honoured; `ignored` when unset. */
+  idempotencyKeys?: IdempotencyMode;
   /** Restore from and save to this file (see savedState.ts). */
   stateFile?: string;
   /** The base URL clients reach the simulator at; `http://127.0.0.1:<port>` when unset. */
@@ -69,6 +77,7 @@ export function readSimulatorConfig(env: NodeJS.ProcessEnv = process.env): Simul
     allowInsecureLoopbackCallbacks: c.SIMULATOR_ALLOW_INSECURE_LOOPBACK_CALLBACKS,
     processingDelayMs: c.SIMULATOR_PROCESSING_DELAY_MS,
     faults: c.SIMULATOR_FAULTS,
+    idempotencyKeys: c.SIMULATOR_IDEMPOTENCY_KEYS,
     stateFile: c.SIMULATOR_STATE_FILE,
     publicUrl: c.SIMULATOR_PUBLIC_URL,
   };

@@ -9,6 +9,7 @@ import { sendError, sendValidationError } from './apiErrors';
 import { identityVerificationCompletedData, identityVerificationExpiredData } from './identityVerificationEvents';
 import { connectedAccount, generateAccount } from './accountGenerator';
 import { faultRatesSchema, type FaultInjector } from './faultRates';
+import { idempotencyModeSchema, type IdempotencySetting } from './idempotency';
 import { ledger, ledgerQuerySchema } from './ledger';
 import type { Jobs } from './jobs';
 import { addCase, addCompany, addPerson, type SimulatorStore } from './store';
@@ -26,12 +27,15 @@ export interface ControlApiOptions {
   clientSecrets: ClientSecret[];
   faults: FaultInjector;
   jobs: Jobs;
+  /** Whether `Idempotency-Key` is honoured (idempotency.ts). */
+  idempotencyKeys: IdempotencySetting;
 }
 
 const MAX_CLIENT_SECRETS = 2;
 /**
  * A scripted fault answers `status`, or, with `response_lost: true`, is processed and loses its
- * answer; `latency_ms` holds the answer back (alone: the call is processed at once and answered late).
+ * answer (`creation_answer_lost: true`: only when it created something); `latency_ms` holds the
+ * answer back (alone: the call is processed at once and answered late).
  */
 const faultSchema = z
   .object({
@@ -40,17 +44,20 @@ const faultSchema = z
     status: z.number().int().min(400).max(599).optional(),
     retry_after: z.string().optional(),
     response_lost: z.boolean().optional(),
+    creation_answer_lost: z.boolean().optional(),
     latency_ms: z.number().int().min(1).max(60_000).optional(),
     times: z.number().int().positive().default(1),
   })
   .refine(
-    (f) =>
-      !(f.response_lost === true && f.status !== undefined) &&
-      (f.response_lost === true || f.status !== undefined || f.latency_ms !== undefined),
+    (f) => {
+      const lost = f.response_lost === true || f.creation_answer_lost === true;
+      return !(lost && f.status !== undefined) && (lost || f.status !== undefined || f.latency_ms !== undefined);
+    },
     {
       error:
-        'give status (an error answer), response_lost: true (the answer is lost) or ' +
-        'latency_ms (the answer is late); status and response_lost not both',
+        'give status (an error answer), response_lost: true (the answer is lost), creation_answer_lost: true ' +
+        '(the answer of a call that created something is lost) or latency_ms (the answer is late); ' +
+        'status and a lost answer not both',
       path: ['status'],
     },
   );
@@ -113,6 +120,18 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
       const query = ledgerQuerySchema.safeParse(req.query);
       if (!query.success) return sendValidationError(res, query.error);
       res.json(ledger(store, query.data));
+    },
+  );
+
+  on(
+    'put',
+    '/idempotency-keys',
+    'Whether Idempotency-Key is { mode: "ignored" } (the default: the spec has none) or "honoured"',
+    (req, res) => {
+      const body = z.object({ mode: idempotencyModeSchema }).safeParse(req.body ?? {});
+      if (!body.success) return sendValidationError(res, body.error);
+      options.idempotencyKeys.mode = body.data.mode;
+      res.json({ mode: options.idempotencyKeys.mode });
     },
   );
 

@@ -31,6 +31,12 @@ export const faultRatesSchema = z
     response_lost_rate: rate,
     /** Routes the response-lost rate applies to, e.g. `"POST /v2/company-credit-reports"`; empty: every API route. */
     response_lost_routes: z.array(routeNameSchema).default([]),
+    /**
+     * A creating call that created something (its handler answered 2xx) has its connection cut
+     * before any byte of the answer: the resource, its jobs and webhooks exist, the caller cannot
+     * tell. Drawn only while above 0, so that leaving it off changes no seed's other faults.
+     */
+    creation_answer_lost_rate: rate,
   })
   .strict();
 export type FaultRates = z.output<typeof faultRatesSchema>;
@@ -39,7 +45,8 @@ export type DeliveryFault = 'dropped' | 'duplicated' | 'delayed' | 'reordered' |
 export type ApiFault =
   | { kind: 'status'; status: 503 | 429; retryAfter?: string }
   | { kind: 'latency'; ms: number }
-  | { kind: 'response_lost' };
+  | { kind: 'response_lost' }
+  | { kind: 'creation_answer_lost' };
 
 /** The call an API fault is drawn for. */
 export interface ApiCall {
@@ -71,8 +78,10 @@ export class FaultInjector {
   }
 
   /**
-   * Faults for one API call, in a fixed order of draws. The response-lost draw comes last and is
-   * made for every call, whatever its route, so turning it on shifts no other decision.
+   * Faults for one API call, in a fixed order of draws. The response-lost draw is made for every
+   * call, whatever its route, so turning it on shifts no other decision; the creation-answer-lost
+   * draw comes after it, and only while its rate is above 0. Whether the call creates something
+   * is decided by its answer (scriptedFaults.ts), so the draw is made for every call too.
    */
   apiFaults(call: ApiCall): ApiFault[] {
     const [min, max] = this.rates.api_latency_ms;
@@ -85,6 +94,8 @@ export class FaultInjector {
     if (fail5xx) faults.push({ kind: 'status', status: 503 });
     else if (fail429) faults.push({ kind: 'status', status: 429, retryAfter: String(this.rates.retry_after_seconds) });
     else if (lose && this.losesResponsesOf(call)) faults.push({ kind: 'response_lost' });
+    if (this.rates.creation_answer_lost_rate > 0 && hit(this.rates.creation_answer_lost_rate))
+      faults.push({ kind: 'creation_answer_lost' });
     return faults;
   }
 

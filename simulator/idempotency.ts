@@ -1,13 +1,18 @@
 /**
  * The `Idempotency-Key` request header on every creating call (docs/provider-assumptions.md A37).
  *
- * A repeat of a key on the same route (method and routes-table pattern) by the same client is
- * answered with the first answer again, byte for byte, without running the handler: no new
- * resource, job or webhook. The same key with a different request (another path or body) is
- * `422 idempotency_key_reuse`. Implemented once here, in front of the handlers, not per route.
+ * The provider's interface gives no idempotency, so by default (`ignored`) the header is only
+ * remembered on what a call creates (the ledger shows it): a repeat creates again, as a provider
+ * without the mechanism would. `honoured` (`SIMULATOR_IDEMPOTENCY_KEYS=honoured`, or
+ * `PUT /_control/idempotency-keys`) keeps the mechanism for comparison: a repeat of a key on the
+ * same route (method and routes-table pattern) by the same client is answered with the first
+ * answer again, byte for byte, without running the handler: no new resource, job or webhook. The
+ * same key with a different request (another path or body) is `422 idempotency_key_reuse`.
+ * Implemented once here, in front of the handlers, not per route.
  */
 import { isDeepStrictEqual } from 'node:util';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
 import { routes, type Route } from '../activities/routes';
 import { sendError } from './apiErrors';
 import { matchesPattern, routeName } from './routeMatch';
@@ -18,8 +23,16 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 const MAX_KEY_LENGTH = 255;
 
+export const idempotencyModeSchema = z.enum(['ignored', 'honoured']);
+export type IdempotencyMode = z.infer<typeof idempotencyModeSchema>;
+
+/** The mode in force; a control call may change it while the simulator runs. */
+export interface IdempotencySetting {
+  mode: IdempotencyMode;
+}
+
 /** The creating calls, with the body limit of their own parser (bodies are parsed here, once). */
-const creatingRoutes: { route: Route; bodyLimit: string }[] = [
+export const creatingRoutes: { route: Route; bodyLimit: string }[] = [
   { route: routes.requestCreditReport, bodyLimit: '64kb' },
   { route: routes.resolveCreditReportPicklist, bodyLimit: '64kb' },
   { route: routes.createIdentityVerification, bodyLimit: '64kb' },
@@ -52,6 +65,16 @@ export function idempotencyKeyOf(res: Response): string | null {
   return typeof key === 'string' ? key : null;
 }
 
+/** Whether the call's key is honoured: a handler that finds what the key made answers it again. */
+export function idempotencyHonoured(res: Response): boolean {
+  return res.locals.idempotencyHonoured === true;
+}
+
+/** Whether the call is one of the creating calls. */
+export function isCreatingCall(method: string, path: string): boolean {
+  return creatingRoutes.some(({ route }) => route.method === method && matchesPattern(route.pattern, path));
+}
+
 /** Remembers the key a resource was created with (the ledger shows it). */
 export function recordCreation(
   store: SimulatorStore,
@@ -80,8 +103,13 @@ function parseKey(raw: string): string {
 const keepsAnswer = (status: number) => status < 500 && status !== 400;
 
 /** `records` is the store's, so a simulator restarted from its saved state keeps its keys' answers. */
-export function idempotency(records: Map<string, KeyRecord>, onAbandoned: () => void = () => {}): RequestHandler {
+export function idempotency(
+  records: Map<string, KeyRecord>,
+  setting: IdempotencySetting,
+  onAbandoned: () => void = () => {},
+): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
+    res.locals.idempotencyHonoured = setting.mode === 'honoured';
     const raw = req.get(IDEMPOTENCY_KEY_HEADER);
     const creating = creatingRoutes.find(
       ({ route }) => route.method === req.method && matchesPattern(route.pattern, req.path),
@@ -102,6 +130,11 @@ export function idempotency(records: Map<string, KeyRecord>, onAbandoned: () => 
       // empty body against the key, and the client's retry would be refused as a different request.
       if (req.destroyed) return onAbandoned();
       if (error) return next(error);
+      if (setting.mode === 'ignored') {
+        // Kept on what the call creates (the ledger shows it), never used to answer a repeat.
+        res.locals.idempotencyKey = key;
+        return next();
+      }
       const scope = JSON.stringify([res.locals.clientId, routeName(creating.route), key]);
       const record = records.get(scope);
       if (record) return answerRepeat(req, res, key, record);

@@ -3,7 +3,7 @@ import express, { type Router } from 'express';
 import { routes, identityVerificationListQuery } from '../activities/routes';
 import { createIdentityVerificationBodySchema, idvVerificationStatusSchema } from '../provider';
 import { sendError, sendValidationError } from './apiErrors';
-import { idempotencyKeyOf, recordCreation } from './idempotency';
+import { idempotencyHonoured, idempotencyKeyOf, recordCreation } from './idempotency';
 import type { SimulatorStore, StoredIdentityVerification } from './store';
 
 /** What the API returns: the stored record without the simulator's bookkeeping. */
@@ -31,11 +31,13 @@ export function createIdentityVerificationApi(store: SimulatorStore, now: () => 
     if (!store.persons.has(personId)) return sendError(res, 404, 'not_found', `No person ${personId}`);
     const body = createIdentityVerificationBodySchema.safeParse(req.body ?? {});
     if (!body.success) return sendValidationError(res, body.error);
-    // The Idempotency-Key header wins; the older body field is still honoured without it.
+    // The Idempotency-Key header wins; the older body field is still taken without it. Either finds
+    // the request the key made only while keys are honoured (idempotency.ts).
     const key = idempotencyKeyOf(res) ?? body.data.idempotency_key ?? null;
-    const existing = key
-      ? [...store.identityVerifications.values()].find((r) => r.person_id === personId && r.idempotency_key === key)
-      : undefined;
+    const existing =
+      key && idempotencyHonoured(res)
+        ? [...store.identityVerifications.values()].find((r) => r.person_id === personId && r.idempotency_key === key)
+        : undefined;
     if (existing) return void res.status(200).json(publicRequest(existing));
     const requestId = store.random.guid();
     const request: StoredIdentityVerification = {

@@ -5,6 +5,7 @@
  * tell whether anything happened; only a retry with the same `Idempotency-Key` tells it.
  */
 import type { Request, Response } from 'express';
+import { isCreatingCall } from './idempotency';
 import { logRequest } from './requestLog';
 import type { SimulatorStore } from './store';
 
@@ -33,4 +34,29 @@ export function loseResponse(store: SimulatorStore, req: Request, res: Response)
     cutConnection();
     return res;
   }) as Response['end'];
+}
+
+type Writer = 'writeHead' | 'flushHeaders' | 'write' | 'end';
+const writers: Writer[] = ['writeHead', 'flushHeaders', 'write', 'end'];
+
+/**
+ * The creation-answer-lost fault: like `loseResponse`, but only for a creating call whose handler
+ * answered 2xx, i.e. created something. A refusal (4xx, 5xx) is answered as usual. The decision is
+ * taken when the answer first reaches the socket, from the status it carries.
+ */
+export function loseAnswerOfCreation(store: SimulatorStore, req: Request, res: Response): void {
+  if (!isCreatingCall(req.method, req.path)) return;
+  const originals = Object.fromEntries(writers.map((name) => [name, res[name]])) as Pick<Response, Writer>;
+  let decided = false;
+  for (const name of writers) {
+    res[name] = ((...args: unknown[]) => {
+      if (!decided) {
+        decided = true;
+        Object.assign(res, originals);
+        const status = name === 'writeHead' && typeof args[0] === 'number' ? args[0] : res.statusCode;
+        if (status >= 200 && status < 300) loseResponse(store, req, res);
+      }
+      return (res[name] as (...a: unknown[]) => unknown)(...args);
+    }) as never;
+  }
 }

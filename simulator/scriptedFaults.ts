@@ -1,7 +1,7 @@
 /**
  * Scripted and rate-based API faults: a test says "the next N calls to this route answer S" (with
- * `Retry-After` when given), "lose their answer" or "answer after M ms"; the seeded injector draws
- * latency, 5xx, 429 and lost answers by rate.
+ * `Retry-After` when given), "lose their answer", "lose their answer if they created something"
+ * or "answer after M ms"; the seeded injector draws latency, 5xx, 429 and lost answers by rate.
  *
  * Latency is applied to the answer, not to the request: a call is read and handled as it arrives
  * (its resource created, its jobs and webhooks begun), and its answer is held back for the delay,
@@ -10,7 +10,7 @@
  */
 import type { NextFunction, Request, Response } from 'express';
 import type { FaultInjector } from './faultRates';
-import { loseResponse } from './responseLost';
+import { loseAnswerOfCreation, loseResponse } from './responseLost';
 import { matchesPattern } from './routeMatch';
 import type { SimulatorStore } from './store';
 
@@ -26,6 +26,7 @@ export function scriptedFaults(store: SimulatorStore) {
     fault.times--;
     // The cut first, so that the hold wraps it: a lost answer is lost after the delay.
     if (fault.response_lost) loseResponse(store, req, res);
+    if (fault.creation_answer_lost) loseAnswerOfCreation(store, req, res);
     if (fault.latency_ms !== undefined) holdResponse(res, fault.latency_ms);
     if (fault.status !== undefined) return injectStatus(res, fault.status, fault.retry_after);
     next();
@@ -38,6 +39,7 @@ export function apiFaultRates(store: SimulatorStore, faults: FaultInjector) {
     const drawn = faults.apiFaults({ method: req.method, path: req.path });
     // The cut first, so that the hold below wraps it: a lost answer is lost after the delay.
     if (drawn.some((f) => f.kind === 'response_lost')) loseResponse(store, req, res);
+    else if (drawn.some((f) => f.kind === 'creation_answer_lost')) loseAnswerOfCreation(store, req, res);
     for (const fault of drawn) if (fault.kind === 'latency') holdResponse(res, fault.ms);
     for (const fault of drawn) if (fault.kind === 'status') return injectStatus(res, fault.status, fault.retryAfter);
     next();

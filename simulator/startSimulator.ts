@@ -16,7 +16,8 @@ import { FaultInjector } from './faultRates';
 import { createInsightsApi, resumeInsights } from './insightsApi';
 import { Jobs } from './jobs';
 import { JsonLayout } from './jsonLayout';
-import { restoreState, StateSaver } from './savedState';
+import { leaseDraws, leaseFileOf } from './idLease';
+import { restoreState, savesBeforeAnswering, StateSaver } from './savedState';
 import { SeededRandom } from './seededRandom';
 import { createStore, seedStore, type SimulatorStore } from './store';
 import { CLIENT_SECRET_LIFETIME_MS, createTokenIssuer } from './tokenIssuer';
@@ -39,11 +40,13 @@ export interface RunningSimulator {
 export async function startSimulator(config: SimulatorConfig): Promise<RunningSimulator> {
   const store = createStore(new SeededRandom(config.seed));
   const restored = config.stateFile ? restoreState(store, config.stateFile) : false;
+  if (config.stateFile) leaseDraws(store.random, leaseFileOf(config.stateFile));
   if (!restored) seedStore(store);
   const saver = config.stateFile ? new StateSaver(store, config.stateFile) : undefined;
   const now = () => new Date();
   let baseUrl = '';
   const faults = new FaultInjector(config.seed, config.faults);
+  const idempotencyKeys = { mode: config.idempotencyKeys ?? 'ignored' };
   const jobs = new Jobs(config.processingDelayMs ?? 500, () => saver?.changed());
   const layout = new JsonLayout(config.seed);
   const dispatcher = createWebhookDispatcher(store, { faults, layout });
@@ -60,7 +63,7 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
 
   const app = express();
   app.disable('x-powered-by');
-  if (saver) app.use(savesAfterChanges(saver));
+  if (saver) app.use(savesBeforeAnswering(saver));
   app.use('/oauth', tokens.router);
   app.use(
     CONTROL_PREFIX,
@@ -72,6 +75,7 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
       clientSecrets: application.secrets,
       faults,
       jobs,
+      idempotencyKeys,
     }),
   );
   app.use(requestLog(store));
@@ -80,7 +84,7 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
   app.use(scriptedFaults(store));
   app.use(apiFaultRates(store, faults));
   // After the faults: a retry with a key can meet a 503 too, and a lost answer is still kept.
-  app.use(idempotency(store.idempotencyRecords, () => store.abandonedCalls++));
+  app.use(idempotency(store.idempotencyRecords, idempotencyKeys, () => store.abandonedCalls++));
   app.use(createIdentityVerificationApi(store, now));
   app.use(createCreditReportApi(store));
   app.use(createDocumentsApi(store, { baseUrl: () => baseUrl, jobs, dispatcher }));
@@ -125,19 +129,8 @@ export async function startSimulator(config: SimulatorConfig): Promise<RunningSi
       await jobs.settled();
       await dispatcher.idle();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      saver?.flush();
+      await saver?.saved();
     },
-  };
-}
-
-/**
- * Every call but a read may change the state: save it (coalesced) once answered, or once its
- * client has gone (a call under latency was carried out before its answer was due).
- */
-function savesAfterChanges(saver: StateSaver): express.RequestHandler {
-  return (req, res, next) => {
-    if (req.method !== 'GET') res.on('close', () => saver.changed());
-    next();
   };
 }
 

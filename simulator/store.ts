@@ -102,6 +102,8 @@ export interface ScriptedFault {
   status?: number;
   retry_after?: string;
   response_lost?: boolean;
+  /** A creating call that created something loses its answer (responseLost.ts). */
+  creation_answer_lost?: boolean;
   /** The answer is held back this long (the call itself is processed as it arrives). */
   latency_ms?: number;
   times: number;

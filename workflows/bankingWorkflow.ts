@@ -33,6 +33,8 @@ export interface BankingInput {
   callBudget?: Duration;
   /** The need's key (purchase.ts). */
   purchase?: string;
+  /** An operator asked for this need to buy anew (purchase.ts). */
+  fresh?: boolean;
   /**
    * A new attempt's events are the ones received after it began (ISO 8601): the case's banking
    * log still holds the events that settled earlier attempts. Open banking needs no such bound:

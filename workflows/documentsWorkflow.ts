@@ -31,6 +31,8 @@ export interface DocumentsInput {
   callBudget?: Duration;
   /** The need's key (purchase.ts). */
   purchase?: string;
+  /** An operator asked for this need to buy anew (purchase.ts). */
+  fresh?: boolean;
 }
 
 export interface DocumentOutcome {

@@ -23,6 +23,8 @@ export interface IncomeEmployerInput {
   stepKey?: string;
   /** The need's key (purchase.ts). */
   purchase?: string;
+  /** An operator asked for this need to buy anew (purchase.ts). */
+  fresh?: boolean;
   /** How long each provider call is retried before the step fails. */
   callBudget?: Duration;
 }

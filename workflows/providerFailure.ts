@@ -5,6 +5,12 @@
  */
 import { ActivityFailure, ApplicationFailure, TemporalFailure } from '@temporalio/common';
 import { isCancellation } from '@temporalio/workflow';
+import {
+  PURCHASE_OUTCOME_UNKNOWN,
+  PURCHASE_SEARCH_PENDING,
+  purchaseOutcomeUnknownMessage,
+  type UnknownPurchase,
+} from '../client/purchaseKey';
 import type { StepState } from '../client/stepState';
 import { leaveAllResources } from './resourceInbox';
 import type { ProviderError, StepStatus } from '../client/stepMessages';
@@ -49,9 +55,12 @@ interface Ending<Detail> {
 /**
  * Runs a step's body. A provider call that failed for good ends the step `failed` with the
  * provider's status and message, never stuck `running`; a 4xx that refused it (nothing was made,
- * and the same key would be refused again) spends the need. A cancelled attempt (an operator
- * waived or retried the step, or the journey closed) answers `cancelled` with the ids it holds, its
- * creating calls finished (purchase.ts), so the journey records whatever was bought.
+ * and the same key would be refused again) spends the need. A creating call whose outcome nobody
+ * could find (activities/purchaseGuard.ts) ends the step `needs_attention` with the failure's own
+ * words ("purchase outcome unknown since …"): the provider may hold what it bought, so the need is
+ * not spent, and an operator decides between looking again and buying anew. A cancelled attempt
+ * (an operator waived or retried the step, or the journey closed) answers `cancelled` with the ids
+ * it holds, its creating calls finished (purchase.ts), so the journey records whatever was bought.
  */
 export async function failingOnProviderError<Detail>(
   ending: Ending<Detail>,
@@ -72,10 +81,24 @@ async function endingOf<Detail>(
   } catch (error) {
     if (isCancellation(error)) return ending.finish('cancelled', 'the attempt was cancelled');
     if (!(error instanceof ActivityFailure)) throw error;
+    const unknown = unknownPurchase(error);
+    if (unknown) return ending.finish('needs_attention', unknown);
     const providerError = providerErrorOf(error);
     if (refused(error, providerError)) ending.spend();
     return ending.finish('failed', `a provider call failed: ${providerError.message}`, undefined, providerError);
   }
+}
+
+/**
+ * Why the step's purchase outcome is unknown, in our words (the provider answered nothing): the
+ * search gave up, or the call's budget ended while it was still looking.
+ */
+function unknownPurchase(error: unknown): string | undefined {
+  const application = applicationFailureOf(error);
+  if (application?.type === PURCHASE_OUTCOME_UNKNOWN) return application.message;
+  if (application?.type !== PURCHASE_SEARCH_PENDING) return undefined;
+  const details = application.details?.[0] as UnknownPurchase | undefined;
+  return details ? purchaseOutcomeUnknownMessage(details) : application.message;
 }
 
 /** A 4xx the provider will not take back (408 and 429 are retried, so they never end up here refused). */

@@ -9,9 +9,12 @@
  * weather (journeyModel/faultWeather.ts): lost credit report answers, latency, 503 windows on every
  * route and worker restarts. MODEL_CONCURRENCY journeys run at once (default 25).
  *
+ * The simulator ignores idempotency keys (its default, as the provider's interface gives none),
+ * so a lost answer is settled by the purchase ledger alone.
+ *
  * Each journey is then driven to completion by following what it lists (journeyModel/
- * journeyDriver.ts) and checked against the simulator's ledger and the case file
- * (journeyModel/invariants.ts). A failure names the seed and the sequences that broke an
+ * journeyDriver.ts) and checked against the simulator's ledger and the case file, its purchase
+ * ledger included (journeyModel/invariants.ts). A failure names the seed and the sequences that broke an
  * invariant; MODEL_SEED=<seed> MODEL_ONLY=<i,j> runs just those sequences again (the timing, and
  * so the weather they meet, is the run's own). MODEL_VERBOSE=1 prints every sequence's log;
  * MODEL_HISTORY_DIR=<dir> keeps the history of a run that could not be read or did not complete.
@@ -111,6 +114,8 @@ interface Outcome {
   journey?: DrivenJourney;
   violations: string[];
   cutOffByReset: string[];
+  /** Purchases whose creating call's outcome stayed unknown: in the case's ledger without an id (invariants.ts). */
+  outcomeUnknown: string[];
   runs: number;
   ms: number;
 }
@@ -191,6 +196,7 @@ async function runSequence(index: number, sequence: Sequence): Promise<Outcome> 
   const driver = new JourneyDriver(env, journey);
   const violations: string[] = [];
   const cutOffByReset: string[] = [];
+  const outcomeUnknown: string[] = [];
   let runs = 0;
   try {
     await driver.start();
@@ -199,12 +205,13 @@ async function runSequence(index: number, sequence: Sequence): Promise<Outcome> 
     const checked = await checkInvariants(env, journey);
     runs = checked.runs;
     cutOffByReset.push(...checked.cutOffByReset);
+    outcomeUnknown.push(...checked.outcomeUnknown);
     violations.push(...journey.violations, ...checked.violations);
     await keepHistories(index, journey);
   } catch (error) {
     violations.push(...journey.violations, `the sequence could not be run: ${(error as Error).stack ?? String(error)}`);
   }
-  return { index, sequence, journey, violations, cutOffByReset, runs, ms: Date.now() - began };
+  return { index, sequence, journey, violations, cutOffByReset, outcomeUnknown, runs, ms: Date.now() - began };
 }
 
 /** Runs `work` on every item, at most `limit` at a time. */
@@ -288,6 +295,7 @@ test(
         `operator actions ${total((r) => r.accepted)} accepted / ${total((r) => r.refused)} refused / ${total((r) => r.unknown)} unanswered, ` +
         `${total((r) => r.resets)} resets, ${total((r) => r.cancels)} cancels, ${total((r) => r.journeyRetries)} journey retries, ${outcomes.reduce((sum, o) => sum + Math.max(0, o.runs - 1), 0)} extra runs, ` +
         `${outcomes.reduce((sum, o) => sum + o.cutOffByReset.length, 0)} purchases cut off from the journey by a reset (in their attempt's workflow and the case file); ` +
+        `${outcomes.reduce((sum, o) => sum + o.outcomeUnknown.length, 0)} purchases whose outcome stayed unknown (in the case's ledger without an id); ` +
         `${replayed} journey runs replayed in ${replaySeconds} s, ${inconclusive.length} sequences inconclusive (a run the SDK cannot replay, upstream); ` +
         `weather: ${Object.entries(weather.counts)
           .map(([k, v]) => `${v} ${k}`)

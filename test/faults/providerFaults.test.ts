@@ -124,7 +124,8 @@ test('a burst of 503 and 429 from the API: every journey, banking included, comp
     appliedTwice: [],
   });
   expect(ledger.byOutcome.delivered).toBe((await deliveries()).length - before);
-  // Creating calls carry idempotency keys: one resource per case at the provider, burst or not.
+  // A 503 or 429 made nothing, so the purchase ledger sends the call again: one resource per case
+  // at the provider, burst or not.
   for (const a of applicants) {
     const byCase = await control(`/ledger?case_id=${a.caseId}`);
     const byPerson = await control(`/ledger?person_id=${a.personId}`);

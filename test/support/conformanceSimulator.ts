@@ -10,6 +10,8 @@ export interface ConformanceOptions {
   tokenLifetimeSeconds?: number;
   faults?: Record<string, unknown>;
   now?: () => number;
+  /** The spec gives no idempotency: `ignored` unless a suite opts in. */
+  idempotencyKeys?: 'ignored' | 'honoured';
 }
 
 export function startConformanceSimulator(options: ConformanceOptions = {}): Promise<RunningSimulator> {
@@ -23,6 +25,7 @@ export function startConformanceSimulator(options: ConformanceOptions = {}): Pro
     processingDelayMs: 0,
     faults: options.faults,
     now: options.now,
+    idempotencyKeys: options.idempotencyKeys,
   });
 }
 
@@ -33,17 +36,19 @@ export interface ConformanceSetup {
 }
 
 /**
- * A fresh simulator and webhook receiver around every test of a conformance suite. `onChange` is
+ * A fresh simulator and webhook receiver around every test of a conformance suite (`defaults`:
+ * the options every simulator of the suite starts with). `onChange` is
  * handed the current ones whenever the simulator starts; the returned `boot` starts another with
  * other options (stop the running one first). The last one started is stopped after each test.
  */
 export function useConformanceSimulator(
   onChange: (current: ConformanceSetup) => void,
+  defaults: ConformanceOptions = {},
 ): (options?: ConformanceOptions) => Promise<void> {
   let sim: RunningSimulator | undefined;
   let receiver: WebhookReceiver | undefined;
   const boot = async (options: ConformanceOptions = {}): Promise<void> => {
-    sim = await startConformanceSimulator(options);
+    sim = await startConformanceSimulator({ ...defaults, ...options });
     onChange({ sim, receiver: receiver!, api: rawApi(sim, CONFORMANCE_SECRET) });
   };
   beforeEach(async () => {

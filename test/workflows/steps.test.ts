@@ -106,13 +106,24 @@ describe('identity verification step', () => {
     expect(await handle.result()).toMatchObject({ state: 'completed', detail: { verificationStatus: 'Approved' } });
   });
 
-  test('an open request of the person is adopted rather than duplicated', async () => {
+  test('an open request the journey sent is adopted rather than duplicated; one it did not send is never taken', async () => {
     const personId = (await control('/persons', {})).person_id;
-    const existing = await createRequestAtProvider(personId);
-    const handle = await start(identityVerificationWorkflow, { personId, deadline: '20 seconds' });
-    expect(await waitingRequest(handle, 1)).toBe(existing.request_id);
-    await control(`/identity-verifications/${existing.request_id}/complete`, { verification_status: 'Approved' });
+    // Another case's request for the same person: not this step's to take.
+    const others = await createRequestAtProvider(personId);
+    const ours = await createRequestAtProvider(personId);
+    const handle = await start(identityVerificationWorkflow, {
+      personId,
+      deadline: '20 seconds',
+      knownRequests: [ours.request_id],
+    });
+    expect(await waitingRequest(handle, 1)).toBe(ours.request_id);
+    const alone = await start(identityVerificationWorkflow, { personId, deadline: '20 seconds' });
+    const made = await waitingRequest(alone, 1);
+    expect([others.request_id, ours.request_id]).not.toContain(made);
+    await control(`/identity-verifications/${ours.request_id}/complete`, { verification_status: 'Approved' });
     expect(await handle.result()).toMatchObject({ state: 'completed' });
+    await control(`/identity-verifications/${made}/complete`, { verification_status: 'Approved' });
+    expect(await alone.result()).toMatchObject({ state: 'completed' });
   });
 
   test('a lost webhook is recovered by asking the provider', async () => {
@@ -223,11 +234,13 @@ describe('resource workflow', () => {
       resourceStateQuery,
       (s) => s.subscribers.length === 1,
     );
-    // A journey adopts the open request and subscribes later, asking for reconciliation after 2 s.
+    // A journey adopts the open request an earlier attempt sent and subscribes later, asking for
+    // reconciliation after 2 s.
     const handle = await start(identityVerificationWorkflow, {
       personId,
       deadline: '15 seconds',
       reconcileAfter: '2 seconds',
+      knownRequests: [created.request_id],
     });
     await waitForStatus(
       handle,

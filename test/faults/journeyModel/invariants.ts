@@ -7,9 +7,18 @@
  *   operator asked for + the needs the journey found spent (attempts marked `needSpent`), each
  *   bought under a business key (`case/<caseId>/<step>/<need>/…`), and a new need only when an
  *   operator asked for it or the one before was spent;
+ * - one purchase per need, whatever the provider does with idempotency keys (the simulator
+ *   ignores them, as the spec gives none): no two purchases under one key;
+ * - every purchase in its case's purchase ledger (case-file/purchaseLedger.ts, read through the
+ *   case file's evidence): held by the row of the very call that made it, or, where the call's
+ *   answer was lost and nothing found what it made, by that call's row still without an id
+ *   (outcome unknown: recorded as a possible purchase, counted in the summary);
+ * - no case holds another case's resource: every id in the case's ledger is one the provider made
+ *   for this journey's company, person or case;
  * - everything bought is recorded: every purchase is in some attempt's provider ids (in any run
- *   of the journey: a reset and a journey retry start new runs), every credit report in the case
- *   file, and a completed IDV step's result, a completed banking step's accounts and a completed
+ *   of the journey: a reset and a journey retry start new runs) and every credit report in the
+ *   case file, but for a call whose outcome is unknown, which the ledger holds instead; and a
+ *   completed IDV step's result, a completed banking step's accounts and a completed
  *   affordability step's insight too;
  * - a completed journey agrees with the provider: its report is the ledger's report, resolved once,
  *   to the entry the step shows; its IDV request is Completed and Approved; its bank connection is
@@ -18,6 +27,7 @@
 import type { JourneyStatus, JourneyStep } from '../../../client/journeyMessages';
 import type { CreditReportDetail } from '../../../client/creditReportMessages';
 import type { CaseEvidence } from '../../../case-file/evidence';
+import type { Purchase, PurchaseKind } from '../../../case-file/purchaseLedger';
 import { journeyStatusQuery } from '../../../client/journeyMessages';
 import { stepStatusQuery } from '../../../client/stepMessages';
 import type { DrivenJourney, Ledger, ModelEnvironment } from './journeyDriver';
@@ -36,6 +46,11 @@ export interface Checked {
   cutOffByReset: string[];
   /** How many runs of the journey were read. */
   runs: number;
+  /**
+   * Purchases the provider made whose creating call's outcome stayed unknown (the answer lost,
+   * nothing found it): in the case's ledger as that call's row without an id, in no attempt.
+   */
+  outcomeUnknown: string[];
   purchases: { creditReports: number; identityVerifications: number; connections: number; insights: number };
 }
 
@@ -140,9 +155,24 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
   const cutOffByReset: string[] = [];
   let stepIds: Set<string> | undefined;
 
-  const purchases: { role: StepRole; ids: string[]; keys: (string | null)[]; idName: string; what: string }[] = [
+  // The case's purchase ledger: rows by what they hold, and the calls whose outcome is not known.
+  const heldBy = new Map<string, Purchase>();
+  for (const row of evidence.purchases)
+    if (row.provider_id) heldBy.set(`${row.kind}/${row.provider_id.toLowerCase()}`, row);
+  const open = new Map(evidence.purchases.filter((row) => !row.provider_id).map((row) => [row.call_key, row]));
+  const outcomeUnknown: string[] = [];
+
+  const purchases: {
+    role: StepRole;
+    kind: PurchaseKind;
+    ids: string[];
+    keys: (string | null)[];
+    idName: string;
+    what: string;
+  }[] = [
     {
       role: 'credit-report',
+      kind: 'credit-report',
       ids: byCompany.creditReports.map((r) => r.report_id),
       keys: byCompany.creditReports.map((r) => r.idempotency_key),
       idName: 'report_id',
@@ -150,6 +180,7 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
     },
     {
       role: 'idv',
+      kind: 'idv',
       ids: byPerson.identityVerifications.map((r) => r.request_id),
       keys: byPerson.identityVerifications.map((r) => r.idempotency_key),
       idName: 'request_id',
@@ -157,6 +188,7 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
     },
     {
       role: 'banking',
+      kind: 'open-banking',
       ids: byCase.openBankingConnections.map((c) => c.bank_connection_id),
       keys: byCase.openBankingConnections.map((c) => c.idempotency_key),
       idName: 'bank_connection_id',
@@ -164,6 +196,7 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
     },
     {
       role: 'affordability',
+      kind: 'affordability',
       ids: byCase.affordabilityInsights.map((i) => i.request_id),
       keys: byCase.affordabilityInsights.map((i) => i.idempotency_key),
       idName: 'request_id',
@@ -171,6 +204,23 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
     },
   ];
   for (const p of purchases) {
+    // One purchase per need: a key the provider made two things under is a need bought twice.
+    const perKey = new Map<string, number>();
+    for (const k of p.keys) if (k) perKey.set(k, (perKey.get(k) ?? 0) + 1);
+    for (const [k, n] of perKey)
+      if (n > 1) violations.push(`${n} ${p.what} under one key ${k}: one need bought ${n} times`);
+    // Every purchase in the case's ledger, held by the call that made it.
+    for (const [i, id] of p.ids.entries()) {
+      const made = p.keys[i] ?? null;
+      const row = heldBy.get(`${p.kind}/${id.toLowerCase()}`);
+      if (row && row.call_key !== made)
+        violations.push(
+          `${p.what}: ${id}, made by the call ${made}, is held in the ledger by the call ${row.call_key}`,
+        );
+      else if (!row && made && open.has(made))
+        outcomeUnknown.push(`${p.what}: ${id} (${made}, ${open.get(made)!.state})`);
+      else if (!row) violations.push(`${p.what}: ${id} (key ${made}) bought but not in the case's purchase ledger`);
+    }
     const key = stepKeyOf(j, p.role);
     const steps = stepsOf(statuses, key);
     const needs = needsOf(steps);
@@ -201,7 +251,10 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
         );
     }
     const recorded = idsOf(steps, p.idName);
-    let unseen = p.ids.map((id, i) => ({ id, key: p.keys[i] })).filter(({ id }) => !recorded.has(id));
+    // A call whose outcome is unknown is recorded in the ledger, not in an attempt (above).
+    let unseen = p.ids
+      .map((id, i) => ({ id, key: p.keys[i] }))
+      .filter(({ id, key: k }) => !recorded.has(id) && !(k && open.has(k)));
     if (unseen.length > 0 && j.record.resets > 0) {
       stepIds ??= await stepWorkflowIds(env, j);
       const known = stepIds;
@@ -218,8 +271,28 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
     if (report.picklist_resolutions > 1)
       violations.push(`credit report ${report.report_id}'s picklist was resolved ${report.picklist_resolutions} times`);
   }
+  // No case holds another case's resource: every id in the ledger is one the provider made for this journey.
+  const madeHere: Record<PurchaseKind, Set<string>> = {
+    'credit-report': new Set(byCompany.creditReports.map((r) => r.report_id.toLowerCase())),
+    'picklist-resolution': new Set(byCompany.creditReports.map((r) => r.report_id.toLowerCase())),
+    idv: new Set(byPerson.identityVerifications.map((r) => r.request_id.toLowerCase())),
+    'open-banking': new Set(byCase.openBankingConnections.map((c) => c.bank_connection_id.toLowerCase())),
+    affordability: new Set(byCase.affordabilityInsights.map((i) => i.request_id.toLowerCase())),
+    document: new Set(),
+    'income-employer': new Set(),
+  };
+  for (const row of evidence.purchases) {
+    if (row.case_id !== j.caseId) violations.push(`the case's ledger lists the call ${row.call_key} of another case`);
+    if (row.provider_id && !madeHere[row.kind].has(row.provider_id.toLowerCase()))
+      violations.push(
+        `the case's ledger holds ${row.kind} ${row.provider_id} (${row.call_key}), which the provider did not make for this case`,
+      );
+  }
+
   const filed = new Set(evidence.creditReports.map((r) => String(r.report_id)));
-  const notFiled = byCompany.creditReports.filter((r) => !filed.has(r.report_id)).map((r) => r.report_id);
+  const notFiled = byCompany.creditReports
+    .filter((r) => !filed.has(r.report_id) && !(r.idempotency_key && open.has(r.idempotency_key)))
+    .map((r) => r.report_id);
   if (notFiled.length > 0) violations.push(`credit reports ${notFiled.join(', ')} bought but not in the case file`);
 
   if (j.final) violations.push(...settledAgreement(j, j.final, { byCompany, byPerson, byCase }, evidence, env));
@@ -227,6 +300,7 @@ export async function checkInvariants(env: ModelEnvironment, j: DrivenJourney): 
     violations,
     cutOffByReset,
     runs: runs.length,
+    outcomeUnknown,
     purchases: {
       creditReports: byCompany.creditReports.length,
       identityVerifications: byPerson.identityVerifications.length,

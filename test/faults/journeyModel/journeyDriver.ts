@@ -8,8 +8,10 @@
  * After the sequence the journey is driven to its end the way an operator with no other knowledge
  * would: the applicant acts on every link the journey holds, the picklist is resolved, and when
  * the journey waits only for an operator the first action it lists is sent, which must be
- * accepted (the journey never leaves an operator without a way forward); a closed journey that did
- * not complete is run again with `journey retry`. What the journey says is then held against the
+ * accepted (the journey never leaves an operator without a way forward); a step whose purchase
+ * outcome is unknown (its creating call's answer lost, and nothing found what it made) is retried
+ * once to look again and then with `fresh`, as docs/operations.md tells an operator; a closed
+ * journey that did not complete is run again with `journey retry`. What the journey says is then held against the
  * provider's ledger and the case file (invariants.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -58,6 +60,12 @@ export const modelDeadlines = {
 } as const;
 
 const retryable = ['needs_attention', 'failed', 'expired', 'cancelled', 'waiting', 'waived'];
+
+/** The reason of a step whose creating call's outcome nobody could find (activities/purchaseGuard.ts). */
+export const OUTCOME_UNKNOWN = /^purchase outcome unknown since /;
+
+export const roleOfStep = (key: string): StepRole =>
+  key.startsWith('identity-verification/') ? 'idv' : (key as StepRole);
 const settled = ['completed', 'waived'];
 
 export interface ModelEnvironment {
@@ -465,6 +473,8 @@ export class JourneyDriver {
     let refusedFirst = 0;
     // An action the journey lists must move it: the same one accepted again and again is a loop with no way out.
     const listedTimes = new Map<string, number>();
+    // Needs (step@need) whose unknown purchase outcome the operator has looked for again once.
+    const lookedAgain = new Set<string>();
     let last: JourneyStatus | undefined;
     for (;;) {
       if (Date.now() > deadline) {
@@ -560,15 +570,29 @@ export class JourneyDriver {
           JourneyStep,
         ];
         const first = (step.actions as string[])[0] as string;
-        const times = (listedTimes.get(first) ?? 0) + 1;
-        listedTimes.set(first, times);
+        // A purchase whose outcome is unknown: each need is looked for again once, then bought anew.
+        const need = `${key}@${step.need ?? step.attempt}`;
+        const unknownOutcome = first === `retryStep ${key}` && OUTCOME_UNKNOWN.test(step.reason ?? '');
+        const counted = unknownOutcome ? `${first} (purchase outcome unknown, ${need})` : first;
+        const times = (listedTimes.get(counted) ?? 0) + 1;
+        listedTimes.set(counted, times);
         if (times > 8) {
           this.violate(
             `the journey listed "${first}" first ${times} times, and taking it never moved the journey on: ${summary(s)}`,
           );
           return undefined;
         }
-        const outcome = await this.listedAction(first, s);
+        let outcome: Outcome;
+        if (unknownOutcome && lookedAgain.has(need)) {
+          const fresh = { step: roleOfStep(key), fresh: true };
+          outcome = await this.operator(`${first} fresh (purchase outcome unknown)`, () =>
+            retryStep(this.env.ctx, this.j.caseId, key, 'model: buy anew, the outcome is unknown', { fresh: true }),
+          );
+          this.countFresh(fresh, outcome);
+        } else {
+          if (unknownOutcome) lookedAgain.add(need);
+          outcome = await this.listedAction(first, s);
+        }
         if (!outcome.accepted && outcome.outcome === 'refused') {
           // Refused against the status it was listed in? Read again: another signal may have moved the journey.
           const again = await this.status();
