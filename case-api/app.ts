@@ -56,26 +56,31 @@ export function createCaseApiApp(
   app.use((error: Error & { status?: number; type?: string }, req: Request, res: Response, _next: NextFunction) => {
     const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 500;
     logger.warn({ status, type: error.type, method: req.method }, 'case api request refused');
-    res
-      .status(status)
-      .json({ error: error.type ?? 'bad_request', message: unreadableRequestMessage(error, config.maxBodyBytes) });
+    res.status(status).json(unreadableRequest(error, config.maxBodyBytes));
   });
   return app;
 }
 
-/** What was wrong with a request express could not read (body-parser's error types, a path's encoding). */
-function unreadableRequestMessage(error: Error & { type?: string }, maxBodyBytes: number): string {
-  if (error instanceof URIError) return 'The path is not valid percent-encoded UTF-8';
+/**
+ * What was wrong with a request express could not read (body-parser's error types, a path's
+ * encoding), under the codes docs/integration.md lists: one code per kind of failure.
+ */
+function unreadableRequest(error: Error & { type?: string }, maxBodyBytes: number) {
+  if (error instanceof URIError)
+    return { error: 'invalid_request', message: 'The path is not valid percent-encoded UTF-8' };
   switch (error.type) {
     case 'entity.too.large':
-      return `Body larger than ${maxBodyBytes} bytes`;
+      return { error: 'body_too_large', message: `Body larger than ${maxBodyBytes} bytes` };
     case 'entity.parse.failed':
-      return 'The body is not valid JSON';
+      return { error: 'invalid_request', message: 'The body is not valid JSON' };
     case 'charset.unsupported':
-      return "The body's charset is not supported: send UTF-8 JSON";
+      return { error: 'unsupported_media_type', message: "The body's charset is not supported: send UTF-8 JSON" };
     case 'encoding.unsupported':
-      return "The body's Content-Encoding is not supported: send it as is, gzip, deflate or br";
+      return {
+        error: 'unsupported_media_type',
+        message: "The body's Content-Encoding is not supported: send it as is, gzip, deflate or br",
+      };
     default:
-      return 'The request could not be read';
+      return { error: 'invalid_request', message: 'The request could not be read' };
   }
 }

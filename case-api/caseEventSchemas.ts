@@ -6,7 +6,15 @@
 import { z } from 'zod';
 import { caseEventVersion } from '../case-events/sendCaseEvent';
 
-const run = { caseId: z.string(), workflowId: z.string(), runId: z.string() };
+/**
+ * The lender's own reference for the case, in every event of a case started with one (absent
+ * otherwise): the LOS finds the case by its own id.
+ */
+const reference = z
+  .string()
+  .optional()
+  .meta({ description: "The lender's own reference for the case (its application id), when it was started with one" });
+const run = { caseId: z.string(), reference, workflowId: z.string(), runId: z.string() };
 const stepRef = z.object({ key: z.string(), attempt: z.number().int() }).meta({ id: 'CaseEventStep' });
 const time = (description: string) => z.string().meta({ description: `${description} (ISO 8601)` });
 
@@ -83,6 +91,7 @@ export const caseEventCatalogue = [
       'free-text reason is left out, as it may name the applicant)',
     data: z.object({
       caseId: z.string(),
+      reference,
       auditId: z.number().int(),
       actor: z.string().meta({ description: "The API key's name or the console's operator" }),
       action: z.string().meta({

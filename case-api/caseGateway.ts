@@ -36,7 +36,9 @@ import {
   type JourneySummary,
   type StartedJourney,
 } from '../client/journeyOperations';
+import type { ProviderClient } from '../activities/providerClient';
 import { HttpError } from './httpError';
+import { admitStart, type StartRequest } from './startAdmission';
 import { toHttpError, unknownCase } from './temporalErrors';
 
 export type StartedCase = StartedJourney;
@@ -51,6 +53,8 @@ export class CaseGateway {
     client: Client,
     taskQueue: string,
     private readonly caseFile?: CaseFileStore,
+    /** Asked, before a case starts, whether it knows the ids the start names (providerIdCheck.ts). */
+    private readonly provider?: ProviderClient,
   ) {
     // With the case file, cases are read from its read model and operator actions audited there.
     this.ctx = { client, taskQueue, readModel: caseFile };
@@ -73,9 +77,15 @@ export class CaseGateway {
     return this.caseFile;
   }
 
-  /** Idempotent on caseId: a repeat finds the existing journey and starts nothing. */
-  start(input: unknown): Promise<StartedCase> {
-    return this.answer('', () => startJourney(this.ctx, input));
+  /**
+   * Idempotent on caseId: a repeat of the first start finds the existing journey and starts
+   * nothing; another input is refused (startAdmission.ts).
+   */
+  start(input: StartRequest): Promise<StartedCase> {
+    return this.answer('', async () => {
+      await admitStart(input, this.caseFile, this.provider);
+      return startJourney(this.ctx, input);
+    });
   }
 
   status(caseId: string): Promise<JourneyStatusView> {

@@ -1,12 +1,13 @@
 /** The case API's routes (v1): cases, their status, the operator actions, evidence. */
 import { z } from 'zod';
 import { bulkRetryMaxCases } from '../client/bulkStepRetryRequest';
-import type { OnboardCaseInput } from '../client/journeyInput';
 import { operatorActions } from '../client/journeyNames';
 import { caseEventListSchema } from './caseEventSchemas';
+import { purchaseKinds } from '../case-file/purchaseLedger';
 import { caseView } from './caseView';
 import { openPageToken, sealPageToken } from './pageToken';
 import type { RouteSpec } from './routeSpec';
+import type { StartRequest } from './startAdmission';
 import {
   actionResultSchema,
   assignCaseRequestSchema,
@@ -32,6 +33,30 @@ import {
 
 const caseParams = z.object({ caseId: caseIdParam });
 const record = z.record(z.string(), z.unknown());
+/** One creating call of the purchase ledger (case-file/purchaseLedger.ts), as JSON carries it. */
+const purchaseSchema = z
+  .object({
+    call_key: z.string().meta({ description: 'case/<caseId>/<step>/<need>/<call>' }),
+    case_id: z.string(),
+    step: z.string(),
+    need: z.number().int(),
+    call: z.string(),
+    kind: z.enum(purchaseKinds),
+    subject: z.string().nullable().meta({ description: 'What a search for a lost answer looks by' }),
+    state: z.enum(['intended', 'bought', 'unknown']).meta({
+      description:
+        'intended: the call was sent (or is about to be) and its answer has not come; bought: the provider ' +
+        'id is known; unknown: nothing found what the call made, an operator decides (retry to look again, ' +
+        'fresh to buy anew)',
+    }),
+    intended_at: z.string().meta({ description: 'When the intent was recorded (ISO 8601)' }),
+    settled_at: z.string().nullable(),
+    provider_id: z.string().nullable(),
+    answer: z.unknown().meta({ description: "The creating call's answer, or null" }),
+    fresh: z.boolean().meta({ description: 'An operator asked for this need to be bought anew' }),
+    evidence: z.string().nullable().meta({ description: 'What the search looked at, when the outcome is unknown' }),
+  })
+  .meta({ id: 'Purchase' });
 const evidenceSchema = z
   .object({
     caseId: z.string(),
@@ -42,6 +67,7 @@ const evidenceSchema = z
     incomeEmployerResults: z.array(record),
     providerDocuments: z.array(record),
     documents: z.array(record),
+    purchases: z.array(purchaseSchema),
   })
   .meta({ id: 'CaseEvidence' });
 const stepParams = z.object({ caseId: caseIdParam, step: stepParam });
@@ -63,7 +89,8 @@ const bodyRefusals = {
   ),
   413: error('The body is larger than this API takes (CASE_API_MAX_BODY)'),
   415: error(
-    "The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br)",
+    'The body is not sent as application/json, or its charset or Content-Encoding is not one this API reads ' +
+      '(UTF-8 JSON, as is or gzip, deflate, br): unsupported_media_type',
   ),
 };
 /** The request was well formed; the case's state stands in its way. */
@@ -95,17 +122,38 @@ export const caseRoutes: RouteSpec[] = [
     operationId: 'startCase',
     summary: 'Start the onboarding journey of a case',
     description:
-      'Idempotent on caseId: a repeat answers 200 with the existing journey (whatever its state) and starts nothing.',
+      'Idempotent on caseId: a repeat with the same input answers 200 with the existing journey (whatever its ' +
+      'state) and starts nothing; a repeat with another input is refused (409), naming the fields that ' +
+      "differ. Before anything starts, the provider is asked whether it knows the start's people (422 " +
+      'for one it does not). caseId, personId and company_id are ids the provider made; `reference` is ' +
+      "the lender's own.",
     role: 'origination',
     body: startCaseRequestSchema,
     responses: {
       ...common,
       ...bodyRefusals,
       201: { description: 'Journey started', schema: startCaseResponseSchema },
-      200: { description: 'The case already has a journey', schema: startCaseResponseSchema },
+      200: {
+        description: 'The case already has a journey, started with this same input',
+        schema: startCaseResponseSchema,
+      },
+      409: error(
+        'The case was started with another input (start_conflict), or it is closed and a start would ' +
+          'change nothing (case_closed: `journey retry` runs it again); the message names the fields that differ',
+      ),
+      415: error(
+        'The body is not sent as application/json, or in a charset or Content-Encoding this API does not read',
+      ),
+      422: error(
+        'The steps asked for: a name that is no step (unknown_step), or no step at all (no_step); or an ' +
+          'id the provider does not know (unknown_provider_id), named',
+      ),
+      503: error(
+        'Temporal did not answer in time, or the provider could not be asked about the ids (provider_unavailable); try again',
+      ),
     },
     async handle({ body }, gateway) {
-      const started = await gateway.start(body as OnboardCaseInput);
+      const started = await gateway.start(body as StartRequest);
       return { status: started.created ? 201 : 200, body: started };
     },
   },
@@ -113,7 +161,7 @@ export const caseRoutes: RouteSpec[] = [
     method: 'get',
     path: '/v1/cases',
     operationId: 'listCases',
-    summary: 'List cases, newest first, optionally by journey state, step, time waited, name or assignee',
+    summary: 'List cases, newest first, optionally by journey state, step, time waited, name, reference or assignee',
     description:
       "Reads the case file's read model, which every journey writes at each change: pass nextPageToken " +
       'back as pageToken (a page never repeats or skips a case written meanwhile).',
@@ -127,6 +175,7 @@ export const caseRoutes: RouteSpec[] = [
         step: q.step || undefined,
         stepState: q.stepState || undefined,
         name: q.name || undefined,
+        reference: q.reference || undefined,
         assignee: q.assignee,
         waitingLongerThanMs: q.waitingLongerThanMinutes === undefined ? undefined : q.waitingLongerThanMinutes * 60_000,
       };

@@ -2,7 +2,9 @@
 import type { PicklistEntry } from '../provider';
 import type { JourneyStatus } from '../client/journeyMessages';
 
-export function caseView(status: JourneyStatus & { runStatus: string; runId?: string; assignee?: string | null }) {
+export function caseView(
+  status: JourneyStatus & { runStatus: string; runId?: string; assignee?: string | null; reference?: string | null },
+) {
   const steps = Object.fromEntries(
     Object.entries(status.steps).map(([key, step]) => {
       const picklist = (step.detail as { picklist?: PicklistEntry[] | null } | null)?.picklist ?? null;
@@ -12,6 +14,7 @@ export function caseView(status: JourneyStatus & { runStatus: string; runId?: st
   );
   return {
     caseId: status.caseId,
+    reference: status.reference ?? null,
     state: status.state,
     runStatus: status.runStatus,
     runId: status.runId ?? null,

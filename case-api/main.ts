@@ -1,5 +1,7 @@
 /** `npm run api`: the case API alone, configured from the environment (README). */
 import pino from 'pino';
+import { ProviderClient } from '../activities/providerClient';
+import { readProviderConfig } from '../activities/providerConfig';
 import { connectTemporalClient } from '../client/temporalClient';
 import { readPayloadKeys } from '../codec/payloadKeys';
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
     taskQueue: temporal.taskQueue,
     logger,
     caseFile,
+    provider: new ProviderClient(readProviderConfig()),
     host: config.host,
     routers: (gateway) => [consoleRouter(config, gateway, { namespace: temporal.namespace })],
   });

@@ -5,14 +5,16 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { describeIssues } from '../provider';
 import { mayWaive } from './apiKeys';
 import { callerOf, mayCall } from './authenticate';
 import type { CaseGateway } from './caseGateway';
 import { HttpError } from './httpError';
+import { refuseOtherMediaTypes } from './mediaType';
 import { refuseNul } from './nulCharacters';
 import { answerRequestId, requestIdOf } from './requestId';
+import { stepChoiceProblem } from '../client/journeyInput';
 import { operatorIdentity, type OperatorIdentity } from '../client/operatorIdentity';
 import type { RouteSpec } from './routeSpec';
 
@@ -31,7 +33,7 @@ export function mountRoutes(
 ): void {
   const readBody = jsonBody(maxBodyBytes);
   for (const route of routes) {
-    const bodyReader = route.body ? [readBody] : [];
+    const bodyReader = route.body ? [refuseOtherMediaTypes, readBody] : [];
     router[route.method](route.path.slice(prefix.length), ...bodyReader, async (req: Request, res: Response) => {
       const caller = callerOf(res)!;
       if (!mayCall(caller, route.role)) {
@@ -121,6 +123,14 @@ function parse(schema: z.ZodType | undefined, value: unknown, where: string): un
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
+  // A well-formed start whose only fault is the steps it asks for: unprocessable, not malformed.
+  // An unknown step is the whole story: that no known step is left is its consequence.
+  const choices = result.error.issues.map(stepChoiceProblem);
+  if (where === 'body' && choices.length && choices.every((c) => c !== undefined)) {
+    const choice = choices.includes('unknown_step') ? 'unknown_step' : 'no_step';
+    const issues = result.error.issues.filter((_, i) => choices[i] === choice);
+    throw new HttpError(422, choice, `Invalid ${where}: ${describeIssues(new z.ZodError(issues)).join('; ')}`);
+  }
   throw new HttpError(400, 'invalid_request', `Invalid ${where}: ${describeIssues(result.error).join('; ')}`);
 }
 

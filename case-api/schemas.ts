@@ -55,7 +55,11 @@ const caseEventTimesRequestSchema = z
 export const startCaseRequestSchema = onboardCaseInputFields
   .omit({ carryOver: true })
   .extend({
-    caseId: caseIdSchema,
+    caseId: caseIdSchema.meta({
+      description:
+        "The provider's case id (its case entity, which the lender creates at the provider first; " +
+        'docs/integration.md): letters, digits, . _ : -, at most 200 characters',
+    }),
     deadlines: z.partialRecord(z.enum(deadlineKeys), deadlineDurationSchema).default({}),
     notifications: caseEventTimesRequestSchema.optional(),
   })
@@ -77,7 +81,26 @@ function stepNeedsAsJsonSchema() {
     properties: { steps: { properties: { [step]: { const: true } }, required: [step] } },
     required: ['steps'],
   });
+  const asks = (step: StepField, value: Record<string, unknown>) => ({
+    properties: { [step]: value },
+    required: [step],
+  });
   return [
+    // At least one step: a journey of none would complete having verified nothing.
+    {
+      properties: {
+        steps: {
+          anyOf: [
+            asks('creditReport', { const: true }),
+            asks('identityVerification', { const: true }),
+            asks('banking', {}),
+            asks('documents', { minItems: 1 }),
+            asks('affordability', { const: true }),
+            asks('incomeEmployer', { const: true }),
+          ],
+        },
+      },
+    },
     { if: when('creditReport'), then: { required: ['company'] } },
     { if: when('identityVerification'), then: { required: ['people'], properties: { people: { minItems: 1 } } } },
     { if: when('affordability'), then: { properties: { steps: { required: ['banking'] } } } },
@@ -163,9 +186,21 @@ const stepSchema = z
   })
   .meta({ id: 'Step' });
 
+/** The lender's reference as the case API answers it: null when the case was started without one. */
+const referenceAnswer = z
+  .string()
+  .nullable()
+  .optional()
+  .meta({
+    description:
+      "The lender's own reference for the case (its application id), as the start gave it; null: none. " +
+      'The provider never sees it',
+  });
+
 export const caseStatusSchema = z
   .object({
-    caseId: z.string(),
+    caseId: z.string().meta({ description: "The provider's case id" }),
+    reference: referenceAnswer,
     state: z.enum(journeyStates),
     runStatus: z.string().meta({ description: 'Temporal execution status: RUNNING, COMPLETED, …' }),
     runId: z.string().nullable().meta({ description: 'The latest run of the journey' }),
@@ -217,6 +252,12 @@ export const listCasesQuerySchema = z.object({
     .max(200)
     .optional()
     .meta({ description: "Part of the company's or an applicant's name, any case" }),
+  reference: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "Only the cases started with this lender's reference (exactly)" }),
   sort: z
     .enum(['newest', 'oldest', 'deadline'])
     .default('newest')
@@ -242,6 +283,7 @@ export const caseListSchema = z
         startedAt: z.string().nullable(),
         company: z.string().nullable().optional().meta({ description: "The company's name as the case file knows it" }),
         applicants: z.array(z.object({ personId: z.string(), name: z.string().nullable() })).optional(),
+        reference: referenceAnswer,
         reasons: z.array(z.string()).optional(),
         waitingSince: z
           .string()

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import type express from 'express';
+import type { ProviderClient } from '../activities/providerClient';
 import type { CaseFileStore } from '../case-file/store';
 import pino, { type Logger } from 'pino';
 import { createCaseApiApp } from './app';
@@ -27,11 +28,13 @@ export interface CaseApiDependencies {
   host?: string;
   /** The case file, which every read of a case reads; without it those routes answer 503. */
   caseFile?: CaseFileStore;
+  /** The provider, asked before a case starts whether it knows the ids the start names; unset: not asked. */
+  provider?: ProviderClient;
 }
 
 export async function startCaseApi(config: CaseApiConfig, deps: CaseApiDependencies): Promise<RunningCaseApi> {
   const logger = deps.logger ?? pino({ level: 'silent' });
-  const gateway = new CaseGateway(deps.client, deps.taskQueue, deps.caseFile);
+  const gateway = new CaseGateway(deps.client, deps.taskQueue, deps.caseFile, deps.provider);
   const app = createCaseApiApp(config, gateway, logger, deps.routers?.(gateway) ?? []);
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, deps.host ?? '127.0.0.1', () => resolve(s));

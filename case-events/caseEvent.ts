@@ -20,6 +20,8 @@ export interface CaseEventInput {
    */
   eventKey?: string;
   caseId: string;
+  /** The lender's own reference for the case, when it was started with one (the journey input's `reference`). */
+  reference?: string;
   workflowId: string;
   runId: string;
   /** 1, 2, … within the run, in the order the journey saw the changes. */

@@ -26,8 +26,19 @@ export const auditEntrySchema = z.object({
 export type AuditEntryInput = z.input<typeof auditEntrySchema>;
 export type AuditEntry = z.output<typeof auditEntrySchema> & { id: number; at: string };
 
+/**
+ * Appends the entry, once per accepted action: a repeat of a request (the same request id, an
+ * `Idempotency-Key`'s Update id, that Temporal answered with the first result) is the same action,
+ * so it answers the first entry and appends nothing (nor sends a second `case.operator_action`).
+ */
 export async function appendAudit(client: PoolClient, raw: AuditEntryInput): Promise<AuditEntry> {
   const e = auditEntrySchema.parse(raw);
+  if (e.outcome === 'accepted' && e.requestId !== null) {
+    // Two repeats at once: the second waits for the first's transaction, then finds its entry.
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`audit/${e.caseId}/${e.requestId}`]);
+    const first = await acceptedEntry(client, e.caseId, e.action, e.requestId);
+    if (first) return first;
+  }
   const { rows } = await client.query<{ id: string; at: Date }>(
     `INSERT INTO operator_audit (case_id, actor, action, step, assignee, reason, request_id, outcome, message)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, at`,
@@ -37,14 +48,33 @@ export async function appendAudit(client: PoolClient, raw: AuditEntryInput): Pro
   return { ...e, id: Number(row.id), at: row.at.toISOString() };
 }
 
+const columns = 'id, at, case_id, actor, action, step, assignee, reason, request_id, outcome, message';
+
+/** The accepted entry of an action under a request id, if there is one. */
+async function acceptedEntry(
+  client: PoolClient,
+  caseId: string,
+  action: string,
+  requestId: string,
+): Promise<AuditEntry | undefined> {
+  const { rows } = await client.query(
+    `SELECT ${columns} FROM operator_audit
+     WHERE case_id = $1 AND action = $2 AND request_id = $3 AND outcome = 'accepted' ORDER BY id LIMIT 1`,
+    [caseId, action, requestId],
+  );
+  return rows.map(entryOf)[0];
+}
+
 /** A case's entries in the order they were appended. */
 export async function readAudit(client: PoolClient, caseId: string): Promise<AuditEntry[]> {
-  const { rows } = await client.query(
-    `SELECT id, at, case_id, actor, action, step, assignee, reason, request_id, outcome, ` +
-      `message FROM operator_audit WHERE case_id = $1 ORDER BY at, id`,
-    [caseId],
-  );
-  return rows.map((r: Record<string, unknown>) => ({
+  const { rows } = await client.query(`SELECT ${columns} FROM operator_audit WHERE case_id = $1 ORDER BY at, id`, [
+    caseId,
+  ]);
+  return rows.map(entryOf);
+}
+
+function entryOf(r: Record<string, unknown>): AuditEntry {
+  return {
     id: Number(r.id),
     at: (r.at as Date).toISOString(),
     caseId: r.case_id as string,
@@ -56,5 +86,5 @@ export async function readAudit(client: PoolClient, caseId: string): Promise<Aud
     requestId: (r.request_id as string | null) ?? null,
     outcome: r.outcome as AuditEntry['outcome'],
     message: (r.message as string | null) ?? null,
-  }));
+  };
 }

@@ -2,7 +2,8 @@
  * The events that come from time passing, not from a write: an applicant who has not
  * acted on a link (`case.applicant_action_due`, every `every` after `after`, until the step
  * attempt stops waiting) and a case that needs attention longer than its SLA (`case.sla_breached`,
- * once per time it came to need attention). Each event's id is derived from what it is about, so a
+ * once per time it came to need attention). Each carries the lender's reference of a case started
+ * with one (migration 010). Each event's id is derived from what it is about, so a
  * sweep that runs twice, or on several workers at once, inserts each one once.
  */
 import type { PoolClient } from 'pg';
@@ -20,7 +21,8 @@ SELECT case_event_id('action_due/' || w.run_id || '/' || w.step || '/' || w.atte
   'case.applicant_action_due', now(),
        jsonb_build_object('caseId', w.case_id, 'workflowId', j.workflow_id, 'runId', w.run_id,
                           'step', jsonb_build_object('key', w.step, 'attempt', w.attempt),
-                          'reminder', d.n, 'waitingSince', w.since, 'dueAfterMs', t.after_ms, 'everyMs', t.every_ms),
+                          'reminder', d.n, 'waitingSince', w.since, 'dueAfterMs', t.after_ms, 'everyMs', t.every_ms)
+         || case_reference_data(w.case_id),
        'outbox', now()
 FROM case_link_waits w
 JOIN case_journeys j ON j.case_id = w.case_id AND j.run_id = w.run_id AND j.run_status = 'RUNNING'
@@ -41,7 +43,8 @@ SELECT case_event_id('sla_breached/' || j.run_id || '/' || (extract(epoch FROM j
   j.case_id, 'case.sla_breached', now(),
        jsonb_build_object('caseId', j.case_id, 'workflowId', j.workflow_id, 'runId', j.run_id,
          'waitingSince', j.waiting_since,
-                          'slaMs', t.sla_ms, 'operatorDeadline', j.operator_deadline, 'reasons', j.reasons),
+                          'slaMs', t.sla_ms, 'operatorDeadline', j.operator_deadline, 'reasons', j.reasons)
+         || case_reference_data(j.case_id),
        'outbox', now()
 FROM case_journeys j
 LEFT JOIN case_event_settings s ON s.case_id = j.case_id

@@ -20,6 +20,8 @@ export const caseListQuerySchema = z.object({
   waitingLongerThanMs: z.number().int().min(0).optional(),
   /** Part of the company's or an applicant's name, any case. */
   name: z.string().min(1).max(200).optional(),
+  /** The lender's own reference for the case, exactly as it was started with (migration 009). */
+  reference: z.string().min(1).max(200).optional(),
   /** The operator who owns the case; the empty string: cases nobody owns. */
   assignee: z.string().max(200).optional(),
   sort: z.enum(caseSorts).default('newest'),
@@ -92,6 +94,10 @@ function filters(query: z.output<typeof caseListQuerySchema>, param: (value: unk
     where.push(query.assignee === '' ? 'j.assignee IS NULL' : `j.assignee = ${param(query.assignee)}`);
   if (query.waitingLongerThanMs !== undefined)
     where.push(`j.waiting_since <= ${param(new Date(now.getTime() - query.waitingLongerThanMs).toISOString())}`);
+  if (query.reference)
+    where.push(
+      `EXISTS (SELECT 1 FROM case_starts c WHERE c.case_id = j.case_id AND c.reference = ${param(query.reference)})`,
+    );
   if (query.name) {
     const pattern = param(`%${likeEscaped(query.name)}%`);
     where.push(`(EXISTS (SELECT 1 FROM case_parties p WHERE p.case_id = j.case_id AND p.name ILIKE ${pattern})

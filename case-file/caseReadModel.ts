@@ -119,6 +119,8 @@ export interface CaseRecord {
   updatedAt: string;
   company: string | null;
   applicants: { personId: string; name: string | null }[];
+  /** The lender's own reference for the case, from its start through the case API (migration 009); null: none. */
+  reference: string | null;
   /** The operator who owns the case, and since when (caseAssignment.ts); null: nobody. */
   assignee: string | null;
   assignedAt: string | null;
@@ -126,7 +128,10 @@ export interface CaseRecord {
   revision: string;
 }
 
-/** Names come from the case file's own records: the parties given at start, else the credit report's company. */
+/**
+ * Names come from the case file's own records: the parties given at start, else the credit report's
+ * company; the lender's reference from the case's start.
+ */
 export const caseRecordColumns = `j.*,
   COALESCE((SELECT p.name FROM case_parties p WHERE p.case_id = j.case_id AND p.role = 'company'
     AND p.name IS NOT NULL LIMIT 1),
@@ -134,7 +139,8 @@ export const caseRecordColumns = `j.*,
              ORDER BY r.recorded_at DESC LIMIT 1)) AS company,
   COALESCE((SELECT jsonb_agg(jsonb_build_object('personId', p.party_id, 'name', p.name) ORDER BY p.party_id)
     FROM case_parties p
-            WHERE p.case_id = j.case_id AND p.role = 'applicant'), '[]'::jsonb) AS applicants`;
+            WHERE p.case_id = j.case_id AND p.role = 'applicant'), '[]'::jsonb) AS applicants,
+  (SELECT s.reference FROM case_starts s WHERE s.case_id = j.case_id) AS reference`;
 
 export async function readCaseRecord(client: PoolClient, caseId: string): Promise<CaseRecord | undefined> {
   const { rows } = await client.query(`SELECT ${caseRecordColumns} FROM case_journeys j WHERE j.case_id = $1`, [
@@ -163,6 +169,7 @@ export function caseRecordOf(row: Record<string, unknown>): CaseRecord {
     updatedAt: iso(row.updated_at) as string,
     company: (row.company as string | null) ?? null,
     applicants: row.applicants as CaseRecord['applicants'],
+    reference: (row.reference as string | null) ?? null,
     assignee: (row.assignee as string | null) ?? null,
     assignedAt: iso(row.assigned_at),
     revision: String(row.revision),

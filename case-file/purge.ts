@@ -31,6 +31,9 @@
  *   stays consistent). Blanked in `data`: `reasons` (the lines above) and `reason` (a step's
  *   reason). `last_error` is blanked: the LOS's answer to a delivery can echo the body it got.
  *   `case.operator_action` carries no reason already (migration 005).
+ * - `case_starts`: the case id, the lender's reference and when it started stay; the request (which
+ *   names the company and the people) becomes `{"purged": true}`, so a later start of the case is
+ *   refused as a changed start of a closed case rather than compared with the applicant's data.
  * - `case_notifications`, `case_event_settings`, `case_link_waits`: types, states, step keys,
  *   times; nothing personal, kept.
  */
@@ -52,7 +55,12 @@ const deletionOrder: readonly CaseTable[] = [
 
 /** What `purgeCase` answers: rows deleted per table, and rows kept with their personal fields blanked. */
 export type PurgeCounts = Record<
-  CaseTable | 'case_parties' | 'case_journeys_blanked' | 'operator_audit_blanked' | 'case_events_blanked',
+  | CaseTable
+  | 'case_parties'
+  | 'case_journeys_blanked'
+  | 'operator_audit_blanked'
+  | 'case_events_blanked'
+  | 'case_starts_blanked',
   number
 >;
 
@@ -81,6 +89,9 @@ export async function purgeCase(client: PoolClient, caseId: string): Promise<Pur
     case_journeys_blanked: await blankReadModel(client, caseId),
     operator_audit_blanked: audit,
     case_events_blanked: events,
+    case_starts_blanked:
+      (await client.query(`UPDATE case_starts SET request = '{"purged": true}'::jsonb WHERE case_id = $1`, [caseId]))
+        .rowCount ?? 0,
   };
 }
 

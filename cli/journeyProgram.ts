@@ -68,7 +68,8 @@ export const exitCodes = `Exit codes:
   0  done (watch: the journey completed)
   1  the command failed: the journey refused an action, a replay diverged, Temporal could not be reached,
      (watch) the journey ended other than completed, or (retry-step --where --yes) a case was not accepted
-  2  usage error: nothing was sent`;
+  2  usage error: nothing was sent
+  130, 143  stopped by Ctrl-C (SIGINT) or SIGTERM, at once: a bulk retry resumes with its --request-id`;
 
 const journeyStates = ['running', 'completed', 'needs_attention', 'cancelled'];
 const done = (text: string, json: unknown = { ok: true }): Outcome => ({ text, json });
@@ -116,12 +117,14 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
 
   command(
     'list',
-    'journeys, the latest run of each case, optionally by state, step, step state, name or owner (from the case file)',
+    'journeys, the latest run of each case, optionally by state, step, step state, name, reference or owner ' +
+      '(from the case file)',
   )
     .addOption(new Option('--state <state>', 'only journeys in this state').choices(journeyStates))
     .option('--step <step>', "only cases with this step (banking, or identity-verification for every person's)")
     .option('--step-state <state>', 'only cases with a step (the --step one, else any) in this state')
     .option('--name <text>', "part of the company's or an applicant's name, any case")
+    .option('--reference <id>', "only the cases started with this lender's reference (exactly)")
     .option('--assignee <operator>', 'only cases this operator owns')
     .addOption(new Option('--unassigned', 'only cases nobody owns').conflicts('assignee'))
     .action(
@@ -130,6 +133,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
         step?: string;
         stepState?: string;
         name?: string;
+        reference?: string;
         assignee?: string;
         unassigned?: boolean;
       }) =>
@@ -143,6 +147,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
             ...(options.step ? { step: options.step } : {}),
             ...(options.stepState ? { stepState: options.stepState } : {}),
             ...(options.name ? { name: options.name } : {}),
+            ...(options.reference ? { reference: options.reference } : {}),
             ...assignee,
           };
           const rows = await later.operations().listAllJourneys(await withCaseFile(ctx), options.state, filters);
@@ -154,8 +159,8 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
           ];
           const text = rows.length
             ? textTable(
-                ['CASE', 'STATE', 'RUN', 'COMPANY', 'APPLICANTS', 'WAITING SINCE', 'OWNER'],
-                rows.map((r) => [r.caseId, r.state, r.runStatus.toLowerCase(), ...who(r)]),
+                ['CASE', 'REFERENCE', 'STATE', 'RUN', 'COMPANY', 'APPLICANTS', 'WAITING SINCE', 'OWNER'],
+                rows.map((r) => [r.caseId, r.reference ?? '', r.state, r.runStatus.toLowerCase(), ...who(r)]),
               )
             : 'no journeys';
           return done(text, rows);
@@ -178,6 +183,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
         // From the read model when it holds the case: its changes cost reads of the case file, not queries.
         const first = readModel && (await readCaseStatus(readModel, caseId));
         if (!first) await handle.describe();
+        out.progress?.(`following case/${caseId} until its journey ends (Ctrl-C to stop)`);
         const last = first
           ? await watchReadModel(() => readCaseStatus(readModel!, caseId), handle.result(), {
               onChange,

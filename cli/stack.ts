@@ -70,7 +70,20 @@ export interface StackOptions {
   logger?: Logger;
   /** Progress lines for a person watching. */
   progress?: (line: string) => void;
+  /** Receives the stack's `stop` before anything starts: a signal during the start stops what has started. */
+  exposeStop?: (stop: Stack['stop']) => void;
 }
+
+export interface StopOptions {
+  /**
+   * Stop within this long: a part still stopping when it is over is left to the process's exit
+   * (every part but the dev server runs in this process), and the dev server is killed then.
+   */
+  withinMs?: number;
+}
+
+/** Stops one part; `deadline` (epoch ms, Infinity when none) is when the whole stop must be over. */
+type Cleanup = (deadline: number) => Promise<void>;
 
 export interface Stack {
   temporal: TemporalConfig;
@@ -91,16 +104,24 @@ export interface Stack {
   client: Client;
   provider: ProviderClient;
   webhookSecret: string;
-  stop(): Promise<void>;
+  /** Stops every part, the last started first, each once. */
+  stop(options?: StopOptions): Promise<void>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const progress = options.progress ?? (() => {});
   const logger = options.logger ?? pino({ level: 'silent' });
-  const cleanups: (() => Promise<void>)[] = [];
-  const stop = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  const cleanups: Cleanup[] = [];
+  const stop = async (stopOptions: StopOptions = {}) => {
+    const { withinMs } = stopOptions;
+    const deadline = withinMs === undefined ? Infinity : Date.now() + withinMs;
+    for (const cleanup of cleanups.splice(0).reverse())
+      await beforeDeadline(
+        cleanup(deadline).catch(() => {}),
+        deadline,
+      );
   };
+  options.exposeStop?.(stop);
   try {
     const payloadKeys = options.payloadKeys ?? readPayloadKeys();
     // Started before the dev server, whose Web UI is pointed at it (--ui-codec-endpoint).
@@ -187,6 +208,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       taskQueue: temporal.taskQueue,
       logger,
       caseFile,
+      provider,
       routers: (gateway) => [consoleRouter(caseApiConfig, gateway, { namespace })],
     });
     cleanups.push(() => caseApi.stop());
@@ -216,6 +238,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
 }
 
+/** `work`, or nothing once `deadline` has passed. */
+async function beforeDeadline(work: Promise<unknown>, deadline: number): Promise<void> {
+  if (deadline === Infinity) {
+    await work;
+    return;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const over = new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+  await Promise.race([work, over]).finally(() => clearTimeout(timer));
+}
+
 /** Both results, once both have settled (so each has registered its cleanup), or the first error. */
 async function settledTogether<A, B>(work: [Promise<A>, Promise<B>]): Promise<[A, B]> {
   const [a, b] = await Promise.allSettled(work);
@@ -228,7 +261,7 @@ async function settledTogether<A, B>(work: [Promise<A>, Promise<B>]): Promise<[A
 async function startTemporal(
   options: StackOptions,
   codecEndpoint: string,
-  cleanups: (() => Promise<void>)[],
+  cleanups: Cleanup[],
   progress: (line: string) => void,
 ): Promise<{ temporal: TemporalConfig; devServer?: DevServer }> {
   if (options.temporal) return { temporal: options.temporal };
@@ -241,7 +274,8 @@ async function startTemporal(
     codecEndpoint,
     logFile: options.embedded?.logFile ?? dataPath('temporal-dev-server.log'),
   });
-  cleanups.push(() => devServer.stop());
+  // With a deadline, SIGTERM and then SIGKILL at it (the server takes over a second to stop of itself).
+  cleanups.push((deadline) => devServer.stop(deadline === Infinity ? undefined : Math.max(0, deadline - Date.now())));
   progress(`Temporal dev server at ${devServer.address}${devServer.uiUrl ? ` (Web UI ${devServer.uiUrl})` : ''}`);
   return {
     temporal: {
@@ -256,7 +290,7 @@ async function startTemporal(
 /** Serves the embedded case file when no database is given, then opens (and migrates) the store. */
 async function startCaseFile(
   option: StackOptions['caseFile'],
-  cleanups: (() => Promise<void>)[],
+  cleanups: Cleanup[],
 ): Promise<{ store: CaseFileStore; url: string; embedded?: EmbeddedCaseFile }> {
   if (option && 'url' in option) {
     const store = await openCaseFile(option.url, option.poolSize);

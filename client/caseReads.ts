@@ -8,8 +8,16 @@ import type { CaseRecord } from '../case-file/caseReadModel';
 import type { CaseFileStore } from '../case-file/store';
 import type { JourneyState, JourneyStatus, JourneyStep } from './journeyMessages';
 
-/** `assignee`: who owns the case (client/caseAssignment.ts); only the read model knows it. */
-export type CaseStatusView = JourneyStatus & { runStatus: string; runId: string; assignee: string | null };
+/**
+ * `assignee`: who owns the case (client/caseAssignment.ts); `reference`: the lender's own id of the
+ * case, null when it has none. Only the read model knows them.
+ */
+export type CaseStatusView = JourneyStatus & {
+  runStatus: string;
+  runId: string;
+  assignee: string | null;
+  reference: string | null;
+};
 
 /** A case in a list: its journey's run and state, and what the queue shows (whose case, what is wrong, since when). */
 export interface CaseListRow {
@@ -21,6 +29,8 @@ export interface CaseListRow {
   startedAt: string | null;
   company: string | null;
   applicants: { personId: string; name: string | null }[];
+  /** The lender's own reference for the case; null: none. */
+  reference: string | null;
   reasons: string[];
   waitingSince: string | null;
   operatorDeadline: string | null;
@@ -40,6 +50,7 @@ export function statusOfRecord(record: CaseRecord): CaseStatusView {
     runStatus: record.runStatus,
     runId: record.runId,
     assignee: record.assignee,
+    reference: record.reference,
   };
 }
 
@@ -67,6 +78,7 @@ function rowOf(r: CaseRecord): CaseListRow {
     startedAt,
     company,
     applicants,
+    reference,
     reasons,
     waitingSince,
     operatorDeadline,
@@ -83,6 +95,7 @@ function rowOf(r: CaseRecord): CaseListRow {
     startedAt,
     company,
     applicants,
+    reference,
     reasons,
     waitingSince,
     operatorDeadline,

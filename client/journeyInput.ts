@@ -7,6 +7,9 @@
 import { z } from 'zod';
 import { creditReportRequestSchema, documentKindSchema } from '../provider';
 import { defaultDeadlines } from './deadlines';
+import { journeySteps, type StepField } from './journeyNames';
+
+const stepFields = Object.keys(journeySteps) as StepField[];
 
 /** A Temporal duration: milliseconds, or text such as `"2 days"` or `"90 seconds"`. */
 const duration = z.union([
@@ -65,9 +68,43 @@ const deadlineKeys = Object.keys(defaultDeadlines) as [
   ...(keyof typeof defaultDeadlines)[],
 ];
 
+/**
+ * The steps a case asks for, by their field (journeyNames.ts). A name that is not a step (a typo
+ * such as `creditreport`) is refused by name with the names there are: dropped, it would leave a
+ * case verified with nothing verified.
+ */
+const stepsSchema = z.strictObject(
+  {
+    creditReport: z.boolean().default(false),
+    identityVerification: z.boolean().default(false),
+    banking: z.enum(['open_banking', 'bank_statements']).optional(),
+    documents: z.array(documentReferenceSchema).optional(),
+    affordability: z.boolean().default(false),
+    incomeEmployer: z.boolean().default(false),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `unknown step ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; the steps are ${stepFields.join(', ')}`
+        : undefined,
+  },
+);
+
 /** The journey input's fields, without the checks across them (the case API derives its request from it). */
 export const onboardCaseInputFields = z.object({
   caseId: z.string().min(1, 'caseId is required'),
+  // The lender's id of the case; the provider never sees it. The journey carries it so that its
+  // events can name the case in the lender's terms.
+  reference: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        "The lender's own reference for the case (its application id): never sent to the provider, " +
+        'stored and searchable (GET /v1/cases?reference=…)',
+    }),
   company: creditReportRequestSchema.optional(),
   people: z
     .array(
@@ -87,14 +124,7 @@ export const onboardCaseInputFields = z.object({
       }),
     )
     .default([]),
-  steps: z.object({
-    creditReport: z.boolean().default(false),
-    identityVerification: z.boolean().default(false),
-    banking: z.enum(['open_banking', 'bank_statements']).optional(),
-    documents: z.array(documentReferenceSchema).optional(),
-    affordability: z.boolean().default(false),
-    incomeEmployer: z.boolean().default(false),
-  }),
+  steps: stepsSchema,
   deadlines: z.partialRecord(z.enum(deadlineKeys), duration).default({}),
   automaticPicklistRule: z.boolean().default(false),
   maxResubmissions: z.number().int().min(0).max(10).default(2),
@@ -105,6 +135,13 @@ type InputFields = Pick<z.output<typeof onboardCaseInputFields>, 'steps' | 'comp
 
 /** What one field of the input asks of another (the steps chosen and what they need). */
 export function checkStepsHaveWhatTheyNeed(input: InputFields, ctx: z.RefinementCtx): void {
+  if (!asksForAStep(input.steps))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['steps'],
+      params: { stepChoice: 'no_step' },
+      message: `asks for no step: choose at least one of ${stepFields.join(', ')}`,
+    });
   if (input.steps.creditReport && !input.company)
     ctx.addIssue({ code: 'custom', path: ['company'], message: 'company is required for the credit report step' });
   if (input.steps.identityVerification && input.people.length === 0) {
@@ -121,6 +158,22 @@ export function checkStepsHaveWhatTheyNeed(input: InputFields, ctx: z.Refinement
       message: 'affordability runs after banking: choose a banking method',
     });
   }
+}
+
+/** Whether the case asks for any step: a journey with none would complete having verified nothing. */
+function asksForAStep(steps: InputFields['steps']): boolean {
+  const { creditReport, identityVerification, banking, documents, affordability, incomeEmployer } = steps;
+  return creditReport || identityVerification || !!banking || !!documents?.length || affordability || incomeEmployer;
+}
+
+/**
+ * A problem with the steps a well-formed input asks for (an unknown step, no step at all) rather
+ * than with its form: the case API answers 422 when these are the only problems.
+ */
+export function stepChoiceProblem(issue: z.core.$ZodIssue): 'unknown_step' | 'no_step' | undefined {
+  if (issue.code === 'unrecognized_keys' && issue.path.join('.') === 'steps') return 'unknown_step';
+  if (issue.code === 'custom' && issue.params?.stepChoice === 'no_step') return 'no_step';
+  return undefined;
 }
 
 export const onboardCaseInputSchema = onboardCaseInputFields.superRefine(checkStepsHaveWhatTheyNeed);

@@ -6,6 +6,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { CaseEventLog } from '../case-file/caseEventLog';
+import { caseStartOf } from '../case-file/caseStarts';
 import type { CaseListQuery } from '../case-file/caseQueue';
 import type { CaseFileStore } from '../case-file/store';
 import { describeIssues } from '../provider';
@@ -53,8 +54,16 @@ export interface StartedJourney {
   created: boolean;
 }
 
-/** `assignee` when read from the read model (the `status` query does not know it). */
-export type JourneyStatusView = JourneyStatus & { runStatus: string; runId: string; assignee?: string | null };
+/**
+ * `assignee` when read from the read model (the `status` query does not know it); `reference`, the
+ * lender's own id of the case, from its start (null: none).
+ */
+export type JourneyStatusView = JourneyStatus & {
+  runStatus: string;
+  runId: string;
+  assignee?: string | null;
+  reference?: string | null;
+};
 
 /** A case in a list: the read model's row (client/caseReads.ts). */
 export type JourneySummary = CaseListRow;
@@ -62,7 +71,7 @@ export type JourneySummary = CaseListRow;
 /** The queue's filters (case-file/caseQueue.ts); only the read model answers them. */
 export type JourneyListFilters = Pick<
   CaseListQuery,
-  'step' | 'stepState' | 'waitingLongerThanMs' | 'name' | 'assignee' | 'sort'
+  'step' | 'stepState' | 'waitingLongerThanMs' | 'name' | 'reference' | 'assignee' | 'sort'
 >;
 
 export interface JourneyPage {
@@ -131,7 +140,13 @@ export async function journeyStatus(ctx: JourneyReadContext, caseId: string): Pr
   if (read) return read;
   const handle = journeyHandle(ctx, caseId);
   const description = await handle.describe();
-  return { ...(await handle.query(journeyStatusQuery)), runStatus: description.status.name, runId: description.runId };
+  const reference = (await caseStartOf(ctx.readModel.pool, caseId))?.reference ?? null;
+  return {
+    ...(await handle.query(journeyStatusQuery)),
+    runStatus: description.status.name,
+    runId: description.runId,
+    reference,
+  };
 }
 
 /** One page of journeys, newest first (unless sorted otherwise), the latest run of each case once. */
@@ -288,6 +303,10 @@ async function onRunningJourney<T>(
 ): Promise<T> {
   const handle = journeyHandle(ctx, caseId);
   await refuseUnlessRunning(handle, caseId);
+  // Completed or cancelled, the run still delivering its last events: closed in all but name.
+  const read = ctx.readModel && (await readCaseStatus(ctx.readModel, caseId));
+  if (read && (read.state === 'completed' || read.state === 'cancelled'))
+    throw new JourneyClosedError(caseId, read.state);
   try {
     return await action(handle);
   } catch (error) {

@@ -33,11 +33,17 @@ export class JourneyNotifier {
     taskQueue: caseEventsTaskQueue(workflowInfo().taskQueue),
   }).notifyLos;
 
+  /** The lender's reference for the case, echoed in every event; absent when the case has none. */
+  private readonly reference: string | undefined;
+
   constructor(
     private readonly caseId: string,
     counts: Record<string, number> = {},
+    reference?: string,
   ) {
     this.sent = new Map(Object.entries(counts));
+    // The input is checked by hand in workflow code (journeyInputCheck.ts): only a text is echoed.
+    this.reference = typeof reference === 'string' && reference !== '' ? reference : undefined;
   }
 
   /** The counts a continued run carries on from. */
@@ -52,6 +58,7 @@ export class JourneyNotifier {
       type,
       eventKey: this.keyOf(type, subject),
       caseId: this.caseId,
+      ...(this.reference === undefined ? {} : { reference: this.reference }),
       workflowId,
       runId,
       sequence: ++this.sequence,

@@ -116,7 +116,7 @@ class Journey {
     this.operatorDecisionMs = msToNumber(deadlinesWith(input.deadlines as Record<string, Duration>).operatorDecision);
     this.status = { caseId: input.caseId, state: 'running', steps: {}, reasons: [], operatorDeadline: null };
     const continued = input.continued;
-    this.notifier = new JourneyNotifier(input.caseId, continued?.eventCounts);
+    this.notifier = new JourneyNotifier(input.caseId, continued?.eventCounts, input.reference);
     if (continued) {
       // A run that continues an earlier one starts where that one stood (journeyContinuation.ts).
       this.status = continued.status;

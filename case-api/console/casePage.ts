@@ -1,8 +1,8 @@
 /**
- * A case: whose it is (company, applicants by name) and who owns it, its state and reasons, each
- * step with its attempts, reason, the provider's answer and the applicant's links, the operator's
- * actions where the journey would accept them (the journey's validators have the last word; a
- * refusal is shown with their message), the evidence and the timeline.
+ * A case: whose it is (company, applicants by name, the lender's reference) and who owns it, its
+ * state and reasons, each step with its attempts, reason, the provider's answer and the applicant's
+ * links, the operator's actions where the journey would accept them (the journey's validators have
+ * the last word; a refusal is shown with their message), the evidence and the timeline.
  */
 import type { DeskEvidence } from '../../case-file/caseDeskEvidence';
 import type { CaseRecord } from '../../case-file/caseReadModel';
@@ -63,6 +63,9 @@ export function caseBody(
     .map((a) => (a.name ? `<strong>${escapeHtml(a.name)}</strong>` : `<code>${escapeHtml(a.personId)}</code>`))
     .join(', ');
   const applicants = desk?.record?.applicants.length ? `<p>Applicants: ${applicantList}</p>` : '';
+  const reference = view.reference
+    ? `<p>Lender's reference: <code id="reference">${escapeHtml(view.reference)}</code></p>`
+    : '';
   const history = ctx.webUi && view.runId ? webUiLinks(ctx.webUi, view.caseId, view.runId) : '';
   const cancel = open
     ? `<form class="inline" method="post" action="${action('cancel')}">${hidden}<input type="text" name="reason" ` +
@@ -84,7 +87,7 @@ export function caseBody(
     `<tbody>${steps}</tbody></table>`;
   return `${flashBox}
 <div data-live${live}><h1>${title} ${state}</h1>
-${applicants}<p class="muted">run ${runStatus}${deadline} ${history ? `· ${history}` : ''}</p>
+${reference}${applicants}<p class="muted">run ${runStatus}${deadline} ${history ? `· ${history}` : ''}</p>
 ${desk?.record ? ownerBox(desk.record, ctx, action, hidden) : ''}
 ${reasons}
 ${stepsTable}

@@ -1,6 +1,6 @@
 /**
  * The queue page's filters, from its GET form's query string: state, step state, owner, a name to
- * search, how long a case has waited, the sort and the page's cursor. Whatever is not valid is
+ * search, the lender's reference, how long a case has waited, the sort and the page's cursor. Whatever is not valid is
  * dropped (a filter form is no API: an odd value shows every case rather than an error page).
  */
 import { z } from 'zod';
@@ -19,6 +19,7 @@ const querySchema = z.object({
   stepState: optional(z.enum(stepStates)),
   owner: optional(z.string().trim().min(1).max(200)),
   name: optional(z.string().trim().min(1).max(200)),
+  reference: optional(z.string().trim().min(1).max(200)),
   waiting: optional(z.coerce.number().int().min(1).max(525_600)),
   sort: z.enum(['newest', 'oldest', 'deadline']).catch('newest'),
   cursor: optional(z.string().regex(/^[A-Za-z0-9_-]{1,2048}$/)),
@@ -35,6 +36,7 @@ export function listFiltersOf(f: QueueFilters): JourneyListFilters & { state?: s
     state: f.state || undefined,
     stepState: f.stepState || undefined,
     name: f.name || undefined,
+    reference: f.reference || undefined,
     assignee: f.owner ? (f.owner === NOBODY ? '' : f.owner) : undefined,
     waitingLongerThanMs: f.waiting ? f.waiting * 60_000 : undefined,
   };

@@ -1,8 +1,8 @@
 /**
- * The queue: whose case it is (company, applicants), what is wrong (reasons), since when it waits
- * for an operator and until when (the operator deadline, or sooner a picklist's expiry), and who
- * owns it; filtered by a GET form, sorted by age or
- * deadline, a page at a time by the read model's cursor.
+ * The queue: whose case it is (company, applicants, the lender's reference), what is wrong
+ * (reasons), since when it waits for an operator and until when (the operator deadline, or sooner
+ * a picklist's expiry), and who owns it; filtered by a GET form, sorted by age or deadline, a page
+ * at a time by the read model's cursor.
  */
 import type { CaseSummary } from '../caseGateway';
 import { escapeHtml } from '../escapeHtml';
@@ -60,11 +60,15 @@ function filterForm(ctx: QueueContext): string {
   const nameField =
     `<label>Name <input type="search" name="name" value="${escapeHtml(f.name ?? '')}" ` +
     'placeholder="company or applicant" maxlength="200"></label>';
+  const referenceField =
+    `<label>Reference <input type="search" name="reference" value="${escapeHtml(f.reference ?? '')}" ` +
+    'placeholder="the lender\'s, exactly" maxlength="200"></label>';
   return `<form method="get" action="/console" class="box filters" role="search">
 ${select('state', 'State', [['', 'any'], ...journeyStates.map((s): [string, string] => [s, s])], f.state)}
 ${select('stepState', 'A step', [['', 'any'], ...stepStates.map((s): [string, string] => [s, s])], f.stepState)}
 ${select('owner', 'Owner', owners, f.owner)}
 ${nameField}
+${referenceField}
 ${select('waiting', 'Waiting longer than', waiting, f.waiting)}
 ${select(
   'sort',
@@ -99,12 +103,13 @@ function row(c: CaseSummary, me: string): string {
     ? `${when(c.waitingSince)} <span class="muted">(${escapeHtml(age(c.waitingSince))})</span>`
     : '';
   const deadline = deadlineCell(c);
+  const reference = c.reference ? `<div class="reference">ref <code>${escapeHtml(c.reference)}</code></div>` : '';
   const owner = c.assignee
     ? `${escapeHtml(c.assignee)}${c.assignee === me ? ' <span class="muted">(me)</span>' : ''}`
     : '<span class="muted">nobody</span>';
   return (
     `<tr data-case="${escapeHtml(c.caseId)}"><td><a href="${href}">${title}</a><div><code class="muted">` +
-    `${escapeHtml(c.caseId)}</code></div><div class="muted">started ${when(c.startedAt)}</div></td><td>` +
+    `${escapeHtml(c.caseId)}</code></div>${reference}<div class="muted">started ${when(c.startedAt)}</div></td><td>` +
     `${applicants}</td><td><span class="state ${escapeHtml(c.state)}">${escapeHtml(c.state)}</span></td><td>` +
     `${reasons}</td><td>${waiting}</td><td class="deadline">${deadline}</td><td class="owner">${owner}</td></tr>`
   );

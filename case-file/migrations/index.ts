@@ -6,6 +6,9 @@ import { sql as caseAssignment } from './004_caseAssignment';
 import { sql as caseEvents } from './005_caseEvents';
 import { sql as appendOnlyAudit } from './006_appendOnlyAudit';
 import { sql as queueDeadline } from './007_queueDeadline';
+import { sql as purchaseLedger } from './008_purchaseLedger';
+import { sql as caseStarts } from './009_caseStarts';
+import { sql as caseEventReferences } from './010_caseEventReferences';
 
 export interface Migration {
   version: number;
@@ -21,4 +24,7 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'case events', sql: caseEvents },
   { version: 6, name: 'append-only audit', sql: appendOnlyAudit },
   { version: 7, name: 'queue deadline', sql: queueDeadline },
+  { version: 8, name: 'purchase ledger', sql: purchaseLedger },
+  { version: 9, name: 'case starts', sql: caseStarts },
+  { version: 10, name: 'case event references', sql: caseEventReferences },
 ];

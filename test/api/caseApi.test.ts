@@ -192,10 +192,13 @@ test("an operator retries an expired IDV (step key URL-encoded) and waives banki
   });
 });
 
-/** A running journey whose income-employer step failed: the provider answers 500 to every call for it. */
+/**
+ * A running journey whose income-employer step failed: the provider answers 503 to every call for
+ * it (a refusal: nothing was made, so the call is sent again rather than looked for).
+ */
 async function failedIncomeEmployer(): Promise<string> {
   const caseId = (await control('/cases', {})).case_id as string;
-  await control('/faults', { method: 'POST', path: `/v2/cases/${caseId}/income-employer`, status: 500, times: 500 });
+  await control('/faults', { method: 'POST', path: `/v2/cases/${caseId}/income-employer`, status: 503, times: 500 });
   expect(
     (
       await api('POST', '/v1/cases', {
@@ -321,7 +324,7 @@ test('keys: none or unknown is 401, the wrong role 403, with JSON bodies; an unk
     await api('POST', '/v1/cases', { key: origination, body: { caseId: 'x', steps: { creditReport: true } } }),
   ).toMatchObject({ status: 400, body: { message: expect.stringContaining('company') } });
   const tooBig = await api('POST', '/v1/cases', { key: origination, body: { caseId: 'x'.repeat(100_000), steps: {} } });
-  expect(tooBig).toMatchObject({ status: 413, body: { error: 'entity.too.large' } });
+  expect(tooBig).toMatchObject({ status: 413, body: { error: 'body_too_large' } });
   expect(tooBig.headers.get('x-content-type-options')).toBe('nosniff');
 });
 

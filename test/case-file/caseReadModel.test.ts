@@ -423,13 +423,22 @@ it('purge erases the names of a case and keeps its state and its audit trail, wi
     requestId: 'r-10',
     outcome: 'accepted',
   });
+  const { recordCaseStart, caseStartOf } = await import('../../case-file/caseStarts');
+  await recordCaseStart(store.pool, {
+    caseId,
+    reference: 'APP-9',
+    request: { caseId, reference: 'APP-9', people: [{ personId: 'p-9', name: 'Grace Hopper' }] },
+  });
   const markBefore = (await store.caseMarks([caseId])).get(caseId);
 
   expect(await store.purge(caseId)).toMatchObject({
     case_parties: 2,
     case_journeys_blanked: 1,
     operator_audit_blanked: 3,
+    case_starts_blanked: 1,
   });
+  // The start keeps the lender's reference and no longer the request that named her.
+  expect(await caseStartOf(store.pool, caseId)).toEqual({ caseId, reference: 'APP-9', request: { purged: true } });
 
   // The audit trail keeps who did what, when, with what outcome and under which request id; the reasons are gone.
   expect(await store.audit(caseId)).toEqual([
@@ -476,7 +485,15 @@ it('purge erases the names of a case and keeps its state and its audit trail, wi
   expect((await store.listCases({ name: 'Grace Hopper' })).cases.map((c) => c.caseId)).not.toContain(caseId);
   expect((await store.listCases({ name: 'Hopper Compilers' })).cases.map((c) => c.caseId)).not.toContain(caseId);
   // Nothing the case file keeps of the case names her, whatever the table.
-  for (const table of ['case_journeys', 'operator_audit', 'case_events', 'case_parties', 'case_notifications']) {
+  const tables = [
+    'case_journeys',
+    'operator_audit',
+    'case_events',
+    'case_parties',
+    'case_notifications',
+    'case_starts',
+  ];
+  for (const table of tables) {
     const { rows } = await store.pool.query(
       `SELECT count(*)::int AS n FROM ${table} t WHERE t.case_id = $1 AND row_to_json(t)::text ILIKE '%hopper%'`,
       [caseId],

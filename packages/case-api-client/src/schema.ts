@@ -11,14 +11,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List cases, newest first, optionally by journey state, step, time waited, name or assignee
+         * List cases, newest first, optionally by journey state, step, time waited, name, reference or assignee
          * @description Reads the case file's read model, which every journey writes at each change: pass nextPageToken back as pageToken (a page never repeats or skips a case written meanwhile).
          */
         get: operations["listCases"];
         put?: never;
         /**
          * Start the onboarding journey of a case
-         * @description Idempotent on caseId: a repeat answers 200 with the existing journey (whatever its state) and starts nothing.
+         * @description Idempotent on caseId: a repeat with the same input answers 200 with the existing journey (whatever its state) and starts nothing; a repeat with another input is refused (409), naming the fields that differ. Before anything starts, the provider is asked whether it knows the start's people (422 for one it does not). caseId, personId and company_id are ids the provider made; `reference` is the lender's own.
          */
         post: operations["startCase"];
         delete?: never;
@@ -396,6 +396,8 @@ export interface components {
                 caseId: string;
                 dueAfterMs: number;
                 everyMs: number;
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
                 /** @description 1 for the first, then 2, 3, … (a reminder that fell due while no worker ran is skipped: the latest is sent) */
                 reminder: number;
                 runId: string;
@@ -506,6 +508,8 @@ export interface components {
             data: {
                 caseId: string;
                 reasons: string[];
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
                 runId: string;
                 /** @description 1, 2, … within the run, in the order the journey saw the changes */
                 sequence: number;
@@ -539,6 +543,8 @@ export interface components {
                 data: {
                     caseId: string;
                     reasons: string[];
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
                     runId: string;
                     /** @description 1, 2, … within the run, in the order the journey saw the changes */
                     sequence: number;
@@ -564,6 +570,8 @@ export interface components {
                 data: {
                     caseId: string;
                     reasons: string[];
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
                     runId: string;
                     /** @description 1, 2, … within the run, in the order the journey saw the changes */
                     sequence: number;
@@ -589,6 +597,8 @@ export interface components {
                 data: {
                     caseId: string;
                     reasons: string[];
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
                     runId: string;
                     /** @description 1, 2, … within the run, in the order the journey saw the changes */
                     sequence: number;
@@ -614,6 +624,8 @@ export interface components {
                 data: {
                     caseId: string;
                     reasons: string[];
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
                     runId: string;
                     /** @description 1, 2, … within the run, in the order the journey saw the changes */
                     sequence: number;
@@ -640,6 +652,8 @@ export interface components {
                     caseId: string;
                     dueAfterMs: number;
                     everyMs: number;
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
                     /** @description 1 for the first, then 2, 3, … (a reminder that fell due while no worker ran is skipped: the latest is sent) */
                     reminder: number;
                     runId: string;
@@ -666,6 +680,8 @@ export interface components {
                     caseId: string;
                     /** @description The step's reason (no applicant data) */
                     reason: string | null;
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
                     runId: string;
                     step: components["schemas"]["CaseEventStep"];
                     workflowId: string;
@@ -688,6 +704,8 @@ export interface components {
                     caseId: string;
                     operatorDeadline: string | null;
                     reasons: string[];
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
                     runId: string;
                     slaMs: number;
                     /** @description Since when the case needs attention (ISO 8601) */
@@ -717,6 +735,8 @@ export interface components {
                     at: string;
                     auditId: number;
                     caseId: string;
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
                     requestId: string | null;
                     step: string | null;
                 };
@@ -770,6 +790,7 @@ export interface components {
             providerDocuments: {
                 [key: string]: unknown;
             }[];
+            purchases: components["schemas"]["Purchase"][];
         };
         CaseList: {
             cases: {
@@ -787,6 +808,8 @@ export interface components {
                 /** @description While the journey waits only for an operator: when that wait ends */
                 operatorDeadline?: string | null;
                 reasons?: string[];
+                /** @description The lender's own reference for the case (its application id), as the start gave it; null: none. The provider never sees it */
+                reference?: string | null;
                 runId: string;
                 runStatus: string;
                 startedAt: string | null;
@@ -804,9 +827,12 @@ export interface components {
         CaseStatus: {
             /** @description The operator who owns the case (POST /v1/cases/{caseId}/assign); null: nobody */
             assignee?: string | null;
+            /** @description The provider's case id */
             caseId: string;
             operatorDeadline?: string | null;
             reasons: string[];
+            /** @description The lender's own reference for the case (its application id), as the start gave it; null: none. The provider never sees it */
+            reference?: string | null;
             /** @description The latest run of the journey */
             runId: string | null;
             /** @description Temporal execution status: RUNNING, COMPLETED, … */
@@ -873,6 +899,8 @@ export interface components {
             data: {
                 caseId: string;
                 reasons: string[];
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
                 runId: string;
                 /** @description 1, 2, … within the run, in the order the journey saw the changes */
                 sequence: number;
@@ -901,6 +929,8 @@ export interface components {
             data: {
                 caseId: string;
                 reasons: string[];
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
                 runId: string;
                 /** @description 1, 2, … within the run, in the order the journey saw the changes */
                 sequence: number;
@@ -930,6 +960,8 @@ export interface components {
                 at: string;
                 auditId: number;
                 caseId: string;
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
                 requestId: string | null;
                 step: string | null;
             };
@@ -942,6 +974,33 @@ export interface components {
              * @constant
              */
             version: 1;
+        };
+        Purchase: {
+            /** @description The creating call's answer, or null */
+            answer: unknown;
+            call: string;
+            /** @description case/<caseId>/<step>/<need>/<call> */
+            call_key: string;
+            case_id: string;
+            /** @description What the search looked at, when the outcome is unknown */
+            evidence: string | null;
+            /** @description An operator asked for this need to be bought anew */
+            fresh: boolean;
+            /** @description When the intent was recorded (ISO 8601) */
+            intended_at: string;
+            /** @enum {string} */
+            kind: "credit-report" | "picklist-resolution" | "idv" | "open-banking" | "document" | "affordability" | "income-employer";
+            need: number;
+            provider_id: string | null;
+            settled_at: string | null;
+            /**
+             * @description intended: the call was sent (or is about to be) and its answer has not come; bought: the provider id is known; unknown: nothing found what the call made, an operator decides (retry to look again, fresh to buy anew)
+             * @enum {string}
+             */
+            state: "intended" | "bought" | "unknown";
+            step: string;
+            /** @description What a search for a lost answer looks by */
+            subject: string | null;
         };
         ResolvePicklistRequest: {
             providerId: string;
@@ -957,6 +1016,8 @@ export interface components {
                 caseId: string;
                 operatorDeadline: string | null;
                 reasons: string[];
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
                 runId: string;
                 slaMs: number;
                 /** @description Since when the case needs attention (ISO 8601) */
@@ -977,7 +1038,7 @@ export interface components {
         StartCaseRequest: {
             /** @default false */
             automaticPicklistRule?: boolean;
-            /** @description The lender's case id: letters, digits, . _ : -, at most 200 characters */
+            /** @description The provider's case id (its case entity, which the lender creates at the provider first; docs/integration.md): letters, digits, . _ : -, at most 200 characters */
             caseId: string;
             company?: {
                 company_id: string;
@@ -999,6 +1060,8 @@ export interface components {
                 name?: string;
                 personId: string;
             }[];
+            /** @description The lender's own reference for the case (its application id): never sent to the provider, stored and searchable (GET /v1/cases?reference=…) */
+            reference?: string;
             steps: {
                 /** @default false */
                 affordability?: boolean;
@@ -1017,7 +1080,25 @@ export interface components {
                 /** @default false */
                 incomeEmployer?: boolean;
             };
-        } & (unknown & unknown & unknown);
+        } & ({
+            steps: {
+                /** @constant */
+                creditReport: true;
+            } | {
+                /** @constant */
+                identityVerification: true;
+            } | {
+                banking: unknown;
+            } | {
+                documents: unknown;
+            } | {
+                /** @constant */
+                affordability: true;
+            } | {
+                /** @constant */
+                incomeEmployer: true;
+            };
+        } & unknown & unknown & unknown);
         StartCaseResponse: {
             caseId: string;
             created: boolean;
@@ -1088,6 +1169,8 @@ export interface components {
             data: {
                 caseId: string;
                 reasons: string[];
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
                 runId: string;
                 /** @description 1, 2, … within the run, in the order the journey saw the changes */
                 sequence: number;
@@ -1112,6 +1195,8 @@ export interface components {
                 caseId: string;
                 /** @description The step's reason (no applicant data) */
                 reason: string | null;
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
                 runId: string;
                 step: components["schemas"]["CaseEventStep"];
                 workflowId: string;
@@ -1147,6 +1232,8 @@ export interface operations {
                 name?: string;
                 pageSize?: number;
                 pageToken?: string;
+                /** @description Only the cases started with this lender's reference (exactly) */
+                reference?: string;
                 /** @description By start (newest or oldest first), or by deadline (the operator deadline, or sooner the expiry of a picklist wait), soonest first; cases without one last */
                 sort?: "newest" | "oldest" | "deadline";
                 state?: "running" | "needs_attention" | "completed" | "cancelled";
@@ -1244,7 +1331,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The case already has a journey */
+            /** @description The case already has a journey, started with this same input */
             200: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). */
@@ -1299,6 +1386,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The case was started with another input (start_conflict), or it is closed and a start would change nothing (case_closed: `journey retry` runs it again); the message names the fields that differ */
+            409: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is larger than this API takes (CASE_API_MAX_BODY) */
             413: {
                 headers: {
@@ -1310,8 +1408,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
+            /** @description The body is not sent as application/json, or in a charset or Content-Encoding this API does not read */
             415: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The steps asked for: a name that is no step (unknown_step), or no step at all (no_step); or an id the provider does not know (unknown_provider_id), named */
+            422: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). */
                     "Request-Id": string;
@@ -1332,7 +1441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporal did not answer in time, or could not hand the action to the journey just now; try again */
+            /** @description Temporal did not answer in time, or the provider could not be asked about the ids (provider_unavailable); try again */
             503: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). */
@@ -1518,7 +1627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
+            /** @description The body is not sent as application/json, or its charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br): unsupported_media_type */
             415: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
@@ -1646,7 +1755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
+            /** @description The body is not sent as application/json, or its charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br): unsupported_media_type */
             415: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
@@ -1959,7 +2068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
+            /** @description The body is not sent as application/json, or its charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br): unsupported_media_type */
             415: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
@@ -2103,7 +2212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
+            /** @description The body is not sent as application/json, or its charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br): unsupported_media_type */
             415: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `retry-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
@@ -2247,7 +2356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
+            /** @description The body is not sent as application/json, or its charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br): unsupported_media_type */
             415: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `waive-step/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
@@ -2452,7 +2561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The body's charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br) */
+            /** @description The body is not sent as application/json, or its charset or Content-Encoding is not one this API reads (UTF-8 JSON, as is or gzip, deflate, br): unsupported_media_type */
             415: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). */
