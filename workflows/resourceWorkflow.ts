@@ -4,7 +4,8 @@
  * dedupes deliveries, keeps the event log (a query), forwards every event to every subscriber
  * (replaying past events to late ones), asks the provider when a subscriber waits and no webhook
  * came in time (the provider never retries a lost delivery), continues as new before its history
- * grows large, and ends after a retention period of quiet.
+ * grows large or when a newer build is current (Worker Versioning), and ends after a retention
+ * period of quiet.
  *
  * Polling ends with its need: only while a subscriber waits. A step unsubscribes when it ends
  * (`unsubscribe`), and a subscriber found closed while forwarding is dropped. Quiet is measured
@@ -27,9 +28,9 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import {
   condition,
-  continueAsNew,
   getExternalWorkflowHandle,
   log,
+  makeContinueAsNewFunc,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -37,6 +38,7 @@ import {
 import { caseIdSearchAttribute } from '../client/searchAttributes';
 import { defaultDeadlines, resourceQuietAfterOutcome } from '../client/deadlines';
 import { pollable, settlesResource } from './resourceSettlement';
+import { createSightings } from './resourceSighting';
 import { pollInterval } from './pollBackoff';
 import { startRetryingPoll, type RetryingPoll, type SettledPoll } from './retryingPoll';
 import {
@@ -97,6 +99,9 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     polling = undefined;
   };
 
+  // Deliveries nobody waited for: recorded as sightings after a grace (resourceSighting.ts).
+  const sightings = createSightings(input.resource);
+
   const record = (delivery: ResourceDelivery): void => {
     if (seen.has(delivery.dedupeId)) {
       state.duplicatesIgnored++;
@@ -118,6 +123,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     // Settled, or the schedule starts again from reconcileAfter (the loop starts a new poll).
     stopPolling();
     if (!told) for (const to of state.subscribers) outbox.push({ to, delivery });
+    if (state.subscribers.length === 0) sightings.seen(delivery);
   };
 
   setHandler(deliverSignal, record);
@@ -126,6 +132,7 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     subscribeSignal,
     ({ workflowId, caseId, reconcileAfterMs: after, reconcileBackoffCapMs: cap, quietAfterOutcomeMs: quiet }) => {
       if (!state.subscribers.includes(workflowId)) state.subscribers.push(workflowId);
+      sightings.claimed();
       if (caseId) carryCaseId(caseId);
       if (after !== undefined) reconcileAfterMs = Math.min(reconcileAfterMs ?? after, after);
       if (cap !== undefined) reconcileBackoffCapMs = Math.min(reconcileBackoffCapMs ?? cap, cap);
@@ -173,12 +180,14 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   const quietUntil = (): number =>
     lastActivity + (outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs);
   for (;;) {
-    const wakeAt = Math.min(nextPollAt(), quietUntil());
+    const wakeAt = Math.min(nextPollAt(), quietUntil(), sightings.dueAt());
     const busy = await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now()));
     wake = false;
     if (busy) {
       const told = await flush(outbox, state);
       if (settled && told > 0) outcomeTold = true;
+    } else if (Date.now() >= sightings.dueAt()) {
+      await sightings.record();
     } else if (Date.now() >= nextPollAt()) {
       polling = startRetryingPoll(
         state.resource,
@@ -212,11 +221,15 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     const info = workflowInfo();
     const longHistory =
       input.continueAsNewAtHistoryLength !== undefined && info.historyLength >= input.continueAsNewAtHistoryLength;
+    // The deployment's current version is no longer the one this run is pinned to: the next run
+    // starts there. Not before the sightings waiting for their grace are recorded (they are not
+    // carried), which a history that grows large cannot wait for.
+    const newerBuild = info.targetWorkerDeploymentVersionChanged && sightings.dueAt() === Number.POSITIVE_INFINITY;
     // Not while a poll is under way: its attempts add nothing to the history, and the next
     // delivery or subscription, which grows it, ends the poll first.
-    if ((info.continueAsNewSuggested || longHistory) && outbox.length === 0 && polling === undefined) {
+    if ((info.continueAsNewSuggested || longHistory || newerBuild) && outbox.length === 0 && polling === undefined) {
       const { resource, ...carried } = state;
-      await continueAsNew<typeof resourceWorkflow>({
+      await continueOnCurrentVersion({
         ...input,
         resource,
         carried: {
@@ -233,6 +246,19 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
       });
     }
   }
+}
+
+/**
+ * Continues as new. Under Worker Versioning the next run's first task goes to the deployment's
+ * current version, where the run then pins (versioningBehaviors.ts); without it the next run
+ * would inherit this one's version, and a resource that deliveries keep alive would never leave
+ * the build that started it. An unversioned worker sets no behaviour, as it declares none.
+ */
+function continueOnCurrentVersion(...args: Parameters<typeof resourceWorkflow>): Promise<never> {
+  const versioned = Boolean(workflowInfo().currentDeploymentVersion?.deploymentName);
+  return makeContinueAsNewFunc<typeof resourceWorkflow>(versioned ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : {})(
+    ...args,
+  );
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Each workflow type's Worker Versioning behaviour, used when the worker runs a Worker Deployment
  * Version (worker/workerVersioning.ts; docs/deployment.md, "Upgrading workers"). A step attempt
- * and a resource workflow are PINNED: they finish on the version that started them, so a change to
- * their code needs no patch — new attempts and new resources start on the current version. The
+ * and a resource workflow are PINNED: a run finishes on the version that started it, so a change to
+ * their code needs no patch — new attempts and new resources start on the current version, and a
+ * resource continues as new onto it at its next task (resourceWorkflow.ts). The
  * journey is AUTO_UPGRADE: it lives up to its operator deadline and moves to the current version
  * at its next task, so a change to its code still follows docs/versioning.md.
  *

@@ -3,10 +3,12 @@
  * journeys, one waiting on its applicant and one on an operator; a v2 worker whose identity
  * verification step differs (test/support/stepCodeV2.ts: an extra command, which fails replay of
  * v1's histories) joins the task queue and is made current. The step that was waiting finishes on
- * v1, pinned, with its resource workflow; the operator's retry starts a new attempt, which runs
- * v2's code; both journeys move to v2 on their own and complete. v1 is then draining, and what
- * still runs on it is what keeps its workers needed. The workers are processes of their own,
- * configured as a lender's are (TEMPORAL_DEPLOYMENT_NAME, TEMPORAL_WORKER_BUILD_ID).
+ * v1, pinned; its resource workflow, pinned too, continues as new onto v2 at its next task, while
+ * the expired step's resource, which has nothing more to do, stays on v1; the operator's retry
+ * starts a new attempt, which runs v2's code; both journeys move to v2 on their own and complete.
+ * v1 is then draining, and what still runs on it is what keeps its workers needed. The workers
+ * are processes of their own, configured as a lender's are (TEMPORAL_DEPLOYMENT_NAME,
+ * TEMPORAL_WORKER_BUILD_ID).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { startStack, type Stack } from '../../cli/stack';
 import { workerEnvOf } from '../../cli/stackProcessEnv';
 import { attemptWorkflowId, journeyStatusQuery, retryStepUpdate } from '../../client/journeyMessages';
+import { resourceStateQuery } from '../../client/resourceMessages';
 import { waitForStatus } from '../../cli/watchStatus';
 import { dataConverterFor, failureConverterPath } from '../../codec/dataConverter';
 import { resourceWorkflowId } from '../../provider';
@@ -25,6 +28,7 @@ import { newApplicant, type Applicant } from '../../bench/faultHarness/faultJour
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { drainageOf, makeCurrent, runningOn, versionOf } from '../support/workerDeployments';
+import { waitUntil } from '../support/waitUntil';
 
 const deploymentName = `journeys-upgrade-${randomUUID().slice(0, 8)}`;
 const v1 = { deploymentName, buildId: 'v1' };
@@ -118,6 +122,12 @@ test('v2 made current: pinned steps finish on v1, the retried attempt runs v2 co
   const requestB1 = await requestOf(journeyB, onOperator, 1);
   await control(`/identity-verifications/${requestB1}/expire`, {});
   await waitForStatus(journeyB, journeyStatusQuery, (s) => s.operatorDeadline != null, WAIT_MS);
+  // The expired step has left its resource, which then waits for nothing before v2 is current.
+  await waitUntil(
+    'the expired step unsubscribed',
+    async () => (await idvResource(requestB1).query(resourceStateQuery)).subscribers.length === 0,
+    { timeoutMs: WAIT_MS },
+  );
 
   const workerV2 = await versionedWorker(v2, v2BundlePath);
   await makeCurrent(stack.client, v2);
@@ -133,10 +143,16 @@ test('v2 made current: pinned steps finish on v1, the retried attempt runs v2 co
   const [resultA, resultB] = await Promise.all([completed(journeyA), completed(journeyB)]);
   expect([resultA.state, resultB.state]).toEqual(['completed', 'completed']);
 
-  // Pinned: the steps and resources v1 started stayed on v1 and ran v1's code, A's to its end after the switch.
+  // Pinned: the steps v1 started stayed on v1 and ran v1's code, A's to its end after the switch.
   expect(await versionOf(step(onApplicant, 1))).toEqual({ behavior: 'PINNED', buildId: 'v1' });
   expect((await step(onApplicant, 1).describe()).closeTime!.getTime()).toBeGreaterThan(v2CurrentAt);
-  expect(await versionOf(idvResource(requestA))).toEqual({ behavior: 'PINNED', buildId: 'v1' });
+  // A's resource had a task after the switch (the applicant's delivery): it continued as new onto
+  // v2, where its new run is pinned. B's first resource had none and is still pinned to v1.
+  await waitUntil("A's resource on v2", async () => (await versionOf(idvResource(requestA))).buildId === 'v2', {
+    timeoutMs: WAIT_MS,
+  });
+  expect(await versionOf(idvResource(requestA))).toEqual({ behavior: 'PINNED', buildId: 'v2' });
+  expect(await versionOf(idvResource(requestB1))).toEqual({ behavior: 'PINNED', buildId: 'v1' });
   expect(await versionOf(step(onOperator, 1))).toEqual({ behavior: 'PINNED', buildId: 'v1' });
   expect([await stepCodeOf(onApplicant, 1), await stepCodeOf(onOperator, 1)]).toEqual(['v1', 'v1']);
   // The new attempt (and the resource it subscribed to) started on v2 and ran v2's code.
@@ -147,14 +163,17 @@ test('v2 made current: pinned steps finish on v1, the retried attempt runs v2 co
   expect(await versionOf(journeyA)).toEqual({ behavior: 'AUTO_UPGRADE', buildId: 'v2' });
   expect(await versionOf(journeyB)).toEqual({ behavior: 'AUTO_UPGRADE', buildId: 'v2' });
 
-  // v1 is draining: the journeys and steps have left it, its two resource workflows still run there
-  // (until resourceQuietAfterOutcome or resourceRetention ends them), so its workers must stay.
+  // v1 is draining: the journeys, the steps and A's resource have left it; B's first resource still
+  // runs there (until its next task moves it, or resourceQuietAfterOutcome or resourceRetention
+  // ends it), so its workers must stay.
   expect(await drainageOf(stack.client, v1)).toBe('DRAINING');
-  expect(await runningOn(stack.client, v1)).toEqual(
-    [
-      `resourceWorkflow ${idvResource(requestA).workflowId}`,
-      `resourceWorkflow ${idvResource(requestB1).workflowId}`,
-    ].sort(),
+  await waitUntil(
+    "only B's first resource left on v1",
+    async () => {
+      const running = await runningOn(stack.client, v1);
+      return running.length === 1 && running[0] === `resourceWorkflow ${idvResource(requestB1).workflowId}`;
+    },
+    { timeoutMs: WAIT_MS },
   );
 
   // Without pinning, v2 would have needed a patch: v1's step history does not replay on v2's code.
