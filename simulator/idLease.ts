@@ -9,7 +9,8 @@
  * every draw the stopped process may have made. A lease is one small write per `LEASE_DRAWS`
  * draws (a GUID takes 32).
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import { ConfigurationError } from '../config/environment';
 import type { SeededRandom } from './seededRandom';
@@ -59,8 +60,12 @@ function readLease(file: string): number | undefined {
   return parsed.data.end;
 }
 
-/** Written to a temporary file, synced, renamed over the old one: a lease is whole or not there. */
+/**
+ * Written to a temporary file, synced, renamed over the old one: a lease is whole or not there. The
+ * first lease comes before the first save, so it makes the state file's folder.
+ */
 function writeLease(file: string, end: number): void {
+  mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.tmp`;
   const fd = openSync(temporary, 'w', 0o600);
   try {

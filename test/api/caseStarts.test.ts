@@ -23,7 +23,7 @@ beforeAll(async () => {
     temporal: testTemporalConfig(),
     caseFile: testCaseFileOption(),
     workflowBundle: testWorkflowBundle(),
-    simulatorSeed: 1203,
+    simulatorSeed: 5101,
     spoolDir: testDirectory('spool'),
     processingDelayMs: 20,
     caseEvents: { url: receiver.url, secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`, timeoutMs: 2_000 },

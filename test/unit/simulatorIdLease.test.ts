@@ -1,5 +1,5 @@
 /** The id lease: a simulator restarted from an older saved position never draws an id it drew before. */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LEASE_DRAWS, leaseDraws } from '../../simulator/idLease';
@@ -35,4 +35,12 @@ test('a lease is renewed before its draws run out, so a later restart is past th
   restarted.position = start;
   leaseDraws(restarted, file);
   expect(Array.from({ length: 100 }, () => restarted.guid()).filter((id) => drawn.has(id))).toEqual([]);
+});
+
+test('the first lease makes the state file folder, which the first save has not made yet', () => {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'sim-lease-')), 'not-yet', 'state.json.ids');
+  const random = new SeededRandom(11);
+  leaseDraws(random, file);
+  random.guid();
+  expect(existsSync(file)).toBe(true);
 });

@@ -148,7 +148,7 @@ describe('against a running stack', () => {
       temporal: testTemporalConfig(),
       caseFile: testCaseFileOption(),
       workflowBundle: testWorkflowBundle(),
-      simulatorSeed: 1204,
+      simulatorSeed: 5102,
       spoolDir: testDirectory('spool'),
       processingDelayMs: 20,
     });
@@ -225,13 +225,16 @@ describe('against a running stack', () => {
         startedAt: expect.any(String),
       }),
     ]);
-    expect((await journey(['list'], env)).stdout).toMatch(/^CASE\s+STATE\s+RUN/);
+    expect((await journey(['list'], env)).stdout).toMatch(/^CASE\s+REFERENCE\s+STATE\s+RUN/);
   }, 60_000);
 
-  /** A running journey whose income-employer step failed: the provider answers 500 to every call for it. */
+  /**
+   * A running journey whose income-employer step failed: the provider answers 503 to every call for
+   * it (a refusal: nothing was made, so the call is sent again rather than looked for).
+   */
   async function failedIncomeEmployer(): Promise<string> {
     const caseId = (await control('/cases', {})).case_id as string;
-    await control('/faults', { method: 'POST', path: `/v2/cases/${caseId}/income-employer`, status: 500, times: 500 });
+    await control('/faults', { method: 'POST', path: `/v2/cases/${caseId}/income-employer`, status: 503, times: 500 });
     const handle = await startOnboardCase(stack.client, {
       taskQueue: stack.temporal.taskQueue,
       args: [{ caseId, steps: { incomeEmployer: true }, deadlines: { providerCalls: '3 seconds' } }],
