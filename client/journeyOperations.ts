@@ -302,25 +302,39 @@ async function onRunningJourney<T>(
   action: (handle: ReturnType<typeof journeyHandle>) => Promise<T>,
 ): Promise<T> {
   const handle = journeyHandle(ctx, caseId);
-  await refuseUnlessRunning(handle, caseId);
+  await refuseUnlessRunning(ctx, handle, caseId);
   // Completed or cancelled, the run still delivering its last events: closed in all but name.
-  const read = ctx.readModel && (await readCaseStatus(ctx.readModel, caseId));
-  if (read && (read.state === 'completed' || read.state === 'cancelled'))
-    throw new JourneyClosedError(caseId, read.state);
+  const closed = await closedCaseState(ctx, caseId);
+  if (closed) throw new JourneyClosedError(caseId, closed);
   try {
     return await action(handle);
   } catch (error) {
-    if (workflowNotFound(error)) await refuseUnlessRunning(handle, caseId);
+    if (workflowNotFound(error)) await refuseUnlessRunning(ctx, handle, caseId);
     // Still closing after the client's quick tries: refused as closed, which it is about to be.
     if (workflowClosing(error)) {
-      await refuseUnlessRunning(handle, caseId);
+      await refuseUnlessRunning(ctx, handle, caseId);
       throw new JourneyClosedError(caseId, 'closing');
     }
     throw error;
   }
 }
 
-async function refuseUnlessRunning(handle: ReturnType<typeof journeyHandle>, caseId: string): Promise<void> {
+/**
+ * A closed run is refused under the case's own final state when the read model has it (a cancelled
+ * case says `cancelled` whichever look saw it closed), else under the run's status.
+ */
+async function refuseUnlessRunning(
+  ctx: JourneyClientContext,
+  handle: ReturnType<typeof journeyHandle>,
+  caseId: string,
+): Promise<void> {
   const description = await handle.describe();
-  if (description.status.name !== 'RUNNING') throw new JourneyClosedError(caseId, description.status.name);
+  if (description.status.name === 'RUNNING') return;
+  throw new JourneyClosedError(caseId, (await closedCaseState(ctx, caseId)) ?? description.status.name);
+}
+
+/** `completed` or `cancelled` when the read model shows the case so; else undefined. */
+async function closedCaseState(ctx: JourneyClientContext, caseId: string): Promise<string | undefined> {
+  const read = ctx.readModel && (await readCaseStatus(ctx.readModel, caseId));
+  return read && (read.state === 'completed' || read.state === 'cancelled') ? read.state : undefined;
 }
