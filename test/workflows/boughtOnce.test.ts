@@ -18,6 +18,7 @@ import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOpti
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { storedDocument } from '../support/storedDocument';
+import { playApplicant } from '../support/applicantPlayer';
 import { waitUntil } from '../support/waitUntil';
 
 const JOURNEYS = 6;
@@ -88,47 +89,6 @@ function start(a: Applicant, steps: Record<string, unknown>) {
       },
     ],
   });
-}
-
-/** Nothing runs or waits: every step completed or waits for an operator. */
-const settled = (s: JourneyStatus) =>
-  Object.values(s.steps).every((step) => !['pending', 'running', 'waiting'].includes(step.state));
-
-/** Plays the applicant until the journey settles: completes their IDV request and bank connection. */
-async function applicant(a: Applicant, handle: WorkflowHandle): Promise<JourneyStatus> {
-  const idv = `identity-verification/${a.personId}`;
-  const done = new Set<string>();
-  const act = async (s: JourneyStatus) => {
-    const request = s.steps[idv]?.providerIds.request_id;
-    if (s.steps[idv]?.state === 'waiting' && request && !done.has(request)) {
-      done.add(request);
-      await control(`/identity-verifications/${request}/complete`, { verification_status: 'Approved' });
-    }
-    // Every connection the provider made for the case: the link reached the applicant one way or another.
-    if (s.steps.banking && !['completed', 'failed'].includes(s.steps.banking.state)) {
-      const made = (await control(`/ledger?case_id=${a.caseId}`)).openBankingConnections as {
-        bank_connection_id: string;
-        status: string;
-      }[];
-      for (const c of made.filter((c) => c.status === 'Pending' && !done.has(c.bank_connection_id))) {
-        done.add(c.bank_connection_id);
-        await control(`/open-banking-connections/${c.bank_connection_id}/complete`, {
-          status: 'Connected',
-          accounts: 1,
-        });
-      }
-    }
-  };
-  let acting: Promise<void> | undefined;
-  return waitForStatus(
-    handle,
-    journeyStatusQuery,
-    (s) => {
-      acting ??= act(s).finally(() => (acting = undefined));
-      return settled(s);
-    },
-    240_000,
-  );
 }
 
 /** Purchases per kind in the simulator's ledger, for these applicants. */
@@ -211,7 +171,7 @@ test(`${JOURNEYS} journeys, answers lost after processing, keys ignored: one pur
         incomeEmployer: true,
       }),
     );
-  const outcomes = await Promise.all(applicants.map((a, n) => applicant(a, handles[n]!)));
+  const outcomes = await Promise.all(applicants.map((a, n) => playApplicant(control, stack.client, a, handles[n]!)));
   const lost = stack.simulator.store.requests.filter((r) => r.response_lost).length;
   expect(lost).toBe(LOST_PER_KIND * creatingPaths.length);
 

@@ -14,13 +14,13 @@
  *   report read) and its journey completes on its own.
  */
 import { startStack, type Stack } from '../../cli/stack';
-import { waitForStatus } from '../../cli/watchStatus';
-import { journeyStatusQuery, retryStepUpdate, type JourneyStatus } from '../../client/journeyMessages';
+import { retryStepUpdate } from '../../client/journeyMessages';
 import type { WorkflowHandle } from '@temporalio/client';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { storedDocument } from '../support/storedDocument';
+import { playApplicant } from '../support/applicantPlayer';
 
 const JOURNEYS = 20;
 const creatingRoutes = [
@@ -104,56 +104,14 @@ async function start(a: Applicant, n: number) {
   });
 }
 
-/** Nothing runs or waits: every step completed or waits for an operator. */
-const settled = (s: JourneyStatus) =>
-  Object.values(s.steps).every((step) => !['pending', 'running', 'waiting'].includes(step.state));
-
-/**
- * Plays the applicant until the journey settles: completes their IDV request and every bank
- * connection the provider made for the case (the link of a connection whose answer was lost
- * reached the applicant from the provider; the simulator's ledger stands in for it).
- */
-async function applicant(a: Applicant, handle: WorkflowHandle): Promise<JourneyStatus> {
-  const idv = `identity-verification/${a.personId}`;
-  const done = new Set<string>();
-  const act = async (s: JourneyStatus) => {
-    const request = s.steps[idv]?.providerIds.request_id;
-    if (s.steps[idv]?.state === 'waiting' && request && !done.has(request)) {
-      done.add(request);
-      await control(`/identity-verifications/${request}/complete`, { verification_status: 'Approved' });
-    }
-    if (s.steps.banking && !['completed', 'failed'].includes(s.steps.banking.state)) {
-      const made = (await control(`/ledger?case_id=${a.caseId}`)).openBankingConnections as {
-        bank_connection_id: string;
-        status: string;
-      }[];
-      for (const c of made.filter((c) => c.status === 'Pending' && !done.has(c.bank_connection_id))) {
-        done.add(c.bank_connection_id);
-        await control(`/open-banking-connections/${c.bank_connection_id}/complete`, {
-          status: 'Connected',
-          accounts: 1,
-        });
-      }
-    }
-  };
-  let acting: Promise<void> | undefined;
-  return waitForStatus(
-    handle,
-    journeyStatusQuery,
-    (s) => {
-      acting ??= act(s).finally(() => (acting = undefined));
-      return settled(s);
-    },
-    240_000,
-  );
-}
-
 test(`with 30% of creating calls' answers lost and keys ignored, ${JOURNEYS} journeys buy once per need, record every purchase, and complete`, async () => {
   const applicants = await Promise.all(Array.from({ length: JOURNEYS }, (_, n) => newApplicant(n)));
   await control('/fault-rates', { response_lost_rate: 0.3, response_lost_routes: creatingRoutes }, 'PUT');
   const handles: WorkflowHandle[] = [];
   for (const [n, a] of applicants.entries()) handles.push(await start(a, n));
-  const settledStatuses = await Promise.all(applicants.map((a, n) => applicant(a, handles[n]!)));
+  const settledStatuses = await Promise.all(
+    applicants.map((a, n) => playApplicant(control, stack.client, a, handles[n]!)),
+  );
   await control('/fault-rates', {}, 'PUT');
 
   const lost = stack.simulator.store.requests.filter((r) => (r as { response_lost?: boolean }).response_lost);
