@@ -83,8 +83,8 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     namespace: setup.temporal.namespace,
     taskQueue: setup.temporal.taskQueue,
     dataConverter,
-    // All of them: the journey's first tries (local activities) and events scheduled here before
-    // the case-events queue existed run here.
+    // All of them: the first try of a journey's LOS event or read-model write is a local activity,
+    // which runs on the journey's own worker; later tries go to the case-events queue.
     activities,
     // A step whose provider call keeps failing hears of it, and shows `waiting` until the provider is back.
     interceptors: { activity: [providerOutageReporter(client)] },

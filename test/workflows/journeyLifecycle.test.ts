@@ -1,10 +1,10 @@
 /**
- * A journey's life at its edges, as a deployment meets them: an operator acting after the main
- * loop ended while the LOS holds its answers, a terminate mid-step, a reset, and a start by a
- * client that is not ours.
+ * A journey's life at its edges, as a deployment meets them: a terminate mid-step, a reset, a start
+ * by a client that is not ours, and a history long enough to continue as new. (An operator acting
+ * after the main loop ended is test/logic/journeyDecisions.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
-import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
@@ -61,35 +61,6 @@ const acme = async () =>
 
 const start = (input: OnboardCaseInput) =>
   startOnboardCase(stack.client, { taskQueue: stack.temporal.taskQueue, args: [input] });
-
-test('after its loop ended a journey refuses a retry by its state, and closes once the LOS answers', async () => {
-  los.hold();
-  const personId = await newPerson();
-  const idv = `identity-verification/${personId}`;
-  const handle = await start({
-    caseId: await newCase(),
-    people: [{ personId }],
-    steps: { identityVerification: true },
-    deadlines: { identityVerification: '1 second', operatorDecision: '3 seconds' },
-  });
-  await waitForStatus(handle, journeyStatusQuery, (s) => s.reasons[0]?.startsWith('no operator decision') === true);
-  expect(los.held()).toBeGreaterThan(0);
-
-  const refused = await handle.executeUpdate(retryStepUpdate, { args: [{ step: idv }] }).then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(refused).toBeInstanceOf(WorkflowUpdateFailedError);
-  expect(((refused as WorkflowUpdateFailedError).cause as Error).message).toMatch(
-    /^the journey has ended needs_attention \(no operator decision within 3 seconds\) and is closing; it takes no further operator actions/,
-  );
-
-  los.release();
-  const closedWithin = Date.now();
-  const status = await handle.result();
-  expect(status.state).toBe('needs_attention');
-  expect(Date.now() - closedWithin).toBeLessThan(10_000);
-});
 
 test("a terminated journey's step is asked to stop: it answers cancelled with what it bought, and leaves its resource", async () => {
   const personId = await newPerson();

@@ -2,18 +2,15 @@
  * The onboarding journey and its steps on a real dev server, with the simulator, bridge and worker
  * over real HTTP; timers in seconds.
  */
-import type { CreditReportDetail } from '../../client/creditReportMessages';
 import type { Company } from '../../simulator/store';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { JourneyInputError } from '../../client/journeyErrors';
 import { startJourney as startCaseJourney } from '../../client/journeyOperations';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { startWorker } from '../../worker/createWorker';
-import { creditReportWorkflow } from '../../workflows/creditReportWorkflow';
-import { resolveCreditReportPicklistUpdate } from '../../client/creditReportMessages';
 import type { OnboardCaseInput } from '../../client/journeyInput';
 import {
   cancelJourneySignal,
@@ -21,7 +18,7 @@ import {
   type JourneyStatus,
   type OnboardCaseWorkflow,
 } from '../../client/journeyMessages';
-import { stepStatusQuery, type StepStatus } from '../../client/stepMessages';
+import type { StepStatus } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
@@ -317,71 +314,6 @@ describe('onboardCase', () => {
     expect(Object.values(outcome.steps)[0]).toMatchObject({
       state: 'completed',
       detail: { verificationStatus: 'Approved' },
-    });
-  });
-});
-
-describe('credit report step', () => {
-  const startReport = async (name: string, { request, ...extra }: Record<string, unknown> = {}) => {
-    const c = await company(name);
-    return stack.client.workflow.start(creditReportWorkflow, {
-      workflowId: `credit/${randomUUID()}`,
-      taskQueue: stack.temporal.taskQueue,
-      args: [
-        { picklistDeadline: '20 seconds', ...extra, request: { company_id: c.company_id, ...(request as object) } },
-      ],
-    });
-  };
-
-  test('a picklist is shown in status and resolved by the Update, which refuses a choice not on the list', async () => {
-    const beforeStart = Date.now();
-    const handle = await startReport('Ambiguous Foods Ltd');
-    const waiting = await waitForStatus(handle, stepStatusQuery, (s) => s.state === 'waiting');
-    const picklist = (waiting.detail as CreditReportDetail).picklist!;
-    expect(picklist.length).toBeGreaterThan(1);
-    // The status says when the wait expires: its picklistDeadline (20 s) after it began.
-    const expiresAt = Date.parse((waiting.detail as CreditReportDetail).expiresAt!);
-    expect(expiresAt).toBeGreaterThanOrEqual(beforeStart + 20_000 - 1_000);
-    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 20_000 + 1_000);
-    await expect(
-      handle.executeUpdate(resolveCreditReportPicklistUpdate, { args: [{ provider_id: 'CR-NOT-LISTED' }] }),
-    ).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
-    const resolved = await handle.executeUpdate(resolveCreditReportPicklistUpdate, {
-      args: [{ provider_id: picklist[1]!.provider_id }],
-    });
-    expect(resolved.report).toMatchObject({ provider_id: picklist[1]!.provider_id });
-    const result = await handle.result();
-    expect(result).toMatchObject({ state: 'completed', detail: { resolvedBy: 'operator' } });
-    // Resolved: no wait expires any more.
-    expect(result.detail).not.toHaveProperty('expiresAt');
-  });
-
-  test('the automatic rule picks the one exact name match, and does not guess without one', async () => {
-    const auto = await startReport('Ambiguous Foods Ltd', {
-      automaticPicklistRule: true,
-      request: { company_name: 'Ambiguous Foods Ltd (Trading)', country_code: 'GB' },
-    });
-    expect(await auto.result()).toMatchObject({
-      state: 'completed',
-      detail: { resolvedBy: 'automatic-rule', report: { company_name: 'Ambiguous Foods Ltd (Trading)' } },
-    });
-
-    // Every entry shares the number: the rule declines to guess and an operator is asked.
-    const guess = await startReport('Ambiguous Foods Ltd', {
-      automaticPicklistRule: true,
-      request: { company_number: '05555555', country_code: 'GB' },
-    });
-    await waitForStatus(guess, stepStatusQuery, (s) => s.state === 'waiting');
-    await guess.terminate('the rule declined to guess, as it should');
-  });
-
-  test('an unresolved picklist expires at its deadline', async () => {
-    const handle = await startReport('Ambiguous Foods Ltd', { picklistDeadline: '2 seconds' });
-    // Expired: the status keeps when its wait expired.
-    expect(await handle.result()).toMatchObject({
-      state: 'expired',
-      reason: expect.stringContaining('picklist'),
-      detail: { picklist: expect.any(Array), expiresAt: expect.any(String) },
     });
   });
 });
