@@ -1,4 +1,7 @@
-/** Each step alone, on a real dev server with the simulator, bridge and worker; timers in seconds. */
+/**
+ * Each step alone, on a real dev server with the simulator, bridge and worker; timers in seconds.
+ * The steps' decisions on stubbed answers (resubmissions, declines, picklists) are in test/logic/.
+ */
 import type { DeliveryLogEntry } from '../../simulator/store';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -76,35 +79,6 @@ describe('identity verification step', () => {
         (s) => s.state === 'waiting' && (s.detail as IdentityVerificationDetail | undefined)?.requests.length === count,
       )
     ).providerIds.request_id as string;
-
-  test('ResubmissionRequested starts a new request, up to the limit, then needs attention', async () => {
-    const personId = (await control('/persons', {})).person_id;
-    const handle = await start(identityVerificationWorkflow, { personId, maxResubmissions: 2, deadline: '20 seconds' });
-    for (let n = 1; n <= 3; n++) {
-      await control(`/identity-verifications/${await waitingRequest(handle, n)}/complete`, {
-        verification_status: 'ResubmissionRequested',
-      });
-    }
-    const outcome = await handle.result();
-    expect(outcome).toMatchObject({
-      state: 'needs_attention',
-      reason: expect.stringContaining('limit'),
-      detail: { verificationStatus: 'ResubmissionRequested' },
-    });
-    expect((outcome.detail as IdentityVerificationDetail).requests).toHaveLength(3);
-  });
-
-  test('a resubmission that is then approved completes', async () => {
-    const personId = (await control('/persons', {})).person_id;
-    const handle = await start(identityVerificationWorkflow, { personId, deadline: '20 seconds' });
-    await control(`/identity-verifications/${await waitingRequest(handle, 1)}/complete`, {
-      verification_status: 'ResubmissionRequested',
-    });
-    await control(`/identity-verifications/${await waitingRequest(handle, 2)}/complete`, {
-      verification_status: 'Approved',
-    });
-    expect(await handle.result()).toMatchObject({ state: 'completed', detail: { verificationStatus: 'Approved' } });
-  });
 
   test('an open request the journey sent is adopted rather than duplicated; one it did not send is never taken', async () => {
     const personId = (await control('/persons', {})).person_id;

@@ -1,0 +1,110 @@
+/**
+ * The identity verification step's decisions, with the provider's answers stubbed and its events
+ * signalled as the resource workflow would: a resubmission asks for a new request up to the limit
+ * and then needs attention, one then approved completes, a decline needs attention, and a request
+ * with no outcome expires at the deadline.
+ */
+import { randomUUID } from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import { waitForStatus } from '../../cli/watchStatus';
+import { stepStatusQuery } from '../../client/stepMessages';
+import type { IdvVerificationStatus } from '../../provider';
+import {
+  identityVerificationWorkflow,
+  type IdentityVerificationDetail,
+} from '../../workflows/identityVerificationWorkflow';
+import { startJourneyLogic, type JourneyLogic } from '../support/journeyLogic';
+
+/** What the provider answers each request's result with, set by the applicant's play below. */
+const verdicts = new Map<string, IdvVerificationStatus>();
+let made = 0;
+
+let logic: JourneyLogic;
+beforeAll(async () => {
+  logic = await startJourneyLogic({
+    openIdentityVerificationRequest: async ({ personId }) => {
+      const requestId = `idv-${++made}`;
+      return {
+        request_id: requestId,
+        person_id: personId,
+        status: 'Pending',
+        verification_status: null,
+        identity_link: `https://idv.example/${requestId}`,
+        date_created: new Date().toISOString(),
+        date_completed: null,
+      };
+    },
+    getIdentityVerificationResult: async (input) => {
+      const requestId = input.link?.split('/').pop() ?? input.requestId ?? '';
+      return {
+        case_file: null,
+        checks: 0,
+        request_id: requestId,
+        person_id: 'person-1',
+        status: 'Completed',
+        verification_status: verdicts.get(requestId)!,
+      };
+    },
+  });
+});
+afterAll(async () => {
+  await logic?.stop();
+});
+
+type Step = WorkflowHandle<typeof identityVerificationWorkflow>;
+
+const start = (input: Record<string, unknown> = {}): Promise<Step> =>
+  logic.env.client.workflow.start(identityVerificationWorkflow, {
+    workflowId: `idv/${randomUUID()}`,
+    taskQueue: logic.taskQueue,
+    args: [{ personId: 'person-1', deadline: '20 seconds', ...input }],
+  });
+
+/** Waits for the step's `count`-th request and has the applicant finish it with `verdict`. */
+async function applicantFinishes(step: Step, count: number, verdict: IdvVerificationStatus): Promise<void> {
+  const waiting = await waitForStatus(
+    step,
+    stepStatusQuery,
+    (s) => s.state === 'waiting' && (s.detail as IdentityVerificationDetail).requests.length === count,
+  );
+  const requestId = waiting.providerIds.request_id!;
+  verdicts.set(requestId, verdict);
+  await logic.deliver(step.workflowId, { kind: 'idv', id: requestId }, 'IdentityVerification.Completed', {
+    identity_request: { request_id: requestId, identity_result_endpoint: `https://provider.example/${requestId}` },
+  });
+}
+
+test('ResubmissionRequested starts a new request, up to the limit, then needs attention', async () => {
+  const step = await start({ maxResubmissions: 2 });
+  for (let n = 1; n <= 3; n++) await applicantFinishes(step, n, 'ResubmissionRequested');
+  const outcome = await step.result();
+  expect(outcome).toMatchObject({
+    state: 'needs_attention',
+    reason: expect.stringContaining('limit'),
+    detail: { verificationStatus: 'ResubmissionRequested' },
+  });
+  expect((outcome.detail as IdentityVerificationDetail).requests).toHaveLength(3);
+});
+
+test('a resubmission that is then approved completes', async () => {
+  const step = await start();
+  await applicantFinishes(step, 1, 'ResubmissionRequested');
+  await applicantFinishes(step, 2, 'Approved');
+  expect(await step.result()).toMatchObject({ state: 'completed', detail: { verificationStatus: 'Approved' } });
+});
+
+test('a declined verification needs attention, saying so', async () => {
+  const step = await start();
+  await applicantFinishes(step, 1, 'Declined');
+  expect(await step.result()).toMatchObject({
+    state: 'needs_attention',
+    reason: 'the provider declined the identity verification',
+  });
+});
+
+test('a request with no outcome expires at the deadline, naming it', async () => {
+  const step = await start({ deadline: '1 second' });
+  const outcome = await step.result();
+  expect(outcome.state).toBe('expired');
+  expect(outcome.reason).toMatch(/^no outcome for request idv-\d+ within 1 second/);
+});
