@@ -246,23 +246,6 @@ describe('onboardCase', () => {
     expect(await handle.result()).toMatchObject({ state: 'cancelled' });
   });
 
-  test('a journey can be cancelled mid-way', async () => {
-    const handle = await startJourney({
-      people: [{ personId: await newPerson() }],
-      steps: { identityVerification: true, banking: 'open_banking' },
-    });
-    await waitForStatus(
-      handle,
-      journeyStatusQuery,
-      step('banking', (s) => s.state === 'waiting'),
-    );
-    await handle.signal(cancelJourneySignal, { reason: 'applicant withdrew' });
-    const outcome = await handle.result();
-    expect(outcome.state).toBe('cancelled');
-    expect(outcome.reasons[0]).toBe('applicant withdrew');
-    expect(Object.values(outcome.steps).map((s) => s.state)).toEqual(['cancelled', 'cancelled']);
-  });
-
   test('invalid input is refused at the boundary, naming the fields, and starts nothing', async () => {
     const caseId = `invalid-${randomUUID()}`;
     const refused = startCaseJourney(
