@@ -9,7 +9,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { tokenResponseSchema, tokenScope } from '../provider';
-import { classifyHttpFailure, classifyNetworkFailure, parseBody } from './providerFailures';
+import { classifyHttpFailure, classifyNetworkFailure, isRedirect, parseBody } from './providerFailures';
 
 export interface AccessTokenSourceOptions {
   authUrl: string;
@@ -103,12 +103,15 @@ export class AccessTokenSource {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form.toString(),
+        // Never followed: a 307 would send the client secret again, in the body, to the new host.
+        redirect: 'manual',
         signal: AbortSignal.timeout(requestTimeoutMs),
       });
     } catch (error) {
       throw classifyNetworkFailure(error, 'POST', url);
     }
     const text = await response.text();
+    if (isRedirect(response.status)) throw classifyHttpFailure(response, text, 'POST', url);
     if (response.status === 400 || response.status === 401) {
       return ApplicationFailure.create({
         type: 'ProviderAuthenticationFailed',

@@ -1,7 +1,7 @@
 /**
  * The provider's HTTP API: bearer token on every call, a timeout on every call, one token refresh
  * and one retry after a 401, classified failures, responses validated with the `provider/` schemas,
- * and payload links followed only under the base URL.
+ * payload links followed only under the base URL, and redirects never followed.
  */
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { z } from 'zod';
@@ -101,6 +101,8 @@ export class ProviderClient {
         method: req.method,
         headers,
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        // Never followed: a 3xx to another origin would take the token past linkGuard (a failure, below).
+        redirect: 'manual',
         signal: req.cancelled ? AbortSignal.any([timeout, req.cancelled]) : timeout,
       });
       return { res, status: res.status, token };

@@ -2,7 +2,9 @@
  * Error classification (docs/architecture.md, "Journeys", bounded provider calls): 4xx (but
  * 408/429) are non-retryable with the HTTP status as failure type; 408/429/5xx and network failures
  * are retryable, honouring `Retry-After`. The provider's error body is kept in the failure's
- * details. Retries are Temporal's, not ours.
+ * details. Retries are Temporal's, not ours. A 3xx is never followed (fetch with
+ * `redirect: 'manual'`): it would carry the bearer token, or the client secret, to wherever it
+ * points, so it is a non-retryable `ProviderRedirect` naming the status and that place.
  */
 import { ApplicationFailure } from '@temporalio/common';
 
@@ -34,6 +36,7 @@ export function classifyHttpFailure(
   url: string,
 ): ApplicationFailure {
   const status = response.status;
+  if (isRedirect(status)) return redirectFailure(response, method, url);
   const body = parseBody(bodyText);
   const where = `${method} ${new URL(url).pathname}`;
   const details = [{ status, method, path: new URL(url).pathname, body }];
@@ -52,6 +55,33 @@ export function classifyHttpFailure(
     nonRetryable: false,
     details,
     nextRetryDelay: delay,
+  });
+}
+
+export function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
+}
+
+/** Where a redirect pointed, without its query or fragment (they may carry codes or tokens). */
+function redirectTarget(location: string | null, url: string): string {
+  if (!location) return 'no Location';
+  try {
+    const target = new URL(location, url);
+    return `${target.origin}${target.pathname}`;
+  } catch {
+    return 'an unreadable Location';
+  }
+}
+
+function redirectFailure(response: Response, method: string, url: string): ApplicationFailure {
+  const status = response.status;
+  const path = new URL(url).pathname;
+  const target = redirectTarget(response.headers.get('location'), url);
+  return ApplicationFailure.create({
+    type: 'ProviderRedirect',
+    message: `Provider answered ${status} to ${method} ${path}, redirecting to ${target}; redirects are not followed`,
+    nonRetryable: true,
+    details: [{ status, method, path, location: target }],
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * What an operator does with the case file: upload a document for a journey to name, read a
  * case's evidence (by step attempt, or all of it as JSON), export a document, and purge a closed
- * case (erasure).
+ * case (erasure: the case file's rows, and the bridge's dead letters and quarantined files of the
+ * case in the bridge's spool directory on this machine).
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,8 @@ import { journeyWorkflowId } from '../client/journeyMessages';
 import type { JourneyClientContext } from '../client/journeyOperations';
 import { JourneyCommandError } from './journeyInputFile';
 import { formatPurchases } from './journeyFormat';
+import { bridgeEnvironment } from '../webhook-bridge/config';
+import { removeCaseDeliveries } from '../webhook-bridge/keptDeliveries';
 
 /** Largest document accepted: the simulator's (and our assumed provider's) body limit, Base64 included. */
 export const MAX_DOCUMENT_BYTES = 7 * 1024 * 1024;
@@ -72,11 +75,16 @@ export async function exportDocument(
   return metadata;
 }
 
-/** Deletes a case's data, unless its journey still runs (a running step would write again). */
+/**
+ * Deletes a case's data, unless its journey still runs (a running step would write again): the
+ * case file's, then the bridge's dead letters and quarantined files that name the case, one of its
+ * people or a provider id of its steps or purchases (BRIDGE_SPOOL_DIR, `.data/spool` by default).
+ */
 export async function purgeCaseFile(
   ctx: JourneyClientContext,
   store: CaseFileStore,
   caseId: string,
+  spoolDir: string = bridgeEnvironment.BRIDGE_SPOOL_DIR.parse(process.env.BRIDGE_SPOOL_DIR),
 ): Promise<Record<string, number>> {
   const description = await ctx.client.workflow
     .getHandle(journeyWorkflowId(caseId))
@@ -87,7 +95,24 @@ export async function purgeCaseFile(
       `case/${caseId} is still running: cancel it (journey cancel ${caseId}) or let it finish, then purge`,
     );
   }
-  return store.purge(caseId);
+  // Read before the purge blanks them: the ids the bridge's kept deliveries are recognised by.
+  const ids = await caseIds(store, caseId);
+  const counts = await store.purge(caseId);
+  const removed = removeCaseDeliveries(spoolDir, ids);
+  return { ...counts, bridge_dead_letters: removed.deadLetters, bridge_quarantined: removed.quarantined };
+}
+
+/** The case's id, its people's, and the provider ids of its steps and purchases. */
+async function caseIds(store: CaseFileStore, caseId: string): Promise<string[]> {
+  const record = await store.caseRecord(caseId);
+  const purchases = await store.purchases(caseId);
+  return [
+    caseId,
+    ...(record?.applicants ?? []).map((a) => a.personId),
+    ...Object.keys(record?.steps ?? {}).flatMap((key) => key.split('/').slice(1)),
+    ...Object.values(record?.steps ?? {}).flatMap((step) => Object.values(step.providerIds)),
+    ...purchases.flatMap((p) => (p.provider_id === null ? [] : [p.provider_id])),
+  ];
 }
 
 type Row = Record<string, unknown>;

@@ -1,10 +1,11 @@
 /**
  * The remote codec HTTP protocol the Temporal Web UI and CLI speak: `POST …/encode` and
  * `POST …/decode`, Payloads as proto3 JSON in and out. Only the last path segment names the
- * action (the protocol allows mounting at any depth); the segment before it may carry the token,
- * because the dev server's Web UI cannot add an Authorization header (see docs/architecture.md).
- * Every request needs the token, as a bearer header (CLI `--codec-auth`) or in the path (Web UI);
- * CORS admits only the configured Web UI origins.
+ * action (the protocol allows mounting at any depth); the segment before it may carry the Web
+ * UI's own token, because the dev server's Web UI cannot add an Authorization header (see
+ * docs/architecture.md). Every request needs a token: the kept one only as a bearer header (CLI
+ * `--codec-auth`), since a URL ends up in logs and histories; the Web UI's, made for one `npm
+ * start`, only in the path. CORS admits only the configured Web UI origins.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { PayloadCodec } from '@temporalio/common';
@@ -37,7 +38,7 @@ function cors(allowedOrigins: readonly string[]) {
     if (!origin) return next();
     if (!allowed.has(origin))
       return void res.status(403).json({ error: 'origin not allowed (CODEC_SERVER_CORS_ORIGINS)' });
-    // No allow-credentials: the token is a bearer header or a path segment, never a cookie.
+    // No allow-credentials: a token is a bearer header or a path segment, never a cookie.
     res.set({ 'access-control-allow-origin': origin, vary: 'Origin' });
     if (req.method !== 'OPTIONS') return next();
     res.set({
@@ -49,13 +50,15 @@ function cors(allowedOrigins: readonly string[]) {
   };
 }
 
-/** The token as a bearer header or in the path; the Web UI's own token (when there is one) only in the path. */
+/**
+ * The kept token only as a bearer header; the Web UI's own token (when there is one) only in the
+ * path. Any other token in the path, the kept one included, is refused like a wrong one.
+ */
 function requireToken(expected: string, uiToken: string | undefined) {
   return (req: Request, res: Response, next: NextFunction) => {
     const bearer = bearerToken(req.get('authorization'));
     const inPath = typeof req.params.token === 'string' ? req.params.token : undefined;
-    const presented = bearer ?? inPath;
-    if (tokenMatches(presented, expected)) return next();
+    if (inPath === undefined && tokenMatches(bearer, expected)) return next();
     if (uiToken && bearer === undefined && tokenMatches(inPath, uiToken)) return next();
     res.set('www-authenticate', 'Bearer realm="codec"').status(401).json({ error: 'a valid bearer token is required' });
   };

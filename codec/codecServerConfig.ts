@@ -13,7 +13,7 @@ export interface CodecServerConfig {
   /** The interface to listen on: loopback unless set (a container: 0.0.0.0). */
   host?: string;
   port: number;
-  /** Bearer token; URL-safe, because the Web UI of the dev server carries it in the endpoint path. */
+  /** The kept token: accepted only as a bearer header (Authorization), never in a URL. */
   token: string;
   /**
    * A token for the dev server's Web UI only, generated for each `npm start` and accepted only in

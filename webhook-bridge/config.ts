@@ -6,6 +6,13 @@ import { dataPath } from '../config/projectRoot';
 const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type BridgeLogLevel = (typeof logLevels)[number];
 
+/** Body bytes the spool holds at most (the files are about a third larger: Base64). */
+export const DEFAULT_SPOOL_MAX_BYTES = 1024 * 1024 * 1024;
+/** Bytes of dead-letter files at most. */
+export const DEFAULT_DEAD_LETTER_MAX_BYTES = 256 * 1024 * 1024;
+/** How long dead letters and quarantined spool files are kept (they hold event bodies with names). */
+export const DEFAULT_KEPT_DELIVERY_RETENTION_DAYS = 30;
+
 export const bridgeEnvironment = {
   /** The interface to listen on: loopback by default; `0.0.0.0` behind a load balancer. */
   BRIDGE_HOST: z
@@ -42,6 +49,24 @@ export const bridgeEnvironment = {
   WEBHOOK_ROTATION_GRACE_SECONDS: z.coerce.number().int().min(0, 'must be 0 or more seconds').default(3600),
   /** Beyond this many spooled deliveries the bridge answers 503 and /readyz fails. */
   BRIDGE_SPOOL_LIMIT: z.coerce.number().int().positive('must be a positive number').default(100_000),
+  /** Beyond this many body bytes in the spool the bridge answers 503 and /readyz fails. */
+  BRIDGE_SPOOL_MAX_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .min(1024, 'must be at least 1024 bytes')
+    .default(DEFAULT_SPOOL_MAX_BYTES),
+  /** A delivery Temporal refuses for good stays in the spool rather than take dead letters past this. */
+  BRIDGE_DEAD_LETTER_MAX_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .min(1024, 'must be at least 1024 bytes')
+    .default(DEFAULT_DEAD_LETTER_MAX_BYTES),
+  /** Dead letters and quarantined spool files older than this are removed (at start, then hourly). */
+  BRIDGE_DEAD_LETTER_RETENTION_DAYS: z.coerce
+    .number({ error: 'must be a number of days' })
+    .int()
+    .positive('must be a positive number of days')
+    .default(DEFAULT_KEPT_DELIVERY_RETENTION_DAYS),
   /** Deliveries held unverified while the provider's secret is not known yet (WEBHOOK_SECRET_SOURCE=provider). */
   BRIDGE_HELD_LIMIT: z.coerce
     .number({ error: 'must be a number of deliveries' })
@@ -78,12 +103,20 @@ export interface BridgeConfig {
   /** False only with WEBHOOK_ALLOW_UNSIGNED=true. */
   requireSignature: boolean;
   spoolLimit: number;
+  /** Body bytes the spool holds at most; DEFAULT_SPOOL_MAX_BYTES when unset. */
+  spoolMaxBytes?: number;
+  /** Bytes of dead letters at most; DEFAULT_DEAD_LETTER_MAX_BYTES when unset. */
+  deadLetterMaxBytes?: number;
+  /** How long dead letters and quarantined files are kept (ms); DEFAULT_KEPT_DELIVERY_RETENTION_DAYS when unset. */
+  keptDeliveryRetentionMs?: number;
   /** Held deliveries (no secret known yet): at most this many, and this many bytes. */
   heldLimit?: { count: number; bytes: number };
   signalTimeoutMs: number;
   /** The bridge's own log (pino); `info` when unset. */
   logLevel?: BridgeLogLevel;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeConfig {
   const c = parseEnvironment(bridgeEnvironment, env);
@@ -124,6 +157,9 @@ export function readBridgeConfig(env: NodeJS.ProcessEnv = process.env): BridgeCo
     rotationGraceMs: c.WEBHOOK_ROTATION_GRACE_SECONDS * 1000,
     requireSignature: !c.WEBHOOK_ALLOW_UNSIGNED,
     spoolLimit: c.BRIDGE_SPOOL_LIMIT,
+    spoolMaxBytes: c.BRIDGE_SPOOL_MAX_BYTES,
+    deadLetterMaxBytes: c.BRIDGE_DEAD_LETTER_MAX_BYTES,
+    keptDeliveryRetentionMs: c.BRIDGE_DEAD_LETTER_RETENTION_DAYS * DAY_MS,
     heldLimit: { count: c.BRIDGE_HELD_LIMIT, bytes: c.BRIDGE_HELD_MAX_BYTES },
     signalTimeoutMs: c.BRIDGE_SIGNAL_TIMEOUT_MS,
     logLevel: c.BRIDGE_LOG_LEVEL,

@@ -4,9 +4,13 @@
  * listed without its payload, and replayed by an operator once the cause is fixed
  * (deadLetterReplay, `npm run bridge:dead-letters`). Answering 2xx for such a delivery is honest:
  * it is recorded on disk, and it no longer holds up any other delivery.
+ *
+ * Letters hold event bodies with names, so the store is bounded: in bytes (a letter that would
+ * take it past `maxBytes` is not written, and the delivery stays in the spool), and in time
+ * (keptDeliveries.ts: expired ones are removed by the bridge, a case's by `journey purge`).
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { privateDirectory } from '../config/privateFiles';
 import { z } from 'zod';
@@ -40,14 +44,23 @@ export interface DeadLetterInput {
   workflowIds: string[];
 }
 
+export interface DeadLetterStoreOptions {
+  /** The letters' files together stay within this many bytes; unbounded when unset. */
+  maxBytes?: number;
+}
+
 export class DeadLetterStore {
   readonly dir: string;
 
-  constructor(spoolDir: string) {
+  constructor(
+    spoolDir: string,
+    private readonly options: DeadLetterStoreOptions = {},
+  ) {
     this.dir = path.join(spoolDir, DEAD_LETTER_DIR);
     privateDirectory(this.dir);
   }
 
+  /** Throws when the letter would take the store past its byte bound (nothing is written then). */
   put(delivery: DeadLetterInput, refusal: Refusal, now: Date = new Date()): DeadLetter {
     // Time first, so that names sort in the order deliveries were refused.
     const id = `${String(now.getTime()).padStart(13, '0')}-${randomUUID().slice(0, 8)}`;
@@ -62,8 +75,18 @@ export class DeadLetterStore {
       body: delivery.body.toString('base64'),
       sha256: bodySha256(delivery.body),
     };
-    writeFileDurably(this.dir, `${id}.json`, Buffer.from(JSON.stringify(letter), 'utf8'));
+    const bytes = Buffer.from(JSON.stringify(letter), 'utf8');
+    const { maxBytes } = this.options;
+    // Read from the disk each time: letters are rare, and the replay command removes them from another process.
+    if (maxBytes !== undefined && this.bytes() + bytes.length > maxBytes)
+      throw new Error(`the dead-letter store is full (${maxBytes} bytes, BRIDGE_DEAD_LETTER_MAX_BYTES)`);
+    writeFileDurably(this.dir, `${id}.json`, bytes);
     return letter;
+  }
+
+  /** The bytes of every letter's file. */
+  bytes(): number {
+    return this.ids().reduce((sum, id) => sum + fileSize(path.join(this.dir, `${id}.json`)), 0);
   }
 
   ids(): string[] {
@@ -101,5 +124,13 @@ export class DeadLetterStore {
     if (!ID.test(id)) return;
     rmSync(path.join(this.dir, `${id}.json`), { force: true });
     fsyncDirectory(this.dir);
+  }
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
   }
 }

@@ -38,6 +38,8 @@ export interface DeliveryRecorderOptions {
   verifyHeld: (raw: Buffer, signature: string) => Promise<'verified' | 'tampered' | 'pending'>;
   /** Beyond this many spooled deliveries the bridge answers 503 rather than grow without bound. */
   spoolLimit: number;
+  /** Beyond this many body bytes in the spool the bridge answers 503 too; unbounded in bytes when unset. */
+  spoolMaxBytes?: number;
   /**
    * Deliveries held while no secret is known (anyone can send one with any signature): beyond
    * this many, or this many bytes of them, the bridge answers 503 instead of filling its disk.
@@ -80,7 +82,15 @@ export class DeliveryRecorder {
   }
 
   get spoolFull(): boolean {
-    return this.options.spool.depth >= this.options.spoolLimit;
+    return this.spoolOverLimit(0);
+  }
+
+  /** Whether the spool is at its count limit, or `incomingBytes` more would take it past its byte limit. */
+  private spoolOverLimit(incomingBytes: number): boolean {
+    const { spool, spoolLimit, spoolMaxBytes } = this.options;
+    if (spool.depth >= spoolLimit) return true;
+    if (spoolMaxBytes === undefined) return false;
+    return incomingBytes === 0 ? spool.bytes >= spoolMaxBytes : spool.bytes + incomingBytes > spoolMaxBytes;
   }
 
   /** Whether a delivery could be spooled now: the last write's outcome, or a probe write when that is stale. */
@@ -146,7 +156,7 @@ export class DeliveryRecorder {
   }
 
   private spoolIt(delivery: IncomingDelivery, routed: RoutedDelivery): 'spooled' | 'unavailable' {
-    if (this.spoolFull) return 'unavailable';
+    if (this.spoolOverLimit(delivery.raw.length)) return 'unavailable';
     try {
       this.options.spool.append({
         receivedAt: delivery.receivedAt,

@@ -56,7 +56,7 @@ export function workflowIdsOf(routed: RoutedDelivery): string[] {
 export function planDelivery(parsed: EnvelopeParseResult, body: unknown, meta: DeliveryMeta): RoutedDelivery {
   const batchId = meta.batchId === null ? null : boundedId(meta.batchId);
   if (!parsed.ok) {
-    const dedupeId = deliveryIdentity(batchId, 'invalid-envelope', body);
+    const dedupeId = deliveryIdentity('invalid-envelope', body);
     const delivery: ResourceDelivery = {
       dedupeId,
       eventType: 'invalid-envelope',
@@ -77,7 +77,7 @@ export function planDelivery(parsed: EnvelopeParseResult, body: unknown, meta: D
   const { delivery: d } = parsed;
   const eventType = boundedId(d.eventType);
   const delivery: ResourceDelivery = {
-    dedupeId: deliveryIdentity(batchId, eventType, d.envelope.data),
+    dedupeId: deliveryIdentity(eventType, d.envelope.data),
     eventType,
     batchId,
     webhookId: boundedId(d.envelope.webhook_id),

@@ -35,6 +35,8 @@ export interface SpoolEntry {
   name: string;
   /** The resource workflow ids the delivery goes to. */
   resources: readonly string[];
+  /** The delivery's body bytes (what the spool's byte bound counts). */
+  bytes: number;
 }
 
 export interface SpoolOptions {
@@ -75,6 +77,7 @@ export class Spool {
   private readonly resourceCounts = new Map<string, number>();
   private readonly heldNames = new Map<string, number>();
   private heldBytesTotal = 0;
+  private bytesTotal = 0;
 
   constructor(
     readonly dir: string,
@@ -96,6 +99,11 @@ export class Spool {
 
   get depth(): number {
     return this.entryList.length;
+  }
+
+  /** The body bytes of every spooled delivery (the files are about a third larger: Base64). */
+  get bytes(): number {
+    return this.bytesTotal;
   }
 
   /** Deliveries kept before a secret was known (not verified yet), and their bytes. */
@@ -174,9 +182,10 @@ export class Spool {
     } catch {
       resources = [];
     }
-    this.entryList.push({ name, resources });
+    const bytes = Buffer.byteLength(record.body, 'base64');
+    this.entryList.push({ name, resources, bytes });
+    this.bytesTotal += bytes;
     if (record.pendingSignature !== undefined) {
-      const bytes = Buffer.byteLength(record.body, 'base64');
       this.heldNames.set(name, bytes);
       this.heldBytesTotal += bytes;
     }
@@ -187,6 +196,7 @@ export class Spool {
     const at = this.entryList.findIndex((e) => e.name === name);
     if (at < 0) return;
     const [entry] = this.entryList.splice(at, 1);
+    this.bytesTotal -= entry?.bytes ?? 0;
     this.heldBytesTotal -= this.heldNames.get(name) ?? 0;
     this.heldNames.delete(name);
     for (const r of entry?.resources ?? []) {

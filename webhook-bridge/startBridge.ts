@@ -14,9 +14,15 @@ import type { PayloadKeys } from '../codec/payloadKeys';
 import type { DurableFileSystem } from './durableFile';
 import type { TemporalConfig } from '../config/temporalConfig';
 import { createBridgeApp } from './app';
-import type { BridgeConfig } from './config';
+import {
+  DEFAULT_DEAD_LETTER_MAX_BYTES,
+  DEFAULT_KEPT_DELIVERY_RETENTION_DAYS,
+  DEFAULT_SPOOL_MAX_BYTES,
+  type BridgeConfig,
+} from './config';
 import { DeadLetterStore } from './deadLetters';
 import { DeliveryRecorder } from './deliveryRecorder';
+import { sweepKeptDeliveries } from './keptDeliveries';
 import { routeSpooled } from './spooledRouting';
 import { createBridgeMetrics, type BridgeMetrics } from './metrics';
 import { workflowIdsOf, type RoutedDelivery } from './routeDelivery';
@@ -64,7 +70,9 @@ export async function startBridge(
   const { client, connection } = lazyTemporalClient(temporal, options.payloadKeys);
   const signal = temporalSignaller(client, temporal.taskQueue);
   const secrets = secretRing(config, options.provider);
-  const deadLetters = new DeadLetterStore(config.spoolDir);
+  const deadLetters = new DeadLetterStore(config.spoolDir, {
+    maxBytes: config.deadLetterMaxBytes ?? DEFAULT_DEAD_LETTER_MAX_BYTES,
+  });
   const health = new TemporalHealth({
     probe: async () => {
       await connection.withDeadline(Date.now() + PROBE_TIMEOUT_MS, () => connection.workflowService.getSystemInfo({}));
@@ -90,6 +98,11 @@ export async function startBridge(
       logger.error({ spoolFile: name, problem }, 'unreadable spool file moved to quarantine/');
     },
   });
+  const stopSweep = sweepKeptDeliveries(
+    config.spoolDir,
+    config.keptDeliveryRetentionMs ?? DEFAULT_KEPT_DELIVERY_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    logger,
+  );
   const recorder = new DeliveryRecorder({
     signal: (routed) =>
       connection.withDeadline(Date.now() + config.signalTimeoutMs, () =>
@@ -99,6 +112,7 @@ export async function startBridge(
     deadLetters,
     verifyHeld: (raw, signature) => checkHeldSignature(secrets, raw, signature, onRefreshError),
     spoolLimit: config.spoolLimit,
+    spoolMaxBytes: config.spoolMaxBytes ?? DEFAULT_SPOOL_MAX_BYTES,
     heldLimit: config.heldLimit,
     metrics,
     logger,
@@ -126,6 +140,7 @@ export async function startBridge(
     const s = app.listen(config.port, host, () => resolve(s));
     s.once('error', reject);
   }).catch(async (error: unknown) => {
+    stopSweep();
     secrets.stop();
     await recorder.stop();
     await health.settled();
@@ -140,6 +155,7 @@ export async function startBridge(
     deadLetters,
     metrics,
     async stop() {
+      stopSweep();
       secrets.stop();
       // close() stops accepting and waits for in-flight requests; then the drain loop stops.
       await new Promise<void>((resolve) => server.close(() => resolve()));
