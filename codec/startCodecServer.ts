@@ -9,8 +9,11 @@ import type { PayloadKeys } from './payloadKeySchema';
 export interface RunningCodecServer {
   /** Base URL for the CLI (`--codec-endpoint`, with `--codec-auth "Bearer <token>"`). */
   url: string;
-  /** Base URL with the token as a path segment, for a Web UI that cannot send the header. Secret: never print it. */
-  uiEndpoint: string;
+  /**
+   * Base URL with the run's UI token as a path segment, for a Web UI that cannot send the header;
+   * undefined without a UI token (the kept token never travels in a URL). Secret: never print it.
+   */
+  uiEndpoint: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -23,7 +26,7 @@ export async function startCodecServer(config: CodecServerConfig, keys: PayloadK
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
-    uiEndpoint: `${url}/${config.uiToken ?? config.token}`,
+    uiEndpoint: config.uiToken ? `${url}/${config.uiToken}` : undefined,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -58,3 +58,8 @@ test.each([
   expect((await decode(`${server.url}/decode`, { authorization: `Bearer ${token}` })).status).toBe(200);
   if (withUiToken) expect((await decode(`${server.url}/${uiToken}/decode`)).status).toBe(200);
 });
+
+test('a server with no Web UI token offers no endpoint with a token in its path', async () => {
+  expect((await started(false)).uiEndpoint).toBeUndefined();
+  expect((await started(true)).uiEndpoint).toMatch(new RegExp(`/${uiToken}$`));
+});
