@@ -260,7 +260,7 @@ async function settledTogether<A, B>(work: [Promise<A>, Promise<B>]): Promise<[A
 /** The configured Temporal, or the embedded dev server with its Web UI pointed at the codec server. */
 async function startTemporal(
   options: StackOptions,
-  codecEndpoint: string,
+  codecEndpoint: string | undefined,
   cleanups: Cleanup[],
   progress: (line: string) => void,
 ): Promise<{ temporal: TemporalConfig; devServer?: DevServer }> {
