@@ -231,50 +231,6 @@ describe('resource workflow', () => {
   });
 });
 
-describe('resource workflow lifecycle', () => {
-  const delivery = (n: number) => ({
-    dedupeId: `batch-${n}|IdentityVerification.Completed|hash`,
-    eventType: 'IdentityVerification.Completed',
-    batchId: `batch-${n}`,
-    webhookId: 'w',
-    datetimeSent: new Date().toISOString(),
-    receivedAt: new Date().toISOString(),
-    parse: 'known' as const,
-    data: { n },
-  });
-
-  test('continues as new before its history grows large, keeping the log and the dedupe identities', async () => {
-    const { resourceWorkflow } = await import('../../workflows/resourceWorkflow');
-    const { deliverSignal } = await import('../../client/resourceMessages');
-    const workflowId = `resource/idv/can-${randomUUID()}`;
-    const handle = await stack.client.workflow.start(resourceWorkflow, {
-      workflowId,
-      taskQueue: stack.temporal.taskQueue,
-      args: [{ resource: { kind: 'idv', id: workflowId }, continueAsNewAtHistoryLength: 15 }],
-    });
-    for (let n = 0; n < 12; n++) await handle.signal(deliverSignal, delivery(n));
-    const latest = stack.client.workflow.getHandle(workflowId);
-    await waitForStatus(latest, resourceStateQuery, (s) => s.events.length === 12);
-    expect((await latest.describe()).runId).not.toBe(handle.firstExecutionRunId);
-    // A delivery seen before the continue-as-new is still recognised.
-    await latest.signal(deliverSignal, delivery(3));
-    const state = await waitForStatus(latest, resourceStateQuery, (s) => s.duplicatesIgnored === 1);
-    expect(state.events).toHaveLength(12);
-    expect(state.occurrences).toBe(12);
-    await latest.terminate('test done');
-  });
-
-  test('ends after its retention period of quiet', async () => {
-    const { resourceWorkflow } = await import('../../workflows/resourceWorkflow');
-    const handle = await stack.client.workflow.start(resourceWorkflow, {
-      workflowId: `resource/idv/retention-${randomUUID()}`,
-      taskQueue: stack.temporal.taskQueue,
-      args: [{ resource: { kind: 'idv', id: 'retention' }, retention: '2 seconds' }],
-    });
-    expect(await handle.result()).toMatchObject({ events: [], subscribers: [] });
-  });
-});
-
 describe('insight steps', () => {
   test('affordability with its webhook lost: recovered by polling, read through the spec paths', async () => {
     await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
@@ -290,22 +246,6 @@ describe('insight steps', () => {
     expect(await handle.result()).toMatchObject({
       state: 'needs_attention',
       detail: { failure_detail: expect.stringMatching(/.+/) },
-    });
-  });
-
-  test.each([
-    ['affordability', 'the affordability insight was not ready'],
-    ['income-employer', 'income and employer were not verified'],
-  ])('%s expires at its deadline when no outcome comes', async (which, reason) => {
-    await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
-    const caseId = (await control('/cases', {})).case_id;
-    const args = { caseId, deadline: '2 seconds', reconcileAfter: '1 hour' } as const;
-    const handle =
-      which === 'affordability' ? await start(affordabilityWorkflow, args) : await start(incomeEmployerWorkflow, args);
-    expect(await handle.result()).toMatchObject({
-      state: 'expired',
-      reason: expect.stringContaining(reason),
-      providerIds: { request_id: expect.any(String) },
     });
   });
 });
