@@ -1,4 +1,4 @@
-# One image for every process of the project (worker, bridge, codec server; the simulator too); the
+# One image for every process of the project (worker, bridge, case API, codec server; the simulator too); the
 # command chooses. Multi-stage: the build stage compiles TypeScript and prebuilds the workflow
 # bundle; the runtime stage holds production dependencies and dist/ only, and runs as `node`.
 # Build: docker build -t verification-journeys .   Run: see compose.yaml and docs/deployment.md.
@@ -11,13 +11,18 @@ COPY packages/case-api-client/package.json packages/case-api-client/
 # --ignore-scripts: the postinstall provisions a Temporal CLI for local development, not needed here.
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
+# Every folder tsconfig.build.json includes (.ci/image-build replays these lines and fails on a missing one).
 COPY workflows workflows
 COPY activities activities
+COPY case-api case-api
+COPY case-events case-events
+COPY case-file case-file
+COPY client client
+COPY codec codec
+COPY config config
 COPY provider provider
 COPY worker worker
 COPY webhook-bridge webhook-bridge
-COPY codec codec
-COPY case-file case-file
 COPY simulator simulator
 COPY cli cli
 RUN npm run build

