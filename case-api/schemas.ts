@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { stepStates } from '../client/stepState';
 import { caseIdSchema } from '../client/caseId';
+import { bureauCompanyIdSchema, referenceSchema, STEP_KEY_MAX_LENGTH, stepKeySchema } from '../client/idSchemas';
 import { bulkRetryMaxCases, bulkStepRetryRequestSchema } from '../client/bulkStepRetryRequest';
 import { checkStepsHaveWhatTheyNeed, onboardCaseInputFields } from '../client/journeyInput';
 import type { StepField } from '../client/journeyNames';
@@ -58,7 +59,7 @@ export const startCaseRequestSchema = onboardCaseInputFields
     caseId: caseIdSchema.meta({
       description:
         "The provider's case id (its case entity, which the lender creates at the provider first; " +
-        'docs/integration.md): letters, digits, . _ : -, at most 200 characters',
+        'docs/integration.md): letters, digits, . _ : -, starting with a letter or digit, at most 200 characters',
     }),
     deadlines: z.partialRecord(z.enum(deadlineKeys), deadlineDurationSchema).default({}),
     notifications: caseEventTimesRequestSchema.optional(),
@@ -252,10 +253,7 @@ export const listCasesQuerySchema = z.object({
     .max(200)
     .optional()
     .meta({ description: "Part of the company's or an applicant's name, any case" }),
-  reference: z
-    .string()
-    .min(1)
-    .max(200)
+  reference: referenceSchema
     .optional()
     .meta({ description: "Only the cases started with this lender's reference (exactly)" }),
   sort: z
@@ -343,7 +341,7 @@ export const waiveStepRequestSchema = z
   .strict()
   .meta({ id: 'WaiveStepRequest' });
 export const resolvePicklistRequestSchema = z
-  .object({ providerId: text(200) })
+  .object({ providerId: bureauCompanyIdSchema })
   .strict()
   .meta({ id: 'ResolvePicklistRequest' });
 export const cancelRequestSchema = z
@@ -458,7 +456,8 @@ export const assignmentSchema = z
   .meta({ id: 'Assignment' });
 
 export const caseIdParam = caseIdSchema;
-export const stepParam = z.string().min(1).max(300).meta({
+export const stepParam = stepKeySchema.meta({
+  maxLength: STEP_KEY_MAX_LENGTH,
   description: 'A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId>',
 });
 

@@ -2,7 +2,8 @@
  * The `journey` command line (commander): every command checks its arguments and builds what it
  * will run before anything connects to Temporal; `--json` anywhere prints JSON instead of text.
  */
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
+import type { z } from 'zod';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { JourneyStatus } from '../client/journeyMessages';
 import type { CaseFileStore } from '../case-file/store';
@@ -18,6 +19,9 @@ import {
 import { journeySteps, operatorActions } from '../client/journeyNames';
 import { operatorIdentity, type OperatorIdentity } from '../client/operatorIdentity';
 import { operatorRequestIdSchema, type OperatorAction } from '../client/operatorRequestId';
+import { caseIdSchema } from '../client/caseId';
+import { bureauCompanyIdSchema, referenceSchema, stepKeySchema } from '../client/idSchemas';
+import { documentReferenceSchema } from '../client/journeyInput';
 import { JourneyCommandError, readJourneyInput } from './journeyInputFile';
 import { textTable } from './textTable';
 
@@ -107,7 +111,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     });
 
   command('status', 'the journey and every step: attempts, reasons, provider errors, links, picklist')
-    .argument('<caseId>')
+    .addArgument(caseIdArgument('<caseId>'))
     .action((caseId: string) =>
       chosen(async (ctx) => {
         const status = await later.operations().journeyStatus(await withCaseFile(ctx), caseId);
@@ -124,7 +128,11 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     .option('--step <step>', "only cases with this step (banking, or identity-verification for every person's)")
     .option('--step-state <state>', 'only cases with a step (the --step one, else any) in this state')
     .option('--name <text>', "part of the company's or an applicant's name, any case")
-    .option('--reference <id>', "only the cases started with this lender's reference (exactly)")
+    .option(
+      '--reference <id>',
+      "only the cases started with this lender's reference (exactly)",
+      checkedBy(referenceSchema, '--reference'),
+    )
     .option('--assignee <operator>', 'only cases this operator owns')
     .addOption(new Option('--unassigned', 'only cases nobody owns').conflicts('assignee'))
     .action(
@@ -168,7 +176,7 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     );
 
   command('watch', 'follow a journey live until it ends (--json: one status per line)')
-    .argument('<caseId>')
+    .addArgument(caseIdArgument('<caseId>'))
     .action((caseId: string) =>
       chosen(async (ctx, out) => {
         const [{ formatStatus }, { watchStatus, watchReadModel }, { journeyStatusQuery, journeyWorkflowId }] = [
@@ -203,10 +211,12 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     'run a step of an open journey again, as a new attempt; with --where, on every ' +
       'running journey a visibility query matches',
   )
-    .argument('[caseId]', 'the case (not with --where)')
-    .argument(
-      '[step]',
-      `step key, e.g. ${journeySteps.creditReport.key} or ${journeySteps.identityVerification.key}/<personId>`,
+    .addArgument(caseIdArgument('[caseId]', 'the case (not with --where)'))
+    .addArgument(
+      new Argument(
+        '[step]',
+        `step key, e.g. ${journeySteps.creditReport.key} or ${journeySteps.identityVerification.key}/<personId>`,
+      ).argParser(checkedBy(stepKeySchema, '<step>')),
     )
     .argument('[reason...]', 'why (recorded with the attempt)')
     .option(
@@ -289,8 +299,8 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
 
   command(operatorActions.waiveStep.cli, 'accept a step as it stands (the reason is recorded)')
     .alias(operatorActions.waiveStep.name)
-    .argument('<caseId>')
-    .argument('<step>')
+    .addArgument(caseIdArgument('<caseId>'))
+    .addArgument(new Argument('<step>').argParser(checkedBy(stepKeySchema, '<step>')))
     .argument('<reason...>')
     .option('--request-id <id>', requestIdHelp(operatorActions.waiveStep.name))
     .option('--actor <name>', actorHelp)
@@ -306,8 +316,12 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     });
 
   command(operatorActions.resolvePicklist.cli, 'resolve the credit report picklist with provider_id <id>')
-    .argument('<caseId>')
-    .argument('<id>', 'the provider_id of the chosen company (see status)')
+    .addArgument(caseIdArgument('<caseId>'))
+    .addArgument(
+      new Argument('<id>', 'the provider_id of the chosen company (see status)').argParser(
+        checkedBy(bureauCompanyIdSchema, '<id>'),
+      ),
+    )
     .option('--request-id <id>', requestIdHelp(operatorActions.resolvePicklist.name))
     .option('--actor <name>', actorHelp)
     .action((caseId: string, providerId: string, options: { requestId?: string; actor?: string }) => {
@@ -328,7 +342,7 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     });
 
   command('cancel', 'cancel a running journey')
-    .argument('<caseId>')
+    .addArgument(caseIdArgument('<caseId>'))
     .argument('[reason...]')
     .option('--actor <name>', actorHelp)
     .action((caseId: string, reason: string[], options: { actor?: string }) =>
@@ -343,7 +357,7 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     );
 
   command('retry', 'run a closed journey again: completed and waived steps carried over, the others re-run')
-    .argument('<caseId>')
+    .addArgument(caseIdArgument('<caseId>'))
     .option('--dry-run', 'show the plan, start nothing')
     .action((caseId: string, options: { dryRun?: boolean }) =>
       chosen(async (ctx) => {
@@ -358,7 +372,7 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     );
 
   command('replay', "replay the journey's histories (children and resources too) against this checkout")
-    .argument('<caseId>')
+    .addArgument(caseIdArgument('<caseId>'))
     .action((caseId: string) =>
       chosen(async (ctx) => {
         const results = await later.replay().replayJourney(ctx, caseId, later.workflowCode());
@@ -375,7 +389,7 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     'upload',
     "put a document in the case file; a journey input's steps.documents names it by the printed document_id",
   )
-    .argument('<caseId>')
+    .addArgument(caseIdArgument('<caseId>'))
     .argument('<file>')
     .addOption(
       new Option('--type <type>', "the document's kind when known").choices([
@@ -402,9 +416,13 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     });
 
   command('evidence', "the case file's contents by step attempt (--json: all of it, transactions included)")
-    .argument('<caseId>')
+    .addArgument(caseIdArgument('<caseId>'))
     .argument('[file]', 'with --export-document: where to write the document')
-    .option('--export-document <documentId>', "write a document's bytes to <file>")
+    .option(
+      '--export-document <documentId>',
+      "write a document's bytes to <file>",
+      checkedBy(documentReferenceSchema.shape.document_id, '--export-document'),
+    )
     .action((caseId: string, file: string | undefined, options: { exportDocument?: string }) => {
       const documentId = options.exportDocument;
       if (documentId && !file)
@@ -422,7 +440,7 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     });
 
   command('purge', "delete a closed case's data from the case file (erasure); refused while its journey runs")
-    .argument('<caseId>')
+    .addArgument(caseIdArgument('<caseId>'))
     .action((caseId: string) =>
       chosen(async (ctx) => {
         const deleted = await caseFileCommands().purgeCaseFile(ctx, await ctx.caseFile(), caseId);
@@ -487,6 +505,21 @@ async function withReadModel(ctx: JourneyClientContext & CaseFileAccess, out: Ou
     return ctx;
   }
 }
+
+/**
+ * A parser of an id argument or option, checked with its schema as commander reads it, before
+ * anything connects: a usage error (exit 2) naming it, its limit and the fix.
+ */
+function checkedBy(schema: z.ZodType<string>, name: string): (value: string) => string {
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new JourneyCommandError(`${name} ${parsed.error.issues[0]!.message}`);
+    return parsed.data;
+  };
+}
+
+const caseIdArgument = (name: '<caseId>' | '[caseId]', description?: string) =>
+  new Argument(name, description).argParser(checkedBy(caseIdSchema, name));
 
 const actorHelp = "who acts, recorded in the case's audit trail (default: $USER)";
 const actorOf = (options: { actor?: string }) =>

@@ -8,6 +8,14 @@ import { z } from 'zod';
 import { creditReportRequestSchema, documentKindSchema } from '../provider';
 import { defaultDeadlines } from './deadlines';
 import { journeySteps, type StepField } from './journeyNames';
+import {
+  bureauCompanyIdSchema,
+  caseIdSchema,
+  companyIdSchema,
+  nameSchema,
+  personIdSchema,
+  referenceSchema,
+} from './idSchemas';
 
 const stepFields = Object.keys(journeySteps) as StepField[];
 
@@ -90,31 +98,27 @@ const stepsSchema = z.strictObject(
   },
 );
 
+/** The company of the credit report: its ids bounded and checked, its name free of control and bidi characters. */
+const companySchema = creditReportRequestSchema.extend({
+  company_id: companyIdSchema,
+  company_name: nameSchema(300).nullable().optional(),
+  provider_id: bureauCompanyIdSchema.nullable().optional(),
+});
+
 /** The journey input's fields, without the checks across them (the case API derives its request from it). */
 export const onboardCaseInputFields = z.object({
-  caseId: z.string().min(1, 'caseId is required'),
+  caseId: caseIdSchema,
   // The lender's id of the case; the provider never sees it. The journey carries it so that its
   // events can name the case in the lender's terms.
-  reference: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .meta({
-      description:
-        "The lender's own reference for the case (its application id): never sent to the provider, " +
-        'stored and searchable (GET /v1/cases?reference=…)',
-    }),
-  company: creditReportRequestSchema.optional(),
+  reference: referenceSchema.optional(),
+  company: companySchema.optional(),
   people: z
     .array(
       z.object({
-        personId: z.string().min(1),
+        personId: personIdSchema,
         // Kept in the case file to show and search the case by; the journey never receives it (journeyOperations.ts).
-        name: z
-          .string()
+        name: nameSchema(300)
           .min(1)
-          .max(300)
           .optional()
           .meta({
             description:

@@ -8,6 +8,7 @@
  */
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { ValidOnboardCaseInput } from '../client/journeyInput';
+import { idProblem, type IdKind } from '../client/idRules';
 
 type Fields = Record<string, unknown>;
 
@@ -21,15 +22,19 @@ export function inputProblems(raw: unknown): string[] {
   if (!isObject(raw)) return ['the input: must be an object (the journey input, client/journeyInput.ts)'];
   const problems: string[] = [];
   if (!isText(raw.caseId)) problems.push('caseId: must be a non-empty string');
+  else checkId(problems, 'caseId', raw.caseId, 'provider');
   if (!isObject(raw.steps)) problems.push('steps: must be an object naming the steps to run');
   if (raw.people !== undefined) {
     if (!Array.isArray(raw.people)) problems.push('people: must be a list');
     else
       raw.people.forEach((person: unknown, i) => {
         if (!isObject(person) || !isText(person.personId)) problems.push(`people[${i}].personId: must be a string`);
+        else checkId(problems, `people[${i}].personId`, person.personId, 'provider');
       });
   }
   if (raw.company !== undefined && !isObject(raw.company)) problems.push('company: must be an object');
+  if (isObject(raw.company)) checkId(problems, 'company.company_id', raw.company.company_id, 'provider');
+  if (raw.reference !== undefined) checkId(problems, 'reference', raw.reference, 'other');
   if (raw.deadlines !== undefined && !isObject(raw.deadlines)) problems.push('deadlines: must be an object');
   if (raw.carryOver !== undefined) {
     if (!isObject(raw.carryOver)) problems.push('carryOver: must be an object');
@@ -39,6 +44,16 @@ export function inputProblems(raw: unknown): string[] {
           problems.push(`carryOver.${part}: must be an object`);
   }
   return problems;
+}
+
+/**
+ * An id the journey builds workflow ids, keys and provider paths from, within the bounds the
+ * boundary's schema holds it to (client/idRules.ts): over them, a child's start would fail its
+ * workflow task over and over, and the journey would never end, nor take a cancel.
+ */
+function checkId(problems: string[], field: string, value: unknown, kind: IdKind): void {
+  const problem = idProblem(value, kind);
+  if (problem) problems.push(`${field}: ${problem}`);
 }
 
 /** The input as the journey reads it, or a non-retryable failure naming the fields it cannot read. */

@@ -613,7 +613,7 @@ describe('the document is the contract', () => {
     expect((await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: {} })).status).toBe(202);
   });
 
-  test('a NUL character in any string of a request is a 400 naming the field (the case file cannot store one), and the document says so', async () => {
+  test('a NUL character in any string of a request is a 400 naming the field (the case file cannot store one; in an id, a 422 invalid_id), and the document says so', async () => {
     const { caseId, input } = await picklistCase();
     expect((await api('POST', '/v1/cases', { key: origination, body: input })).status).toBe(201);
     await eventually(
@@ -633,16 +633,19 @@ describe('the document is the contract', () => {
       body: { providerId: 'CR\u0000' },
     });
     expect(picklist).toMatchObject({
-      status: 400,
-      body: { message: expect.stringContaining('providerId holds a NUL') },
+      status: 422,
+      body: { error: 'invalid_id', message: expect.stringContaining('providerId: must be at most 200 characters') },
     });
     const person = await api('POST', '/v1/cases', {
       key: origination,
       body: { caseId: `${caseId}-2`, people: [{ personId: 'p\u0000' }], steps: { identityVerification: true } },
     });
     expect(person).toMatchObject({
-      status: 400,
-      body: { message: expect.stringContaining('people.0.personId holds a NUL') },
+      status: 422,
+      body: {
+        error: 'invalid_id',
+        message: expect.stringContaining('people.0.personId: must be at most 200 characters'),
+      },
     });
     expect((await readCase(caseId)).body.steps['credit-report'].state).toBe('waiting');
     const document = (await api('GET', '/openapi.json')).body;
