@@ -7,6 +7,7 @@ import { readPayloadKeys } from '../codec/payloadKeys';
 import { exitOnConfigurationError } from '../config/exitOnConfigurationError';
 import { readTemporalConfig } from '../config/temporalConfig';
 import { readCaseFileConfig } from '../case-file/config';
+import { payloadKeyCipher } from '../case-file/fieldCipher';
 import { openCaseFile } from '../case-file/store';
 import { readCaseApiConfig } from './config';
 import { consoleRouter } from './console/consoleRouter';
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
   const { client, connection } = await connectTemporalClient(temporal, payloadKeys);
   const logger = pino();
   const caseFileConfig = readCaseFileConfig();
-  const caseFile = await openCaseFile(caseFileConfig.url, caseFileConfig.poolSize);
+  const caseFile = await openCaseFile(caseFileConfig.url, caseFileConfig.poolSize, payloadKeyCipher(payloadKeys));
   const api = await startCaseApi(config, {
     client,
     taskQueue: temporal.taskQueue,

@@ -1,10 +1,13 @@
 /**
  * What the console's case page shows of the evidence: the credit report's headline,
  * the IDV verdicts, each bank account with its balances, and per account the money in and out by
- * month, summed by the database so that a case with thousands of transactions costs one small
- * answer, not every row.
+ * month, summed here so that a case with thousands of transactions costs the console one small
+ * answer, not every row (the amounts are sealed, so the database cannot sum them).
  */
 import type { PoolClient } from 'pg';
+import type { FieldCipher } from './fieldCipher';
+import { openRows } from './sealedRows';
+import { openCreditReportRow } from './verificationRecords';
 
 export interface DeskEvidence {
   creditReports: {
@@ -40,10 +43,15 @@ export interface DeskEvidence {
 type Row = Record<string, unknown>;
 const num = (value: unknown) => (value == null ? null : Number(value));
 
-export async function readDeskEvidence(client: PoolClient, caseId: string): Promise<DeskEvidence> {
-  const rows = async (sql: string) => (await client.query<Row>(sql, [caseId])).rows;
-  const reports = await rows(
-    'SELECT attempt_id, report_id, status, report FROM credit_reports WHERE case_id = $1 ORDER BY recorded_at',
+export async function readDeskEvidence(client: PoolClient, cipher: FieldCipher, caseId: string): Promise<DeskEvidence> {
+  const rows = async (sql: string) => openRows(cipher, (await client.query<Row>(sql, [caseId])).rows);
+  const reports = await Promise.all(
+    (
+      await client.query<Row>(
+        'SELECT attempt_id, report_id, status, report, sealed FROM credit_reports WHERE case_id = $1 ORDER BY recorded_at',
+        [caseId],
+      )
+    ).rows.map((r) => openCreditReportRow(cipher, r)),
   );
   const idv = await rows(
     'SELECT attempt_id, request_id, person_id, status, verification_status FROM ' +
@@ -52,11 +60,11 @@ export async function readDeskEvidence(client: PoolClient, caseId: string): Prom
   const accounts = await rows(
     'SELECT * FROM bank_accounts WHERE case_id = $1 ORDER BY recorded_at, account_connection_id',
   );
-  const months = await rows(
-    `SELECT attempt_id, account_connection_id, to_char(booking_date, 'YYYY-MM') AS month,
-       COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::float8 AS money_in,
-         COALESCE(-sum(amount) FILTER (WHERE amount < 0), 0)::float8 AS money_out
-     FROM bank_transactions WHERE case_id = $1 GROUP BY 1, 2, 3 ORDER BY 3`,
+  const months = monthlyTotals(
+    await rows(
+      `SELECT attempt_id, account_connection_id, to_char(booking_date, 'YYYY-MM') AS month, amount, sealed
+       FROM bank_transactions WHERE case_id = $1 ORDER BY 3`,
+    ),
   );
   return {
     creditReports: reports.map((r) => {
@@ -87,9 +95,30 @@ export async function readDeskEvidence(client: PoolClient, caseId: string): Prom
       accountNumberMasked: (a.account_number_masked as string | null) ?? null,
       currency: a.currency as string,
       balances: a.balances as DeskEvidence['bankAccounts'][number]['balances'],
-      months: months
-        .filter((m) => m.attempt_id === a.attempt_id && m.account_connection_id === a.account_connection_id)
-        .map((m) => ({ month: m.month as string, moneyIn: m.money_in as number, moneyOut: m.money_out as number })),
+      months: months.get(accountKey(a)) ?? [],
     })),
   };
 }
+
+type Month = DeskEvidence['bankAccounts'][number]['months'][number];
+
+const accountKey = (row: Row) => JSON.stringify([row.attempt_id, row.account_connection_id]);
+
+/** Money in and out per account and month, from transactions ordered by month. */
+function monthlyTotals(transactions: readonly Row[]): Map<string, Month[]> {
+  const byAccount = new Map<string, Month[]>();
+  for (const t of transactions) {
+    const months = byAccount.get(accountKey(t)) ?? [];
+    byAccount.set(accountKey(t), months);
+    const last = months.at(-1);
+    const month: Month = last && last.month === t.month ? last : { month: t.month as string, moneyIn: 0, moneyOut: 0 };
+    if (month !== last) months.push(month);
+    const amount = Number(t.amount);
+    if (amount > 0) month.moneyIn = decimal(month.moneyIn + amount);
+    else month.moneyOut = decimal(month.moneyOut - amount);
+  }
+  return byAccount;
+}
+
+/** A running sum of amounts without binary fractions' residue (0.1 + 0.2 is 0.3). */
+const decimal = (value: number) => Number(value.toFixed(9));

@@ -135,7 +135,7 @@ export interface CaseRecord {
 export const caseRecordColumns = `j.*,
   COALESCE((SELECT p.name FROM case_parties p WHERE p.case_id = j.case_id AND p.role = 'company'
     AND p.name IS NOT NULL LIMIT 1),
-           (SELECT r.report->>'company_name' FROM credit_reports r WHERE r.case_id = j.case_id AND r.report IS NOT NULL
+           (SELECT r.company_name FROM credit_reports r WHERE r.case_id = j.case_id AND r.company_name IS NOT NULL
              ORDER BY r.recorded_at DESC LIMIT 1)) AS company,
   COALESCE((SELECT jsonb_agg(jsonb_build_object('personId', p.party_id, 'name', p.name) ORDER BY p.party_id)
     FROM case_parties p

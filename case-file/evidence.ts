@@ -1,7 +1,10 @@
 /** Reading a case's file: everything it holds (for `journey evidence`), or just how much. */
 import type { PoolClient } from 'pg';
-import type { StoredDocument } from './documentRecords';
+import { caseDocuments, type StoredDocument } from './documentRecords';
+import type { FieldCipher } from './fieldCipher';
 import { casePurchases, type Purchase } from './purchaseLedger';
+import { openRows } from './sealedRows';
+import { openCreditReportRow } from './verificationRecords';
 
 export const caseTables = [
   'credit_reports',
@@ -50,8 +53,14 @@ export async function countCaseFile(client: PoolClient, caseId: string): Promise
   return counts;
 }
 
-export async function readEvidence(client: PoolClient, caseId: string): Promise<CaseEvidence> {
-  const rows = async (sql: string) => (await client.query<Row>(sql, [caseId])).rows;
+/** Everything the case file holds of a case, its sealed fields opened. */
+export async function readEvidence(client: PoolClient, cipher: FieldCipher, caseId: string): Promise<CaseEvidence> {
+  const rows = async (sql: string) => openRows(cipher, (await client.query<Row>(sql, [caseId])).rows);
+  const reports = (
+    await client.query<Row>('SELECT * FROM credit_reports WHERE case_id = $1 ORDER BY attempt_id, recorded_at', [
+      caseId,
+    ])
+  ).rows;
   const accounts = await rows(
     'SELECT * FROM bank_accounts WHERE case_id = $1 ORDER BY attempt_id, recorded_at, account_connection_id',
   );
@@ -66,7 +75,7 @@ export async function readEvidence(client: PoolClient, caseId: string): Promise<
   );
   return {
     caseId,
-    creditReports: await rows('SELECT * FROM credit_reports WHERE case_id = $1 ORDER BY attempt_id, recorded_at'),
+    creditReports: await Promise.all(reports.map((r) => openCreditReportRow(cipher, r))),
     idvResults: await rows('SELECT * FROM idv_results WHERE case_id = $1 ORDER BY attempt_id, recorded_at'),
     bankAccounts: accounts.map((a) => ({
       ...a,
@@ -84,13 +93,7 @@ export async function readEvidence(client: PoolClient, caseId: string): Promise<
     providerDocuments: await rows(
       'SELECT * FROM provider_documents WHERE case_id = $1 ORDER BY attempt_id, recorded_at',
     ),
-    documents: (
-      await client.query<StoredDocument>(
-        'SELECT document_id, case_id, file_name, document_type, size_bytes::float8 AS size_bytes, ' +
-          'sha256 FROM documents WHERE case_id = $1 ORDER BY uploaded_at',
-        [caseId],
-      )
-    ).rows,
-    purchases: await casePurchases(client, caseId),
+    documents: await caseDocuments(client, cipher, caseId),
+    purchases: await casePurchases(client, cipher, caseId),
   };
 }

@@ -7,6 +7,8 @@
  */
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
+import type { FieldCipher } from './fieldCipher';
+import { openRow, sealJson } from './sealedRows';
 
 export const purchaseKinds = [
   'credit-report',
@@ -74,11 +76,17 @@ export interface Intent {
   fresh: boolean;
 }
 
-const rowOf = (row: unknown): Purchase => purchaseSchema.parse(row);
+/** A row as stored: the answer sealed (`sealed`, migration 011) or, written before, in `answer`. */
+const rowOf = async (cipher: FieldCipher, row: Record<string, unknown>): Promise<Purchase> =>
+  purchaseSchema.parse(await openRow(cipher, row));
 
-export async function readPurchase(client: PoolClient, callKey: string): Promise<Purchase | undefined> {
+export async function readPurchase(
+  client: PoolClient,
+  cipher: FieldCipher,
+  callKey: string,
+): Promise<Purchase | undefined> {
   const { rows } = await client.query('SELECT * FROM purchases WHERE call_key = $1', [callKey]);
-  return rows[0] ? rowOf(rows[0]) : undefined;
+  return rows[0] ? rowOf(cipher, rows[0]) : undefined;
 }
 
 /**
@@ -87,6 +95,7 @@ export async function readPurchase(client: PoolClient, callKey: string): Promise
  */
 export async function recordIntent(
   client: PoolClient,
+  cipher: FieldCipher,
   intent: Intent,
 ): Promise<{ purchase: Purchase; recorded: boolean }> {
   const key = parseCallKey(intent.callKey);
@@ -97,8 +106,8 @@ export async function recordIntent(
      ON CONFLICT (call_key) DO NOTHING RETURNING *`,
     [key.callKey, key.caseId, key.step, key.need, key.call, intent.kind, intent.subject, intent.fresh],
   );
-  if (inserted.rows[0]) return { purchase: rowOf(inserted.rows[0]), recorded: true };
-  return { purchase: (await readPurchase(client, intent.callKey)) as Purchase, recorded: false };
+  if (inserted.rows[0]) return { purchase: await rowOf(cipher, inserted.rows[0]), recorded: true };
+  return { purchase: (await readPurchase(client, cipher, intent.callKey)) as Purchase, recorded: false };
 }
 
 /**
@@ -107,17 +116,19 @@ export async function recordIntent(
  */
 export async function recordBought(
   client: PoolClient,
+  cipher: FieldCipher,
   callKey: string,
   providerId: string,
   answer: unknown,
 ): Promise<Purchase> {
   const { rows } = await client.query(
-    `UPDATE purchases SET state = 'bought', provider_id = $2, answer = $3, settled_at = clock_timestamp(), evidence = NULL
+    `UPDATE purchases SET state = 'bought', provider_id = $2, sealed = $3, answer = NULL,
+       settled_at = clock_timestamp(), evidence = NULL
      WHERE call_key = $1 RETURNING *`,
-    [callKey, providerId, JSON.stringify(answer ?? null)],
+    [callKey, providerId, await sealJson(cipher, { answer: answer ?? null })],
   );
   if (!rows[0]) throw new Error(`no purchase recorded under ${callKey}`);
-  return rowOf(rows[0]);
+  return rowOf(cipher, rows[0]);
 }
 
 /** The search found nothing in its time: the row waits for an operator, with what was looked at. */
@@ -164,9 +175,9 @@ export async function otherOpenIntents(client: PoolClient, purchase: Purchase): 
 }
 
 /** Every purchase of a case, oldest intent first. */
-export async function casePurchases(client: PoolClient, caseId: string): Promise<Purchase[]> {
+export async function casePurchases(client: PoolClient, cipher: FieldCipher, caseId: string): Promise<Purchase[]> {
   const { rows } = await client.query('SELECT * FROM purchases WHERE case_id = $1 ORDER BY intended_at, call_key', [
     caseId,
   ]);
-  return rows.map(rowOf);
+  return Promise.all(rows.map((row: Record<string, unknown>) => rowOf(cipher, row)));
 }

@@ -4,6 +4,7 @@
  */
 import type { Pool } from 'pg';
 import { z } from 'zod';
+import { readPayloadKeys } from '../codec/payloadKeys';
 import type {
   AffordabilityInsight,
   AffordabilityTransactions,
@@ -34,6 +35,7 @@ import {
 } from './documentRecords';
 import { countCaseFile, readEvidence, type CaseEvidence, type CaseFileCounts } from './evidence';
 import { writeAffordabilityInsight, writeAffordabilityTransactions, writeIncomeEmployerResult } from './insightRecords';
+import { payloadKeyCipher, type FieldCipher } from './fieldCipher';
 import { migrate } from './migrate';
 import { openPool } from './pool';
 import { recordSightings, unclaimedSightings, type Sighting, type SightingQuery } from './providerSightings';
@@ -57,7 +59,11 @@ import { writeCreditReport, writeIdentityVerificationResult } from './verificati
 export const documentIdSchema = z.uuid({ error: 'a document id is a UUID' });
 
 export class CaseFileStore {
-  constructor(readonly pool: Pool) {}
+  constructor(
+    readonly pool: Pool,
+    /** Seals the provider's data and the documents (fieldCipher.ts). */
+    readonly cipher: FieldCipher = payloadKeyCipher(readPayloadKeys()),
+  ) {}
 
   writeBankAccount(
     at: CaseFileAttempt,
@@ -65,51 +71,51 @@ export class CaseFileStore {
     balances: BankBalances,
     transactions: BankTransactions,
   ): Promise<void> {
-    return inTransaction(this.pool, (c) => writeBankAccount(c, at, account, balances, transactions));
+    return inTransaction(this.pool, (c) => writeBankAccount(c, this.cipher, at, account, balances, transactions));
   }
 
   writeAffordabilityInsight(at: CaseFileAttempt, insight: AffordabilityInsight): Promise<void> {
-    return inTransaction(this.pool, (c) => writeAffordabilityInsight(c, at, insight));
+    return inTransaction(this.pool, (c) => writeAffordabilityInsight(c, this.cipher, at, insight));
   }
 
   writeAffordabilityTransactions(at: CaseFileAttempt, read: AffordabilityTransactions): Promise<void> {
-    return inTransaction(this.pool, (c) => writeAffordabilityTransactions(c, at, read));
+    return inTransaction(this.pool, (c) => writeAffordabilityTransactions(c, this.cipher, at, read));
   }
 
   writeIncomeEmployerResult(at: CaseFileAttempt, result: IncomeEmployerResult): Promise<void> {
-    return inTransaction(this.pool, (c) => writeIncomeEmployerResult(c, at, result));
+    return inTransaction(this.pool, (c) => writeIncomeEmployerResult(c, this.cipher, at, result));
   }
 
   writeCreditReport(at: CaseFileAttempt, report: CreditReport): Promise<void> {
-    return inTransaction(this.pool, (c) => writeCreditReport(c, at, report));
+    return inTransaction(this.pool, (c) => writeCreditReport(c, this.cipher, at, report));
   }
 
   writeIdentityVerificationResult(at: CaseFileAttempt, result: IdentityVerificationResult): Promise<void> {
-    return inTransaction(this.pool, (c) => writeIdentityVerificationResult(c, at, result));
+    return inTransaction(this.pool, (c) => writeIdentityVerificationResult(c, this.cipher, at, result));
   }
 
   writeProviderDocument(at: CaseFileAttempt, documentId: string | null, doc: ProviderDocument): Promise<void> {
-    return inTransaction(this.pool, (c) => writeProviderDocument(c, at, documentId, doc));
+    return inTransaction(this.pool, (c) => writeProviderDocument(c, this.cipher, at, documentId, doc));
   }
 
   /** Stores a document's bytes once per case; the same bytes again return the stored document. */
   putDocument(doc: NewDocument): Promise<StoredDocument> {
-    return inTransaction(this.pool, (c) => putDocument(c, doc));
+    return inTransaction(this.pool, (c) => putDocument(c, this.cipher, doc));
   }
 
   /** The document with its bytes, or undefined when there is none with that id. */
   readDocument(documentId: string): Promise<(StoredDocument & { content: Buffer }) | undefined> {
     if (!documentIdSchema.safeParse(documentId).success) return Promise.resolve(undefined);
-    return inTransaction(this.pool, (c) => readDocument(c, documentId));
+    return inTransaction(this.pool, (c) => readDocument(c, this.cipher, documentId));
   }
 
   evidence(caseId: string): Promise<CaseEvidence> {
-    return inTransaction(this.pool, (c) => readEvidence(c, caseId));
+    return inTransaction(this.pool, (c) => readEvidence(c, this.cipher, caseId));
   }
 
   /** The evidence as the console shows it: headlines, balances and money in and out by month (caseDeskEvidence.ts). */
   deskEvidence(caseId: string): Promise<DeskEvidence> {
-    return inTransaction(this.pool, (c) => readDeskEvidence(c, caseId));
+    return inTransaction(this.pool, (c) => readDeskEvidence(c, this.cipher, caseId));
   }
 
   counts(caseId: string): Promise<CaseFileCounts> {
@@ -168,16 +174,16 @@ export class CaseFileStore {
 
   /** The purchase ledger (purchaseLedger.ts): the row of one creating call. */
   purchase(callKey: string): Promise<Purchase | undefined> {
-    return inTransaction(this.pool, (c) => readPurchase(c, callKey));
+    return inTransaction(this.pool, (c) => readPurchase(c, this.cipher, callKey));
   }
 
   /** Records the intent of a creating call unless its key has a row; answers the row as it stands. */
   recordPurchaseIntent(intent: Intent): Promise<{ purchase: Purchase; recorded: boolean }> {
-    return inTransaction(this.pool, (c) => recordIntent(c, intent));
+    return inTransaction(this.pool, (c) => recordIntent(c, this.cipher, intent));
   }
 
   recordPurchaseBought(callKey: string, providerId: string, answer: unknown): Promise<Purchase> {
-    return inTransaction(this.pool, (c) => recordBought(c, callKey, providerId, answer));
+    return inTransaction(this.pool, (c) => recordBought(c, this.cipher, callKey, providerId, answer));
   }
 
   recordPurchaseUnknown(callKey: string, evidence: string): Promise<void> {
@@ -198,7 +204,7 @@ export class CaseFileStore {
   }
 
   purchases(caseId: string): Promise<Purchase[]> {
-    return inTransaction(this.pool, (c) => casePurchases(c, caseId));
+    return inTransaction(this.pool, (c) => casePurchases(c, this.cipher, caseId));
   }
 
   recordSightings(sightings: Sighting[]): Promise<void> {
@@ -218,8 +224,16 @@ export class CaseFileStore {
   }
 }
 
-/** Connects, applies the migrations the database lacks, and returns the store. */
-export async function openCaseFile(url: string, poolSize: number): Promise<CaseFileStore> {
+/**
+ * Connects, applies the migrations the database lacks, and returns the store. `cipher` seals what
+ * the case file holds of the provider's data and the documents (fieldCipher.ts); unset, the
+ * payload keys of the environment or the embedded key file (`readPayloadKeys()`).
+ */
+export async function openCaseFile(
+  url: string,
+  poolSize: number,
+  cipher: FieldCipher = payloadKeyCipher(readPayloadKeys()),
+): Promise<CaseFileStore> {
   const pool = openPool(url, poolSize);
   try {
     await migrate(pool);
@@ -227,5 +241,5 @@ export async function openCaseFile(url: string, poolSize: number): Promise<CaseF
     await pool.end();
     throw error;
   }
-  return new CaseFileStore(pool);
+  return new CaseFileStore(pool, cipher);
 }

@@ -16,8 +16,10 @@ import { embeddedKeyEntries, type EmbeddedApiKeys } from '../case-api/embeddedAp
 import { generateApiKey } from '../case-api/apiKeys';
 import { ProviderClient } from '../activities/providerClient';
 import { startEmbeddedCaseFile, type EmbeddedCaseFile } from '../case-file/embeddedServer';
+import { withoutPassword } from '../case-file/config';
 import { EMBEDDED_POOL_SIZE } from '../case-file/pool';
 import { openCaseFile, type CaseFileStore } from '../case-file/store';
+import { payloadKeyCipher, type FieldCipher } from '../case-file/fieldCipher';
 import type { ProviderConfig } from '../activities/providerConfig';
 import { webhookManagement } from '../activities/webhookManagement';
 import { generateCodecServerToken, uiOrigins, type CodecServerConfig } from '../codec/codecServerConfig';
@@ -62,7 +64,7 @@ export interface StackOptions {
    * The case file: a database to connect to, else an embedded PGlite (in memory unless `dataDir`; a
    * free port unless `port`).
    */
-  caseFile?: { url: string; poolSize: number } | { embedded: { dataDir?: string; port?: number } };
+  caseFile?: { url: string; poolSize: number } | { embedded: { dataDir?: string; port?: number; password?: string } };
   /** Journey events to the LOS (the worker's `notifyLos`); unset: none are sent. */
   caseEvents?: CaseEventsConfig;
   /** The case API; unset: a free port and keys generated for this stack only (`Stack.caseApiKeys`). */
@@ -134,12 +136,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
     // The case file and the dev server start side by side (PGlite takes a second or two).
     const [caseFileStarted, temporalStarted] = await settledTogether([
-      startCaseFile(options.caseFile, cleanups),
+      startCaseFile(options.caseFile, payloadKeyCipher(payloadKeys), cleanups),
       startTemporal(options, codecServer.uiEndpoint, cleanups, progress),
     ]);
     const { store: caseFile, url: caseFileUrl, embedded: embeddedCaseFile } = caseFileStarted;
     progress(
-      embeddedCaseFile ? `case file: embedded PGlite at ${caseFileUrl}` : 'case file: PostgreSQL at DATABASE_URL',
+      embeddedCaseFile
+        ? `case file: embedded PGlite at ${withoutPassword(caseFileUrl)}`
+        : 'case file: PostgreSQL at DATABASE_URL',
     );
     const { temporal, devServer } = temporalStarted;
 
@@ -290,16 +294,17 @@ async function startTemporal(
 /** Serves the embedded case file when no database is given, then opens (and migrates) the store. */
 async function startCaseFile(
   option: StackOptions['caseFile'],
+  cipher: FieldCipher,
   cleanups: Cleanup[],
 ): Promise<{ store: CaseFileStore; url: string; embedded?: EmbeddedCaseFile }> {
   if (option && 'url' in option) {
-    const store = await openCaseFile(option.url, option.poolSize);
+    const store = await openCaseFile(option.url, option.poolSize, cipher);
     cleanups.push(() => store.close());
     return { store, url: option.url };
   }
   const embedded = await startEmbeddedCaseFile(option?.embedded);
   cleanups.push(() => embedded.stop());
-  const store = await openCaseFile(embedded.url, EMBEDDED_POOL_SIZE);
+  const store = await openCaseFile(embedded.url, EMBEDDED_POOL_SIZE, cipher);
   cleanups.push(() => store.close());
   return { store, url: embedded.url, embedded };
 }

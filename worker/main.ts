@@ -1,7 +1,9 @@
 /** `npm run worker`: one worker process, configured from the environment. */
 import { clientSecretExpiryWarning } from '../activities/clientSecretExpiry';
 import { readCaseFileConfig } from '../case-file/config';
+import { payloadKeyCipher } from '../case-file/fieldCipher';
 import { openCaseFile } from '../case-file/store';
+import { readPayloadKeys } from '../codec/payloadKeys';
 import { readProviderConfig } from '../activities/providerConfig';
 import { readCaseEventsConfig } from '../case-events/caseEventsConfig';
 import { caseEventsTaskQueue } from '../case-events/caseEventsTaskQueue';
@@ -22,7 +24,8 @@ async function main(): Promise<void> {
   installRuntimeLogging(process.env, { metricsBindAddress: settings.metricsBindAddress });
   const expiry = clientSecretExpiryWarning(provider.clientSecretExpiresAt, new Date());
   if (expiry) console.warn(JSON.stringify({ level: 'warn', msg: expiry }));
-  const caseFile = await openCaseFile(caseFileConfig.url, caseFileConfig.poolSize).catch((error: Error) => {
+  const cipher = payloadKeyCipher(readPayloadKeys());
+  const caseFile = await openCaseFile(caseFileConfig.url, caseFileConfig.poolSize, cipher).catch((error: Error) => {
     const hint = caseFileConfig.embedded
       ? ' (the embedded one runs with `npm start -- --keep`; or set DATABASE_URL)'
       : '';

@@ -11,9 +11,15 @@
  * applied but not committed.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { embeddedCaseFilePassword } from '../../case-file/config';
 import { startEmbeddedCaseFile } from '../../case-file/embeddedServer';
 
 const dataDir = process.env.CASE_FILE_DATA_DIR || undefined;
+/**
+ * The password `npm start` serves with (`.data/case-file-password`): a worker process configured by
+ * CASE_FILE_PORT alone reaches this one too, and so does everyone after a restart on the same port.
+ */
+const password = embeddedCaseFilePassword();
 const port = Number(process.env.CASE_FILE_PORT ?? '0');
 const holdAfter = process.env.HOLD_COMMIT_AFTER;
 
@@ -91,7 +97,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0)
     throw new Error(`CASE_FILE_PORT is not a port: ${process.env.CASE_FILE_PORT}`);
   if (holdAfter) holdCommitAfterInsertInto(holdAfter);
-  const caseFile = await startEmbeddedCaseFile({ dataDir, port });
+  const caseFile = await startEmbeddedCaseFile({ dataDir, port, password });
   console.log(`case file serving ${caseFile.url}`);
   const stop = () => void caseFile.stop().then(() => process.exit(0));
   process.once('SIGTERM', stop);

@@ -48,7 +48,7 @@ async function retried(write: () => Promise<unknown>): Promise<number> {
 async function writeRound(store: CaseFileStore, round: number): Promise<void> {
   const doc = documentOf(round);
   const held = inTransaction(store.pool, async (client) => {
-    await putDocument(client, doc);
+    await putDocument(client, store.cipher, doc);
     console.log(`holding ${round}`);
     await commitAllowed(round);
   });

@@ -2,10 +2,13 @@
 import { readCaseFileConfig } from '../../case-file/config';
 
 test('without DATABASE_URL every process points at the embedded case file, one connection each', () => {
-  expect(readCaseFileConfig({ CASE_FILE_PORT: '15433', CASE_FILE_DATA_DIR: '/tmp/cf' })).toEqual({
-    url: 'postgresql://postgres@127.0.0.1:15433/postgres',
+  const config = readCaseFileConfig({ CASE_FILE_PORT: '15433', CASE_FILE_DATA_DIR: '/tmp/cf' });
+  const password = config.embedded?.password ?? '';
+  expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  expect(config).toEqual({
+    url: `postgresql://postgres:${password}@127.0.0.1:15433/postgres`,
     poolSize: 1,
-    embedded: { port: 15433, dataDir: '/tmp/cf' },
+    embedded: { port: 15433, dataDir: '/tmp/cf', password },
   });
 });
 
