@@ -20,6 +20,12 @@ export interface ApiKeyEntry {
    * may waive steps (config.ts). Given as `<name>:operator+<role>+…:<hash>`.
    */
   roles?: string[];
+  /**
+   * An origination key that sees only the cases it started (`CASE_API_SCOPED_KEYS`, config.ts):
+   * lists, reads, evidence, timelines and events of its own cases; another key's case is not found.
+   * Unset: every case, as operator keys always do.
+   */
+  scoped?: boolean;
 }
 
 export const hashApiKey = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
@@ -73,4 +79,32 @@ export function findApiKey(entries: readonly ApiKeyEntry[], presented: string): 
     if (timingSafeEqual(entry.hash, hash) && !found) found = entry;
   }
   return found;
+}
+
+/** `CASE_API_SCOPED_KEYS`: comma-separated names of the origination keys scoped to their own cases. */
+export const scopedKeyNamesSchema = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be key names, comma-separated')));
+
+/**
+ * The entries with the named ones scoped; a problem for each name that is no configured key, or
+ * names an operator key (operators work on every case).
+ */
+export function scopeKeys(
+  entries: readonly ApiKeyEntry[],
+  names: readonly string[],
+): { keys: ApiKeyEntry[]; problems: string[] } {
+  const problems = names.flatMap((name) => {
+    const entry = entries.find((e) => e.name === name);
+    if (!entry) return [`no key is named ${name}`];
+    return entry.role === 'operator' ? [`${name} is an operator key; only origination keys can be scoped`] : [];
+  });
+  const scoped = new Set(names);
+  return { keys: entries.map((e) => (scoped.has(e.name) ? { ...e, scoped: true } : e)), problems };
 }

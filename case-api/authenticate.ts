@@ -10,7 +10,12 @@ export interface Caller {
   role: ApiRole;
   /** The key's further roles (apiKeys.ts): `CASE_API_WAIVE_ROLE` among them may waive. */
   roles: string[];
+  /** Whether the key sees only the cases it started (apiKeys.ts). */
+  scoped: boolean;
 }
+
+/** The key name a caller's reads are limited to (the cases it started), or undefined: every case. */
+export const ownerOf = (caller: Caller): string | undefined => (caller.scoped ? caller.name : undefined);
 
 export const callerOf = (res: Response): Caller | undefined => res.locals.caller as Caller | undefined;
 
@@ -33,7 +38,12 @@ export function bearerAuthentication(keys: readonly ApiKeyEntry[]) {
         .json({ error: 'invalid_key', message: 'The API key is not known' });
       return;
     }
-    res.locals.caller = { name: entry.name, role: entry.role, roles: entry.roles ?? [] } satisfies Caller;
+    res.locals.caller = {
+      name: entry.name,
+      role: entry.role,
+      roles: entry.roles ?? [],
+      scoped: entry.scoped ?? false,
+    } satisfies Caller;
     next();
   };
 }

@@ -7,8 +7,10 @@ import { CaseEventLog, type LoggedCaseEvent } from '../case-file/caseEventLog';
 import type { CaseEvidence } from '../case-file/evidence';
 import { InvalidCursorError } from '../case-file/caseQueue';
 import type { TimelineEntry } from '../case-file/caseTimeline';
+import { caseStarterOf } from '../case-file/caseStarts';
 import type { CaseFileStore } from '../case-file/store';
 import type { Client } from '@temporalio/client';
+import type { Pool } from 'pg';
 import type { OperatorActionResult } from '../client/journeyMessages';
 import {
   planBulkStepRetry,
@@ -77,15 +79,56 @@ export class CaseGateway {
     return this.caseFile;
   }
 
+  /** The case file's connections (the console's signed-out sessions); undefined without a case file. */
+  get caseFilePool(): Pool | undefined {
+    return this.caseFile?.pool;
+  }
+
   /**
    * Idempotent on caseId: a repeat of the first start finds the existing journey and starts
-   * nothing; another input is refused (startAdmission.ts).
+   * nothing; another input is refused (startAdmission.ts). The start is kept under `startedBy`, the
+   * caller's key name. A key scoped to its own cases (`owner`) may not start another key's case:
+   * refused before its input is compared with that case's, so the answer tells nothing of it.
    */
-  start(input: StartRequest): Promise<StartedCase> {
+  start(input: StartRequest, startedBy?: string, owner?: string): Promise<StartedCase> {
     return this.answer('', async () => {
-      await admitStart(input, this.caseFile, this.provider);
+      await this.refuseOthersStart(input.caseId, owner);
+      await admitStart(input, this.caseFile, this.provider, startedBy);
+      // Another key's start of the case may have been kept first, at the same moment.
+      await this.refuseOthersStart(input.caseId, owner);
       return startJourney(this.ctx, input);
     });
+  }
+
+  /**
+   * For a key scoped to its own cases (`owner`, its name): another key's case, or one no key
+   * started, is not found, as a case that does not exist. Undefined: every case is visible.
+   */
+  async refuseUnlessStartedBy(caseId: string, owner: string | undefined): Promise<void> {
+    if (owner === undefined) return;
+    if ((await caseStarterOf(this.scopedCaseFile().pool, caseId)) !== owner) throw unknownCase(caseId);
+  }
+
+  private async refuseOthersStart(caseId: string, owner: string | undefined): Promise<void> {
+    if (owner === undefined) return;
+    const starter = await caseStarterOf(this.scopedCaseFile().pool, caseId);
+    if (starter === undefined || starter === owner) return;
+    throw new HttpError(
+      409,
+      'start_conflict',
+      `case ${caseId} was started with another API key; this key sees only the cases it started`,
+    );
+  }
+
+  /** Scoped keys need the case file, which records who started each case. */
+  private scopedCaseFile(): CaseFileStore {
+    if (!this.caseFile)
+      throw new HttpError(
+        503,
+        'unavailable',
+        'The case file is not configured for this API process (set DATABASE_URL)',
+      );
+    return this.caseFile;
   }
 
   status(caseId: string): Promise<JourneyStatusView> {

@@ -139,21 +139,24 @@ export const caseRoutes: RouteSpec[] = [
       },
       409: error(
         'The case was started with another input (start_conflict), or it is closed and a start would ' +
-          'change nothing (case_closed: `journey retry` runs it again); the message names the fields that differ',
+          'change nothing (case_closed: `journey retry` runs it again); the message names the fields that ' +
+          'differ. To a key scoped to its own cases, a case another key started (start_conflict, naming nothing)',
       ),
       415: error(
         'The body is not sent as application/json, or in a charset or Content-Encoding this API does not read',
       ),
       422: error(
-        'The steps asked for: a name that is no step (unknown_step), or no step at all (no_step); or an ' +
-          'id the provider does not know (unknown_provider_id), named',
+        'The steps asked for: a name that is no step (unknown_step), or no step at all (no_step); an id ' +
+          'this API cannot use (invalid_id: caseId, personId, company_id, provider_id or reference too long ' +
+          'or holding other characters), named with its limit; or an id the provider does not know ' +
+          '(unknown_provider_id), named',
       ),
       503: error(
         'Temporal did not answer in time, or the provider could not be asked about the ids (provider_unavailable); try again',
       ),
     },
-    async handle({ body }, gateway) {
-      const started = await gateway.start(body as StartRequest);
+    async handle({ body, identity, owner }, gateway) {
+      const started = await gateway.start(body as StartRequest, identity.actor, owner);
       return { status: started.created ? 201 : 200, body: started };
     },
   },
@@ -164,13 +167,16 @@ export const caseRoutes: RouteSpec[] = [
     summary: 'List cases, newest first, optionally by journey state, step, time waited, name, reference or assignee',
     description:
       "Reads the case file's read model, which every journey writes at each change: pass nextPageToken " +
-      'back as pageToken (a page never repeats or skips a case written meanwhile).',
+      'back as pageToken (a page never repeats or skips a case written meanwhile). A key scoped to its own ' +
+      'cases (CASE_API_SCOPED_KEYS) lists, searches and reads only the cases it started: to it, any other ' +
+      'case is not found (404); other keys see every case.',
     role: 'origination',
     query: listCasesQuerySchema,
     responses: { ...common, 200: { description: 'One page of cases', schema: caseListSchema } },
-    async handle({ query }, gateway) {
+    async handle({ query, owner }, gateway) {
       const q = query as z.output<typeof listCasesQuerySchema>;
       const filters = {
+        startedBy: owner,
         sort: q.sort,
         step: q.step || undefined,
         stepState: q.stepState || undefined,
@@ -294,7 +300,13 @@ export const caseRoutes: RouteSpec[] = [
     headers: idempotencyKeyHeaders,
     idempotent: operatorActions.resolvePicklist.name,
     body: resolvePicklistRequestSchema,
-    responses: action,
+    responses: {
+      ...action,
+      422: error(
+        'The Idempotency-Key was used on this case for another step (idempotency_key_reused), or the ' +
+          'providerId is not an id a picklist offers (invalid_id: too long or holding other characters)',
+      ),
+    },
     async handle({ params, body, identity }, gateway) {
       const { providerId } = body as z.output<typeof resolvePicklistRequestSchema>;
       return { status: 200, body: await gateway.resolvePicklist(params.caseId!, providerId, identity) };

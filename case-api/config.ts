@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { readOrCreateSecretFile } from '../codec/secretFile';
-import { httpUrlVariable, parseEnvironment, portVariable } from '../config/environment';
+import { ConfigurationError, httpUrlVariable, parseEnvironment, portVariable } from '../config/environment';
 import { dataPath } from '../config/projectRoot';
-import { apiKeyListSchema, roleNameSchema, type ApiKeyEntry } from './apiKeys';
+import { apiKeyListSchema, roleNameSchema, scopeKeys, scopedKeyNamesSchema, type ApiKeyEntry } from './apiKeys';
 import { oidcConfigOf, oidcEnvironment, type OidcConfig } from './console/oidcConfig';
 import { defaultApiKeyFile, embeddedKeyEntries, readOrCreateEmbeddedKeys } from './embeddedApiKeys';
 
@@ -38,6 +38,11 @@ export const DEFAULT_CONSOLE_LONG_POLL_SECONDS = 25;
 export const caseApiEnvironment = {
   CASE_API_PORT: portVariable.default(8490),
   CASE_API_KEYS: apiKeyListSchema.optional(),
+  /**
+   * Origination keys (by name) that see only the cases they started; unset or unnamed: a key sees
+   * every case.
+   */
+  CASE_API_SCOPED_KEYS: scopedKeyNamesSchema.optional(),
   CASE_API_MAX_BODY: z.coerce
     .number({ error: 'must be a number of bytes' })
     .int()
@@ -53,7 +58,10 @@ export const caseApiEnvironment = {
     .int()
     .positive('must be a positive number')
     .default(300),
-  /** Failed console sign-ins per 15 minutes and client address. */
+  /**
+   * Failed console sign-ins per 15 minutes, client address and operator name (a key alone: per
+   * client address); five times as many per operator name from every address (requestLimits.ts).
+   */
   CASE_API_SIGN_IN_FAILURE_LIMIT: z.coerce
     .number({ error: 'must be a number of attempts' })
     .int()
@@ -87,7 +95,7 @@ export interface CaseApiConfig {
   keyFile?: string;
   maxBodyBytes: number;
   rateLimitPerMinute: number;
-  /** Failed console sign-ins per 15 minutes and client address. */
+  /** Failed console sign-ins per 15 minutes, client address and operator name (requestLimits.ts). */
   signInFailureLimit?: number;
   /** Express `trust proxy` (hops, or addresses and subnets of the proxies); unset: none trusted. */
   trustProxy?: number | string;
@@ -108,9 +116,14 @@ export function readCaseApiConfig(env: NodeJS.ProcessEnv = process.env, keyFile 
   const c = parseEnvironment(caseApiEnvironment, env);
   const oidc = oidcConfigOf(c);
   const embedded = c.CASE_API_KEYS ? undefined : embeddedKeyEntries(readOrCreateEmbeddedKeys(keyFile));
+  const { keys, problems } = scopeKeys(c.CASE_API_KEYS ?? embedded!, c.CASE_API_SCOPED_KEYS ?? []);
+  if (problems.length)
+    throw new ConfigurationError(
+      `Invalid configuration:\n${problems.map((p) => `  CASE_API_SCOPED_KEYS: ${p}`).join('\n')}`,
+    );
   return {
     port: c.CASE_API_PORT,
-    keys: c.CASE_API_KEYS ?? embedded!,
+    keys,
     keyFile: embedded ? keyFile : undefined,
     maxBodyBytes: c.CASE_API_MAX_BODY,
     rateLimitPerMinute: c.CASE_API_RATE_LIMIT,

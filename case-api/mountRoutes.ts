@@ -8,13 +8,14 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { describeIssues } from '../provider';
 import { mayWaive } from './apiKeys';
-import { callerOf, mayCall } from './authenticate';
+import { callerOf, mayCall, ownerOf } from './authenticate';
 import type { CaseGateway } from './caseGateway';
 import { HttpError } from './httpError';
 import { refuseOtherMediaTypes } from './mediaType';
 import { refuseNul } from './nulCharacters';
 import { answerRequestId, requestIdOf } from './requestId';
 import { stepChoiceProblem } from '../client/journeyInput';
+import { isIdIssue } from '../client/idSchemas';
 import { operatorIdentity, type OperatorIdentity } from '../client/operatorIdentity';
 import type { RouteSpec } from './routeSpec';
 
@@ -63,7 +64,10 @@ export function mountRoutes(
         const identity = identityOf(route, parsed.headers, caller.name, requestIdOf(res));
         // A repeat of an idempotent request is audited, and answered, under the Update id its key makes.
         if (identity.updateId) answerRequestId(res, identity.requestId);
-        const input = { ...parsed, identity };
+        const owner = ownerOf(caller);
+        // A key scoped to its own cases finds another's case as it finds no case: 404.
+        if (parsed.params.caseId !== undefined) await gateway.refuseUnlessStartedBy(parsed.params.caseId, owner);
+        const input = { ...parsed, identity, owner };
         // What the route takes, after its schema dropped what it ignores (an unknown field's value).
         refuseNul({ path: input.params, query: input.query, body: input.body });
         const answer = await route.handle(input, gateway);
@@ -123,6 +127,10 @@ function parse(schema: z.ZodType | undefined, value: unknown, where: string): un
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
+  // A well-formed body whose only faults are ids this API cannot use (too long, other characters):
+  // unprocessable, not malformed, each named with its limit and fix (client/idSchemas.ts).
+  if (where === 'body' && result.error.issues.every(isIdIssue))
+    throw new HttpError(422, 'invalid_id', `Invalid ${where}: ${describeIssues(result.error).join('; ')}`);
   // A well-formed start whose only fault is the steps it asks for: unprocessable, not malformed.
   // An unknown step is the whole story: that no known step is left is its consequence.
   const choices = result.error.issues.map(stepChoiceProblem);

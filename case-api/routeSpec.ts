@@ -20,6 +20,12 @@ export interface RouteInput {
    * then the request's id too (mountRoutes.ts). An operator action goes under it.
    */
   identity: OperatorIdentity;
+  /**
+   * The name of a key scoped to the cases it started (apiKeys.ts), whose requests see only those:
+   * a case route has refused another's case already (mountRoutes.ts); a list or a start takes it.
+   * Undefined: every case.
+   */
+  owner?: string;
 }
 
 export interface RouteAnswer {

@@ -18,10 +18,12 @@ export interface StartRequest extends Record<string, unknown> {
   people?: { personId: string }[] | undefined;
 }
 
+/** `startedBy`: the name of the API key that sends the start, kept with the first (caseStarts.ts). */
 export async function admitStart(
   request: StartRequest,
   caseFile: CaseFileStore | undefined,
   provider: ProviderClient | undefined,
+  startedBy?: string,
 ): Promise<void> {
   const known = caseFile && (await caseStartOf(caseFile.pool, request.caseId));
   if (known) return sameAsFirst(caseFile, known.request, request);
@@ -30,6 +32,7 @@ export async function admitStart(
   const kept = await recordCaseStart(caseFile.pool, {
     caseId: request.caseId,
     reference: request.reference ?? null,
+    startedBy,
     // As JSON stores it: a field left out and one given as undefined are the same.
     request: JSON.parse(JSON.stringify(request)) as Record<string, unknown>,
   });

@@ -22,6 +22,8 @@ export const caseListQuerySchema = z.object({
   name: z.string().min(1).max(200).optional(),
   /** The lender's own reference for the case, exactly as it was started with (migration 009). */
   reference: z.string().min(1).max(200).optional(),
+  /** Only the cases this API key started (migration 012): what a key scoped to its own cases lists. */
+  startedBy: z.string().min(1).max(64).optional(),
   /** The operator who owns the case; the empty string: cases nobody owns. */
   assignee: z.string().max(200).optional(),
   sort: z.enum(caseSorts).default('newest'),
@@ -98,11 +100,14 @@ function filters(query: z.output<typeof caseListQuerySchema>, param: (value: unk
     where.push(
       `EXISTS (SELECT 1 FROM case_starts c WHERE c.case_id = j.case_id AND c.reference = ${param(query.reference)})`,
     );
+  if (query.startedBy)
+    where.push(
+      `EXISTS (SELECT 1 FROM case_starts c WHERE c.case_id = j.case_id AND c.started_by = ${param(query.startedBy)})`,
+    );
   if (query.name) {
     const pattern = param(`%${likeEscaped(query.name)}%`);
     where.push(`(EXISTS (SELECT 1 FROM case_parties p WHERE p.case_id = j.case_id AND p.name ILIKE ${pattern})
-      OR EXISTS (SELECT 1 FROM credit_reports r WHERE r.case_id = j.case_id AND r.report->>'company_name'
-        ILIKE ${pattern}))`);
+      OR EXISTS (SELECT 1 FROM credit_reports r WHERE r.case_id = j.case_id AND r.company_name ILIKE ${pattern}))`);
   }
   return where;
 }

@@ -1,7 +1,8 @@
 /**
  * The start request of each case, as the case API took it: the first one is kept, so that a
  * repeat can be compared with it (the same request answers as the first; another is refused,
- * naming what differs), and the lender's reference is searchable.
+ * naming what differs), and the lender's reference is searchable. The name of the API key that
+ * started the case is kept with it (migration 012): a key scoped to its own cases sees only those.
  */
 import type { Pool } from 'pg';
 import { inTransaction } from './transaction';
@@ -13,14 +14,15 @@ export interface CaseStart {
 }
 
 /**
- * Keeps the request unless the case has one already; answers the one kept (this request when it
- * was the first).
+ * Keeps the request, and the name of the key that sent it (`startedBy`), unless the case has a
+ * start already; answers the one kept (this request when it was the first).
  */
-export function recordCaseStart(pool: Pool, start: CaseStart): Promise<CaseStart> {
+export function recordCaseStart(pool: Pool, start: CaseStart & { startedBy?: string }): Promise<CaseStart> {
   return inTransaction(pool, async (client) => {
     await client.query(
-      'INSERT INTO case_starts (case_id, reference, request) VALUES ($1, $2, $3) ON CONFLICT (case_id) DO NOTHING',
-      [start.caseId, start.reference, JSON.stringify(start.request)],
+      `INSERT INTO case_starts (case_id, reference, request, started_by) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (case_id) DO NOTHING`,
+      [start.caseId, start.reference, JSON.stringify(start.request), start.startedBy ?? null],
     );
     const { rows } = await client.query<{ reference: string | null; request: Record<string, unknown> }>(
       'SELECT reference, request FROM case_starts WHERE case_id = $1',
@@ -40,5 +42,19 @@ export function caseStartOf(pool: Pool, caseId: string): Promise<CaseStart | und
     );
     const kept = rows[0];
     return kept && { caseId, reference: kept.reference, request: kept.request };
+  });
+}
+
+/**
+ * Who started a case: the API key's name; null for a case started without one (the CLI, or before
+ * migration 012); undefined when the case API never started the case.
+ */
+export function caseStarterOf(pool: Pool, caseId: string): Promise<string | null | undefined> {
+  return inTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ started_by: string | null }>(
+      'SELECT started_by FROM case_starts WHERE case_id = $1',
+      [caseId],
+    );
+    return rows[0]?.started_by;
   });
 }

@@ -71,7 +71,7 @@ export type JourneySummary = CaseListRow;
 /** The queue's filters (case-file/caseQueue.ts); only the read model answers them. */
 export type JourneyListFilters = Pick<
   CaseListQuery,
-  'step' | 'stepState' | 'waitingLongerThanMs' | 'name' | 'reference' | 'assignee' | 'sort'
+  'step' | 'stepState' | 'waitingLongerThanMs' | 'name' | 'reference' | 'assignee' | 'sort' | 'startedBy'
 >;
 
 export interface JourneyPage {

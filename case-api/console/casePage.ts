@@ -10,7 +10,7 @@ import type { TimelineEntry } from '../../case-file/caseTimeline';
 import { escapeHtml } from '../escapeHtml';
 import type { caseView } from '../caseView';
 import { evidenceSection } from './evidenceView';
-import { stepLabel, when, type Names } from './format';
+import { operatorLabel, stepLabel, when, type Names, type OperatorNames } from './format';
 import { timelineSection } from './timelineView';
 
 type CaseView = ReturnType<typeof caseView>;
@@ -31,6 +31,8 @@ export interface CasePageContext {
   /** The operators a case can be assigned to, and who is signed in. */
   operators: readonly string[];
   me: string;
+  /** The names of the OIDC operators the page names (its owner, its timeline's actors). */
+  operatorNames?: OperatorNames;
   /**
    * Whether the signed-in operator holds the role that may waive (CASE_API_WAIVE_ROLE); false hides
    * the waive forms.
@@ -92,13 +94,13 @@ ${desk?.record ? ownerBox(desk.record, ctx, action, hidden) : ''}
 ${reasons}
 ${stepsTable}
 ${cancel}
-${desk ? evidenceSection(desk.evidence, names) + timelineSection(desk.timeline, names) : ''}</div>`;
+${desk ? evidenceSection(desk.evidence, names) + timelineSection(desk.timeline, names, ctx.operatorNames) : ''}</div>`;
 }
 
 /** Who owns the case, and the forms to take it, give it to a colleague, or release it. */
 function ownerBox(record: CaseRecord, ctx: CasePageContext, action: (p: string) => string, hidden: string): string {
   const owner = record.assignee
-    ? `<strong id="owner">${escapeHtml(record.assignee)}</strong> since ${when(record.assignedAt)}`
+    ? `<strong id="owner">${operatorLabel(record.assignee, ctx.operatorNames)}</strong> since ${when(record.assignedAt)}`
     : '<span id="owner" class="muted">nobody</span>';
   const form = (body: string) =>
     `<form class="inline" method="post" action="${action('assign')}">${hidden}${body}</form>`;

@@ -22,7 +22,8 @@ import { page } from './layout';
 import { liveScript } from './liveScript';
 import { queueBody } from './queuePage';
 import { mountConsoleSessions, sameOrigin } from './consoleSessions';
-import { csrfTokenMatches, type Session } from './session';
+import { csrfTokenMatches, shownName, type Session } from './session';
+import { operatorNamesOf } from '../../case-file/consoleOperators';
 
 export interface ConsoleOptions {
   namespace: string;
@@ -50,13 +51,22 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
     void res.status(status).type('html').set('Cache-Control', 'no-store').send(body);
 
   router.get('/console/live.js', (_req, res) => void res.type('application/javascript').send(liveScript));
-  mountConsoleSessions(router, config, form, html);
+  mountConsoleSessions(router, config, form, html, gateway.caseFilePool);
 
   const operators = [...new Set(config.keys.filter((k) => k.role === 'operator').map((k) => k.name))];
   const watcher = gateway.desk ? new ChangeWatcher(gateway.desk) : undefined;
   const me = (res: Response) => (res.locals.session as Session).key;
   const waives = (res: Response) => mayWaive(config.waiveRole, res.locals.roles as string[] | undefined);
-  const signedIn = (res: Response) => ({ csrf: res.locals.csrf as string, name: me(res) });
+  const signedIn = (res: Response) => ({ csrf: res.locals.csrf as string, name: shownName(res.locals.session) });
+  const pool = gateway.caseFilePool;
+  /** The names of the OIDC operators among these identities (none without a case file). */
+  const namesOf = async (identities: (string | null | undefined)[]) =>
+    pool
+      ? operatorNamesOf(
+          pool,
+          identities.filter((i): i is string => Boolean(i)),
+        )
+      : undefined;
 
   router.get('/console', async (req, res) => {
     const filters = queueFiltersOf(req.query);
@@ -65,7 +75,15 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
       const mark = await watcher?.mark({ queue: true });
       const { state, ...listFilters } = listFiltersOf(filters);
       const found = await gateway.list(state, 50, filters.cursor, listFilters);
-      const body = queueBody(found.cases, { filters, operators, me: me(res), nextCursor: found.nextPageToken, mark });
+      const operatorNames = await namesOf(found.cases.map((c) => c.assignee));
+      const body = queueBody(found.cases, {
+        filters,
+        operators,
+        me: me(res),
+        operatorNames,
+        nextCursor: found.nextPageToken,
+        mark,
+      });
       html(res, 200, page('Queue', body, { signedIn: signedIn(res), live: true }));
     } catch (error) {
       showError(res, error);
@@ -118,9 +136,21 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
             mark,
           }
         : undefined;
+    const operatorNames = await namesOf([
+      desk?.record?.assignee,
+      ...(desk?.timeline ?? []).flatMap((e) => (e.kind === 'operator_action' ? [e.actor, e.assignee] : [])),
+    ]);
     const body = caseBody(
       view,
-      { csrf: res.locals.csrf, webUi, operators, me: me(res), mayWaive: waives(res), desk: desk || undefined },
+      {
+        csrf: res.locals.csrf,
+        webUi,
+        operators,
+        me: me(res),
+        operatorNames,
+        mayWaive: waives(res),
+        desk: desk || undefined,
+      },
       flash,
     );
     html(res, status, page(`Case ${caseId}`, body, { signedIn: signedIn(res), live: true }));

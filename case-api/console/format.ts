@@ -18,6 +18,18 @@ export function age(iso: string | null | undefined, now = Date.now()): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
+/**
+ * The names of OIDC operators by the identity audits and assignments record (`<iss>#<sub>`;
+ * case-file/consoleOperators.ts). An API key's name is shown as it is.
+ */
+export type OperatorNames = ReadonlyMap<string, string>;
+
+/** An operator as the console shows them: by name, their recorded identity in the tooltip. */
+export function operatorLabel(identity: string, operators: OperatorNames | undefined): string {
+  const name = operators?.get(identity);
+  return name ? `<span title="${escapeHtml(identity)}">${escapeHtml(name)}</span>` : escapeHtml(identity);
+}
+
 /** People's names by person id, for step keys `identity-verification/<personId>`. */
 export type Names = ReadonlyMap<string, string>;
 

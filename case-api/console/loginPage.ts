@@ -18,9 +18,11 @@ export function loginBody(error?: string, oidc?: OidcConfig): string {
   }
   return (
     `<h1>Sign in</h1>${problem}\n` +
-    '<form method="post" action="/console/login" class="box"><label>Operator API key ' +
+    '<form method="post" action="/console/login" class="box"><label>Operator name ' +
+    '<input type="text" name="name" autocomplete="username" maxlength="64"></label> <label>Operator API key ' +
     '<input type="password" name="key" autocomplete="off" required></label> <button>Sign in</button></form>\n' +
     '<p class="muted">Keys with the operator role only; the key names you, and what you do is recorded under that ' +
-    'name. The session lasts 8 hours.</p>'
+    "name. Give the key's name too: failed sign-ins from this address then do not hold you up. The session " +
+    'lasts 8 hours.</p>'
   );
 }

@@ -8,8 +8,10 @@
  *   the browser to the issuer.
  * - `GET /console/oidc/callback` checks the answer against that cookie (openid-client checks the
  *   state, the PKCE code exchange, the ID token's signature, issuer, audience, expiry and nonce),
- *   and opens a console session named by the ID token (`CONSOLE_OIDC_NAME_CLAIM`, else
- *   preferred_username, else sub) with its roles (`CONSOLE_OIDC_ROLES_CLAIM`). It answers a page
+ *   and opens a console session for the ID token's issuer and subject (`<iss>#<sub>`: what audits
+ *   and assignments record, unique and never reassigned), shown by its name
+ *   (`CONSOLE_OIDC_NAME_CLAIM`, else preferred_username, else sub; kept in the case file so that the
+ *   console shows audits and owners by name), with its roles (`CONSOLE_OIDC_ROLES_CLAIM`). It answers a page
  *   that navigates to /console rather than a redirect: a redirect would still be part of the
  *   navigation that came from the issuer's site, and the SameSite=Strict session cookie would not
  *   be sent with it.
@@ -18,8 +20,10 @@
  * failure), so the API starts while the identity provider is unreachable.
  */
 import type { Request, Response, Router } from 'express';
+import type { Pool } from 'pg';
 import type * as OpenIdClient from 'openid-client';
 import { z } from 'zod';
+import { recordOperatorName } from '../../case-file/consoleOperators';
 import type { CaseApiConfig } from '../config';
 import { importEsm } from '../esmImport';
 import { page } from './layout';
@@ -30,6 +34,7 @@ import {
   SESSION_LIFETIME_MS,
   cookieValue,
   createOidcSession,
+  oidcIdentity,
   readSignedValue,
   signValue,
 } from './session';
@@ -48,7 +53,16 @@ const flowSchema = z.object({
   exp: z.number().int(),
 });
 
-export function mountOidcSignIn(router: Router, config: CaseApiConfig, oidc: OidcConfig, html: Html): void {
+/** Audits and assignments take an operator of at most this many characters. */
+const MAX_IDENTITY_LENGTH = 200;
+
+export function mountOidcSignIn(
+  router: Router,
+  config: CaseApiConfig,
+  oidc: OidcConfig,
+  html: Html,
+  caseFile?: Pool,
+): void {
   const secret = config.sessionSecret;
   const signInPage = (status: number, res: Response, error: string) =>
     html(res, status, page('Sign in', loginBody(error, oidc)));
@@ -137,11 +151,21 @@ export function mountOidcSignIn(router: Router, config: CaseApiConfig, oidc: Oid
           `again.`,
       );
     }
+    // openid-client checked that the ID token has both, and that `iss` is the configured issuer.
+    const identity = oidcIdentity(String(claims.iss), String(claims.sub));
+    if (identity.length > MAX_IDENTITY_LENGTH)
+      return signInPage(
+        401,
+        res,
+        'The identity provider named you with a subject too long to record; ask an administrator.',
+      );
     const name = [claimAt(claims, oidc.nameClaim), claims.preferred_username, claims.sub]
       .find((v): v is string => typeof v === 'string' && v.trim() !== '')!
       .trim()
       .slice(0, 200);
+    if (caseFile) await recordOperatorName(caseFile, identity, name);
     const { cookieValue: value } = createOidcSession(secret, {
+      identity,
       name,
       roles: rolesOf(claimAt(claims, oidc.rolesClaim)),
     });

@@ -7,7 +7,7 @@
 import type { CaseSummary } from '../caseGateway';
 import { escapeHtml } from '../escapeHtml';
 import { journeyStates } from '../schemas';
-import { age, when } from './format';
+import { age, operatorLabel, when, type OperatorNames } from './format';
 import { stepStates } from '../../client/stepState';
 import { NOBODY, queueHref, waitingChoices, type QueueFilters } from './queueFilters';
 
@@ -16,6 +16,8 @@ export interface QueueContext {
   /** The operators a case can be assigned to (the console's operator names), and who is signed in. */
   operators: readonly string[];
   me: string;
+  /** The names of the OIDC operators who own the listed cases. */
+  operatorNames?: OperatorNames;
   nextCursor: string | null;
   /** The queue's mark in the case file when it was read (changeWatcher.ts); absent: no live updates. */
   mark?: string;
@@ -30,7 +32,7 @@ export function queueBody(cases: CaseSummary[], ctx: QueueContext): string {
     ctx.nextCursor ? `<a href="${escapeHtml(queueHref(ctx.filters, ctx.nextCursor))}" rel="next">Next page</a>` : '',
   ].filter(Boolean);
   return `<h1>Cases</h1>${filterForm(ctx)}
-<div data-live${live}>${table(cases, ctx.me)}${pages.length ? `<p>${pages.join(' · ')}</p>` : ''}</div>`;
+<div data-live${live}>${table(cases, ctx.me, ctx.operatorNames)}${pages.length ? `<p>${pages.join(' · ')}</p>` : ''}</div>`;
 }
 
 function filterForm(ctx: QueueContext): string {
@@ -83,16 +85,16 @@ ${select(
 <button>Show</button> <a href="/console">Clear</a></form>`;
 }
 
-function table(cases: CaseSummary[], me: string): string {
+function table(cases: CaseSummary[], me: string, operators: OperatorNames | undefined): string {
   if (cases.length === 0) return '<p class="muted">No case matches.</p>';
-  const rows = cases.map((c) => row(c, me)).join('');
+  const rows = cases.map((c) => row(c, me, operators)).join('');
   return (
     `<table class="queue"><thead><tr><th>Case</th><th>Applicants</th><th>State</th><th>What is wrong</th>` +
     `<th>Waiting since</th><th>Deadline</th><th>Owner</th></tr></thead><tbody>${rows}</tbody></table>`
   );
 }
 
-function row(c: CaseSummary, me: string): string {
+function row(c: CaseSummary, me: string, operators: OperatorNames | undefined): string {
   const href = `/console/cases/${encodeURIComponent(c.caseId)}`;
   const title = c.company ? escapeHtml(c.company) : '<span class="muted">no company</span>';
   const applicants = (c.applicants ?? [])
@@ -105,7 +107,7 @@ function row(c: CaseSummary, me: string): string {
   const deadline = deadlineCell(c);
   const reference = c.reference ? `<div class="reference">ref <code>${escapeHtml(c.reference)}</code></div>` : '';
   const owner = c.assignee
-    ? `${escapeHtml(c.assignee)}${c.assignee === me ? ' <span class="muted">(me)</span>' : ''}`
+    ? `${operatorLabel(c.assignee, operators)}${c.assignee === me ? ' <span class="muted">(me)</span>' : ''}`
     : '<span class="muted">nobody</span>';
   return (
     `<tr data-case="${escapeHtml(c.caseId)}"><td><a href="${href}">${title}</a><div><code class="muted">` +

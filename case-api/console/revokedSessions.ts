@@ -1,21 +1,28 @@
 /**
  * Sessions signed out before they expired. Session cookies are stateless (signed), so signing out
- * must remember the session id until the cookie would have expired anyway; entries are dropped
- * then. Held by the API process: with several API processes behind a load balancer, a signed-out
- * cookie still works on the others until it expires (docs/deployment.md, Security).
+ * must remember the session id until the cookie would have expired anyway. With a case file the
+ * ids are kept there (case-file/consoleSessionRecords.ts): a signed-out cookie stays refused by
+ * every API process and after a restart. Without one (an API process with no DATABASE_URL) they
+ * are held by this process only, and forgotten when it stops (docs/deployment.md, Security).
  */
+import type { Pool } from 'pg';
+import { isSessionRevoked, recordRevokedSession } from '../../case-file/consoleSessionRecords';
 import type { Session } from './session';
 
 export class RevokedSessions {
   private readonly until = new Map<string, number>();
 
-  add(session: Session): void {
+  constructor(private readonly pool?: Pool) {}
+
+  async add(session: Session): Promise<void> {
+    if (this.pool) return recordRevokedSession(this.pool, session.sid, session.exp);
     this.prune();
     this.until.set(session.sid, session.exp);
   }
 
-  has(session: Session): boolean {
-    return this.until.has(session.sid);
+  has(session: Session): Promise<boolean> {
+    if (this.pool) return isSessionRevoked(this.pool, session.sid);
+    return Promise.resolve(this.until.has(session.sid));
   }
 
   private prune(now = Date.now()): void {

@@ -4,8 +4,9 @@
  * secret). The payload names the API key that logged in (by its configured name and a digest of
  * its hash, so a key rotated under the same name ends the sessions of the old one) and when the
  * session ends; each session has a random id from which its CSRF token is derived. An OpenID
- * Connect session (kind `oidc`, oidcSignIn.ts) names the operator and their roles as the ID token
- * gave them, and has no key.
+ * Connect session (kind `oidc`, oidcSignIn.ts) identifies the operator by the ID token's issuer and
+ * subject (what audits and assignments record), carries the name shown for them and their roles as
+ * the ID token gave them, and has no key.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
@@ -16,8 +17,13 @@ export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
 const sessionSchema = z.object({
   sid: z.string().min(16),
   kind: z.enum(['key', 'oidc']).default('key'),
-  /** The operator's name: the key's configured name, or the ID token's name. */
+  /**
+   * Who the operator is, as audits and assignments record them: the key's configured name, or the
+   * ID token's `<iss>#<sub>` (oidcIdentity).
+   */
   key: z.string().min(1),
+  /** The name shown for an OIDC operator (the ID token's name claim); a key session shows `key`. */
+  name: z.string().min(1).max(200).optional(),
   /** A key session's key hash digest. */
   kh: z.string().min(16).optional(),
   /** An OIDC session's roles, from the ID token. */
@@ -47,16 +53,23 @@ export function createSession(
   });
 }
 
-/** A session for an operator the identity provider signed in (by the ID token's name and roles). */
+/**
+ * An OIDC operator's identity: the issuer and the subject, which together name one account that
+ * the identity provider never reassigns (a name claim may be shared, and its owner may edit it).
+ */
+export const oidcIdentity = (issuer: string, subject: string) => `${issuer}#${subject}`;
+
+/** A session for an operator the identity provider signed in (by the ID token's issuer and subject). */
 export function createOidcSession(
   secret: string,
-  operator: { name: string; roles: string[] },
+  operator: { identity: string; name: string; roles: string[] },
   now = Date.now(),
 ): { session: Session; cookieValue: string } {
   return signed(secret, {
     sid: randomBytes(18).toString('base64url'),
     kind: 'oidc',
-    key: operator.name,
+    key: operator.identity,
+    name: operator.name,
     roles: operator.roles,
     exp: now + SESSION_LIFETIME_MS,
   });
@@ -91,6 +104,9 @@ export function readSession(secret: string, cookieValue: string | undefined, now
   const parsed = sessionSchema.safeParse(readSignedValue(secret, cookieValue));
   return parsed.success && parsed.data.exp > now ? parsed.data : null;
 }
+
+/** The name the console shows for the signed-in operator. */
+export const shownName = (session: Session) => session.name ?? session.key;
 
 /** The CSRF token of a session: put in every form, checked on every action. */
 export const csrfToken = (secret: string, session: Session) => mac(secret, `csrf:${session.sid}`);

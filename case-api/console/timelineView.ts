@@ -4,7 +4,7 @@
  */
 import type { TimelineEntry } from '../../case-file/caseTimeline';
 import { escapeHtml } from '../escapeHtml';
-import { when, stepLabel, type Names } from './format';
+import { operatorLabel, when, stepLabel, type Names, type OperatorNames } from './format';
 
 const verbs: Record<Extract<TimelineEntry, { kind: 'operator_action' }>['action'], string> = {
   retryStep: 'retried',
@@ -15,10 +15,10 @@ const verbs: Record<Extract<TimelineEntry, { kind: 'operator_action' }>['action'
   release: 'released the case',
 };
 
-export function timelineSection(entries: readonly TimelineEntry[], names: Names): string {
+export function timelineSection(entries: readonly TimelineEntry[], names: Names, operators?: OperatorNames): string {
   const items = [...entries]
     .reverse()
-    .map((e) => `<li class="${escapeHtml(e.kind)}">${when(e.at)} ${describe(e, names)}</li>`)
+    .map((e) => `<li class="${escapeHtml(e.kind)}">${when(e.at)} ${describe(e, names, operators)}</li>`)
     .join('');
   return (
     `<section id="timeline"><h2>Timeline</h2>` +
@@ -27,17 +27,17 @@ export function timelineSection(entries: readonly TimelineEntry[], names: Names)
   );
 }
 
-function describe(e: TimelineEntry, names: Names): string {
+function describe(e: TimelineEntry, names: Names, operators: OperatorNames | undefined): string {
   switch (e.kind) {
     case 'operator_action': {
       const what =
         e.action === 'assign'
-          ? `assigned the case to <strong>${escapeHtml(e.assignee ?? '')}</strong>`
+          ? `assigned the case to <strong>${operatorLabel(e.assignee ?? '', operators)}</strong>`
           : `${escapeHtml(verbs[e.action])}${e.step ? ` ${stepLabel(e.step, names)}` : ''}`;
       const outcome =
         e.outcome === 'accepted' ? '' : ` <span class="state failed">refused</span> ${escapeHtml(e.message ?? '')}`;
       return (
-        `<strong class="actor">${escapeHtml(e.actor)}</strong> ${what}` +
+        `<strong class="actor">${operatorLabel(e.actor, operators)}</strong> ${what}` +
         `${e.reason ? `: <q class="reason">${escapeHtml(e.reason)}</q>` : ''}${outcome}`
       );
     }

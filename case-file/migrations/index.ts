@@ -9,6 +9,8 @@ import { sql as queueDeadline } from './007_queueDeadline';
 import { sql as purchaseLedger } from './008_purchaseLedger';
 import { sql as caseStarts } from './009_caseStarts';
 import { sql as caseEventReferences } from './010_caseEventReferences';
+import { sql as sealedPayloads } from './011_sealedPayloads';
+import { sql as consoleSessionsAndStarters } from './012_consoleSessionsAndStarters';
 
 export interface Migration {
   version: number;
@@ -27,4 +29,6 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: 'purchase ledger', sql: purchaseLedger },
   { version: 9, name: 'case starts', sql: caseStarts },
   { version: 10, name: 'case event references', sql: caseEventReferences },
+  { version: 11, name: 'sealed payloads', sql: sealedPayloads },
+  { version: 12, name: 'console sessions and case starters', sql: consoleSessionsAndStarters },
 ];

@@ -83,6 +83,7 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
   let provider: ReturnType<typeof startProcess>;
   let api: ReturnType<typeof startProcess>;
   let apiUrl: string;
+  let issuer: string;
   const contexts: BrowserContext[] = [];
   const control = (p: string, body?: unknown) => simulatorControl(stack.simulator)(p, body);
 
@@ -109,7 +110,7 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
         grace: { name: 'Grace Hopper', roles: ['operator'] },
       }),
     });
-    const { issuer } = JSON.parse(await provider.line((l) => l.startsWith('{"issuer"'))) as { issuer: string };
+    ({ issuer } = JSON.parse(await provider.line((l) => l.startsWith('{"issuer"'))) as { issuer: string });
     api = startProcess(['--import', 'tsx', path.join(root, 'case-api/main.ts')], {
       TEMPORAL_ADDRESS: stack.temporal.address,
       TEMPORAL_NAMESPACE: stack.temporal.namespace,
@@ -223,6 +224,16 @@ describeWithChromium('console sign-in with OpenID Connect, and who may waive', (
     expect(Date.parse((await waived.locator('time').getAttribute('datetime'))!)).toBeGreaterThanOrEqual(before - 1000);
     // Grace's refused attempt never reached the journey: the audit holds Ada's waiver alone.
     await expect(ada.locator('#timeline li.operator_action').count()).resolves.toBe(1);
+    // The audit names her by issuer and subject, which the identity provider never changes and no
+    // other operator shares; her display name is only shown.
+    const audited = await caseApiClient(apiUrl)('GET', `/v1/cases/${consoleCase}/timeline`, { key: keys.lead });
+    expect(audited.body.entries.filter((e: { kind: string }) => e.kind === 'operator_action')).toMatchObject([
+      { actor: `${issuer}#ada`, action: 'waiveStep', outcome: 'accepted' },
+    ]);
+    await ada.click('button:has-text("Assign to me")');
+    await expect(ada.textContent('#owner')).resolves.toBe('Ada Lovelace');
+    const assigned = await caseApiClient(apiUrl)('GET', `/v1/cases/${consoleCase}`, { key: keys.lead });
+    expect(assigned.body.assignee).toBe(`${issuer}#ada`);
 
     // API keys: an operator key without the role is refused; one with `+waiver` waives.
     const call = caseApiClient(apiUrl);

@@ -142,17 +142,18 @@ test('a console session is refused when forged, altered or expired; its CSRF tok
   expect(csrfTokenMatches(secret, session, undefined)).toBe(false);
 });
 
-test("an OpenID Connect session carries the operator's name and roles, signed like a key session", () => {
+test("an OpenID Connect session carries the operator's identity, name and roles, signed like a key session", () => {
   const secret = 'a'.repeat(40);
   const { session, cookieValue } = createOidcSession(
     secret,
-    { name: 'Ada Lovelace', roles: ['operator', 'waiver'] },
+    { identity: 'https://idp.example#ada', name: 'Ada Lovelace', roles: ['operator', 'waiver'] },
     1_000,
   );
   expect(readSession(secret, cookieValue, 2_000)).toEqual({
     ...session,
     kind: 'oidc',
-    key: 'Ada Lovelace',
+    key: 'https://idp.example#ada',
+    name: 'Ada Lovelace',
     roles: ['operator', 'waiver'],
   });
   const [, signature] = cookieValue.split('.');

@@ -12,7 +12,7 @@ export interface paths {
         };
         /**
          * List cases, newest first, optionally by journey state, step, time waited, name, reference or assignee
-         * @description Reads the case file's read model, which every journey writes at each change: pass nextPageToken back as pageToken (a page never repeats or skips a case written meanwhile).
+         * @description Reads the case file's read model, which every journey writes at each change: pass nextPageToken back as pageToken (a page never repeats or skips a case written meanwhile). A key scoped to its own cases (CASE_API_SCOPED_KEYS) lists, searches and reads only the cases it started: to it, any other case is not found (404); other keys see every case.
          */
         get: operations["listCases"];
         put?: never;
@@ -1003,6 +1003,7 @@ export interface components {
             subject: string | null;
         };
         ResolvePicklistRequest: {
+            /** @description The credit bureau's id of the company (a picklist entry's provider_id): printable ASCII, not empty, not starting or ending with a space, at most 200 characters */
             providerId: string;
         };
         RetryStepRequest: {
@@ -1038,9 +1039,10 @@ export interface components {
         StartCaseRequest: {
             /** @default false */
             automaticPicklistRule?: boolean;
-            /** @description The provider's case id (its case entity, which the lender creates at the provider first; docs/integration.md): letters, digits, . _ : -, at most 200 characters */
+            /** @description The provider's case id (its case entity, which the lender creates at the provider first; docs/integration.md): letters, digits, . _ : -, starting with a letter or digit, at most 200 characters */
             caseId: string;
             company?: {
+                /** @description The provider's company id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 company_id: string;
                 company_name?: string | null;
                 company_number?: string | null;
@@ -1058,9 +1060,10 @@ export interface components {
             people?: {
                 /** @description The person's name: recorded in the case file, where the queue shows and searches it; never sent to the journey */
                 name?: string;
+                /** @description The provider's person id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 personId: string;
             }[];
-            /** @description The lender's own reference for the case (its application id): never sent to the provider, stored and searchable (GET /v1/cases?reference=…) */
+            /** @description The lender's own reference for the case (its application id): never sent to the provider, stored and searchable (GET /v1/cases?reference=…); printable ASCII, not empty, not starting or ending with a space, at most 200 characters */
             reference?: string;
             steps: {
                 /** @default false */
@@ -1386,7 +1389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The case was started with another input (start_conflict), or it is closed and a start would change nothing (case_closed: `journey retry` runs it again); the message names the fields that differ */
+            /** @description The case was started with another input (start_conflict), or it is closed and a start would change nothing (case_closed: `journey retry` runs it again); the message names the fields that differ. To a key scoped to its own cases, a case another key started (start_conflict, naming nothing) */
             409: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). */
@@ -1419,7 +1422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The steps asked for: a name that is no step (unknown_step), or no step at all (no_step); or an id the provider does not know (unknown_provider_id), named */
+            /** @description The steps asked for: a name that is no step (unknown_step), or no step at all (no_step); an id this API cannot use (invalid_id: caseId, personId, company_id, provider_id or reference too long or holding other characters), named with its limit; or an id the provider does not know (unknown_provider_id), named */
             422: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). */
@@ -1459,7 +1462,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The lender's case id: letters, digits, . _ : -, at most 200 characters */
+                /** @description The provider's case id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 caseId: string;
             };
             cookie?: never;
@@ -1550,7 +1553,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The lender's case id: letters, digits, . _ : -, at most 200 characters */
+                /** @description The provider's case id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 caseId: string;
             };
             cookie?: never;
@@ -1667,7 +1670,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The lender's case id: letters, digits, . _ : -, at most 200 characters */
+                /** @description The provider's case id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 caseId: string;
             };
             cookie?: never;
@@ -1795,7 +1798,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The lender's case id: letters, digits, . _ : -, at most 200 characters */
+                /** @description The provider's case id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 caseId: string;
             };
             cookie?: never;
@@ -1886,7 +1889,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The lender's case id: letters, digits, . _ : -, at most 200 characters */
+                /** @description The provider's case id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 caseId: string;
             };
             cookie?: never;
@@ -1980,7 +1983,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The lender's case id: letters, digits, . _ : -, at most 200 characters */
+                /** @description The provider's case id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 caseId: string;
             };
             cookie?: never;
@@ -2079,7 +2082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The Idempotency-Key was used on this case for another step (idempotency_key_reused) */
+            /** @description The Idempotency-Key was used on this case for another step (idempotency_key_reused), or the providerId is not an id a picklist offers (invalid_id: too long or holding other characters) */
             422: {
                 headers: {
                     /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `resolve-picklist/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
@@ -2122,7 +2125,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The lender's case id: letters, digits, . _ : -, at most 200 characters */
+                /** @description The provider's case id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 caseId: string;
                 /** @description A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId> */
                 step: string;
@@ -2266,7 +2269,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description The lender's case id: letters, digits, . _ : -, at most 200 characters */
+                /** @description The provider's case id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 caseId: string;
                 /** @description A step key, URL-encoded: identity-verification/<personId> is identity-verification%2F<personId> */
                 step: string;
@@ -2407,7 +2410,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The lender's case id: letters, digits, . _ : -, at most 200 characters */
+                /** @description The provider's case id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
                 caseId: string;
             };
             cookie?: never;
