@@ -142,16 +142,6 @@ describe('banking step', () => {
       reason: expect.stringMatching(/rejected|damaged/),
     });
   });
-
-  test('no banking outcome before the deadline expires the step', async () => {
-    const caseId = (await control('/cases', {})).case_id;
-    const handle = await start(bankingWorkflow, { caseId, method: 'open_banking', deadline: '2 seconds' });
-    expect(await handle.result()).toMatchObject({
-      state: 'expired',
-      providerIds: { bank_connection_id: expect.any(String) },
-      detail: { connectionLink: expect.any(String) },
-    });
-  });
 });
 
 describe('documents step', () => {
@@ -180,17 +170,6 @@ describe('documents step', () => {
       'PayslipProcessing.Completed',
     ]);
     expect(payslip.occurrences).toBe(1);
-  });
-
-  test('documents not processed by the deadline expire the step, naming them', async () => {
-    await control('/fault-rates', { delivery_drop_rate: 1 }, 'PUT');
-    const caseId = (await control('/cases', {})).case_id;
-    const handle = await start(documentsWorkflow, {
-      caseId,
-      deadline: '2 seconds',
-      documents: [await storedDocument(stack.caseFile, caseId, 'lost.pdf', 'PAYSLIP')],
-    });
-    expect(await handle.result()).toMatchObject({ state: 'expired', reason: expect.stringContaining('lost.pdf') });
   });
 });
 
