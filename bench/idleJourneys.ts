@@ -35,7 +35,7 @@ import { startStack } from '../cli/stack';
 import { workerEnvOf } from '../cli/stackProcessEnv';
 import { failureConverterPath } from '../codec/dataConverter';
 import { workflowsPath } from '../worker/createWorker';
-import { killChildren, startChild, type Child } from './faultHarness/childProcess';
+import { killChildren, startChild, type Child } from '../test/support/faultHarness/childProcess';
 import {
   act,
   newApplicant,
@@ -43,8 +43,8 @@ import {
   type Applicant,
   type Control,
   type JourneyPlan,
-} from './faultHarness/faultJourneys';
-import { simulatorControl } from './faultHarness/rawProviderApi';
+} from '../test/support/faultHarness/faultJourneys';
+import { simulatorControl } from '../test/support/faultHarness/rawProviderApi';
 import type { SimulatorStore } from '../simulator/store';
 import { installRuntimeLogging } from '../worker/runtimeLogging';
 import { reportResult, reportSize } from './benchResult';

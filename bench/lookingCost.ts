@@ -32,7 +32,7 @@ import { freePort } from '../cli/freePort';
 import { startStack, type Stack } from '../cli/stack';
 import { resolveTemporalCli } from '../cli/temporalCli';
 import { journeyStatusQuery } from '../client/journeyMessages';
-import { simulatorControl } from './faultHarness/rawProviderApi';
+import { simulatorControl } from '../test/support/faultHarness/rawProviderApi';
 import { dollarsFor, LIST_PRICE_PER_MILLION_ACTIONS_USD } from './journeyCost/billableActions';
 import { installRuntimeLogging } from '../worker/runtimeLogging';
 import { exitWhenDone } from './exitWhenDone';

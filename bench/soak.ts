@@ -20,8 +20,8 @@ import { workerEnvOf } from '../cli/stackProcessEnv';
 import { projectRoot } from '../cli/temporalCli';
 import { journeyStatusQuery, type JourneyStatus } from '../client/journeyMessages';
 import { resourceStateQuery, type ResourceState } from '../client/resourceMessages';
-import { startChild, killChildren, type Child } from './faultHarness/childProcess';
-import { compareLedger, resourceStates } from './faultHarness/deliveryLedger';
+import { startChild, killChildren, type Child } from '../test/support/faultHarness/childProcess';
+import { compareLedger, resourceStates } from '../test/support/faultHarness/deliveryLedger';
 import {
   act,
   askedOf,
@@ -29,8 +29,8 @@ import {
   startJourney,
   type Applicant,
   type JourneyPlan,
-} from './faultHarness/faultJourneys';
-import { simulatorControl } from './faultHarness/rawProviderApi';
+} from '../test/support/faultHarness/faultJourneys';
+import { simulatorControl } from '../test/support/faultHarness/rawProviderApi';
 import { auditJourneys } from './soak/journeyAudit';
 import { ProcessSampler } from './soak/processSampler';
 import { withFaultSuiteSection } from './soak/faultSuiteSection';

@@ -4,7 +4,7 @@
  * one pass over two maps, no load on the worker.
  */
 import type { SimulatorStore } from '../../simulator/store';
-import type { Applicant } from '../faultHarness/faultJourneys';
+import type { Applicant } from '../../test/support/faultHarness/faultJourneys';
 
 export interface AskedIds {
   requestId: string;

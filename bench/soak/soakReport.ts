@@ -2,8 +2,8 @@
 import os from 'node:os';
 import type { DeliveryLogEntry } from '../../simulator/store';
 import type { JourneyStatus } from '../../client/journeyMessages';
-import type { LedgerReport } from '../faultHarness/deliveryLedger';
-import type { JourneyPlan } from '../faultHarness/faultJourneys';
+import type { LedgerReport } from '../../test/support/faultHarness/deliveryLedger';
+import type { JourneyPlan } from '../../test/support/faultHarness/faultJourneys';
 import type { AuditResult } from './journeyAudit';
 import type { ProcessFigures } from './processSampler';
 

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCaseApiClient, type CaseApiClient } from '@verification-journeys/case-api-client';
 import { startStack, type Stack } from '../../cli/stack';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { waitUntil } from '../support/waitUntil';
 

@@ -8,7 +8,7 @@ import { startStack, type Stack } from '../../cli/stack';
 import { journeyProgram, type Outcome, type Run } from '../../cli/journeyProgram';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
 let stack: Stack;
 let api: ReturnType<typeof caseApiClient>;

@@ -11,7 +11,7 @@ import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery, retryStepUpdate } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { eventually } from '../support/caseApiClient';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../support/webhookReceiver';
 import { startOnboardCase } from '../support/startOnboardCase';
 

@@ -8,7 +8,7 @@ import type { Company } from '../../simulator/store';
 import { startStack, type Stack } from '../../cli/stack';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 
 let stack: Stack;

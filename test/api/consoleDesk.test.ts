@@ -20,7 +20,7 @@ import { generateApiKey, hashApiKey } from '../../case-api/apiKeys';
 import { startStack, type Stack } from '../../cli/stack';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { chromiumPath, launchChromium, signInWithKey } from '../../bench/looking/headlessChromium';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
 

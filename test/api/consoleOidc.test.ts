@@ -23,7 +23,7 @@ import { formatPayloadKeys } from '../../codec/payloadKeys';
 import { startStack, type Stack } from '../../cli/stack';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { chromiumPath, launchChromium } from '../../bench/looking/headlessChromium';
 
 const root = path.join(__dirname, '..', '..');

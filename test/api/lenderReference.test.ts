@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Company } from '../../simulator/store';
 import { startStack, type Stack } from '../../cli/stack';
 import { journeyProgram, type Outcome, type Run } from '../../cli/journeyProgram';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
 import { startTestLos, type TestLos } from '../support/testLos';

@@ -9,7 +9,7 @@ import { journeyProgram, type Run } from '../../cli/journeyProgram';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, type ApiAnswer } from '../support/caseApiClient';
 import { waitUntil } from '../support/waitUntil';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
 let stack: Stack;
 let api: ReturnType<typeof caseApiClient>;

@@ -7,7 +7,7 @@ import type { ControlCall } from '../../simulator/controlApi';
 import type { RunningSimulator } from '../../simulator/startSimulator';
 import type { Case, Company, RequestLogEntry } from '../../simulator/store';
 import { CONFORMANCE_SECRET as SECRET, useConformanceSimulator } from '../support/conformanceSimulator';
-import { control, fetchToken, networkFailureOf, rawApi } from '../../bench/faultHarness/rawProviderApi';
+import { control, fetchToken, networkFailureOf, rawApi } from '../support/faultHarness/rawProviderApi';
 import type { WebhookReceiver } from '../support/webhookReceiver';
 import { waitUntil } from '../support/waitUntil';
 

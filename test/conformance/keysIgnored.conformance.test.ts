@@ -6,7 +6,7 @@
 import type { RunningSimulator } from '../../simulator/startSimulator';
 import type { Company, RequestLogEntry } from '../../simulator/store';
 import { useConformanceSimulator } from '../support/conformanceSimulator';
-import { control, networkFailureOf, rawApi } from '../../bench/faultHarness/rawProviderApi';
+import { control, networkFailureOf, rawApi } from '../support/faultHarness/rawProviderApi';
 import { startSimulator } from '../../simulator/startSimulator';
 import { readSimulatorConfig } from '../../simulator/config';
 

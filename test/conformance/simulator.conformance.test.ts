@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import net from 'node:net';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
 import { CONFORMANCE_SECRET as SECRET, useConformanceSimulator } from '../support/conformanceSimulator';
-import { control, fetchToken, rawApi, type Json } from '../../bench/faultHarness/rawProviderApi';
+import { control, fetchToken, rawApi, type Json } from '../support/faultHarness/rawProviderApi';
 import type { Case, Company, DeliveryLogEntry } from '../../simulator/store';
 import type { ReceivedDelivery, WebhookReceiver } from '../support/webhookReceiver';
 

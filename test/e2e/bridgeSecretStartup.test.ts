@@ -14,7 +14,7 @@ import { startSimulator, type RunningSimulator } from '../../simulator/startSimu
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
 
 const temporal = testTemporalConfig();

@@ -26,7 +26,7 @@ import { creditReportWorkflow } from '../../workflows/creditReportWorkflow';
 import type { OnboardCaseInput } from '../../client/journeyInput';
 import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { parseJourneyInput } from '../../client/journeyOperations';
 import { storedDocument } from '../support/storedDocument';

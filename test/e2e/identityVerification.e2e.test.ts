@@ -17,7 +17,7 @@ import {
   type IdentityVerificationStatus,
 } from '../../workflows/identityVerificationWorkflow';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
 let stack: Stack;
 

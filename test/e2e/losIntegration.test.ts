@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startStack, type Stack } from '../../cli/stack';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { startTestLos, type TestLos } from '../support/testLos';
 import { waitUntil } from '../support/waitUntil';

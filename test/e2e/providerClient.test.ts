@@ -14,7 +14,7 @@ import { webhookManagement } from '../../activities/webhookManagement';
 import { identityVerificationResultSchema } from '../../provider';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
 import type { CaseFileStore } from '../../case-file/store';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testCaseFile } from '../setup/testEnvironment';
 import { storedDocument } from '../support/storedDocument';
 

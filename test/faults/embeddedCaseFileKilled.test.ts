@@ -16,9 +16,9 @@ import { openCaseFile } from '../../case-file/store';
 import { freePort } from '../../cli/freePort';
 import { startStack, type Stack } from '../../cli/stack';
 import { providerEnvOf } from '../../cli/stackProcessEnv';
-import { killChildren, startChild, type Child } from '../../bench/faultHarness/childProcess';
-import { applicantActs, newApplicant, startJourney, type JourneyPlan } from '../../bench/faultHarness/faultJourneys';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { killChildren, startChild, type Child } from '../support/faultHarness/childProcess';
+import { applicantActs, newApplicant, startJourney, type JourneyPlan } from '../support/faultHarness/faultJourneys';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { caseFileOptionOf, startCaseFileProcess, type CaseFileProcess } from '../support/caseFileProcess';
 import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 

@@ -42,7 +42,7 @@ import type { temporal } from '@temporalio/proto';
 import { startStack, type Stack } from '../../cli/stack';
 import { dataConverterFor } from '../../codec/dataConverter';
 import { startWorker, type RunningWorker } from '../../worker/createWorker';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { checkInvariants } from './journeyModel/invariants';
 import { writeHistory } from './journeyModel/keptHistory';

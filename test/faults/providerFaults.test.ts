@@ -8,9 +8,9 @@
 import { startStack, type Stack } from '../../cli/stack';
 import type { DeliveryLogEntry } from '../../simulator/store';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { settledLedger } from '../../bench/faultHarness/deliveryLedger';
-import { applicantActs, newApplicant, startJourney, type JourneyPlan } from '../../bench/faultHarness/faultJourneys';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { settledLedger } from '../support/faultHarness/deliveryLedger';
+import { applicantActs, newApplicant, startJourney, type JourneyPlan } from '../support/faultHarness/faultJourneys';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
 const JOURNEYS = 12;
 let stack: Stack;

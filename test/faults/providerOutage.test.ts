@@ -18,7 +18,7 @@ import { startStack, type Stack } from '../../cli/stack';
 import type { OnboardCaseInput } from '../../client/journeyInput';
 import { journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
 import { startJourney, type JourneyClientContext } from '../../client/journeyOperations';
-import { simulatorControl, type Json } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl, type Json } from '../support/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { waitUntil } from '../support/waitUntil';
 

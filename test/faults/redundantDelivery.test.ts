@@ -14,7 +14,7 @@ import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridg
 import { resourceStateQuery } from '../../client/resourceMessages';
 import { journeyStatusQuery, type JourneyStatus } from '../../client/journeyMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 
 const JOURNEYS = 6;

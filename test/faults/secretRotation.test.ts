@@ -11,10 +11,10 @@ import { registerWebhook, startStack, type Stack } from '../../cli/stack';
 import { providerEnvOf } from '../../cli/stackProcessEnv';
 import type { DeliveryLogEntry } from '../../simulator/store';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { killChildren, startChild } from '../../bench/faultHarness/childProcess';
-import { settledLedger } from '../../bench/faultHarness/deliveryLedger';
-import { askedOf, newApplicant, startJourney } from '../../bench/faultHarness/faultJourneys';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { killChildren, startChild } from '../support/faultHarness/childProcess';
+import { settledLedger } from '../support/faultHarness/deliveryLedger';
+import { askedOf, newApplicant, startJourney } from '../support/faultHarness/faultJourneys';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
 const JOURNEYS = 6;
 const DELAY_MS = 4_000;

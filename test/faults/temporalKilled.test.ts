@@ -13,9 +13,9 @@ import { startStack, type Stack } from '../../cli/stack';
 import { resolveTemporalCli } from '../../cli/temporalCli';
 import type { DeliveryLogEntry } from '../../simulator/store';
 import { testCaseFileOption, testWorkflowBundle } from '../setup/testEnvironment';
-import { settledLedger } from '../../bench/faultHarness/deliveryLedger';
-import { act, askedOf, newApplicant, startJourney } from '../../bench/faultHarness/faultJourneys';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { settledLedger } from '../support/faultHarness/deliveryLedger';
+import { act, askedOf, newApplicant, startJourney } from '../support/faultHarness/faultJourneys';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
 const JOURNEYS = 6;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'temporal-killed-'));

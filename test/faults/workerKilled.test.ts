@@ -15,12 +15,12 @@ import { startStack, type Stack } from '../../cli/stack';
 import { workerEnvOf } from '../../cli/stackProcessEnv';
 import type { DeliveryLogEntry } from '../../simulator/store';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { killChildren, startChild, type Child } from '../../bench/faultHarness/childProcess';
-import { settledLedger } from '../../bench/faultHarness/deliveryLedger';
-import { newApplicant, startJourney, type Applicant } from '../../bench/faultHarness/faultJourneys';
+import { killChildren, startChild, type Child } from '../support/faultHarness/childProcess';
+import { settledLedger } from '../support/faultHarness/deliveryLedger';
+import { newApplicant, startJourney, type Applicant } from '../support/faultHarness/faultJourneys';
 import { journeyStatusQuery } from '../../client/journeyMessages';
 import { waitUntil } from '../support/waitUntil';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
 const JOURNEYS = 6;
 let stack: Stack;

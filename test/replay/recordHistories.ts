@@ -39,7 +39,7 @@ import { stepStatusQuery } from '../../client/stepMessages';
 import { deliverSignal, resourceStateQuery, subscribeSignal } from '../../client/resourceMessages';
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { installRuntimeLogging } from '../../worker/runtimeLogging';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { waitUntil } from '../support/waitUntil';
 

@@ -1,5 +1,5 @@
 /** A tiny HTTP client for the case API in tests: real fetch, JSON both ways. */
-import type { Json } from '../../bench/faultHarness/rawProviderApi';
+import type { Json } from './faultHarness/rawProviderApi';
 
 /** An answer: its body `T` when the call names it, else parsed JSON the test reads freely. */
 export interface ApiAnswer<T = Json> {

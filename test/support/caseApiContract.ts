@@ -16,7 +16,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from '../../cli/stack';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from './faultHarness/rawProviderApi';
 import { testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { caseFileOptionOf, startCaseFileProcess, type CaseFileProcess } from './caseFileProcess';
 import { caseApiClient, eventually } from './caseApiClient';

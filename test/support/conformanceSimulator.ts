@@ -1,6 +1,6 @@
 /** The simulator as the conformance suites start it: fresh, seeded, instant processing, loopback callbacks. */
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
-import { rawApi } from '../../bench/faultHarness/rawProviderApi';
+import { rawApi } from './faultHarness/rawProviderApi';
 import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver';
 
 export const CONFORMANCE_SECRET = 'client-secret-1';

@@ -27,7 +27,7 @@ import type { Outcome } from '../../cli/journeyProgram';
 import { startStack, type Stack } from '../../cli/stack';
 import { resolveTemporalCli } from '../../cli/temporalCli';
 import { callsBetween, closeLongPoll, lookingCalls, TemporalCallCounter } from '../../bench/temporalCalls';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from './faultHarness/rawProviderApi';
 import { openConsoleViewer, watchJourney } from '../../bench/looking/viewers';
 import { testDirectory, testWorkflowBundle } from '../setup/testEnvironment';
 import { caseApiClient } from './caseApiClient';

@@ -1,7 +1,7 @@
 /** A webhook endpoint for tests: records every request's raw body and headers, answers as told. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Json } from '../../bench/faultHarness/rawProviderApi';
+import type { Json } from './faultHarness/rawProviderApi';
 
 export interface ReceivedDelivery {
   method: string;

@@ -2,7 +2,8 @@
  * Imports between folders run one way (docs/architecture.md, "Layers"): each folder
  * imports only folders below it in `layers`, so no two folders import each other. Read from the
  * sources' own import statements, type-only imports included (they tie two folders as much as
- * any). Tests sit above everything and may import anything.
+ * any). Tests sit above everything and may import anything; the fault harness the fault suites and
+ * the soak share (`test/support/faultHarness`) is a layer of its own, below `bench`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -23,8 +24,13 @@ const layers = [
   'simulator',
   'case-api',
   'cli',
+  'test/support/faultHarness',
   'bench',
 ];
+
+/** The layer a project-relative path belongs to: a layer folder it lies in, else its first segment. */
+const layerOf = (relative: string): string =>
+  layers.find((layer) => relative === layer || relative.startsWith(`${layer}/`)) ?? relative.split('/')[0]!;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -41,7 +47,12 @@ function folderImports(): Map<string, Map<string, string>> {
     for (const file of sourceFiles(path.join(projectRoot, folder))) {
       const text = readFileSync(file, 'utf8');
       for (const [, spec] of text.matchAll(/(?:from|import|require)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-        const target = path.relative(projectRoot, path.resolve(path.dirname(file), spec!)).split(path.sep)[0]!;
+        const target = layerOf(
+          path
+            .relative(projectRoot, path.resolve(path.dirname(file), spec!))
+            .split(path.sep)
+            .join('/'),
+        );
         if (target === folder || target.startsWith('..')) continue;
         const targets = edges.get(folder) ?? new Map<string, string>();
         if (!targets.has(target)) targets.set(target, path.relative(projectRoot, file));

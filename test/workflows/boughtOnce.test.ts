@@ -15,7 +15,7 @@ import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery, type JourneyStatus } from '../../client/journeyMessages';
 import type { WorkflowHandle } from '@temporalio/client';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { storedDocument } from '../support/storedDocument';
 import { playApplicant } from '../support/applicantPlayer';

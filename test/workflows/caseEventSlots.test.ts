@@ -10,7 +10,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { startStack, type Stack } from '../../cli/stack';
 import { journeyStatusQuery, type OnboardCaseWorkflow } from '../../client/journeyMessages';
 import type { Company } from '../../simulator/store';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startWorker, type RunningWorker } from '../../worker/createWorker';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { startHoldingLos, type HoldingLos } from '../support/holdingLos';

@@ -12,7 +12,7 @@ import { readJourneyInput } from '../../cli/journeyInputFile';
 import { startStack, type Stack } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery } from '../../client/journeyMessages';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { startOnboardCase } from '../support/startOnboardCase';
 

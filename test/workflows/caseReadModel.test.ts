@@ -11,7 +11,7 @@ import { journeyProgram, type Outcome, type Run } from '../../cli/journeyProgram
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { caseApiClient } from '../support/caseApiClient';
 import { waitUntil } from '../support/waitUntil';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startWorker } from '../../worker/createWorker';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { msToNumber } from '@temporalio/common/lib/time';

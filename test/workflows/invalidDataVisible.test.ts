@@ -10,7 +10,7 @@ import { identityVerificationWorkflow } from '../../workflows/identityVerificati
 import { stepStatusQuery } from '../../client/stepMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
 let stack: Stack;
 

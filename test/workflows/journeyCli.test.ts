@@ -22,7 +22,7 @@ import { replayJourney } from '../../client/journeyReplay';
 import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
 import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
 const run = promisify(execFile);
 let stack: Stack;

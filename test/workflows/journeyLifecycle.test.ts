@@ -22,7 +22,7 @@ import { resourceStateQuery } from '../../client/resourceMessages';
 import { caseIdSearchAttribute } from '../../client/searchAttributes';
 import type { StepStatus } from '../../client/stepMessages';
 import type { Company } from '../../simulator/store';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { startHoldingLos, type HoldingLos } from '../support/holdingLos';
 import { startOnboardCase } from '../support/startOnboardCase';

@@ -10,7 +10,7 @@ import { journeyHistories } from '../../client/journeyReplay';
 import { EncryptionCodec } from '../../codec/encryptionCodec';
 import { journeyStatusQuery } from '../../client/journeyMessages';
 import { payloadSizes, type PayloadSizes } from '../support/historyPayloads';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { startOnboardCase } from '../support/startOnboardCase';
 

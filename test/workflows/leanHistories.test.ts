@@ -23,7 +23,7 @@ import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
 import { stepStatusQuery } from '../../client/stepMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { isPoll } from '../../bench/journeyCost/polls';
 import { waitUntil } from '../support/waitUntil';
 

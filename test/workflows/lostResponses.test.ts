@@ -17,7 +17,7 @@ import { startStack, type Stack } from '../../cli/stack';
 import { retryStepUpdate } from '../../client/journeyMessages';
 import type { WorkflowHandle } from '@temporalio/client';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { storedDocument } from '../support/storedDocument';
 import { playApplicant } from '../support/applicantPlayer';

@@ -20,7 +20,7 @@ import {
 } from '../../client/journeyMessages';
 import type { StepStatus } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { waitUntil } from '../support/waitUntil';
 import { storedDocument } from '../support/storedDocument';

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { startStack, type Stack } from '../../cli/stack';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
 import { caseApiClient, eventually } from '../support/caseApiClient';
-import { simulatorControl, type Json } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl, type Json } from '../support/faultHarness/rawProviderApi';
 
 const execFileAsync = promisify(execFile);
 const root = path.resolve(__dirname, '../..');

@@ -38,7 +38,7 @@ import {
 import { cancelJourney, resolvePicklist, type JourneyReadContext } from '../../client/journeyOperations';
 import { JourneyClosedError } from '../../client/journeyErrors';
 import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { startOnboardCase } from '../support/startOnboardCase';
 import { waitUntil } from '../support/waitUntil';

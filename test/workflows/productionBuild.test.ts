@@ -17,7 +17,7 @@ import { readPayloadKeys } from '../../codec/payloadKeys';
 import { startSimulator, type RunningSimulator } from '../../simulator/startSimulator';
 import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testCaseFileUrl, testDirectory, testTemporalConfig } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 
 const run = promisify(execFile);

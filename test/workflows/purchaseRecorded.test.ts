@@ -20,7 +20,7 @@ import {
   waiveStepUpdate,
   type JourneyStatus,
 } from '../../client/journeyMessages';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { formatEvidence } from '../../cli/caseFileCommands';
 import { formatStatus } from '../../cli/journeyFormat';

@@ -13,7 +13,7 @@ import { tsToMs } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { routes } from '../../activities/routes';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { isPoll } from '../../bench/journeyCost/polls';
 import { pollsAtProvider } from '../../bench/journeyCost/providerPolls';
 import { waitForStatus } from '../../cli/watchStatus';

@@ -9,7 +9,7 @@ import { startStack, type Stack, type StackOptions } from '../../cli/stack';
 import { waitForStatus } from '../../cli/watchStatus';
 import { journeyStatusQuery, resolveJourneyPicklistUpdate } from '../../client/journeyMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startOnboardCase } from '../support/startOnboardCase';
 
 const stateFile = path.join(testDirectory('simulator-state'), 'state.json');

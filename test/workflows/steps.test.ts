@@ -20,7 +20,7 @@ import { incomeEmployerWorkflow } from '../../workflows/incomeEmployerWorkflow';
 import { resourceStateQuery } from '../../client/resourceMessages';
 import { stepStatusQuery } from '../../client/stepMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
-import { simulatorControl } from '../../bench/faultHarness/rawProviderApi';
+import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { storedDocument } from '../support/storedDocument';
 
 let stack: Stack;

@@ -8,7 +8,7 @@
  * lost.
  */
 import fc from 'fast-check';
-import type { Control } from '../../../bench/faultHarness/faultJourneys';
+import type { Control } from '../../support/faultHarness/faultJourneys';
 
 const creatingRoutes = [
   'POST /v2/company-credit-reports',

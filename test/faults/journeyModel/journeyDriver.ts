@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Stack } from '../../../cli/stack';
-import type { Control } from '../../../bench/faultHarness/faultJourneys';
+import type { Control } from '../../support/faultHarness/faultJourneys';
 import { JourneyClosedError } from '../../../client/journeyErrors';
 import type { OnboardCaseInput } from '../../../client/journeyInput';
 import {

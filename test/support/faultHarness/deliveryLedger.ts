@@ -5,8 +5,8 @@
  * same occurrence delivered twice is one event), and a tampered one must never have been accepted.
  */
 import type { Client } from '@temporalio/client';
-import type { DeliveryLogEntry } from '../../simulator/store';
-import { resourceStateQuery, type ResourceState } from '../../client/resourceMessages';
+import type { DeliveryLogEntry } from '../../../simulator/store';
+import { resourceStateQuery, type ResourceState } from '../../../client/resourceMessages';
 
 export interface LedgerReport {
   /** Deliveries in the simulator's log, by outcome (`delivered` = answered 2xx). */

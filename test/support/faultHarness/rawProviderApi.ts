@@ -1,5 +1,5 @@
 /** Raw HTTP against the simulator, independent of the project's API client: a token and fetch. */
-import type { RunningSimulator } from '../../simulator/startSimulator';
+import type { RunningSimulator } from '../../../simulator/startSimulator';
 
 /**
  * A parsed JSON answer as tests and benchmarks read it: indexed freely, its shape checked by the

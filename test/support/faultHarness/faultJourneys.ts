@@ -5,10 +5,10 @@
  * one that needs attention ends soon after (no operator here), so a failing case fails fast.
  */
 import type { Client } from '@temporalio/client';
-import type { OnboardCaseInput } from '../../client/journeyInput';
+import type { OnboardCaseInput } from '../../../client/journeyInput';
 import type { Json } from './rawProviderApi';
-import { journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
-import { startJourney as startCaseJourney } from '../../client/journeyOperations';
+import { journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../../client/journeyMessages';
+import { startJourney as startCaseJourney } from '../../../client/journeyOperations';
 
 export type Control = (path: string, body?: unknown, method?: string) => Promise<Json>;
 
