@@ -101,8 +101,9 @@ export function journeyProgram(chosen: (run: Run) => void, chosenLocal: (run: Lo
     .argument('<input.json>', 'the journey input (client/journeyInput.ts)')
     .action((file: string) => {
       const input = readJourneyInput(file);
-      chosen(async (ctx) => {
-        const started = await later.operations().startJourney(ctx, input);
+      chosen(async (ctx, out) => {
+        // With the case file, so the case is listed and searched by its names and reference.
+        const started = await later.operations().startJourney(await withReadModel(ctx, out), input);
         return done(
           started.created ? `started ${started.workflowId}` : `${started.workflowId} exists already: nothing started`,
           started,

@@ -4,7 +4,7 @@
  * `watch` following a journey to its end.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -227,6 +227,32 @@ describe('against a running stack', () => {
     ]);
     expect((await journey(['list'], env)).stdout).toMatch(/^CASE\s+REFERENCE\s+STATE\s+RUN/);
   }, 60_000);
+
+  test('a case started with `journey start` is listed and found by its names, as one the API started', async () => {
+    const caseId = (await control('/cases', { income_employer_outcome: 'Complete' })).case_id as string;
+    const company = ((await control('/companies')) as { company_id: string; company_name: string }[]).find(
+      (c) => c.company_name === 'Acme Widgets Ltd',
+    )!;
+    const dir = testDirectory('journey-start');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'input.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        caseId,
+        company: { company_id: company.company_id, company_name: 'Acme Widgets Ltd', country_code: 'GB' },
+        // No credit report: the names can come only from the start.
+        steps: { incomeEmployer: true },
+      }),
+    );
+    const started = await journey(['start', file], env);
+    expect(started.code).toBe(0);
+    await stack.client.workflow.getHandle(`case/${caseId}`).result();
+    const listed = await journey(['list', '--name', 'acme widgets', '--json'], env);
+    expect(JSON.parse(listed.stdout).filter((r: { caseId: string }) => r.caseId === caseId)).toEqual([
+      expect.objectContaining({ caseId, company: 'Acme Widgets Ltd' }),
+    ]);
+  });
 
   /**
    * A running journey whose income-employer step failed: the provider answers 503 to every call for
