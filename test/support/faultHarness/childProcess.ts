@@ -4,8 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-
-const root = path.join(__dirname, '..', '..');
+import { projectRoot } from '../../../config/projectRoot';
 
 export interface Child {
   child: ChildProcess;
@@ -30,8 +29,8 @@ export async function startChild(
   ready: string,
   timeoutMs = 120_000,
 ): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, script)], {
-    cwd: root,
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, script)], {
+    cwd: projectRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
