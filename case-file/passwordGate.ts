@@ -32,6 +32,8 @@ export async function startPasswordGate(options: {
   const server = net.createServer((socket) => {
     clients.add(socket);
     socket.once('close', () => clients.delete(socket));
+    // A client that resets its connection is dropped; unheard, its error would end the process.
+    socket.on('error', () => socket.destroy());
     void admit(socket, options).catch(() => socket.destroy());
   });
   await new Promise<void>((resolve, reject) => {
