@@ -23,6 +23,12 @@ import { storedDocument } from '../support/storedDocument';
 import { playApplicant } from '../support/applicantPlayer';
 
 const JOURNEYS = 20;
+/**
+ * How long the 20 journeys have to settle. Alone they settle in about 30 s; in the whole suite one
+ * of them (the eighth) has twice started its steps some 3.5 minutes late, for a cause not found
+ * yet: if it happens again beyond this budget, the failure says where that journey stands.
+ */
+const SETTLE_BUDGET_MS = 360_000;
 const creatingRoutes = [
   'POST /v2/company-credit-reports',
   'POST /v2/company-credit-reports/picklist',
@@ -104,99 +110,103 @@ async function start(a: Applicant, n: number) {
   });
 }
 
-test(`with 30% of creating calls' answers lost and keys ignored, ${JOURNEYS} journeys buy once per need, record every purchase, and complete`, async () => {
-  const applicants = await Promise.all(Array.from({ length: JOURNEYS }, (_, n) => newApplicant(n)));
-  await control('/fault-rates', { response_lost_rate: 0.3, response_lost_routes: creatingRoutes }, 'PUT');
-  const handles: WorkflowHandle[] = [];
-  for (const [n, a] of applicants.entries()) handles.push(await start(a, n));
-  const settledStatuses = await Promise.all(
-    applicants.map((a, n) => playApplicant(control, stack.client, a, handles[n]!)),
-  );
-  await control('/fault-rates', {}, 'PUT');
-
-  const lost = stack.simulator.store.requests.filter((r) => (r as { response_lost?: boolean }).response_lost);
-  // The fault really fired on creating calls (about 30% of 125 of them).
-  expect(lost.length).toBeGreaterThan(15);
-
-  // Only a credit report whose answer was lost waits for an operator, with the message; the rest completed.
-  const unknown = new Set<number>();
-  for (const [n, s] of settledStatuses.entries()) {
-    const unsettled = Object.entries(s.steps).filter(([, step]) => step.state !== 'completed');
-    if (unsettled.length === 0) {
-      expect(s.state).toBe('completed');
-      continue;
-    }
-    unknown.add(n);
-    expect(s.state).toBe('needs_attention');
-    expect(unsettled.map(([key, step]) => [key, step.state])).toEqual([['credit-report', 'needs_attention']]);
-    expect(s.steps['credit-report']!.reason).toMatch(OUTCOME_UNKNOWN);
-  }
-  // The operator buys anew: each such journey completes.
-  for (const n of unknown)
-    await handles[n]!.executeUpdate(retryStepUpdate, {
-      args: [{ step: 'credit-report', reason: 'the provider made no report we can use', fresh: true }],
-    });
-  const outcomes = await Promise.all(handles.map((h) => h.result()));
-  expect(outcomes.map((o) => o.state)).toEqual(applicants.map(() => 'completed'));
-
-  const held = new Map<string, string>();
-  for (const [n, a] of applicants.entries()) {
-    const purchases = (await stack.caseFile.evidence(a.caseId)).purchases;
-    // No case holds another case's resource, nor one resource twice.
-    for (const p of purchases.filter((p) => p.provider_id)) {
-      const id = `${p.kind}/${p.provider_id!.toLowerCase()}`;
-      expect({ id, heldBy: held.get(id) }).toEqual({ id, heldBy: undefined });
-      held.set(id, a.caseId);
-    }
-    const reportCalls = purchases.filter((p) => p.kind === 'credit-report');
-    const fresh = unknown.has(n);
-    expect(reportCalls.map((p) => [p.need, p.state, p.fresh])).toEqual(
-      fresh
-        ? [
-            [1, 'unknown', false],
-            [2, 'bought', true],
-          ]
-        : [[1, 'bought', false]],
+test(
+  `with 30% of creating calls' answers lost and keys ignored, ${JOURNEYS} journeys buy once per need, record every purchase, and complete`,
+  async () => {
+    const applicants = await Promise.all(Array.from({ length: JOURNEYS }, (_, n) => newApplicant(n)));
+    await control('/fault-rates', { response_lost_rate: 0.3, response_lost_routes: creatingRoutes }, 'PUT');
+    const handles: WorkflowHandle[] = [];
+    for (const [n, a] of applicants.entries()) handles.push(await start(a, n));
+    const settledStatuses = await Promise.all(
+      applicants.map((a, n) => playApplicant(control, stack.client, a, handles[n]!, SETTLE_BUDGET_MS)),
     );
+    await control('/fault-rates', {}, 'PUT');
 
-    const byCase = await control(`/ledger?case_id=${a.caseId}`);
-    const byCompany = await control(`/ledger?company_id=${a.companyId}`);
-    const byPerson = await control(`/ledger?person_id=${a.personId}`);
-    // At most one purchase per need: a second report only where fresh was asked.
-    expect({
-      creditReports: byCompany.creditReports.length,
-      picklistResolutions: byCompany.creditReports.reduce(
-        (sum: number, r: { picklist_resolutions: number }) => sum + r.picklist_resolutions,
-        0,
-      ),
-      identityVerifications: byPerson.identityVerifications.length,
-      connections: byCase.openBankingConnections.length,
-      documents: byCase.documents.length,
-      affordability: byCase.affordabilityInsights.length,
-      incomeEmployer: byCase.incomeEmployerRequests.length,
-    }).toEqual({
-      creditReports: fresh ? 2 : 1,
-      picklistResolutions: a.ambiguous ? 1 : 0,
-      identityVerifications: 1,
-      connections: 1,
-      documents: 1,
-      affordability: 1,
-      incomeEmployer: 1,
-    });
-    // Every purchase the provider made is in this case's ledger; a report whose answer was lost
-    // stands there as the call whose outcome is unknown.
-    const ids = (kind: string, list: Record<string, string>[], field: string) =>
-      list.map((r) => `${kind}/${String(r[field]).toLowerCase()}`);
-    const made = [
-      ...ids('open-banking', byCase.openBankingConnections, 'bank_connection_id'),
-      ...ids('document', byCase.documents, 'document_id'),
-      ...ids('affordability', byCase.affordabilityInsights, 'request_id'),
-      ...ids('income-employer', byCase.incomeEmployerRequests, 'request_id'),
-      ...ids('idv', byPerson.identityVerifications, 'request_id'),
-    ];
-    const reports = ids('credit-report', byCompany.creditReports, 'report_id');
-    const unheldReports = reports.filter((id) => held.get(id) !== a.caseId);
-    for (const id of made) expect({ id, heldBy: held.get(id) }).toEqual({ id, heldBy: a.caseId });
-    expect(unheldReports).toHaveLength(fresh ? 1 : 0);
-  }
-}, 420_000);
+    const lost = stack.simulator.store.requests.filter((r) => (r as { response_lost?: boolean }).response_lost);
+    // The fault really fired on creating calls (about 30% of 125 of them).
+    expect(lost.length).toBeGreaterThan(15);
+
+    // Only a credit report whose answer was lost waits for an operator, with the message; the rest completed.
+    const unknown = new Set<number>();
+    for (const [n, s] of settledStatuses.entries()) {
+      const unsettled = Object.entries(s.steps).filter(([, step]) => step.state !== 'completed');
+      if (unsettled.length === 0) {
+        expect(s.state).toBe('completed');
+        continue;
+      }
+      unknown.add(n);
+      expect(s.state).toBe('needs_attention');
+      expect(unsettled.map(([key, step]) => [key, step.state])).toEqual([['credit-report', 'needs_attention']]);
+      expect(s.steps['credit-report']!.reason).toMatch(OUTCOME_UNKNOWN);
+    }
+    // The operator buys anew: each such journey completes.
+    for (const n of unknown)
+      await handles[n]!.executeUpdate(retryStepUpdate, {
+        args: [{ step: 'credit-report', reason: 'the provider made no report we can use', fresh: true }],
+      });
+    const outcomes = await Promise.all(handles.map((h) => h.result()));
+    expect(outcomes.map((o) => o.state)).toEqual(applicants.map(() => 'completed'));
+
+    const held = new Map<string, string>();
+    for (const [n, a] of applicants.entries()) {
+      const purchases = (await stack.caseFile.evidence(a.caseId)).purchases;
+      // No case holds another case's resource, nor one resource twice.
+      for (const p of purchases.filter((p) => p.provider_id)) {
+        const id = `${p.kind}/${p.provider_id!.toLowerCase()}`;
+        expect({ id, heldBy: held.get(id) }).toEqual({ id, heldBy: undefined });
+        held.set(id, a.caseId);
+      }
+      const reportCalls = purchases.filter((p) => p.kind === 'credit-report');
+      const fresh = unknown.has(n);
+      expect(reportCalls.map((p) => [p.need, p.state, p.fresh])).toEqual(
+        fresh
+          ? [
+              [1, 'unknown', false],
+              [2, 'bought', true],
+            ]
+          : [[1, 'bought', false]],
+      );
+
+      const byCase = await control(`/ledger?case_id=${a.caseId}`);
+      const byCompany = await control(`/ledger?company_id=${a.companyId}`);
+      const byPerson = await control(`/ledger?person_id=${a.personId}`);
+      // At most one purchase per need: a second report only where fresh was asked.
+      expect({
+        creditReports: byCompany.creditReports.length,
+        picklistResolutions: byCompany.creditReports.reduce(
+          (sum: number, r: { picklist_resolutions: number }) => sum + r.picklist_resolutions,
+          0,
+        ),
+        identityVerifications: byPerson.identityVerifications.length,
+        connections: byCase.openBankingConnections.length,
+        documents: byCase.documents.length,
+        affordability: byCase.affordabilityInsights.length,
+        incomeEmployer: byCase.incomeEmployerRequests.length,
+      }).toEqual({
+        creditReports: fresh ? 2 : 1,
+        picklistResolutions: a.ambiguous ? 1 : 0,
+        identityVerifications: 1,
+        connections: 1,
+        documents: 1,
+        affordability: 1,
+        incomeEmployer: 1,
+      });
+      // Every purchase the provider made is in this case's ledger; a report whose answer was lost
+      // stands there as the call whose outcome is unknown.
+      const ids = (kind: string, list: Record<string, string>[], field: string) =>
+        list.map((r) => `${kind}/${String(r[field]).toLowerCase()}`);
+      const made = [
+        ...ids('open-banking', byCase.openBankingConnections, 'bank_connection_id'),
+        ...ids('document', byCase.documents, 'document_id'),
+        ...ids('affordability', byCase.affordabilityInsights, 'request_id'),
+        ...ids('income-employer', byCase.incomeEmployerRequests, 'request_id'),
+        ...ids('idv', byPerson.identityVerifications, 'request_id'),
+      ];
+      const reports = ids('credit-report', byCompany.creditReports, 'report_id');
+      const unheldReports = reports.filter((id) => held.get(id) !== a.caseId);
+      for (const id of made) expect({ id, heldBy: held.get(id) }).toEqual({ id, heldBy: a.caseId });
+      expect(unheldReports).toHaveLength(fresh ? 1 : 0);
+    }
+  },
+  SETTLE_BUDGET_MS + 180_000,
+);
