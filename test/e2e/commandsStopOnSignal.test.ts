@@ -6,6 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { connectTemporalClient } from '../../client/temporalClient';
@@ -53,12 +55,13 @@ interface Spawned {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
-function spawnMarked(command: string, args: string[]): Spawned {
+function spawnMarked(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
   const marker = newProcessMarker();
   const child = spawn(command, args, {
     cwd: root,
     env: {
       ...process.env,
+      ...env,
       [PROCESS_MARKER]: marker,
       TEMPORAL_ADDRESS: temporal.address,
       TEMPORAL_NAMESPACE: temporal.namespace,
@@ -132,10 +135,20 @@ test('the bulk retry stops within a second on SIGINT, and says how to resume', a
 }, 60_000);
 
 test('`timeout 6 npx journey watch` leaves no process behind', async () => {
-  const caseId = await journeyWithoutWorker();
-  const timed = spawnMarked('timeout', ['6', 'npx', 'journey', 'watch', caseId]);
-  const { code } = await timed.exited;
-  // 124: timeout ended it (the watch would otherwise run until the journey ends).
-  expect(code).toBe(124);
-  await noneLeft(timed.marker);
+  // npx installs the project's own bin into its cache on first use, and a first use that timeout
+  // cuts short leaves that cache entry broken for every later npx at the same path (npm answers
+  // ENOENT, exit 254). So the run gets a cache of its own, warmed before the timed call.
+  const npmCache = await mkdtemp(path.join(os.tmpdir(), 'npx-cache-'));
+  try {
+    const caseId = await journeyWithoutWorker();
+    const warm = spawnMarked('npx', ['journey', '--help'], { npm_config_cache: npmCache });
+    expect(await warm.exited).toMatchObject({ code: 0 });
+    const timed = spawnMarked('timeout', ['6', 'npx', 'journey', 'watch', caseId], { npm_config_cache: npmCache });
+    const { code } = await timed.exited;
+    // 124: timeout ended it (the watch would otherwise run until the journey ends).
+    expect({ code, stderr: timed.stderr() }).toMatchObject({ code: 124 });
+    await noneLeft(timed.marker);
+  } finally {
+    await rm(npmCache, { recursive: true, force: true });
+  }
 }, 60_000);
