@@ -63,9 +63,10 @@ export async function playApplicant(
       budgetMs,
     );
   } catch (error) {
-    throw new Error(`${String(error)}\nwhere it stands: ${await whereItStands(client, handle.workflowId, last)}`, {
-      cause: error,
-    });
+    const stands = await whereItStands(client, handle.workflowId, last);
+    // Also on stderr: a suite environment that fails a file for leftover handles can hide the error.
+    process.stderr.write(`${handle.workflowId} did not settle; where it stands:\n${stands}\n`);
+    throw new Error(`${String(error)}\nwhere it stands: ${stands}`, { cause: error });
   }
 }
 
@@ -88,12 +89,47 @@ async function describeWorkflow(client: Client, workflowId: string): Promise<str
     const activities = (description.raw.pendingActivities ?? []).map(
       (a) => `${a.activityType?.name} attempt ${a.attempt} (${a.lastFailure?.message ?? 'no failure'})`,
     );
-    let taskProblems = 0;
     const history = await handle.fetchHistory();
-    for (const event of history.events ?? [])
-      if (event.workflowTaskFailedEventAttributes || event.workflowTaskTimedOutEventAttributes) taskProblems++;
-    return `${workflowId}: ${description.status.name}, pending activities [${activities.join('; ')}], failed or timed-out workflow tasks ${taskProblems}`;
+    const events = history.events ?? [];
+    const taskProblems = events.filter(
+      (event) => event.workflowTaskFailedEventAttributes || event.workflowTaskTimedOutEventAttributes,
+    ).length;
+    return (
+      `${workflowId}: ${description.status.name}, pending activities [${activities.join('; ')}], ` +
+      `failed or timed-out workflow tasks ${taskProblems}\n${timeline(events)}`
+    );
   } catch (error) {
     return `${workflowId}: not described (${String(error)})`;
   }
+}
+
+type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
+
+/** The history's last events, each with its time from the first and what it names (no payloads). */
+function timeline(events: HistoryEvent[], last = 60): string {
+  const seconds = (event: HistoryEvent) => Number(event.eventTime?.seconds ?? 0) + (event.eventTime?.nanos ?? 0) / 1e9;
+  const first = events[0] ? seconds(events[0]) : 0;
+  return events
+    .slice(-last)
+    .map((event) => {
+      const attributes = Object.entries(event).find(([key, value]) => key.endsWith('EventAttributes') && value);
+      const name = attributes ? attributes[0].replace(/EventAttributes$/, '') : String(event.eventType);
+      const detail = attributes ? eventDetail(attributes[1] as Record<string, unknown>) : '';
+      return `  +${(seconds(event) - first).toFixed(1)}s #${event.eventId} ${name}${detail}`;
+    })
+    .join('\n');
+}
+
+function eventDetail(attributes: Record<string, unknown>): string {
+  const named = (value: unknown) => (value as { name?: string } | undefined)?.name;
+  const parts = [
+    named(attributes.activityType),
+    named(attributes.workflowType),
+    attributes.signalName,
+    attributes.timerId && `timer ${String(attributes.timerId)}`,
+    attributes.startToFireTimeout &&
+      `fires after ${String((attributes.startToFireTimeout as { seconds?: unknown }).seconds)}s`,
+    (attributes.failure as { message?: string } | undefined)?.message,
+  ].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }
