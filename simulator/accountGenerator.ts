@@ -1,4 +1,8 @@
-/** Deterministic bank accounts with details, balances and transactions for a case. */
+/**
+ * Bank accounts with details, balances and transactions for a case: the ids and amounts from the
+ * store's seed, the dates counted back from today, so that the transactions are as recent as a
+ * bank connected now would give (a lender's validity window is measured from the last one).
+ */
 import type { SimulatorStore, StoredAccount } from './store';
 
 const banks = ['Northwind Bank', 'Contoso Building Society', 'Fabrikam Bank'];
@@ -16,16 +20,26 @@ export interface AccountVolume {
   transactionsPerMonth: number;
 }
 
-export function generateAccount(store: SimulatorStore, caseId: string, volume?: AccountVolume): StoredAccount {
+const DAY_MS = 86_400_000;
+
+/** The date `days` days before `today` (YYYY-MM-DD). */
+const daysBefore = (today: number, days: number) => new Date(today - days * DAY_MS).toISOString().slice(0, 10);
+
+export function generateAccount(
+  store: SimulatorStore,
+  caseId: string,
+  volume?: AccountVolume,
+  today = Date.now(),
+): StoredAccount {
   const r = store.random;
   const id = r.guid();
   const salary = Math.round(2_000 + r.next() * 3_000);
   const transactions = volume
-    ? monthsOfTransactions(store, salary, volume)
+    ? monthsOfTransactions(store, salary, volume, today)
     : [
         {
           transaction_id: r.guid(),
-          booking_date: '2026-10-28',
+          booking_date: daysBefore(today, 20),
           amount: salary,
           currency: 'GBP',
           description: 'Salary ACME WIDGETS',
@@ -33,7 +47,7 @@ export function generateAccount(store: SimulatorStore, caseId: string, volume?: 
         },
         ...outgoings.map(([description, category, amount], i) => ({
           transaction_id: r.guid(),
-          booking_date: `2026-11-${String(2 + i * 3).padStart(2, '0')}`,
+          booking_date: daysBefore(today, 14 - i * 3),
           amount,
           currency: 'GBP',
           description,
@@ -57,8 +71,8 @@ export function generateAccount(store: SimulatorStore, caseId: string, volume?: 
     balances: {
       account_connection_id: id,
       balances: [
-        { type: 'current', amount: balance, currency: 'GBP', as_of: '2026-11-20T00:00:00Z' },
-        { type: 'available', amount: balance + 500, currency: 'GBP', as_of: '2026-11-20T00:00:00Z' },
+        { type: 'current', amount: balance, currency: 'GBP', as_of: `${daysBefore(today, 0)}T00:00:00Z` },
+        { type: 'available', amount: balance + 500, currency: 'GBP', as_of: `${daysBefore(today, 0)}T00:00:00Z` },
       ],
     },
     transactions: { account_connection_id: id, transactions },
@@ -68,21 +82,21 @@ export function generateAccount(store: SimulatorStore, caseId: string, volume?: 
 }
 
 /**
- * `months` months back from November 2026, each with the salary and then outgoings cycling
- * through the usual ones, up to `transactionsPerMonth` (the large cases of docs/benchmarks.md).
+ * `months` periods of 28 days back from today (the oldest first; the last transaction today), each
+ * with the salary and then outgoings cycling through the usual ones, up to `transactionsPerMonth`
+ * (the large cases of docs/benchmarks.md).
  */
-function monthsOfTransactions(store: SimulatorStore, salary: number, volume: AccountVolume) {
+function monthsOfTransactions(store: SimulatorStore, salary: number, volume: AccountVolume, today: number) {
   const transactions = [];
-  for (let m = 0; m < volume.months; m++) {
-    const month = new Date(Date.UTC(2026, 10 - m, 1));
-    const prefix = month.toISOString().slice(0, 8);
+  // The days of a period that carry transactions: its last ones, up to every day of it.
+  const span = Math.min(volume.transactionsPerMonth, 28);
+  for (let m = volume.months - 1; m >= 0; m--) {
     for (let i = 0; i < volume.transactionsPerMonth; i++) {
-      const day = String(1 + (i % 28)).padStart(2, '0');
       const outgoing = outgoings[i % outgoings.length]!;
       const [description, category, amount] = i === 0 ? ['Salary ACME WIDGETS', 'income', salary] : outgoing;
       transactions.push({
         transaction_id: store.random.guid(),
-        booking_date: `${prefix}${day}`,
+        booking_date: daysBefore(today, m * 28 + span - 1 - (i % span)),
         amount,
         currency: 'GBP',
         description,
