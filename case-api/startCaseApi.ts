@@ -37,7 +37,8 @@ export async function startCaseApi(config: CaseApiConfig, deps: CaseApiDependenc
   const gateway = new CaseGateway(deps.client, deps.taskQueue, deps.caseFile, deps.provider);
   const app = createCaseApiApp(config, gateway, logger, deps.routers?.(gateway) ?? []);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, deps.host ?? '127.0.0.1', () => resolve(s));
+    // Express calls the callback on a listen error too (a taken port), with the error.
+    const s = app.listen(config.port, deps.host ?? '127.0.0.1', (error) => (error ? reject(error) : resolve(s)));
     s.once('error', reject);
   });
   return {

@@ -20,7 +20,8 @@ export interface RunningCodecServer {
 export async function startCodecServer(config: CodecServerConfig, keys: PayloadKeys): Promise<RunningCodecServer> {
   const app = createCodecServerApp(new EncryptionCodec(keys), config);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host ?? '127.0.0.1', () => resolve(s));
+    // Express calls the callback on a listen error too (a taken port), with the error.
+    const s = app.listen(config.port, config.host ?? '127.0.0.1', (error) => (error ? reject(error) : resolve(s)));
     s.once('error', reject);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
