@@ -9,11 +9,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { openCaseFile } from '../../case-file/store';
-import { startKillablePostgres, type KillablePostgres } from '../support/killablePostgres';
+import { startThrowawayPostgres, type ThrowawayPostgres } from '../support/faultHarness/throwawayPostgres';
 
 const ROUNDS = 20;
 const root = path.join(__dirname, '..', '..');
-let postgres: KillablePostgres;
+let postgres: ThrowawayPostgres;
 let holder: ChildProcessWithoutNullStreams | undefined;
 
 afterAll(() => {
@@ -59,7 +59,7 @@ function holderLines(child: ChildProcessWithoutNullStreams) {
 }
 
 test(`PostgreSQL killed inside a transaction ${ROUNDS} times: the writer survives and every record is written after recovery`, async () => {
-  postgres = await startKillablePostgres();
+  postgres = await startThrowawayPostgres();
   holder = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/support/transactionHolder.ts')], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: postgres.url, ROUNDS: String(ROUNDS) },
