@@ -7,12 +7,7 @@
  * activity to say which (WAIT_CANCELLATION_COMPLETED), so what a creating call bought reaches the
  * step even when an operator waived or cancelled it meanwhile.
  */
-import {
-  ActivityCancellationType,
-  type ActivityOptions,
-  type Duration,
-  type LocalActivityOptions,
-} from '@temporalio/common';
+import { ActivityCancellationType, type ActivityOptions, type Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { defaultDeadlines } from '../client/deadlines';
 
@@ -61,26 +56,10 @@ export const activityOptions = {
     scheduleToCloseTimeout: '7 days',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   } satisfies ActivityOptions,
-  /**
-   * A journey event's first try, as a local activity: one marker event when the LOS answers (an
-   * activity costs three events and a workflow task of three more). One attempt, briefly: while it
-   * runs the journey's workflow task stays open, so an LOS that is down or slow gets the durable
-   * activity above instead (on the case events' own task queue) and never holds the journey up for
-   * more than this. An LOS takes a webhook in well under a second; one that has not in two is slow.
-   */
-  notifyFirstTry: {
-    startToCloseTimeout: '2 seconds',
-    retry: { maximumAttempts: 1 },
-  } satisfies LocalActivityOptions,
   /** The journey's state to the read model: retried until written, like an event to the LOS. */
   readModel: {
     startToCloseTimeout: '30 seconds',
     scheduleToCloseTimeout: '7 days',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   } satisfies ActivityOptions,
-  /** Its first try, as a local activity (one marker event); a case file that is down gets the activity above. */
-  readModelFirstTry: {
-    startToCloseTimeout: '5 seconds',
-    retry: { maximumAttempts: 1 },
-  } satisfies LocalActivityOptions,
 } as const;

@@ -2,21 +2,22 @@
  * The journey's events to the LOS (`notifyLos`, case-events/). Sent without waiting, so
  * a slow or absent LOS never holds a journey up; each in a non-cancellable scope, so a cancelled
  * journey still reports what happened. `drain()` before the journey closes: the activities of a
- * closed workflow never run. A local activity's one try first (one marker event), the activity
- * after it only when the LOS did not take the event, on the case events' own task queue
- * (case-events/caseEventsTaskQueue.ts), whose slots no provider call needs.
+ * closed workflow never run. Each is an activity on the case events' own task queue
+ * (case-events/caseEventsTaskQueue.ts), whose slots no provider call needs. Not a local activity:
+ * one that outlives the workflow task it was scheduled in is recorded in a later task, after that
+ * task's own commands, and a replay of such a history parts from it (a journey that does not
+ * replay answers no query and stops at its next replay).
  *
  * Each event is known by what it says (`eventKey`), never by the run that sent it: a reset or a
  * replay that sends it again sends it under the same id, which the LOS dedupes.
  */
-import { CancellationScope, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { CaseEventInput, CaseEventType } from '../case-events/caseEvent';
 import { caseEventsTaskQueue } from '../case-events/caseEventsTaskQueue';
 import { activityOptions } from './activityOptions';
 
 type Notify = Pick<Activities, 'notifyLos'>;
-const firstTry = proxyLocalActivities<Notify>(activityOptions.notifyFirstTry).notifyLos;
 
 /** What an event is about: a step's attempt, or the journey as a whole. */
 export type EventSubject = { step: NonNullable<CaseEventInput['step']> } | { attemptsStarted: number };
@@ -68,10 +69,9 @@ export class JourneyNotifier {
       step,
     };
     // Given up only after the activity's 7 days: the journey does not fail over its LOS.
-    const notifyLos = () => firstTry(event).catch(() => this.durably(event));
     this.undelivered++;
     this.pending.push(
-      CancellationScope.nonCancellable(notifyLos)
+      CancellationScope.nonCancellable(() => this.durably(event))
         .catch(() => undefined)
         .finally(() => this.undelivered--),
     );

@@ -2,12 +2,12 @@
  * The journey's state into the case file's read model, which the API, the console and
  * the CLI read instead of querying the journey. One write per change the main loop sees: a status
  * equal to the last one written is not written again. Sent without waiting, each in a
- * non-cancellable scope, like the LOS events (journeyNotifier.ts): a local activity's one try first
- * (one marker event), the activity after it only when the case file did not take it. Writes can
+ * non-cancellable scope, as an activity on the case events' task queue, like the LOS events and for
+ * the same reasons (journeyNotifier.ts). Writes can
  * land out of order; each carries the run's start and a version, and the store keeps the newest.
  * `drain()` before the journey closes: a closed workflow's activities never run.
  */
-import { CancellationScope, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import type { JourneyStateWrite } from '../case-file/caseReadModel';
 import type { JourneyStatus } from '../client/journeyMessages';
@@ -15,7 +15,6 @@ import { caseEventsTaskQueue } from '../case-events/caseEventsTaskQueue';
 import { activityOptions } from './activityOptions';
 
 type Write = Pick<Activities, 'writeCaseState'>;
-const firstTry = proxyLocalActivities<Write>(activityOptions.readModelFirstTry).writeCaseState;
 
 /** RUNNING while the journey is open; how its run ends once it closes. */
 export type RunStatus = JourneyStateWrite['runStatus'];
@@ -58,7 +57,7 @@ export class JourneyReadModel {
     // Given up only after the activity's 7 days: the journey never fails over its read model.
     this.unwritten++;
     this.pending.push(
-      CancellationScope.nonCancellable(() => firstTry(write).catch(() => this.durably(write)))
+      CancellationScope.nonCancellable(() => this.durably(write))
         .catch(() => undefined)
         .finally(() => this.unwritten--),
     );

@@ -68,7 +68,12 @@ async function journey(companyId: string, deadlines: Record<string, string> = {}
 }
 
 const reportState = (state: string) => (s: JourneyStatus) => s.steps['credit-report']?.state === state;
-const eventsOf = (caseId: string) => logic.events.filter((e) => e.caseId === caseId).map((e) => e.type);
+/** The case's events in the order the journey sent them (they are delivered in parallel, in any order). */
+const eventsOf = (caseId: string) =>
+  logic.events
+    .filter((e) => e.caseId === caseId)
+    .sort((a, b) => a.sequence - b.sequence)
+    .map((e) => e.type);
 
 async function needingAttention(): Promise<{ caseId: string; handle: WorkflowHandle<OnboardCaseWorkflow> }> {
   const companyId = `unknown-${randomUUID()}`;
