@@ -110,29 +110,36 @@ test.each([
   60_000,
 );
 
-test('the bulk retry stops within a second on SIGINT, and says how to resume', async () => {
-  const caseId = await journeyWithoutWorker();
-  const workflowId = journeyWorkflowId(caseId);
-  // Listed once visibility has it, so that the command reaches its Updates.
-  await waitUntil('the journey is visible', async () => {
-    for await (const execution of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) return execution;
-    return undefined;
-  });
-  const retry = spawnMarked(process.execPath, [
-    bin,
-    'retry-step',
-    '--where',
-    `WorkflowId = '${workflowId}'`,
-    '--step',
-    'credit-report',
-    '--reason',
-    'signal test',
-    '--yes',
-  ]);
-  const { ms, code } = await stopWith(retry, /re-run with --request-id bulk-/, 'SIGINT');
-  expect({ code, withinASecond: ms < 1_000 }).toEqual({ code: 130, withinASecond: true });
-  await noneLeft(retry.marker);
-}, 60_000);
+test.each([
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)(
+  'the bulk retry stops within a second on %s, and says how to resume',
+  async (signal, exitCode) => {
+    const caseId = await journeyWithoutWorker();
+    const workflowId = journeyWorkflowId(caseId);
+    // Listed once visibility has it, so that the command reaches its Updates.
+    await waitUntil('the journey is visible', async () => {
+      for await (const execution of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) return execution;
+      return undefined;
+    });
+    const retry = spawnMarked(process.execPath, [
+      bin,
+      'retry-step',
+      '--where',
+      `WorkflowId = '${workflowId}'`,
+      '--step',
+      'credit-report',
+      '--reason',
+      'signal test',
+      '--yes',
+    ]);
+    const { ms, code } = await stopWith(retry, /re-run with --request-id bulk-/, signal);
+    expect({ code, withinASecond: ms < 1_000 }).toEqual({ code: exitCode, withinASecond: true });
+    await noneLeft(retry.marker);
+  },
+  60_000,
+);
 
 test('`timeout 6 npx journey watch` leaves no process behind', async () => {
   // npx installs the project's own bin into its cache on first use, and a first use that timeout
