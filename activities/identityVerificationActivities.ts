@@ -35,6 +35,9 @@ export interface GetIdentityVerificationResultInput {
   caseId?: string;
 }
 
+/** The verdict as the history keeps it, with the provider's `date_completed` (absent in older histories). */
+export type IdentityVerificationRead = IdentityVerificationSummary & { date_completed?: string | null };
+
 export function createIdentityVerificationActivities(client: ProviderClient, caseFile: CaseFileStore) {
   return {
     async createIdentityVerificationRequest(
@@ -67,14 +70,15 @@ export function createIdentityVerificationActivities(client: ProviderClient, cas
       });
     },
 
-    /** The result goes to the case file (with its checks); the history gets the verdict. */
-    async getIdentityVerificationResult(
-      input: GetIdentityVerificationResultInput,
-    ): Promise<IdentityVerificationSummary> {
+    /**
+     * The result goes to the case file (with its checks); the history gets the verdict, and when
+     * the check was completed, which the evidence's validity window is measured from.
+     */
+    async getIdentityVerificationResult(input: GetIdentityVerificationResultInput): Promise<IdentityVerificationRead> {
       const result = await readResult(input);
       const at = caseFileAttempt(input.caseId);
       await caseFile.writeIdentityVerificationResult(at, result);
-      const { request_id, person_id, status, verification_status, checks } = result;
+      const { request_id, person_id, status, verification_status, checks, date_completed } = result;
       return {
         case_file: caseFileRef(at, 'idv_result', request_id),
         request_id,
@@ -82,6 +86,7 @@ export function createIdentityVerificationActivities(client: ProviderClient, cas
         status,
         verification_status,
         checks: checks.length,
+        date_completed,
       };
     },
   };

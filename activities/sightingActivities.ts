@@ -4,10 +4,17 @@
  * so that a step whose creating call's answer was lost finds what the provider made
  * (purchaseFinders.ts). Banking and income-and-employer events name the case (`entity_id`); an
  * affordability insight's and a document's record, read through the event's link, do.
+ *
+ * The same deliveries may be a later result for a step that has completed with another: a second
+ * IDV result for the request, a new banking outcome for the case. Those are handed to the case
+ * file, which records `case.evidence_superseded` when they contradict what the journey used
+ * (case-file/supersededEvidence.ts).
  */
 import { z } from 'zod';
 import type { CaseFileStore } from '../case-file/store';
 import type { Sighting } from '../case-file/providerSightings';
+import { recordLaterResults, type LaterResult } from '../case-file/supersededEvidence';
+import { inTransaction } from '../case-file/transaction';
 import { affordabilityInsightSchema, documentSchema, type ResourceKey } from '../provider';
 import type { ProviderClient } from './providerClient';
 
@@ -26,6 +33,34 @@ const connectionEvent = z.object({ entity_id: z.string().min(1), bank_connection
 const documentEvent = z.object({
   document: z.object({ document_id: z.string().min(1), document_endpoint: z.string().min(1) }),
 });
+const idvResultEvent = z.object({
+  identity_request: z.object({ request_id: z.string().min(1) }),
+  verification_status: z.string().min(1),
+});
+const bankingOutcomeEvent = z.object({
+  entity_id: z.string().min(1),
+  bank_connection_id: z.string().min(1).nullable(),
+  status: z.string().min(1),
+});
+
+/** A delivery that is a result a completed step may have used another of. */
+function laterResultOf({ eventType, data }: SightingInput['deliveries'][number]): LaterResult | undefined {
+  if (eventType === 'IdentityVerification.Completed') {
+    const idv = idvResultEvent.safeParse(data);
+    if (!idv.success) return undefined;
+    const { identity_request, verification_status } = idv.data;
+    return {
+      kind: 'identityVerification',
+      requestId: identity_request.request_id,
+      verificationStatus: verification_status,
+    };
+  }
+  if (!/^(OpenBanking|Banking)Processing\.Completed$/.test(eventType)) return undefined;
+  const banking = bankingOutcomeEvent.safeParse(data);
+  if (!banking.success) return undefined;
+  const { entity_id, bank_connection_id, status } = banking.data;
+  return { kind: 'bankTransactions', caseId: entity_id, bankConnectionId: bank_connection_id, status };
+}
 
 export function createSightingActivities(client: ProviderClient, caseFile: CaseFileStore) {
   const sightingOf = async ({
@@ -72,11 +107,15 @@ export function createSightingActivities(client: ProviderClient, caseFile: CaseF
   return {
     async recordResourceSightings(input: SightingInput): Promise<number> {
       const seen = new Map<string, Sighting>();
+      const later: LaterResult[] = [];
       for (const delivery of input.deliveries) {
         const sighting = await sightingOf(delivery);
         if (sighting) seen.set(`${sighting.kind}/${sighting.provider_id}`, sighting);
+        const result = laterResultOf(delivery);
+        if (result) later.push(result);
       }
       await caseFile.recordSightings([...seen.values()]);
+      if (later.length > 0) await inTransaction(caseFile.pool, (c) => recordLaterResults(c, later));
       return seen.size;
     },
   };

@@ -40,6 +40,23 @@ export const caseEventCatalogue = [
   { type: 'case.completed', summary: 'Every step is completed or waived', data: journeyData },
   { type: 'case.cancelled', summary: 'The journey was cancelled', data: journeyData },
   {
+    type: 'case.evidence_refreshed',
+    summary:
+      "An item of the case's evidence went past its validity window before the journey completed, and " +
+      'the renewed attempt (a new purchase; a renewed identity check sends the applicant a new link) completed ' +
+      '(data.step): the journey completes after it',
+    data: journeyData.extend({
+      step: stepRef,
+      kind: z.string().meta({
+        description:
+          'The evidence kind renewed: creditReport, identityVerification, bankTransactions, affordability, ' +
+          'incomeEmployer (an LOS ignores one it does not know)',
+      }),
+      reason: z.string().meta({ description: 'Why it was renewed: evidence stale: <kind> valid until <ISO 8601>' }),
+      validUntil: time('When the renewed evidence goes stale'),
+    }),
+  },
+  {
     type: 'case.applicant_action_due',
     summary:
       "A step has waited on the applicant with a link longer than the case's applicantActionDueAfter, and " +
@@ -82,6 +99,55 @@ export const caseEventCatalogue = [
       slaMs: z.number().int(),
       operatorDeadline: time('When the journey stops waiting for an operator').nullable(),
       reasons: z.array(z.string()),
+    }),
+  },
+  {
+    type: 'case.evidence_expiring',
+    summary:
+      "An item of the case's evidence goes stale soon: sent once per item and validUntil when it is " +
+      "within the deployment's lead time (CASE_EVENTS_EVIDENCE_EXPIRING_BEFORE, default 3 days), for " +
+      'running and closed cases alike: the LOS renews it (a refresh of the case) or decides before then',
+    data: z.object({
+      ...run,
+      step: z.string().meta({ description: 'The step key the evidence came from (identity-verification/<personId>)' }),
+      kind: z.string().meta({
+        description:
+          'The evidence kind: creditReport, identityVerification, bankTransactions, affordability, ' +
+          'incomeEmployer (more may come)',
+      }),
+      validUntil: time('When the item goes stale'),
+      expiringBeforeMs: z.number().int().meta({ description: 'The lead time the event was sent at' }),
+    }),
+  },
+  {
+    type: 'case.evidence_superseded',
+    summary:
+      'The provider sent a later result that contradicts one the journey used (a second IDV result ' +
+      'with another verdict, a new banking outcome after the banking step completed); the case is in ' +
+      "the operator's queue (state=needs_attention) until an operator acts on it or a new run starts. " +
+      "The journey's outcome is not changed",
+    data: z.object({
+      ...run,
+      step: z.string().meta({ description: 'The step key whose evidence is superseded' }),
+      kind: z.enum(['identityVerification', 'bankTransactions']).meta({ description: 'The evidence kind' }),
+      providerId: z
+        .string()
+        .nullable()
+        .meta({ description: "The provider's id of what came: the IDV request, or the bank connection" }),
+      used: z
+        .object({
+          verificationStatus: z.string().optional(),
+          status: z.string().optional(),
+          bankConnectionId: z.string().nullable().optional(),
+        })
+        .meta({ description: 'What the journey used: the IDV verdict, or the banking status and connection' }),
+      came: z
+        .object({
+          verificationStatus: z.string().optional(),
+          status: z.string().optional(),
+          bankConnectionId: z.string().nullable().optional(),
+        })
+        .meta({ description: 'What came later, in the same terms (verdicts and statuses only, no applicant data)' }),
     }),
   },
   {

@@ -22,10 +22,14 @@ import {
 import type { Assignment } from '../case-file/caseAssignment';
 import { assignCase, CaseFileRequiredError, CaseNotFoundError } from '../client/caseAssignment';
 import type { OperatorIdentity } from '../client/operatorIdentity';
+import { EvidenceRefreshRefusedError, type EvidenceRefreshAnswer } from '../client/evidenceRefresh';
+import type { EvidenceRefreshRequest } from '../client/evidenceRefreshRequest';
+import { JourneyRetryError } from '../client/journeyErrors';
 import {
   cancelJourney,
   journeyStatus,
   listJourneys,
+  refreshEvidence,
   resolvePicklist,
   retryStep,
   startJourney,
@@ -47,6 +51,15 @@ export type StartedCase = StartedJourney;
 export type CaseSummary = JourneySummary;
 export type BulkRetryAnswer =
   (BulkRetryPlan & { dryRun: true }) | (BulkRetrySummary & { dryRun: false; query: string });
+
+/** A refused refresh as the API answers it; undefined for any other error. */
+function refreshRefusal(error: unknown): HttpError | undefined {
+  if (error instanceof EvidenceRefreshRefusedError)
+    return new HttpError(error.code === 'item_not_in_case' ? 422 : 409, error.code, error.message);
+  // A closed case with nothing to carry over (no state written, no recorded input).
+  if (error instanceof JourneyRetryError) return new HttpError(409, 'case_unsettled', error.message);
+  return undefined;
+}
 
 export class CaseGateway {
   private readonly ctx: JourneyClientContext;
@@ -201,6 +214,24 @@ export class CaseGateway {
 
   resolvePicklist(caseId: string, providerId: string, identity: OperatorIdentity): Promise<OperatorActionResult> {
     return this.answer(caseId, () => resolvePicklist(this.ctx, caseId, providerId, identity));
+  }
+
+  /**
+   * Renews a closed case's evidence (a new run); refused while it runs or when a step of it did
+   * not settle (409), or for an item the case never had (422).
+   */
+  refreshEvidence(
+    caseId: string,
+    request: EvidenceRefreshRequest,
+    identity: OperatorIdentity,
+  ): Promise<EvidenceRefreshAnswer> {
+    return this.answer(caseId, async () => {
+      try {
+        return await refreshEvidence(this.reads(), caseId, request, identity);
+      } catch (error) {
+        throw refreshRefusal(error) ?? error;
+      }
+    });
   }
 
   /** The plan of a bulk retry (dryRun), or the retry itself and its summary. */

@@ -5,6 +5,8 @@ import { operatorActions } from '../client/journeyNames';
 import { caseEventListSchema } from './caseEventSchemas';
 import { purchaseKinds } from '../case-file/purchaseLedger';
 import { caseView } from './caseView';
+import { evidenceRefreshRoute } from './evidenceRefreshRoute';
+import { funnelRoute } from './funnelRoute';
 import { openPageToken, sealPageToken } from './pageToken';
 import type { RouteSpec } from './routeSpec';
 import type { StartRequest } from './startAdmission';
@@ -333,6 +335,7 @@ export const caseRoutes: RouteSpec[] = [
       return { status: 202, body: { caseId: params.caseId!, cancelRequested: true } };
     },
   },
+  evidenceRefreshRoute,
   {
     method: 'post',
     path: '/v1/cases/:caseId/assign',
@@ -437,4 +440,5 @@ export const caseRoutes: RouteSpec[] = [
       };
     },
   },
+  funnelRoute,
 ];

@@ -1,5 +1,9 @@
-/** The journey's `status` as the case API shows it: each step with its picklist lifted out of `detail`. */
+/**
+ * The journey's `status` as the case API shows it: each step with its picklist lifted out of `detail`,
+ * and every step's evidence with its validUntil.
+ */
 import type { PicklistEntry } from '../provider';
+import { evidenceOfSteps } from '../client/evidenceValidity';
 import type { JourneyStatus } from '../client/journeyMessages';
 
 export function caseView(
@@ -21,6 +25,8 @@ export function caseView(
     steps,
     reasons: status.reasons,
     operatorDeadline: status.operatorDeadline ?? null,
+    // From the steps, where the read model keeps each step's evidence.
+    evidence: evidenceOfSteps(status.steps),
     assignee: status.assignee,
   };
 }

@@ -59,7 +59,7 @@ export function mountRoutes(
           params: parse(route.params, req.params, 'path') as Record<string, string>,
           query: parse(route.query, knownQuery(route.query, req.query as Record<string, unknown>), 'query'),
           headers: parse(route.headers, declaredHeaders(route.headers, req), 'header') as Record<string, unknown>,
-          body: parse(route.body, requiredBody(route.body, req), 'body'),
+          body: parse(route.body, requiredBody(route.body, req), 'body', route.bodyProblem),
         };
         const identity = identityOf(route, parsed.headers, caller.name, requestIdOf(res));
         // A repeat of an idempotent request is audited, and answered, under the Update id its key makes.
@@ -67,7 +67,7 @@ export function mountRoutes(
         const owner = ownerOf(caller);
         // A key scoped to its own cases finds another's case as it finds no case: 404.
         if (parsed.params.caseId !== undefined) await gateway.refuseUnlessStartedBy(parsed.params.caseId, owner);
-        const input = { ...parsed, identity, owner };
+        const input = { ...parsed, identity, owner, accepts: (types: string[]) => req.accepts(types) };
         // What the route takes, after its schema dropped what it ignores (an unknown field's value).
         refuseNul({ path: input.params, query: input.query, body: input.body });
         const answer = await route.handle(input, gateway);
@@ -75,7 +75,8 @@ export function mountRoutes(
           { operation: route.operationId, caller: caller.name, status: answer.status, requestId: requestIdOf(res) },
           'case api request',
         );
-        res.status(answer.status).json(answer.body);
+        if (answer.mediaType) res.status(answer.status).type(answer.mediaType).send(answer.body);
+        else res.status(answer.status).json(answer.body);
       } catch (error) {
         const http =
           error instanceof HttpError
@@ -123,10 +124,18 @@ function identityOf(
   });
 }
 
-function parse(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+function parse(
+  schema: z.ZodType | undefined,
+  value: unknown,
+  where: string,
+  problem?: RouteSpec['bodyProblem'],
+): unknown {
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
+  // A well-formed body whose only faults are the route's own unprocessable problem (an unknown item).
+  if (problem && result.error.issues.every(problem.is))
+    throw new HttpError(422, problem.code, `Invalid ${where}: ${describeIssues(result.error).join('; ')}`);
   // A well-formed body whose only faults are ids this API cannot use (too long, other characters):
   // unprocessable, not malformed, each named with its limit and fix (client/idSchemas.ts).
   if (where === 'body' && result.error.issues.every(isIdIssue))

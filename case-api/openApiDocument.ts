@@ -71,11 +71,20 @@ function operation(route: RouteSpec, schemaOf: (s: z.ZodType, io: 'input' | 'out
         {
           description: r.description,
           headers: requestIdHeaders(route),
-          ...(r.schema ? { content: { 'application/json': { schema: schemaOf(r.schema, 'output') } } } : {}),
+          ...(r.schema ? { content: responseContent(r, schemaOf) } : {}),
         },
       ]),
     ),
   };
+}
+
+/** JSON by its schema; a route that also answers CSV has it as text/csv too. */
+function responseContent(
+  response: RouteSpec['responses'][number],
+  schemaOf: (s: z.ZodType, io: 'input' | 'output') => JsonSchema,
+) {
+  const json = { 'application/json': { schema: schemaOf(response.schema!, 'output') } };
+  return response.csv ? { ...json, 'text/csv': { schema: { type: 'string' } } } : json;
 }
 
 /** Every answer names its request (requestId.ts); an operator action's audit entry carries that id. */

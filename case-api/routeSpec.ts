@@ -26,11 +26,15 @@ export interface RouteInput {
    * Undefined: every case.
    */
   owner?: string;
+  /** Which of these media types the request's Accept prefers (express's `req.accepts`); false: none. */
+  accepts?: (types: string[]) => string | false;
 }
 
 export interface RouteAnswer {
   status: number;
   body: unknown;
+  /** Sent as this media type, the body as text; absent: the body as JSON. */
+  mediaType?: string;
 }
 
 export interface RouteSpec {
@@ -53,7 +57,13 @@ export interface RouteSpec {
   /** The action whose Update ids an `Idempotency-Key` header names: the request's id becomes that Update id. */
   idempotent?: OperatorAction;
   body?: z.ZodType;
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /**
+   * A well-formed body whose only faults are issues this says (an item the route does not know) is
+   * unprocessable: answered 422 with `code`, the issues named, rather than 400.
+   */
+  bodyProblem?: { code: string; is: (issue: z.core.$ZodIssue) => boolean };
+  /** `csv`: the answer may also be text/csv (the route says when). */
+  responses: Record<number, { description: string; schema?: z.ZodType; csv?: true }>;
   handle(input: RouteInput, gateway: CaseGateway): Promise<RouteAnswer>;
 }
 

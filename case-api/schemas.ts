@@ -5,13 +5,14 @@
 import { z } from 'zod';
 import { stepStates } from '../client/stepState';
 import { caseIdSchema } from '../client/caseId';
+import { evidenceKindNames } from '../client/evidenceValidity';
 import { bureauCompanyIdSchema, referenceSchema, STEP_KEY_MAX_LENGTH, stepKeySchema } from '../client/idSchemas';
 import { bulkRetryMaxCases, bulkStepRetryRequestSchema } from '../client/bulkStepRetryRequest';
-import { checkStepsHaveWhatTheyNeed, onboardCaseInputFields } from '../client/journeyInput';
+import { checkStepsHaveWhatTheyNeed, freshnessSchema, onboardCaseInputFields } from '../client/journeyInput';
 import type { StepField } from '../client/journeyNames';
 import { operatorRequestIdSchema } from '../client/operatorRequestId';
 import { defaultDeadlines } from '../client/deadlines';
-import { deadlineDurationSchema } from './deadlineDuration';
+import { deadlineDurationSchema } from '../config/deadlineDuration';
 import { NUL_FREE_TEXT_PATTERN } from './nulCharacters';
 
 const deadlineKeys = Object.keys(defaultDeadlines) as [
@@ -62,6 +63,7 @@ export const startCaseRequestSchema = onboardCaseInputFields
         'docs/integration.md): letters, digits, . _ : -, starting with a letter or digit, at most 200 characters',
     }),
     deadlines: z.partialRecord(z.enum(deadlineKeys), deadlineDurationSchema).default({}),
+    freshness: freshnessSchema(deadlineDurationSchema).default({}),
     notifications: caseEventTimesRequestSchema.optional(),
   })
   .strict()
@@ -146,6 +148,27 @@ export const picklistEntrySchema = z.looseObject({
   address: z.string().nullable().optional(),
 });
 
+const isoTime = (description: string) => z.string().meta({ description: `${description} (ISO 8601)` });
+
+/** One step's evidence and how long it stays valid (client/evidenceValidity.ts). */
+const evidenceValiditySchema = z
+  .object({
+    kind: z.enum(evidenceKindNames),
+    measuredFrom: isoTime('The date the validity window is measured from'),
+    dateFrom: z.enum(['provider', 'read']).meta({
+      description:
+        "Whose date measuredFrom is: the provider's own (an IDV's date_completed, the last bank " +
+        "transaction's date, an insight's datetime_completed), or when the journey read the data",
+    }),
+    validUntil: isoTime('When the evidence goes stale'),
+    stale: z.boolean().meta({
+      description: 'The journey completed with this item past its window (the case said refreshStale: false)',
+    }),
+    refreshes: z.number().int().meta({ description: 'How many times the journey renewed it' }),
+    lastRefreshReason: z.string().optional().meta({ description: 'Why it was last renewed' }),
+  })
+  .meta({ id: 'EvidenceValidity' });
+
 const stepSchema = z
   .object({
     state: z.enum(stepStates),
@@ -184,6 +207,12 @@ const stepSchema = z
         "Step-specific detail (accounts read, document outcomes; the credit report's picklist, report " +
         'headline, resolvedBy, and expiresAt: while it waits on a picklist, when that wait expires, ISO 8601)',
     }),
+    evidenceDate: z.string().nullable().optional().meta({
+      description: "The provider's own date of what the last completed attempt read, where its data carries one",
+    }),
+    evidence: evidenceValiditySchema
+      .optional()
+      .meta({ description: "The step's evidence and its validUntil, once an attempt completed (documents: none)" }),
   })
   .meta({ id: 'Step' });
 
@@ -210,6 +239,11 @@ export const caseStatusSchema = z
       .meta({ description: 'By step key; IDV steps are identity-verification/<personId>' }),
     reasons: z.array(z.string()),
     operatorDeadline: z.string().nullable().optional(),
+    evidence: z.record(z.string(), evidenceValiditySchema).meta({
+      description:
+        "Each completed step's evidence, by step key, with when it goes stale (validUntil): the same " +
+        "items as the steps' evidence",
+    }),
     assignee: z
       .string()
       .nullable()

@@ -9,8 +9,11 @@ export const caseEventTypes = [
   'case.needs_attention',
   'case.completed',
   'case.cancelled',
+  'case.evidence_refreshed',
 ] as const;
 export type CaseEventType = (typeof caseEventTypes)[number];
+
+export { evidenceEventTypes, type EvidenceEventType } from '../case-file/evidenceEventTypes';
 
 export interface CaseEventInput {
   type: CaseEventType;
@@ -34,4 +37,10 @@ export interface CaseEventInput {
   step?: { key: string; attempt: number };
   /** One line per step that is not completed or waived (no applicant data: states and provider messages). */
   reasons: string[];
+  /** For `case.evidence_refreshed`: the evidence kind renewed (client/evidenceValidity.ts). */
+  kind?: string;
+  /** For `case.evidence_refreshed`: why it was renewed (`evidence stale: creditReport valid until …`). */
+  reason?: string;
+  /** For `case.evidence_refreshed`: when the renewed evidence goes stale (ISO 8601). */
+  validUntil?: string;
 }

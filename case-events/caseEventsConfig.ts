@@ -1,10 +1,12 @@
 /**
  * Where journey events go: `CASE_EVENTS_URL` (unset: no notifications, the activity does nothing)
  * and `CASE_EVENTS_SECRET`, the Standard Webhooks signing secret (`whsec_<base64>`) shared with the LOS.
- * The derived events (reminders, SLA breaches) take the deployment's default times from
- * here; a case given its own at start uses those (case_event_settings).
+ * The derived events (reminders, SLA breaches, evidence about to go stale) take the deployment's
+ * default times from here; a case given its own at start uses those (case_event_settings).
  */
+import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
+import { DEADLINE_PATTERN } from '../config/deadlineDuration';
 import { ConfigurationError, httpUrlVariable, parseEnvironment } from '../config/environment';
 
 export interface DerivedEventTimes {
@@ -14,6 +16,8 @@ export interface DerivedEventTimes {
   actionDueEveryMs: number;
   /** `case.sla_breached` fires once a case has needed attention this long. */
   attentionSlaMs: number;
+  /** `case.evidence_expiring` fires this long before an item of a case's evidence goes stale. */
+  evidenceExpiringBeforeMs: number;
   /** How often the worker looks for due events and sends the outbox. */
   sweepIntervalMs: number;
 }
@@ -28,6 +32,7 @@ export const derivedEventDefaults: DerivedEventTimes = {
   actionDueAfterMs: 86_400_000,
   actionDueEveryMs: 86_400_000,
   attentionSlaMs: 14_400_000,
+  evidenceExpiringBeforeMs: 259_200_000,
   sweepIntervalMs: 15_000,
 };
 
@@ -37,6 +42,14 @@ const milliseconds = (fallback: number) =>
     .int()
     .positive('must be a positive number of milliseconds')
     .default(fallback);
+
+/** A duration as the journey's deadlines take it ("3 days", "12 hours", or milliseconds), in milliseconds. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .regex(new RegExp(DEADLINE_PATTERN), 'must be a duration such as "3 days" or "12 hours", or milliseconds')
+    .default(fallback)
+    .transform((text) => msToNumber(/^\d+$/.test(text) ? Number(text) : (text as Parameters<typeof msToNumber>[0])));
 
 export const caseEventsEnvironment = {
   CASE_EVENTS_URL: httpUrlVariable.optional(),
@@ -49,6 +62,7 @@ export const caseEventsEnvironment = {
   CASE_EVENTS_ACTION_DUE_EVERY_MS: milliseconds(derivedEventDefaults.actionDueEveryMs),
   CASE_EVENTS_SLA_MS: milliseconds(derivedEventDefaults.attentionSlaMs),
   CASE_EVENTS_SWEEP_INTERVAL_MS: milliseconds(derivedEventDefaults.sweepIntervalMs),
+  CASE_EVENTS_EVIDENCE_EXPIRING_BEFORE: duration('3 days'),
 };
 
 export function readCaseEventsConfig(env: NodeJS.ProcessEnv = process.env): CaseEventsConfig {
@@ -62,6 +76,7 @@ export function readCaseEventsConfig(env: NodeJS.ProcessEnv = process.env): Case
     actionDueAfterMs: c.CASE_EVENTS_ACTION_DUE_AFTER_MS,
     actionDueEveryMs: c.CASE_EVENTS_ACTION_DUE_EVERY_MS,
     attentionSlaMs: c.CASE_EVENTS_SLA_MS,
+    evidenceExpiringBeforeMs: c.CASE_EVENTS_EVIDENCE_EXPIRING_BEFORE,
     sweepIntervalMs: c.CASE_EVENTS_SWEEP_INTERVAL_MS,
   };
 }
@@ -71,5 +86,6 @@ export const derivedEventTimes = (config: CaseEventsConfig): DerivedEventTimes =
   actionDueAfterMs: config.actionDueAfterMs ?? derivedEventDefaults.actionDueAfterMs,
   actionDueEveryMs: config.actionDueEveryMs ?? derivedEventDefaults.actionDueEveryMs,
   attentionSlaMs: config.attentionSlaMs ?? derivedEventDefaults.attentionSlaMs,
+  evidenceExpiringBeforeMs: config.evidenceExpiringBeforeMs ?? derivedEventDefaults.evidenceExpiringBeforeMs,
   sweepIntervalMs: config.sweepIntervalMs ?? derivedEventDefaults.sweepIntervalMs,
 });

@@ -8,8 +8,19 @@
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
 
-/** A bulk retry is audited case by case, as each case's retryStep under the bulk run's request id. */
-export const auditActions = ['retryStep', 'waiveStep', 'resolvePicklist', 'cancel', 'assign', 'release'] as const;
+/**
+ * A bulk retry is audited case by case, as each case's retryStep under the bulk run's request id;
+ * a refresh of a closed case's evidence as refreshEvidence, its step the steps it renews.
+ */
+export const auditActions = [
+  'retryStep',
+  'waiveStep',
+  'resolvePicklist',
+  'cancel',
+  'assign',
+  'release',
+  'refreshEvidence',
+] as const;
 
 export const auditEntrySchema = z.object({
   caseId: z.string().min(1),

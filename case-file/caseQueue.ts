@@ -4,10 +4,16 @@
  * own records); sorted by age or by deadline (the operator deadline, or sooner the expiry of a
  * picklist wait); paginated by a keyset cursor, so a page never repeats or skips a case when others
  * are written meanwhile.
+ *
+ * A case whose evidence was superseded (supersededEvidence.ts: a later provider result contradicts
+ * one its journey used) is in the operator's queue (`state=needs_attention`) whatever its journey's
+ * state, closed cases too, with a reason line per item, until an operator acts on the case (any
+ * accepted action of the audit trail: an assignment, a retry, a waiver…) or a new run starts.
  */
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
-import { caseRecordColumns, caseRecordOf, type CaseRecord } from './caseReadModel';
+import { caseRecordColumns, type CaseRecord } from './caseReadModel';
+import { openSupersession, supersededColumn, withSupersededReasons } from './supersededQueue';
 
 export const caseSorts = ['newest', 'oldest', 'deadline'] as const;
 
@@ -69,7 +75,7 @@ export async function listCaseRecords(client: PoolClient, raw: CaseListQuery, no
     );
   }
   const { rows } = await client.query(
-    `SELECT ${caseRecordColumns}, (${sort.expression})::text AS sort_key FROM case_journeys j
+    `SELECT ${caseRecordColumns}, ${supersededColumn}, (${sort.expression})::text AS sort_key FROM case_journeys j
      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
      ORDER BY ${sort.expression} ${sort.direction}, j.case_id ${sort.direction} LIMIT ${param(query.limit + 1)}`,
     params,
@@ -77,14 +83,19 @@ export async function listCaseRecords(client: PoolClient, raw: CaseListQuery, no
   const page = rows.slice(0, query.limit) as Record<string, unknown>[];
   const last = page.at(-1);
   return {
-    cases: page.map(caseRecordOf),
+    cases: page.map(withSupersededReasons),
     nextCursor: rows.length > query.limit && last ? encodeCursor(String(last.sort_key), String(last.case_id)) : null,
   };
 }
 
 function filters(query: z.output<typeof caseListQuerySchema>, param: (value: unknown) => string, now: Date): string[] {
   const where: string[] = [];
-  if (query.state) where.push(`j.state = ${param(query.state)}`);
+  if (query.state)
+    where.push(
+      query.state === 'needs_attention'
+        ? `(j.state = ${param(query.state)} OR EXISTS (SELECT 1 FROM case_events e WHERE ${openSupersession}))`
+        : `j.state = ${param(query.state)}`,
+    );
   if (query.step || query.stepState) {
     const step = query.step
       ? `(s.key = ${param(query.step)} OR s.key LIKE ${param(`${likeEscaped(query.step)}/%`)})`

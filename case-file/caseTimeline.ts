@@ -2,10 +2,12 @@
  * A case's timeline: the operator actions of the audit trail, what the provider returned, as the
  * case file recorded it (a report read, an IDV result, an account, an insight, a document's outcome),
  * and the events the LOS took, in time order: the journey's own (`notification`, case_notifications)
- * and those the outbox delivered (`case_event`: reminders, expiries, SLA breaches, operator actions).
+ * and those the outbox delivered (`case_event`: reminders, expiries, SLA breaches, operator actions;
+ * the evidence's expiring and superseded items from when they were recorded, delivered or not).
  * Records and events carry their kind, ids and status, never their data.
  */
 import type { PoolClient } from 'pg';
+import { evidenceEventTypes } from './evidenceEventTypes';
 import { readAudit, type AuditEntry } from './auditTrail';
 
 export type TimelineEntry =
@@ -94,19 +96,23 @@ export async function readCaseTimeline(client: PoolClient, caseId: string): Prom
  * journey's own events are in case_events too (sender `journey`), but the timeline has them from
  * case_notifications already. Only the type, the id and the step key: an event's data can hold a
  * step's reason (the events endpoint serves the body to whoever needs it, under the same id).
+ * The evidence's events (an item about to go stale, an item superseded by a later provider result)
+ * say something about the case itself, which the operator must see whether or not an LOS is
+ * configured or has taken them: those are on the timeline from when they were recorded.
  */
 async function readDeliveredOutboxEvents(client: PoolClient, caseId: string): Promise<TimelineEntry[]> {
   const { rows } = await client.query(
-    `SELECT event_id, type, delivered_at,
+    `SELECT event_id, type, at,
             CASE jsonb_typeof(data->'step') WHEN 'object' THEN data->'step'->>'key' WHEN 'string' THEN data->>'step'
               END AS step
-     FROM case_events WHERE case_id = $1 AND sender = 'outbox' AND delivered_at IS NOT NULL ORDER BY delivered_at,
-       position`,
-    [caseId],
+     FROM (SELECT *, CASE WHEN type = ANY($2) THEN recorded_at ELSE delivered_at END AS at FROM case_events
+           WHERE case_id = $1 AND sender = 'outbox') e
+     WHERE at IS NOT NULL ORDER BY at, position`,
+    [caseId, [...evidenceEventTypes]],
   );
   return rows.map((r: Record<string, unknown>) => ({
     kind: 'case_event',
-    at: (r.delivered_at as Date).toISOString(),
+    at: (r.at as Date).toISOString(),
     type: r.type as string,
     eventId: r.event_id as string,
     step: (r.step as string | null) ?? null,

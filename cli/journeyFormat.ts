@@ -3,6 +3,7 @@ import type { PicklistEntry } from '../provider';
 import type { BulkRetryPlan, BulkRetrySummary } from '../client/bulkStepRetry';
 import type { BulkStepRetryRequest } from '../client/bulkStepRetryRequest';
 import { textTable } from './textTable';
+import type { EvidenceValidity } from '../client/evidenceValidity';
 import type { JourneyStatus, JourneyStep } from '../client/journeyMessages';
 import type { RetryPlan } from '../client/journeyRetry';
 import type { Purchase } from '../case-file/purchaseLedger';
@@ -34,6 +35,7 @@ function formatStep(key: string, step: JourneyStep): string[] {
   if (step.reason) lines.push(`${pad}reason: ${step.reason}`);
   if (step.actions?.length && step.state !== 'waiting') lines.push(`${pad}next: ${step.actions.join(' | ')}`);
   if (step.error) lines.push(`${pad}provider said: ${step.error.status ?? 'no answer'} ${step.error.message}`);
+  if (step.evidence) lines.push(`${pad}${formatEvidence(step.evidence)}`);
   for (const [name, link] of Object.entries(step.links ?? {})) lines.push(`${pad}${name.replace(/_/g, ' ')}: ${link}`);
   const picklist = (step.detail as { picklist?: PicklistEntry[] | null } | null)?.picklist;
   if (step.state === 'waiting' && picklist?.length) {
@@ -51,6 +53,13 @@ function formatStep(key: string, step: JourneyStep): string[] {
         `${a.reason ? ` — ${a.reason}` : ''} [${a.workflowId}]`,
     );
   return lines;
+}
+
+/** A step's evidence: its kind, until when it is valid and from whose date, whether stale, its renewals. */
+function formatEvidence(item: EvidenceValidity): string {
+  const from = item.dateFrom === 'provider' ? "the provider's date" : 'when it was read';
+  const renewed = item.refreshes > 0 ? `; renewed ${item.refreshes}× (${item.lastRefreshReason ?? 'no reason'})` : '';
+  return `${item.kind} valid until ${item.validUntil}${item.stale ? ' (STALE)' : ''}, from ${from} ${item.measuredFrom}${renewed}`;
 }
 
 /**

@@ -16,7 +16,10 @@ import {
   bulkStepRetryRequestSchema,
   type BulkStepRetryRequest,
 } from '../client/bulkStepRetryRequest';
-import { journeySteps, operatorActions } from '../client/journeyNames';
+import { evidenceRefreshAction, journeySteps, operatorActions } from '../client/journeyNames';
+import { evidenceRefreshRequestSchema, type EvidenceRefreshRequest } from '../client/evidenceRefreshRequest';
+import type { EvidenceRefreshPlan } from '../client/evidenceRefresh';
+import { evidenceKindNames } from '../client/evidenceValidity';
 import { operatorIdentity, type OperatorIdentity } from '../client/operatorIdentity';
 import { operatorRequestIdSchema, type OperatorAction } from '../client/operatorRequestId';
 import { caseIdSchema } from '../client/caseId';
@@ -24,6 +27,7 @@ import { bureauCompanyIdSchema, referenceSchema, stepKeySchema } from '../client
 import { documentReferenceSchema } from '../client/journeyInput';
 import { JourneyCommandError, readJourneyInput } from './journeyInputFile';
 import { textTable } from './textTable';
+import { addFunnelCommand } from './funnelCommand';
 
 /**
  * The commands and the SDK load only once the arguments are valid, so a usage error answers at once.
@@ -32,6 +36,7 @@ import { textTable } from './textTable';
 const later = {
   operations: () => require('../client/journeyOperations') as typeof import('../client/journeyOperations'),
   retry: () => require('../client/journeyRetry') as typeof import('../client/journeyRetry'),
+  refresh: () => require('../client/evidenceRefresh') as typeof import('../client/evidenceRefresh'),
   bulkRetry: () => require('../client/bulkStepRetry') as typeof import('../client/bulkStepRetry'),
   replay: () => require('../client/journeyReplay') as typeof import('../client/journeyReplay'),
   format: () => require('./journeyFormat') as typeof import('./journeyFormat'),
@@ -372,6 +377,49 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
       }),
     );
 
+  command(evidenceRefreshAction.cli, "renew a closed case's evidence: a new run that buys only these items again")
+    .addArgument(caseIdArgument('<caseId>'))
+    .argument('<item...>', `the evidence to renew: ${evidenceKindNames.join(', ')}`)
+    .option('--reason <text>', 'why (required; recorded in the audit trail)')
+    .option('--yes', 'start the new run; without it, a dry run that shows the plan and starts nothing')
+    .option('--request-id <id>', requestIdHelp(evidenceRefreshAction.name, ', kept on the run it starts'))
+    .option('--actor <name>', actorHelp)
+    .addHelpText(
+      'after',
+      `
+For a closed case whose steps all completed or were waived. The steps of the items run as a new
+purchase (identityVerification: every person's IDV; bankTransactions: the banking step), every other
+step is carried over and bought nothing again. A step computed from a renewed one (affordability from
+bankTransactions) is renewed with it unless it was waived, as the journey does when a step's
+dependency runs again. A running case is refused.
+  journey refresh <caseId> creditReport bankTransactions --reason 'annual review'        (the plan)
+  journey refresh <caseId> creditReport bankTransactions --reason 'annual review' --yes  (renew)`,
+    )
+    .action(
+      (
+        caseId: string,
+        items: string[],
+        options: { reason?: string; yes?: boolean; requestId?: string; actor?: string },
+      ) => {
+        const request = refreshRequest(items, options.reason);
+        const identity = identityOf(evidenceRefreshAction.name, options);
+        chosen(async (ctx, out) => {
+          const { planEvidenceRefresh, refreshEvidence } = later.refresh();
+          const reads = await withCaseFile(ctx);
+          if (!options.yes) {
+            const { input: _input, ...plan } = await planEvidenceRefresh(reads, caseId, request);
+            return done(`${formatRefreshPlan(plan)}\n(dry run: nothing started; --yes renews)`, {
+              ...plan,
+              dryRun: true,
+            });
+          }
+          announce(out, identity.requestId);
+          const answer = await refreshEvidence(reads, caseId, request, identity);
+          return done(`${formatRefreshPlan(answer)}\nrenewed in run ${answer.runId}`, answer);
+        });
+      },
+    );
+
   command('replay', "replay the journey's histories (children and resources too) against this checkout")
     .addArgument(caseIdArgument('<caseId>'))
     .action((caseId: string) =>
@@ -439,6 +487,11 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
         return done(`wrote ${exported.file_name} (${exported.size_bytes} bytes) to ${file}`, exported);
       });
     });
+
+  addFunnelCommand(
+    command('funnel', 'where applicants drop off: per step, reached, completed, waived, expired, time in it'),
+    chosenLocal,
+  );
 
   command('purge', "delete a closed case's data from the case file (erasure); refused while its journey runs")
     .addArgument(caseIdArgument('<caseId>'))
@@ -563,6 +616,24 @@ function identityOf(
  */
 const announce = (out: Output, requestId: string) =>
   (out.progress ?? ((line: string) => console.error(line)))(`request id ${requestId}`);
+
+/** The refresh's items and reason, checked with the schema the case API uses; a problem is a usage error naming it. */
+function refreshRequest(items: string[], reason: string | undefined): EvidenceRefreshRequest {
+  if (reason === undefined) throw new JourneyCommandError('refresh needs --reason <text>: why the evidence is renewed');
+  const parsed = evidenceRefreshRequestSchema.safeParse({ items, reason });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new JourneyCommandError(`refresh: ${issue.path[0] === 'reason' ? '--reason ' : ''}${issue.message}`);
+}
+
+/** A refresh's plan, a line per step: renewed (with the need it buys, and why when not named) or carried over. */
+function formatRefreshPlan(plan: Omit<EvidenceRefreshPlan, 'input'>): string {
+  const lines = [`case/${plan.caseId}:`];
+  for (const { step, kind, need, because } of plan.renewed)
+    lines.push(`  renew       ${step} (${kind}, need ${need}${because ? `; ${because}` : ''})`);
+  for (const step of plan.carriedOver) lines.push(`  carry over  ${step}`);
+  return lines.join('\n');
+}
 
 /** The bulk form's flags, checked with the schema the case API uses too; problems named by their flags. */
 function bulkRequest(caseId: string | undefined, options: RetryStepOptions): BulkStepRetryRequest {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { creditReportRequestSchema, documentKindSchema } from '../provider';
 import { defaultDeadlines } from './deadlines';
+import { evidenceKindNames, evidenceKinds, type EvidenceKind } from './evidenceValidity';
 import { journeySteps, type StepField } from './journeyNames';
 import {
   bureauCompanyIdSchema,
@@ -25,6 +26,44 @@ const duration = z.union([
   z.string().regex(/^\d+(\.\d+)?\s*[a-zA-Z]+$|^\d+$/, 'must be a duration such as "2 days"'),
 ]);
 
+/** One step's evidence as a journey reported it (client/evidenceValidity.ts `EvidenceValidity`). */
+export const evidenceValiditySchema = z.object({
+  kind: z.enum(evidenceKindNames),
+  measuredFrom: z.iso.datetime({ offset: true }),
+  dateFrom: z.enum(['provider', 'read']),
+  validUntil: z.iso.datetime({ offset: true }),
+  stale: z.boolean(),
+  refreshes: z.number().int().min(0),
+  lastRefreshReason: z.string().optional(),
+});
+
+/**
+ * A case's validity windows, by evidence kind (client/evidenceValidity.ts), each a duration as
+ * `duration` takes it; a kind not named keeps its default. A name that is no kind is refused by
+ * name, with the kinds there are: dropped, it would leave the case held to a default it meant to change.
+ */
+export function freshnessSchema(duration: z.ZodType<number | string>) {
+  const shape = Object.fromEntries(evidenceKindNames.map((kind) => [kind, duration.optional()])) as Record<
+    EvidenceKind,
+    z.ZodOptional<z.ZodType<number | string>>
+  >;
+  return z
+    .strictObject(shape, {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown evidence kind ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; the kinds are ` +
+            evidenceKindNames.join(', ')
+          : undefined,
+    })
+    .meta({
+      description:
+        "How long each kind of evidence stays valid, measured from the provider's own date where the data " +
+        'carries one, else from when the journey read it; a kind not named keeps its default (' +
+        evidenceKindNames.map((kind) => `${kind} from ${evidenceKinds[kind].step}`).join(', ') +
+        ')',
+    });
+}
+
 /** A step taken over from an earlier run of the journey (`journey retry`): no provider call again. */
 const carriedStepSchema = z.object({
   state: z.enum(['completed', 'waived']),
@@ -37,6 +76,8 @@ const carriedStepSchema = z.object({
     .object({ eventType: z.string(), receivedAt: z.string(), problems: z.array(z.string()).optional() })
     .nullable()
     .default(null),
+  /** Its evidence as the earlier run reported it: the new run measures it against its own windows. */
+  evidence: evidenceValiditySchema.optional(),
 });
 
 /** A document `journey upload` put in the case file: the journey carries its id, never its bytes. */
@@ -132,6 +173,15 @@ export const onboardCaseInputFields = z.object({
   deadlines: z.partialRecord(z.enum(deadlineKeys), duration).default({}),
   automaticPicklistRule: z.boolean().default(false),
   maxResubmissions: z.number().int().min(0).max(10).default(2),
+  freshness: freshnessSchema(duration).default({}),
+  refreshStale: z
+    .boolean()
+    .default(true)
+    .meta({
+      description:
+        'Before the journey completes, evidence past its window is renewed as a new purchase (default); ' +
+        'false: the journey completes with those items flagged stale',
+    }),
   carryOver: carryOverSchema.optional(),
 });
 

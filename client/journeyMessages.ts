@@ -4,6 +4,7 @@
  * `waiveStep` and `resolvePicklist` on `case/<caseId>` (docs/architecture.md, "Journeys").
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { EvidenceValidity } from './evidenceValidity';
 import type { OperatorUpdateName } from './journeyNames';
 import type { StepState } from './stepState';
 import type { ValidOnboardCaseInput } from './journeyInput';
@@ -45,6 +46,11 @@ export interface JourneyStep extends StepStatus {
    * `waiveStep affordability`, `resolvePicklist`); empty while the step moves on its own.
    */
   actions?: string[];
+  /**
+   * How long the evidence the step gathered stays valid (client/evidenceValidity.ts): set once an
+   * attempt of a step that gives an evidence kind completed (documents give none).
+   */
+  evidence?: EvidenceValidity;
 }
 
 export interface JourneyStatus {
@@ -55,6 +61,8 @@ export interface JourneyStatus {
   reasons: string[];
   /** While the journey waits only for an operator: when that wait ends (ISO 8601). */
   operatorDeadline?: string | null;
+  /** Each completed step's evidence, by step key: the same items as the steps' `evidence`. */
+  evidence?: Record<string, EvidenceValidity>;
 }
 
 export interface RetryStepRequest {

@@ -47,5 +47,14 @@ export const operatorActions = {
 /** An operator action's Update name. */
 export type OperatorUpdateName = keyof typeof operatorActions;
 
-/** An operator action's name: its CLI name and the prefix of its Update ids. */
-export type OperatorActionName = (typeof operatorActions)[OperatorUpdateName]['name'];
+/**
+ * The renewal of a closed case's evidence (client/evidenceRefresh.ts): an operator action that
+ * starts a new run of the journey rather than sending an Update. `name` prefixes the ids its
+ * request ids make (`refresh/<request id>`, kept on the run it started); `cli`, its CLI command;
+ * `path`, its case API route (POST).
+ */
+export const evidenceRefreshAction = { name: 'refresh', cli: 'refresh', path: '/v1/cases/:caseId/refresh' } as const;
+
+/** An operator action's name: its CLI name and the prefix of its Update ids (or, for a refresh, its request ids). */
+export type OperatorActionName =
+  (typeof operatorActions)[OperatorUpdateName]['name'] | (typeof evidenceRefreshAction)['name'];

@@ -286,6 +286,12 @@ export function cancelJourney(
   );
 }
 
+/**
+ * Renewing a closed case's evidence on demand: a new run that buys the named items again and
+ * carries every other step over (evidenceRefresh.ts).
+ */
+export { planEvidenceRefresh, refreshEvidence } from './evidenceRefresh';
+
 export const journeyHandle = (ctx: JourneyClientContext, caseId: string) =>
   ctx.client.workflow.getHandle(journeyWorkflowId(caseId));
 

@@ -37,16 +37,7 @@ export async function planJourneyRetry(ctx: JourneyReadContext, caseId: string):
     const attempt = step.attempt ?? 1;
     carry.attempts[key] = attempt;
     if (carriesOver(key, step, status.steps)) {
-      const { state, workflowId, providerIds, reason, detail, lastEvent } = step;
-      carry.steps[key] = {
-        state: state as 'completed' | 'waived',
-        attempt,
-        workflowId,
-        providerIds,
-        reason,
-        detail,
-        lastEvent,
-      };
+      carry.steps[key] = carriedStep(step);
       plan.carriedOver.push(key);
       continue;
     }
@@ -58,24 +49,45 @@ export async function planJourneyRetry(ctx: JourneyReadContext, caseId: string):
   return plan;
 }
 
+/** A completed or waived step as a new run takes it over: no provider call again. */
+export function carriedStep(step: JourneyStep): CarryOver['steps'][string] {
+  const { state, attempt, workflowId, providerIds, reason, detail, lastEvent, evidence } = step;
+  return {
+    state: state as 'completed' | 'waived',
+    attempt: attempt ?? 1,
+    workflowId,
+    providerIds,
+    reason,
+    detail,
+    lastEvent,
+    evidence,
+  };
+}
+
 /**
  * The closed run's last status, from the read model (no query, so no replay of workflow code that
  * may be gone from the workers). A read model that still says RUNNING is checked with Temporal: a
- * terminated run never wrote its end, and its last written state is what it left.
+ * terminated run never wrote its end, and its last written state is what it left. A run still
+ * running is refused with `whenRunning`'s error.
  */
-async function closedStatus(ctx: JourneyReadContext, caseId: string): Promise<JourneyStatus> {
+export async function closedStatus(
+  ctx: JourneyReadContext,
+  caseId: string,
+  whenRunning: (caseId: string) => Error = stillRunning,
+): Promise<JourneyStatus> {
   const read = await readCaseStatus(ctx.readModel, caseId);
   if (read && read.runStatus !== 'RUNNING') return read;
   const description = await journeyHandle(ctx, caseId).describe();
-  if (description.status.name === 'RUNNING') {
-    throw new JourneyRetryError(`case/${caseId} is still running: use retry-step for one step, or cancel it first`);
-  }
+  if (description.status.name === 'RUNNING') throw whenRunning(caseId);
   if (!read)
     throw new JourneyRetryError(
       `case/${caseId} closed before it wrote its state to the case file: there is nothing to carry over`,
     );
   return read;
 }
+
+const stillRunning = (caseId: string) =>
+  new JourneyRetryError(`case/${caseId} is still running: use retry-step for one step, or cancel it first`);
 
 /**
  * Completed steps carry over; a waived one too, unless a step that depends on it has not settled:
@@ -110,20 +122,34 @@ function continuationOf(step: JourneyStep): PurchaseContinuation | undefined {
 }
 
 /** Starts the new run of a closed journey (same workflow id); answers its run id. */
-export async function retryJourney(ctx: JourneyClientContext, plan: RetryPlan): Promise<string> {
-  const retried = await ctx.client.workflow.start<OnboardCaseWorkflow>(journeyWorkflowType, {
-    workflowId: journeyWorkflowId(plan.caseId),
+export function retryJourney(ctx: JourneyClientContext, plan: RetryPlan): Promise<string> {
+  return startNewRun(ctx, plan.caseId, plan.input);
+}
+
+/**
+ * Starts a new run on a closed journey's workflow id with `input`; `memo` is kept on the run (what
+ * started it, for a repeat of the request to find). Answers the run's id.
+ */
+export async function startNewRun(
+  ctx: JourneyClientContext,
+  caseId: string,
+  input: ValidOnboardCaseInput,
+  memo?: Record<string, unknown>,
+): Promise<string> {
+  const started = await ctx.client.workflow.start<OnboardCaseWorkflow>(journeyWorkflowType, {
+    workflowId: journeyWorkflowId(caseId),
     taskQueue: ctx.taskQueue,
-    args: [plan.input],
+    args: [input],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-    staticSummary: journeySummary(plan.caseId),
-    typedSearchAttributes: caseSearchAttributes(plan.caseId, 'running'),
+    staticSummary: journeySummary(caseId),
+    typedSearchAttributes: caseSearchAttributes(caseId, 'running'),
+    memo,
   });
-  return retried.firstExecutionRunId;
+  return started.firstExecutionRunId;
 }
 
 /** The input the latest run started with, decoded with the client's data converter. */
-async function originalInput(ctx: JourneyClientContext, caseId: string): Promise<ValidOnboardCaseInput> {
+export async function originalInput(ctx: JourneyClientContext, caseId: string): Promise<ValidOnboardCaseInput> {
   const history = await journeyHandle(ctx, caseId).fetchHistory();
   const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   if (!payloads?.length) throw new JourneyRetryError(`case/${caseId} has no recorded input to retry with`);

@@ -32,6 +32,13 @@ export interface StepStatus<Detail = unknown> {
    * the next attempt continues the same need with the same keys (client/purchaseKey.ts).
    */
   needSpent?: boolean;
+  /**
+   * The provider's own date of the evidence a completed attempt read, where its data carries one
+   * (an IDV's `date_completed`, the last bank transaction's date, an insight's `datetime_completed`;
+   * ISO 8601): the journey measures the evidence's validity window from it (client/evidenceValidity.ts).
+   * Absent: the journey measures from when the attempt completed.
+   */
+  evidenceDate?: string | null;
 }
 
 export interface StepReport {

@@ -185,6 +185,35 @@ export function createControlApi(store: SimulatorStore, options: ControlApiOptio
     'The applicant completes an IDV request { verification_status }; sends IdentityVerification.Completed',
     (req, res) => settleIdentityVerification(req, res, 'complete'),
   );
+  /**
+   * The provider revises a completed check (a manual review, say) and sends a second
+   * IdentityVerification.Completed for the same request: the result endpoint then answers the new one.
+   */
+  on(
+    'post',
+    '/identity-verifications/:requestId/complete-again',
+    'The provider sends a second result for a completed IDV request { verification_status }; sends ' +
+      'IdentityVerification.Completed again',
+    async (req, res) => {
+      const requestId = req.params.requestId as string;
+      const request = store.identityVerifications.get(requestId);
+      if (!request) return sendError(res, 404, 'not_found', `No identity verification request ${requestId}`);
+      if (request.status !== 'Completed')
+        return sendError(res, 409, 'conflict', `The request is ${request.status}, not Completed`);
+      const body = completeBodySchema.safeParse(req.body ?? {});
+      if (!body.success) return sendValidationError(res, body.error);
+      Object.assign(request, {
+        verification_status: body.data.verification_status,
+        date_completed: options.now().toISOString(),
+      });
+      const person = store.persons.get(request.person_id)!;
+      const data = identityVerificationCompletedData(options.baseUrl(), request, person);
+      const deliveries = await options.dispatcher.emit('IdentityVerification.Completed', {
+        'IdentityVerification.Completed': data,
+      });
+      res.json({ request_id: request.request_id, deliveries });
+    },
+  );
   /** The applicant never opens the link and it expires. */
   on(
     'post',

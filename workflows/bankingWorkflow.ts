@@ -188,6 +188,14 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
     // Each read writes the account to the case file and returns its summary.
     for (const links of settled.accounts)
       detail.accounts.push(await provider.readConnectedAccount({ ...links, caseId: input.caseId }));
+    // The transactions' validity window runs from the last one's date, across the accounts.
+    status.evidenceDate = lastBookingDate(detail.accounts);
     return finish('completed', null, detail);
   });
+}
+
+/** The latest transaction's date of any account (ISO 8601 dates compare as text), or null without any. */
+function lastBookingDate(accounts: BankAccountSummary[]): string | null {
+  const dates = accounts.map((a) => a.last_booking_date).filter((d): d is string => typeof d === 'string');
+  return dates.length ? dates.reduce((latest, d) => (d > latest ? d : latest)) : null;
 }

@@ -154,6 +154,8 @@ export async function identityVerificationWorkflow(
       detail.verificationStatus = result.verification_status;
       switch (result.verification_status) {
         case 'Approved':
+          // The check's validity window runs from when the applicant completed it.
+          status.evidenceDate = result.date_completed ?? null;
           return finish('completed', null, detail);
         case 'Declined':
           spend();

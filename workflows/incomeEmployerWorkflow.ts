@@ -46,7 +46,7 @@ async function verifyIncomeEmployer(
 ): Promise<IncomeEmployerStatus> {
   const provider = providerActivities(input.callBudget, providerAnswered);
   const deadline = input.deadline ?? defaultDeadlines.incomeEmployer;
-  const { found: verificationLink } = await requestAndAwaitResult<string>({
+  const { found } = await requestAndAwaitResult<{ link: string; completedAt: string | null }>({
     kind: 'income-employer',
     request: async (subscription) =>
       (
@@ -57,19 +57,22 @@ async function verifyIncomeEmployer(
         })
       ).request_id,
     locate: (delivery, requestId) => {
-      if (delivery.parse === 'polled') return path(routes.incomeEmployer, { requestId });
+      // A polled record carries no completion time: the journey then measures from when it read it.
+      if (delivery.parse === 'polled') return { link: path(routes.incomeEmployer, { requestId }), completedAt: null };
       const data = sentData(delivery, 'IncomeEmployerInsights.Completed');
-      return data?.income_and_employer_request.verification_endpoint;
+      return data
+        ? { link: data.income_and_employer_request.verification_endpoint, completedAt: data.datetime_completed }
+        : undefined;
     },
     deadline,
     reconcileAfter: input.reconcileAfter,
     reconcileBackoffCap: input.reconcileBackoffCap,
     update,
   });
-  if (!verificationLink) return finish('expired', `income and employer were not verified within ${String(deadline)}`);
+  if (!found) return finish('expired', `income and employer were not verified within ${String(deadline)}`);
 
   update({ state: 'running' });
-  const result = await provider.getIncomeEmployerResult({ link: verificationLink, caseId: input.caseId });
+  const result = await provider.getIncomeEmployerResult({ link: found.link, caseId: input.caseId });
   const detail: IncomeEmployerDetail = {
     employer_name: result.employer_name,
     annual_income: result.annual_income,
@@ -77,7 +80,11 @@ async function verifyIncomeEmployer(
     message: result.message,
     failure_detail: result.failure_detail,
   };
-  if (result.status === 'Complete') return finish('completed', null, detail);
+  if (result.status === 'Complete') {
+    // The verification's validity window runs from when the provider completed it.
+    update({ evidenceDate: found.completedAt });
+    return finish('completed', null, detail);
+  }
   // The provider has answered this request for good: another try asks anew.
   spend();
   return finish(

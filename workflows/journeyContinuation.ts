@@ -10,6 +10,7 @@ import { makeContinueAsNewFunc, workflowInfo } from '@temporalio/workflow';
 import type { ValidOnboardCaseInput } from '../client/journeyInput';
 import type { JourneyState, JourneyStatus } from '../client/journeyMessages';
 import { caseSearchAttributes } from '../client/searchAttributes';
+import type { EvidenceRenewals } from './journeyEvidence';
 import type { onboardCase } from './onboardCaseWorkflow';
 
 /** What a run hands the next: everything the journey decides by that the plan does not say. */
@@ -22,6 +23,8 @@ export interface ContinuedJourney {
   announcedState: JourneyState | null;
   /** The LOS events' counts by subject (journeyNotifier.ts): a later event never takes an earlier one's id. */
   eventCounts: Record<string, number>;
+  /** The evidence renewed in this run, and renewals still under way (journeyEvidence.ts). */
+  evidence?: EvidenceRenewals;
 }
 
 /** The journey's input as the workflow reads it: the clients' input, and what a previous run handed on. */

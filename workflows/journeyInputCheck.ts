@@ -3,10 +3,13 @@
  * full schema, client/journeyInput.ts, stays at the boundary: no zod in the workflow bundle). A
  * client other than ours (`temporal workflow start`, say) may send anything: an input this code
  * cannot read fails the journey at once, naming every field at fault, instead of failing its
- * workflow task over and over. The containers the schema defaults (`people`, `deadlines`, the
- * parts of `carryOver`) may be absent, and are read as empty.
+ * workflow task over and over. The containers the schema defaults (`people`, `deadlines`,
+ * `freshness`, the parts of `carryOver`) may be absent, and are read as empty.
  */
+import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { ApplicationFailure } from '@temporalio/workflow';
+import { evidenceKindNames, type EvidenceKind } from '../client/evidenceValidity';
 import type { ValidOnboardCaseInput } from '../client/journeyInput';
 import { idProblem, type IdKind } from '../client/idRules';
 
@@ -36,6 +39,9 @@ export function inputProblems(raw: unknown): string[] {
   if (isObject(raw.company)) checkId(problems, 'company.company_id', raw.company.company_id, 'provider');
   if (raw.reference !== undefined) checkId(problems, 'reference', raw.reference, 'other');
   if (raw.deadlines !== undefined && !isObject(raw.deadlines)) problems.push('deadlines: must be an object');
+  if (raw.freshness !== undefined) checkFreshness(problems, raw.freshness);
+  if (raw.refreshStale !== undefined && typeof raw.refreshStale !== 'boolean')
+    problems.push('refreshStale: must be true or false');
   if (raw.carryOver !== undefined) {
     if (!isObject(raw.carryOver)) problems.push('carryOver: must be an object');
     else
@@ -44,6 +50,28 @@ export function inputProblems(raw: unknown): string[] {
           problems.push(`carryOver.${part}: must be an object`);
   }
   return problems;
+}
+
+/** The validity windows by evidence kind: each a kind the journey knows, with a duration it can measure. */
+function checkFreshness(problems: string[], freshness: unknown): void {
+  if (!isObject(freshness)) {
+    problems.push('freshness: must be an object');
+    return;
+  }
+  for (const [kind, window] of Object.entries(freshness)) {
+    if (!evidenceKindNames.includes(kind as EvidenceKind))
+      problems.push(`freshness.${kind}: not an evidence kind (${evidenceKindNames.join(', ')})`);
+    else if (!isDuration(window)) problems.push(`freshness.${kind}: must be a duration such as "30 days"`);
+  }
+}
+
+function isDuration(value: unknown): boolean {
+  if (typeof value !== 'number' && typeof value !== 'string') return false;
+  try {
+    return msToNumber(value as Duration) > 0;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -52,7 +52,14 @@ export class JourneyNotifier {
     return Object.fromEntries(this.sent);
   }
 
-  send(type: CaseEventType, state: string, reasons: string[], subject: EventSubject): void {
+  /** `about`: what an evidence event says of its item (kind, reason, validUntil). */
+  send(
+    type: CaseEventType,
+    state: string,
+    reasons: string[],
+    subject: EventSubject,
+    about: Pick<CaseEventInput, 'kind' | 'reason' | 'validUntil'> = {},
+  ): void {
     const { workflowId, runId } = workflowInfo();
     const step = 'step' in subject ? subject.step : undefined;
     const event: CaseEventInput = {
@@ -67,6 +74,7 @@ export class JourneyNotifier {
       state,
       reasons: [...reasons],
       step,
+      ...about,
     };
     // Given up only after the activity's 7 days: the journey does not fail over its LOS.
     this.undelivered++;

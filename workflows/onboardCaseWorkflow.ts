@@ -46,6 +46,8 @@ import {
   type JourneyStep,
 } from '../client/journeyMessages';
 import { journeySteps, type OperatorUpdateName } from '../client/journeyNames';
+import { evidenceOfSteps, staleReason as staleReasonOf } from '../client/evidenceValidity';
+import { JourneyEvidence, type CompletedRenewal } from './journeyEvidence';
 import { JourneyNotifier } from './journeyNotifier';
 import { JourneyReadModel, type RunStatus } from './journeyReadModel';
 import { planSteps, type Continuation, type PlannedStep } from './journeyPlan';
@@ -110,9 +112,20 @@ class Journey {
    * from then on the journey only delivers its last writes and events, and refuses every action.
    */
   private ended: { state: JourneyState; reason: string | null } | null = null;
+  /** The evidence's validity windows, and its renewals before completion (journeyEvidence.ts). */
+  private readonly evidence: JourneyEvidence;
+  /** Renewals whose new attempt completed, announced with the next refresh. */
+  private readonly refreshed: CompletedRenewal[] = [];
+  /** The reason line naming the stale items the journey completes with (`refreshStale: false`). */
+  private staleLine: string | undefined;
 
   constructor(private readonly input: JourneyInput) {
     this.plan = planSteps(input);
+    this.evidence = new JourneyEvidence(
+      input.freshness as Record<string, Duration> | undefined,
+      input.refreshStale !== false,
+      input.continued?.evidence,
+    );
     this.operatorDecisionMs = msToNumber(deadlinesWith(input.deadlines as Record<string, Duration>).operatorDecision);
     this.status = { caseId: input.caseId, state: 'running', steps: {}, reasons: [], operatorDeadline: null };
     const continued = input.continued;
@@ -146,6 +159,7 @@ class Journey {
         detail: detail ?? null,
         lastEvent,
         attempts: [{ attempt, workflowId, state, providerIds, reason, carriedOver: true }],
+        evidence: this.evidence.carried(planned.key, carried.evidence),
       };
     }
     return {
@@ -206,6 +220,7 @@ class Journey {
 
   private async loop(): Promise<void> {
     for (;;) {
+      this.beforeCompletion();
       for (const key of this.runnable()) this.launch(key);
       this.refresh();
       // A waived step's attempt may still be finishing a purchase: completed once it has.
@@ -261,7 +276,43 @@ class Journey {
       announcedSteps: [...this.announcedSteps],
       announcedState: this.announcedState,
       eventCounts: this.notifier.counts(),
+      evidence: this.evidence.renewals(),
     };
+  }
+
+  /**
+   * Once every step is settled, before the journey tells the LOS it completed: evidence past its
+   * window is renewed (journeyEvidence.ts), or, when it may not be, flagged with a reason line.
+   */
+  private beforeCompletion(): void {
+    if (this.closing || this.cancelReason) return;
+    if (!Object.values(this.status.steps).every((s) => settledStates.includes(s.state))) return;
+    const now = Date.now();
+    for (const [key, item] of this.evidence.renewable(this.status, now))
+      if (!this.evidence.wasRenewed(key)) this.renewEvidence(key, item);
+    this.staleLine = this.evidence.flagStale(this.status, now);
+  }
+
+  /**
+   * A stale item's step runs a new attempt that buys anew: what the last attempt bought is spent
+   * (an IDV sends the applicant a new link). A step that depends on it runs again after it, as an
+   * operator's retry would have it, and its renewal is recorded as well.
+   */
+  private renewEvidence(key: string, item: NonNullable<JourneyStep['evidence']>): void {
+    const step = this.status.steps[key] as JourneyStep;
+    const reason = staleReasonOf(item);
+    this.evidence.renew(key, item, reason);
+    const last = step.attempts.at(-1);
+    if (last) last.needSpent = true;
+    this.freshNext.add(key);
+    Object.assign(step, { state: 'pending', reason });
+    const dependents = Object.entries(this.status.steps).filter(
+      ([, dependent]) => dependent.dependsOn === key && dependent.state === 'completed',
+    );
+    this.resetDependents(key);
+    for (const [dependentKey, dependent] of dependents)
+      if (dependent.evidence && !this.evidence.wasRenewed(dependentKey))
+        this.evidence.renew(dependentKey, dependent.evidence, `runs again after ${key} (${reason})`);
   }
 
   /** Pending steps whose dependency (if any) has completed. */
@@ -305,6 +356,7 @@ class Journey {
       links: {},
       error: null,
       actions: [],
+      evidenceDate: null,
     });
     step.attempts.push({
       attempt,
@@ -397,6 +449,9 @@ class Journey {
     }
     if (!activeStates.includes(step.state)) return;
     Object.assign(step, result);
+    if (result.state !== 'completed') return;
+    const renewal = this.evidence.completed(key, step, result, Date.now());
+    if (renewal) this.refreshed.push(renewal);
   }
 
   private registerHandlers(): void {
@@ -599,6 +654,8 @@ class Journey {
     this.status.reasons = steps
       .filter(([, s]) => !settledStates.includes(s.state))
       .map(([key, s]) => `${key}: ${s.state}${s.reason ? ` (${s.reason})` : ''}${nextActions(s)}`);
+    if (this.staleLine && this.status.reasons.length === 0) this.status.reasons.push(this.staleLine);
+    this.status.evidence = evidenceOfSteps(this.status.steps);
     const waitsForOperator = steps.some(
       ([, s]) => attentionStates.includes(s.state) || isPicklistWaiting(s) || this.blocked(s),
     );
@@ -608,7 +665,20 @@ class Journey {
         ? 'needs_attention'
         : 'running';
     this.announceCompletedSteps();
+    this.announceRefreshedEvidence();
     this.publish(state);
+  }
+
+  /** `case.evidence_refreshed` for each renewal whose new attempt completed. */
+  private announceRefreshedEvidence(): void {
+    for (const { step, attempt, item, reason } of this.refreshed.splice(0))
+      this.notifier.send(
+        'case.evidence_refreshed',
+        this.status.state,
+        this.status.reasons,
+        { step: { key: step, attempt } },
+        { kind: item.kind, reason, validUntil: item.validUntil },
+      );
   }
 
   /** What an operator can do about a step now: the actions its validators accept (a test walks them). */

@@ -4,7 +4,8 @@
  * After a grace (a step that got its answer subscribes within it), the resource workflow hands the
  * deliveries that came meanwhile to an activity that records, in the case file, the case the
  * provider says the resource belongs to (activities/sightingActivities.ts). Only for resources a
- * step buys and can lose: insights, documents and the case's banking.
+ * step buys and can lose: insights, documents and the case's banking; and IDV requests, whose later
+ * result may supersede the one a step used (activities/sightingActivities.ts).
  */
 import { log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -15,7 +16,7 @@ import { activityOptions } from './activityOptions';
 /** How long a delivery waits for a subscriber before it is recorded as a sighting. */
 export const SIGHTING_GRACE_MS = 5_000;
 
-const sightable: readonly ResourceKind[] = ['affordability', 'income-employer', 'document', 'case-banking'];
+const sightable: readonly ResourceKind[] = ['affordability', 'income-employer', 'document', 'case-banking', 'idv'];
 
 export function createSightings(resource: ResourceKey) {
   const activities = proxyActivities<Pick<Activities, 'recordResourceSightings'>>(activityOptions.provider());

@@ -9,7 +9,7 @@ import type { CaseRecord } from '../../case-file/caseReadModel';
 import type { TimelineEntry } from '../../case-file/caseTimeline';
 import { escapeHtml } from '../escapeHtml';
 import type { caseView } from '../caseView';
-import { evidenceSection } from './evidenceView';
+import { evidenceSection, validityLine } from './evidenceView';
 import { operatorLabel, stepLabel, when, type Names, type OperatorNames } from './format';
 import { timelineSection } from './timelineView';
 
@@ -139,6 +139,7 @@ function stepRow(
 ): string {
   const details = [
     step.reason ? `<div>${escapeHtml(step.reason)}</div>` : '',
+    validityLine(step.evidence),
     step.error
       ? `<div>provider said: <code>` +
         `${escapeHtml(String(step.error.status ?? 'no answer'))}</code> ` +

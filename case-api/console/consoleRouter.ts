@@ -21,6 +21,7 @@ import { queueFiltersOf, listFiltersOf } from './queueFilters';
 import { page } from './layout';
 import { liveScript } from './liveScript';
 import { queueBody } from './queuePage';
+import { mountFunnelPages } from './funnelRoutes';
 import { mountConsoleSessions, sameOrigin } from './consoleSessions';
 import { csrfTokenMatches, shownName, type Session } from './session';
 import { operatorNamesOf } from '../../case-file/consoleOperators';
@@ -59,6 +60,7 @@ export function consoleRouter(config: CaseApiConfig, gateway: CaseGateway, optio
   const waives = (res: Response) => mayWaive(config.waiveRole, res.locals.roles as string[] | undefined);
   const signedIn = (res: Response) => ({ csrf: res.locals.csrf as string, name: shownName(res.locals.session) });
   const pool = gateway.caseFilePool;
+  mountFunnelPages(router, gateway, { html, signedIn });
   /** The names of the OIDC operators among these identities (none without a case file). */
   const namesOf = async (identities: (string | null | undefined)[]) =>
     pool

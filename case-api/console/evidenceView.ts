@@ -1,11 +1,13 @@
 /**
  * The case page's evidence: the credit report's headline, IDV verdicts by name, accounts with
- * balances and their money chart.
+ * balances and their money chart; and each step's validity line (until when its evidence is valid).
  */
 import type { DeskEvidence } from '../../case-file/caseDeskEvidence';
+import type { EvidenceValidity } from '../../client/evidenceValidity';
 import { escapeHtml } from '../escapeHtml';
 import type { Names } from './format';
 import { moneyChart } from './moneyChart';
+import { when } from './format';
 
 export function evidenceSection(evidence: DeskEvidence, names: Names): string {
   const parts = [
@@ -73,5 +75,21 @@ function account(a: DeskEvidence['bankAccounts'][number]): string {
     `<div class="box account" data-account="${escapeHtml(a.accountConnectionId)}"><strong>${escapeHtml(title)}` +
     `</strong><ul>${balances}</ul>${moneyChart(a.months, a.currency, `Money in and out of ${title} by month`)}` +
     `</div>`
+  );
+}
+
+/** A step's evidence in its details: valid until when (stale flagged), from whose date, and its renewals. */
+export function validityLine(item: EvidenceValidity | undefined): string {
+  if (!item) return '';
+  const from = item.dateFrom === 'provider' ? "the provider's date" : 'when it was read';
+  const stale = item.stale ? ' <strong class="stale">stale</strong>' : '';
+  const renewed =
+    item.refreshes > 0
+      ? ` · renewed ${item.refreshes}×${item.lastRefreshReason ? ` (${escapeHtml(item.lastRefreshReason)})` : ''}`
+      : '';
+  return (
+    `<div class="validity" data-valid-until="${escapeHtml(item.validUntil)}">valid until ` +
+    `${when(item.validUntil)}${stale} ` +
+    `<span class="muted">from ${from}${renewed}</span></div>`
   );
 }

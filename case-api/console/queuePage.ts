@@ -31,7 +31,7 @@ export function queueBody(cases: CaseSummary[], ctx: QueueContext): string {
       : '',
     ctx.nextCursor ? `<a href="${escapeHtml(queueHref(ctx.filters, ctx.nextCursor))}" rel="next">Next page</a>` : '',
   ].filter(Boolean);
-  return `<h1>Cases</h1>${filterForm(ctx)}
+  return `<h1>Cases</h1><p><a id="funnel" href="/console/funnel">Where applicants drop off (funnel)</a></p>${filterForm(ctx)}
 <div data-live${live}>${table(cases, ctx.me, ctx.operatorNames)}${pages.length ? `<p>${pages.join(' · ')}</p>` : ''}</div>`;
 }
 

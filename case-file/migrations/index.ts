@@ -11,6 +11,8 @@ import { sql as caseStarts } from './009_caseStarts';
 import { sql as caseEventReferences } from './010_caseEventReferences';
 import { sql as sealedPayloads } from './011_sealedPayloads';
 import { sql as consoleSessionsAndStarters } from './012_consoleSessionsAndStarters';
+import { sql as supersededEvidence } from './013_supersededEvidence';
+import { sql as stepTransitions } from './014_stepTransitions';
 
 export interface Migration {
   version: number;
@@ -31,4 +33,6 @@ export const migrations: readonly Migration[] = [
   { version: 10, name: 'case event references', sql: caseEventReferences },
   { version: 11, name: 'sealed payloads', sql: sealedPayloads },
   { version: 12, name: 'console sessions and case starters', sql: consoleSessionsAndStarters },
+  { version: 13, name: 'superseded evidence', sql: supersededEvidence },
+  { version: 14, name: 'step transitions', sql: stepTransitions },
 ];

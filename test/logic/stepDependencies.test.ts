@@ -30,7 +30,8 @@ beforeAll(async () => {
       balances: 1,
       transactions: 3,
       first_booking_date: '2026-10-01',
-      last_booking_date: '2026-11-01',
+      // Transactions up to today: banking evidence within its window, which nothing renews at completion.
+      last_booking_date: new Date().toISOString().slice(0, 10),
     }),
     requestAffordabilityInsightAndSubscribe: async ({ caseId }) => {
       affordabilityAsked.push(caseId);

@@ -106,8 +106,12 @@ test('a wrong CASE_API_KEYS or CASE_EVENTS_* stops with a message naming the var
     actionDueAfterMs: 86_400_000,
     actionDueEveryMs: 86_400_000,
     attentionSlaMs: 14_400_000,
+    evidenceExpiringBeforeMs: 259_200_000,
     sweepIntervalMs: 15_000,
   });
+  expect(() => readCaseEventsConfig({ CASE_EVENTS_EVIDENCE_EXPIRING_BEFORE: 'soon' })).toThrow(
+    /CASE_EVENTS_EVIDENCE_EXPIRING_BEFORE: must be a duration/,
+  );
   expect(() => readCaseEventsConfig({ CASE_EVENTS_SLA_MS: '4 hours' })).toThrow(
     /CASE_EVENTS_SLA_MS: must be a number of milliseconds/,
   );

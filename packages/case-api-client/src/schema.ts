@@ -3,6 +3,26 @@
  */
 
 export interface paths {
+    "/v1/analytics/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where applicants drop off: per step, cases reached, completed, waived, expired, needing attention, and time in it
+         * @description Over the cases started from `from` to `to` (UTC days), grouped by the day, week or month they started, and over the whole range (`total`): per step kind, how many reached it, completed it, had it waived, saw it expire or need an operator, and are unfinished; the median and 90th percentile of the time in the step (from reached to completed or waived, or to the case closing), split into waiting on the applicant (a link to open), on an operator (an attention state) and on the provider (the rest); and operators' time from a step needing attention to the first audit entry on it. Times in seconds, null without a figure. Read from the case file's read model: no Temporal call. `Accept: text/csv` or `format=csv` answers CSV. A key scoped to its own cases counts only those.
+         */
+        get: operations["getFunnel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cases": {
         parameters: {
             query?: never;
@@ -135,6 +155,26 @@ export interface paths {
          * @description Send an `Idempotency-Key` header to make the request safe to repeat: a repeat with the same key answers the first result and acts once.
          */
         post: operations["resolvePicklist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cases/{caseId}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew a closed case's evidence: a new run that buys only the named items again
+         * @description For a closed case whose steps all completed or were waived: starts a new run of its journey in which the steps of the named items run as a new purchase (identityVerification: every person's; bankTransactions: the banking step) and every other step is carried over, bought nothing again. A step computed from a renewed one is renewed with it unless it was waived (affordability with bankTransactions), as the journey does when a step's dependency runs again. The reason goes to the audit trail. Send an `Idempotency-Key` header to make the request safe to repeat: while the run it started is the case's latest, a repeat with the same key answers the first plan and starts nothing.
+         */
+        post: operations["refreshEvidence"];
         delete?: never;
         options?: never;
         head?: never;
@@ -277,6 +317,66 @@ export interface webhooks {
          * @description Sent to CASE_EVENTS_URL in the Standard Webhooks format; anything but a 2xx is tried again with backoff for up to 7 days. Dedupe on `webhook-id`; `GET /v1/cases/{caseId}/events` lists the events a receiver missed.
          */
         post: operations["caseCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "case.evidence_expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An item of the case's evidence goes stale soon: sent once per item and validUntil when it is within the deployment's lead time (CASE_EVENTS_EVIDENCE_EXPIRING_BEFORE, default 3 days), for running and closed cases alike: the LOS renews it (a refresh of the case) or decides before then
+         * @description Sent to CASE_EVENTS_URL in the Standard Webhooks format; anything but a 2xx is tried again with backoff for up to 7 days. Dedupe on `webhook-id`; `GET /v1/cases/{caseId}/events` lists the events a receiver missed.
+         */
+        post: operations["caseEvidenceExpiring"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "case.evidence_refreshed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An item of the case's evidence went past its validity window before the journey completed, and the renewed attempt (a new purchase; a renewed identity check sends the applicant a new link) completed (data.step): the journey completes after it
+         * @description Sent to CASE_EVENTS_URL in the Standard Webhooks format; anything but a 2xx is tried again with backoff for up to 7 days. Dedupe on `webhook-id`; `GET /v1/cases/{caseId}/events` lists the events a receiver missed.
+         */
+        post: operations["caseEvidenceRefreshed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "case.evidence_superseded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The provider sent a later result that contradicts one the journey used (a second IDV result with another verdict, a new banking outcome after the banking step completed); the case is in the operator's queue (state=needs_attention) until an operator acts on it or a new run starts. The journey's outcome is not changed
+         * @description Sent to CASE_EVENTS_URL in the Standard Webhooks format; anything but a 2xx is tried again with backoff for up to 7 days. Dedupe on `webhook-id`; `GET /v1/cases/{caseId}/events` lists the events a receiver missed.
+         */
+        post: operations["caseEvidenceSuperseded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -650,6 +750,39 @@ export interface components {
             } | {
                 data: {
                     caseId: string;
+                    /** @description The evidence kind renewed: creditReport, identityVerification, bankTransactions, affordability, incomeEmployer (an LOS ignores one it does not know) */
+                    kind: string;
+                    /** @description Why it was renewed: evidence stale: <kind> valid until <ISO 8601> */
+                    reason: string;
+                    reasons: string[];
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
+                    runId: string;
+                    /** @description 1, 2, … within the run, in the order the journey saw the changes */
+                    sequence: number;
+                    /** @description The journey's state after the change */
+                    state: string;
+                    step: components["schemas"]["CaseEventStep"];
+                    /** @description When the renewed evidence goes stale (ISO 8601) */
+                    validUntil: string;
+                    workflowId: string;
+                };
+                /** @description When the LOS took it (a 2xx), or null */
+                deliveredAt: string | null;
+                /** @description The event's id: the `webhook-id` it was (or will be) sent with */
+                id: string;
+                /** @description When it happened (ISO 8601) */
+                timestamp: string;
+                /** @constant */
+                type: "case.evidence_refreshed";
+                /**
+                 * @description The body's version: it changes only when a field changes meaning or goes away
+                 * @constant
+                 */
+                version: 1;
+            } | {
+                data: {
+                    caseId: string;
                     dueAfterMs: number;
                     everyMs: number;
                     /** @description The lender's own reference for the case (its application id), when it was started with one */
@@ -720,6 +853,77 @@ export interface components {
                 timestamp: string;
                 /** @constant */
                 type: "case.sla_breached";
+                /**
+                 * @description The body's version: it changes only when a field changes meaning or goes away
+                 * @constant
+                 */
+                version: 1;
+            } | {
+                data: {
+                    caseId: string;
+                    /** @description The lead time the event was sent at */
+                    expiringBeforeMs: number;
+                    /** @description The evidence kind: creditReport, identityVerification, bankTransactions, affordability, incomeEmployer (more may come) */
+                    kind: string;
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
+                    runId: string;
+                    /** @description The step key the evidence came from (identity-verification/<personId>) */
+                    step: string;
+                    /** @description When the item goes stale (ISO 8601) */
+                    validUntil: string;
+                    workflowId: string;
+                };
+                /** @description When the LOS took it (a 2xx), or null */
+                deliveredAt: string | null;
+                /** @description The event's id: the `webhook-id` it was (or will be) sent with */
+                id: string;
+                /** @description When it happened (ISO 8601) */
+                timestamp: string;
+                /** @constant */
+                type: "case.evidence_expiring";
+                /**
+                 * @description The body's version: it changes only when a field changes meaning or goes away
+                 * @constant
+                 */
+                version: 1;
+            } | {
+                data: {
+                    /** @description What came later, in the same terms (verdicts and statuses only, no applicant data) */
+                    came: {
+                        bankConnectionId?: string | null;
+                        status?: string;
+                        verificationStatus?: string;
+                    };
+                    caseId: string;
+                    /**
+                     * @description The evidence kind
+                     * @enum {string}
+                     */
+                    kind: "identityVerification" | "bankTransactions";
+                    /** @description The provider's id of what came: the IDV request, or the bank connection */
+                    providerId: string | null;
+                    /** @description The lender's own reference for the case (its application id), when it was started with one */
+                    reference?: string;
+                    runId: string;
+                    /** @description The step key whose evidence is superseded */
+                    step: string;
+                    /** @description What the journey used: the IDV verdict, or the banking status and connection */
+                    used: {
+                        bankConnectionId?: string | null;
+                        status?: string;
+                        verificationStatus?: string;
+                    };
+                    workflowId: string;
+                };
+                /** @description When the LOS took it (a 2xx), or null */
+                deliveredAt: string | null;
+                /** @description The event's id: the `webhook-id` it was (or will be) sent with */
+                id: string;
+                /** @description When it happened (ISO 8601) */
+                timestamp: string;
+                /** @constant */
+                type: "case.evidence_superseded";
                 /**
                  * @description The body's version: it changes only when a field changes meaning or goes away
                  * @constant
@@ -829,6 +1033,10 @@ export interface components {
             assignee?: string | null;
             /** @description The provider's case id */
             caseId: string;
+            /** @description Each completed step's evidence, by step key, with when it goes stale (validUntil): the same items as the steps' evidence */
+            evidence: {
+                [key: string]: components["schemas"]["EvidenceValidity"];
+            };
             operatorDeadline?: string | null;
             reasons: string[];
             /** @description The lender's own reference for the case (its application id), as the start gave it; null: none. The provider never sees it */
@@ -923,6 +1131,254 @@ export interface components {
             /** @description A stable machine-readable code */
             error: string;
             message: string;
+        };
+        /** @description An item of the case's evidence goes stale soon: sent once per item and validUntil when it is within the deployment's lead time (CASE_EVENTS_EVIDENCE_EXPIRING_BEFORE, default 3 days), for running and closed cases alike: the LOS renews it (a refresh of the case) or decides before then */
+        EvidenceExpiringEvent: {
+            data: {
+                caseId: string;
+                /** @description The lead time the event was sent at */
+                expiringBeforeMs: number;
+                /** @description The evidence kind: creditReport, identityVerification, bankTransactions, affordability, incomeEmployer (more may come) */
+                kind: string;
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
+                runId: string;
+                /** @description The step key the evidence came from (identity-verification/<personId>) */
+                step: string;
+                /** @description When the item goes stale (ISO 8601) */
+                validUntil: string;
+                workflowId: string;
+            };
+            /** @description When it happened (ISO 8601) */
+            timestamp: string;
+            /** @constant */
+            type: "case.evidence_expiring";
+            /**
+             * @description The body's version: it changes only when a field changes meaning or goes away
+             * @constant
+             */
+            version: 1;
+        };
+        EvidenceRefresh: {
+            carriedOver: string[];
+            caseId: string;
+            items: ("creditReport" | "identityVerification" | "bankTransactions" | "affordability" | "incomeEmployer")[];
+            renewed: {
+                because?: string;
+                /** @enum {string} */
+                kind: "creditReport" | "identityVerification" | "bankTransactions" | "affordability" | "incomeEmployer";
+                need: number;
+                step: string;
+            }[];
+            runId: string;
+        };
+        /** @description An item of the case's evidence went past its validity window before the journey completed, and the renewed attempt (a new purchase; a renewed identity check sends the applicant a new link) completed (data.step): the journey completes after it */
+        EvidenceRefreshedEvent: {
+            data: {
+                caseId: string;
+                /** @description The evidence kind renewed: creditReport, identityVerification, bankTransactions, affordability, incomeEmployer (an LOS ignores one it does not know) */
+                kind: string;
+                /** @description Why it was renewed: evidence stale: <kind> valid until <ISO 8601> */
+                reason: string;
+                reasons: string[];
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
+                runId: string;
+                /** @description 1, 2, … within the run, in the order the journey saw the changes */
+                sequence: number;
+                /** @description The journey's state after the change */
+                state: string;
+                step: components["schemas"]["CaseEventStep"];
+                /** @description When the renewed evidence goes stale (ISO 8601) */
+                validUntil: string;
+                workflowId: string;
+            };
+            /** @description When it happened (ISO 8601) */
+            timestamp: string;
+            /** @constant */
+            type: "case.evidence_refreshed";
+            /**
+             * @description The body's version: it changes only when a field changes meaning or goes away
+             * @constant
+             */
+            version: 1;
+        };
+        EvidenceRefreshRequest: {
+            /** @description The evidence to renew, each once: creditReport, identityVerification (every person), bankTransactions (the banking step; affordability, which is computed from it, is renewed with it), affordability, incomeEmployer */
+            items: ("creditReport" | "identityVerification" | "bankTransactions" | "affordability" | "incomeEmployer")[];
+            /** @description Why the evidence is renewed, recorded in the audit trail (1 to 500 characters) */
+            reason: string;
+        };
+        /** @description The provider sent a later result that contradicts one the journey used (a second IDV result with another verdict, a new banking outcome after the banking step completed); the case is in the operator's queue (state=needs_attention) until an operator acts on it or a new run starts. The journey's outcome is not changed */
+        EvidenceSupersededEvent: {
+            data: {
+                /** @description What came later, in the same terms (verdicts and statuses only, no applicant data) */
+                came: {
+                    bankConnectionId?: string | null;
+                    status?: string;
+                    verificationStatus?: string;
+                };
+                caseId: string;
+                /**
+                 * @description The evidence kind
+                 * @enum {string}
+                 */
+                kind: "identityVerification" | "bankTransactions";
+                /** @description The provider's id of what came: the IDV request, or the bank connection */
+                providerId: string | null;
+                /** @description The lender's own reference for the case (its application id), when it was started with one */
+                reference?: string;
+                runId: string;
+                /** @description The step key whose evidence is superseded */
+                step: string;
+                /** @description What the journey used: the IDV verdict, or the banking status and connection */
+                used: {
+                    bankConnectionId?: string | null;
+                    status?: string;
+                    verificationStatus?: string;
+                };
+                workflowId: string;
+            };
+            /** @description When it happened (ISO 8601) */
+            timestamp: string;
+            /** @constant */
+            type: "case.evidence_superseded";
+            /**
+             * @description The body's version: it changes only when a field changes meaning or goes away
+             * @constant
+             */
+            version: 1;
+        };
+        EvidenceValidity: {
+            /**
+             * @description Whose date measuredFrom is: the provider's own (an IDV's date_completed, the last bank transaction's date, an insight's datetime_completed), or when the journey read the data
+             * @enum {string}
+             */
+            dateFrom: "provider" | "read";
+            /** @enum {string} */
+            kind: "creditReport" | "identityVerification" | "bankTransactions" | "affordability" | "incomeEmployer";
+            /** @description Why it was last renewed */
+            lastRefreshReason?: string;
+            /** @description The date the validity window is measured from (ISO 8601) */
+            measuredFrom: string;
+            /** @description How many times the journey renewed it */
+            refreshes: number;
+            /** @description The journey completed with this item past its window (the case said refreshStale: false) */
+            stale: boolean;
+            /** @description When the evidence goes stale (ISO 8601) */
+            validUntil: string;
+        };
+        Funnel: {
+            /** @description First day counted (YYYY-MM-DD, UTC) */
+            from: string;
+            /** @enum {string} */
+            groupBy: "day" | "week" | "month";
+            periods: {
+                cases: number;
+                /** @description The first day of the period (UTC), YYYY-MM-DD */
+                period: string;
+                steps: {
+                    /** @description Reached steps whose latest state is completed */
+                    completed: number;
+                    /** @description Reached steps that expired at least once */
+                    expired: number;
+                    /** @description Operators' time from a step needing attention to the first audit entry on it (or on its case) */
+                    firstAction: {
+                        /** @description How many figures the percentiles are of */
+                        count: number;
+                        medianSeconds: number | null;
+                        p90Seconds: number | null;
+                    };
+                    /** @description Reached steps that needed an operator at least once */
+                    needsAttention: number;
+                    /** @description Steps that started (left pending) */
+                    reached: number;
+                    /** @description The step kind (identity verification counts once per person) */
+                    step: string;
+                    /** @description From reached to completed or waived, or to the case closing; steps of open cases still under way are left out */
+                    timeInStep: {
+                        /** @description How many figures the percentiles are of */
+                        count: number;
+                        medianSeconds: number | null;
+                        p90Seconds: number | null;
+                    };
+                    /** @description Reached steps neither completed nor waived: the drop-off */
+                    unfinished: number;
+                    waitingOnApplicant: {
+                        /** @description How many figures the percentiles are of */
+                        count: number;
+                        medianSeconds: number | null;
+                        p90Seconds: number | null;
+                    };
+                    waitingOnOperator: {
+                        /** @description How many figures the percentiles are of */
+                        count: number;
+                        medianSeconds: number | null;
+                        p90Seconds: number | null;
+                    };
+                    waitingOnProvider: {
+                        /** @description How many figures the percentiles are of */
+                        count: number;
+                        medianSeconds: number | null;
+                        p90Seconds: number | null;
+                    };
+                    /** @description Reached steps whose latest state is waived */
+                    waived: number;
+                }[];
+            }[];
+            /** @description Last day counted (YYYY-MM-DD, UTC) */
+            to: string;
+            total: {
+                cases: number;
+                steps: {
+                    /** @description Reached steps whose latest state is completed */
+                    completed: number;
+                    /** @description Reached steps that expired at least once */
+                    expired: number;
+                    /** @description Operators' time from a step needing attention to the first audit entry on it (or on its case) */
+                    firstAction: {
+                        /** @description How many figures the percentiles are of */
+                        count: number;
+                        medianSeconds: number | null;
+                        p90Seconds: number | null;
+                    };
+                    /** @description Reached steps that needed an operator at least once */
+                    needsAttention: number;
+                    /** @description Steps that started (left pending) */
+                    reached: number;
+                    /** @description The step kind (identity verification counts once per person) */
+                    step: string;
+                    /** @description From reached to completed or waived, or to the case closing; steps of open cases still under way are left out */
+                    timeInStep: {
+                        /** @description How many figures the percentiles are of */
+                        count: number;
+                        medianSeconds: number | null;
+                        p90Seconds: number | null;
+                    };
+                    /** @description Reached steps neither completed nor waived: the drop-off */
+                    unfinished: number;
+                    waitingOnApplicant: {
+                        /** @description How many figures the percentiles are of */
+                        count: number;
+                        medianSeconds: number | null;
+                        p90Seconds: number | null;
+                    };
+                    waitingOnOperator: {
+                        /** @description How many figures the percentiles are of */
+                        count: number;
+                        medianSeconds: number | null;
+                        p90Seconds: number | null;
+                    };
+                    waitingOnProvider: {
+                        /** @description How many figures the percentiles are of */
+                        count: number;
+                        medianSeconds: number | null;
+                        p90Seconds: number | null;
+                    };
+                    /** @description Reached steps whose latest state is waived */
+                    waived: number;
+                }[];
+            };
         };
         /** @description The journey waits for an operator (each time it comes to that) */
         NeedsAttentionEvent: {
@@ -1053,6 +1509,17 @@ export interface components {
             deadlines?: {
                 [key: string]: number | string;
             };
+            /**
+             * @description How long each kind of evidence stays valid, measured from the provider's own date where the data carries one, else from when the journey read it; a kind not named keeps its default (creditReport from credit-report, identityVerification from identity-verification, bankTransactions from banking, affordability from affordability, incomeEmployer from income-employer)
+             * @default {}
+             */
+            freshness?: {
+                affordability?: number | string;
+                bankTransactions?: number | string;
+                creditReport?: number | string;
+                identityVerification?: number | string;
+                incomeEmployer?: number | string;
+            };
             /** @default 2 */
             maxResubmissions?: number;
             notifications?: components["schemas"]["CaseEventTimes"];
@@ -1065,6 +1532,11 @@ export interface components {
             }[];
             /** @description The lender's own reference for the case (its application id): never sent to the provider, stored and searchable (GET /v1/cases?reference=…); printable ASCII, not empty, not starting or ending with a space, at most 200 characters */
             reference?: string;
+            /**
+             * @description Before the journey completes, evidence past its window is renewed as a new purchase (default); false: the journey completes with those items flagged stale
+             * @default true
+             */
+            refreshStale?: boolean;
             steps: {
                 /** @default false */
                 affordability?: boolean;
@@ -1138,6 +1610,10 @@ export interface components {
                 message: string;
                 status: number | null;
             } | null;
+            /** @description The step's evidence and its validUntil, once an attempt completed (documents: none) */
+            evidence?: components["schemas"]["EvidenceValidity"];
+            /** @description The provider's own date of what the last completed attempt read, where its data carries one */
+            evidenceDate?: string | null;
             lastEvent: {
                 eventType: string;
                 receivedAt: string;
@@ -1226,6 +1702,104 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getFunnel: {
+        parameters: {
+            query?: {
+                /** @description csv: the same figures as CSV (as Accept: text/csv) */
+                format?: "json" | "csv";
+                /** @description The first day whose started cases count (UTC); default: 12 weeks up to `to` */
+                from?: string;
+                /** @description Group the cases by the day, week (from Monday) or month they started */
+                groupBy?: "day" | "week" | "month";
+                /** @description The last day whose started cases count (UTC); default: today */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The funnel */
+            200: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funnel"];
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is not valid: the message names it (from, to, groupBy, format, or an unknown one) */
+            400: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or unknown API key */
+            401: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role may not do this */
+            403: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description from and to make no range this counts (invalid_range): from after to, or more than 731 days; the message names the parameter */
+            422: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No case file is configured for this API process */
+            503: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listCases: {
         parameters: {
             query?: {
@@ -2117,6 +2691,148 @@ export interface operations {
             };
         };
     };
+    refreshEvidence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to repeat: a repeat with the same key on the same case and action answers the first result and acts once (1 to 200 printable ASCII characters) */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The provider's case id: letters, digits and . _ : -, starting with a letter or digit, at most 200 characters */
+                caseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvidenceRefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description The new run started: which steps it renews (with the need each buys) and which it carries over (a repeated Idempotency-Key: the first request's answer) */
+            202: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceRefresh"];
+                };
+            };
+            /** @description The request is not valid: the message names each problem (no reason, no item, an item named twice, an unknown field, a missing body, a body that is not JSON) */
+            400: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or unknown API key */
+            401: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key's role may not do this */
+            403: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such case */
+            404: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The case is running (case_running: refresh is for closed cases; retry a step with fresh on a running one), or it closed with a step that did not complete or with nothing to carry over (case_unsettled: `journey retry` runs it again) */
+            409: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this API takes (CASE_API_MAX_BODY) */
+            413: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not sent as application/json, or its charset or Content-Encoding is not one this API reads */
+            415: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An item that is no evidence kind (unknown_item), one the case never had (item_not_in_case), each named; or the Idempotency-Key was used on this case for a refresh of other items (idempotency_key_reused) */
+            422: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporal did not answer in time, or no case file is configured for this API process; try again */
+            503: {
+                headers: {
+                    /** @description This request's id (`req_<uuid>`). Sent with an Idempotency-Key: `refresh/<key>`, the same for every repeat. The audit entry of the action (GET /v1/cases/{caseId}/timeline) carries it as requestId, refused or accepted. */
+                    "Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     retryStep: {
         parameters: {
             query?: never;
@@ -2699,6 +3415,114 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Taken (also for a duplicate) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not taken: sent again later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    caseEvidenceExpiring: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry */
+                "webhook-id": string;
+                /** @description `v1,<Base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the shared CASE_EVENTS_SECRET */
+                "webhook-signature": string;
+                /** @description Unix seconds of this send attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvidenceExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Taken (also for a duplicate) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not taken: sent again later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    caseEvidenceRefreshed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry */
+                "webhook-id": string;
+                /** @description `v1,<Base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the shared CASE_EVENTS_SECRET */
+                "webhook-signature": string;
+                /** @description Unix seconds of this send attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvidenceRefreshedEvent"];
+            };
+        };
+        responses: {
+            /** @description Taken (also for a duplicate) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not taken: sent again later */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    caseEvidenceSuperseded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every retry */
+                "webhook-id": string;
+                /** @description `v1,<Base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the shared CASE_EVENTS_SECRET */
+                "webhook-signature": string;
+                /** @description Unix seconds of this send attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvidenceSupersededEvent"];
             };
         };
         responses: {

@@ -16,6 +16,8 @@ OPAQUE_VALUE_REFUSALS = {
     ("GET /v1/cases", 400, "invalid_page_token"),
     ("POST /v1/cases/retry-step", 400, "invalid_query"),
     ("POST /v1/cases", 422, "unknown_provider_id"),
+    # Two dates each valid alone, which only as a pair can make no range (from after to, too long).
+    ("GET /v1/analytics/funnel", 422, "invalid_range"),
 }
 
 REJECTED_POSITIVE_DATA = "ST202"
