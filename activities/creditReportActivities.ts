@@ -15,7 +15,7 @@ import { idempotencyKeyFor } from './activityCall';
 import { caseFileAttempt, caseFileRef } from './caseFileAttempt';
 import type { ProviderClient } from './providerClient';
 import { httpFailureType } from './providerFailures';
-import { createPurchaseGuard } from './purchaseGuard';
+import { callInFlightMs, createPurchaseGuard } from './purchaseGuard';
 import { routes } from './routes';
 import { validateInput } from './validateInput';
 
@@ -26,7 +26,8 @@ import { validateInput } from './validateInput';
 type WithCase<T> = T & { caseId?: string; idempotencyKey?: string; fresh?: boolean };
 
 export function createCreditReportActivities(client: ProviderClient, caseFile: CaseFileStore) {
-  const guarded = createPurchaseGuard(caseFile);
+  // A provider stand-in (tests) may have no configuration: the default request timeout then.
+  const guarded = createPurchaseGuard(caseFile, { inFlightMs: callInFlightMs(client.config?.requestTimeoutMs) });
   const readReport = (reportId: string) =>
     client.call({ route: routes.creditReport, params: { reportId }, schema: creditReportSchema });
   /** Every report read goes to the case file; the history gets the summary. */

@@ -1,4 +1,5 @@
 /** All activities, built on one provider client, one Temporal client and one case file store per worker process. */
+import { callInFlightMs } from './purchaseGuard';
 import type { CaseFileStore } from '../case-file/store';
 import { createBankingActivities } from './bankingActivities';
 import { createCaseReadModelActivities } from './caseReadModelActivities';
@@ -39,6 +40,7 @@ export function createActivities(deps: ActivityDependencies) {
       { identityVerification, banking, documents, insights },
       deps.resources,
       deps.caseFile,
+      callInFlightMs(deps.provider.config?.requestTimeoutMs),
     ),
     ...createPollActivities(deps.provider),
     ...createResourceActivities(deps.resources),

@@ -54,7 +54,24 @@ export interface GuardedCall<Answer> {
   find: (intent: Purchase) => Promise<Search<Answer>>;
 }
 
-export function createPurchaseGuard(caseFile: CaseFileStore, searchBoundMs = PURCHASE_SEARCH_BOUND_MS) {
+/**
+ * How long a creating call an earlier attempt sent may still be answering (its attempt timed out
+ * on a busy worker while the call went on): twice the request timeout, as a token request may come
+ * first, and a margin for the case file's write after it. No search concludes before then.
+ */
+export const callInFlightMs = (requestTimeoutMs = 10_000) => 2 * requestTimeoutMs + 5_000;
+
+export interface PurchaseGuardOptions {
+  /** How long a search for a lost answer goes on before an operator is asked. */
+  searchBoundMs?: number;
+  /** How long an earlier attempt's creating call may still be answering (callInFlightMs). */
+  inFlightMs?: number;
+}
+
+export function createPurchaseGuard(
+  caseFile: CaseFileStore,
+  { searchBoundMs = PURCHASE_SEARCH_BOUND_MS, inFlightMs = callInFlightMs() }: PurchaseGuardOptions = {},
+) {
   const bought = async <Answer>(call: GuardedCall<Answer>, callKey: string, answer: Answer): Promise<Answer> => {
     await caseFile.recordPurchaseBought(callKey, call.providerIdOf(answer), answer);
     return answer;
@@ -89,8 +106,10 @@ export function createPurchaseGuard(caseFile: CaseFileStore, searchBoundMs = PUR
       return send(call, key.callKey);
     }
     const since = purchase.intended_at.toISOString();
-    const searching = purchase.state === 'intended' && search.final !== true;
-    const again = searching ? nextSearchInMs(purchase.intended_at.getTime() + searchBoundMs) : undefined;
+    const intendedAt = purchase.intended_at.getTime();
+    // A final search still waits while the call that an earlier attempt sent may be answering.
+    const boundAt = Math.max(search.final === true ? 0 : intendedAt + searchBoundMs, intendedAt + inFlightMs);
+    const again = purchase.state === 'intended' ? nextSearchInMs(boundAt) : undefined;
     if (again !== undefined) {
       throw ApplicationFailure.create({
         type: PURCHASE_SEARCH_PENDING,

@@ -16,7 +16,7 @@ import type { IdentityVerificationActivities } from './identityVerificationActiv
 import type { createInsightActivities } from './insightActivities';
 import type { CaseFileStore } from '../case-file/store';
 import { acceptedInsight, createPurchaseFinders, foundConnection, mapFound } from './purchaseFinders';
-import { createPurchaseGuard } from './purchaseGuard';
+import { callInFlightMs, createPurchaseGuard } from './purchaseGuard';
 import { subscribeToResourceWorkflow, type ResourceTarget } from './signalResource';
 
 export interface Subscribed {
@@ -82,9 +82,14 @@ const subscribedResource = {
   }),
 };
 
-export function createSubscribingActivities(creators: Creators, target: ResourceTarget, caseFile: CaseFileStore) {
+export function createSubscribingActivities(
+  creators: Creators,
+  target: ResourceTarget,
+  caseFile: CaseFileStore,
+  inFlightMs = callInFlightMs(),
+) {
   const { identityVerification, banking, documents, insights } = creators;
-  const guarded = createPurchaseGuard(caseFile);
+  const guarded = createPurchaseGuard(caseFile, { inFlightMs });
   const finders = createPurchaseFinders(caseFile);
   const subscribed = async <Input extends Subscribed, Result extends object>(
     activityType: keyof typeof subscribedResource,

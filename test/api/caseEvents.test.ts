@@ -81,18 +81,20 @@ test('each change of a journey reaches the LOS once, signed, with an id derived 
   const result = await handle.result();
   expect(result.state).toBe('completed');
 
-  // The journey waits for its last event before it closes, so everything has arrived by now.
-  const events = eventsOf(caseId);
+  // The journey waits for its last event before it closes, so everything has arrived by now. Sent in
+  // parallel, they may arrive in any order: their sequence orders them.
+  const events = eventsOf(caseId).sort((a, b) => a.data.sequence - b.data.sequence);
   expect(events.map(label)).toEqual(['case.needs_attention', `case.step_completed ${idv}@2`, 'case.completed']);
   expect(events.map((e) => e.data.sequence)).toEqual([1, 2, 3]);
   expect(new Set(events.map((e) => e.id)).size).toBe(3);
   for (const e of events) expect(e.id).toMatch(/^evt_[0-9a-f]{32}$/);
 
-  // What the LOS took is on the case's timeline, in the order it was sent.
+  // What the LOS took is on the case's timeline, each with the sequence it was sent in.
   const timeline = await stack.caseFile.timeline(caseId);
   const sent = timeline
     .filter((e) => e.kind === 'notification')
-    .map((e) => (e.kind === 'notification' ? [e.type, e.step, e.sequence] : []));
+    .map((e) => (e.kind === 'notification' ? [e.type, e.step, e.sequence] : []))
+    .sort((a, b) => Number(a[2]) - Number(b[2]));
   expect(sent).toEqual([
     ['case.needs_attention', null, 1],
     ['case.step_completed', idv, 2],

@@ -4,6 +4,7 @@
  * state (11 reports for 6 steps), a resource polling the provider once more after its webhook has
  * settled it, a parent and child delivery of one occurrence forwarded to the step twice.
  */
+import { SIGHTING_GRACE_MS } from '../../workflows/resourceSighting';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -156,11 +157,18 @@ describe('a resource whose outcome reached its subscribers', () => {
     (await stack.client.workflow.getHandle(workflowId, runId).fetchHistory())
       .events!.filter((e) => e.timerStartedEventAttributes)
       .map((e) => Number(e.timerStartedEventAttributes!.startToFireTimeout!.seconds ?? 0));
-  /** The timers of a run, once it has started one (in seconds). */
-  const timersOnceWaiting = (workflowId: string, runId?: string) =>
-    waitUntil(`${workflowId} (run ${runId ?? 'latest'}) starting a timer`, async () => {
+  /**
+   * The timers of a run once it waits for its retention (in seconds): a delivery nobody took is
+   * first held for the sighting grace, then recorded as a sighting (workflows/resourceSighting.ts).
+   */
+  /** The sighting grace, then the 30-day retention counted from the delivery (a few seconds before). */
+  const retainedAfterSighting = [SIGHTING_GRACE_MS / 1000, '30 days from the delivery'];
+  const retention = (seconds: number) =>
+    seconds <= 30 * 24 * 3600 && seconds > 30 * 24 * 3600 - 60 ? '30 days from the delivery' : seconds;
+  const timersOnceRetained = (workflowId: string, runId?: string) =>
+    waitUntil(`${workflowId} (run ${runId ?? 'latest'}) waiting for its retention`, async () => {
       const timers = await timersOf(workflowId, runId);
-      return timers.length > 0 ? timers : undefined;
+      return timers.some((t) => t > SIGHTING_GRACE_MS / 1000) ? timers.map(retention) : undefined;
     });
 
   test('ends after its quiet time instead of the 30-day retention; a late delivery starts a new run that keeps it', async () => {
@@ -192,7 +200,7 @@ describe('a resource whose outcome reached its subscribers', () => {
     const state = await stack.client.workflow.getHandle(late.workflowId).query(resourceStateQuery);
     expect(state.events).toHaveLength(1);
     // Nobody has been told here: it waits the whole retention, as any delivery before a subscription.
-    expect(await timersOnceWaiting(late.workflowId, late.signaledRunId)).toEqual([30 * 24 * 3600]);
+    expect(await timersOnceRetained(late.workflowId, late.signaledRunId)).toEqual(retainedAfterSighting);
     await Promise.all([late.terminate('test done'), subscriber.terminate('test done')]);
   });
 
@@ -248,7 +256,7 @@ describe('a resource whose outcome reached its subscribers', () => {
       { quietAfterOutcome: '1 second' },
       idvCompleted(requestId),
     );
-    expect(await timersOnceWaiting(handle.workflowId)).toEqual([30 * 24 * 3600]);
+    expect(await timersOnceRetained(handle.workflowId)).toEqual(retainedAfterSighting);
     await handle.terminate('test done');
   });
 });

@@ -1,0 +1,95 @@
+/**
+ * A creating call's next attempt never concludes "purchase outcome unknown" while the call an
+ * earlier attempt sent may still be answering (its attempt timed out on a busy worker, the call
+ * went on): it searches again later, and the late answer is recorded as the need's one purchase.
+ * Once that time has passed with nothing found, the outcome is unknown, as before.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import type { CaseFileStore } from '../../case-file/store';
+import type { Intent, Purchase } from '../../case-file/purchaseLedger';
+import { createPurchaseGuard, PURCHASE_OUTCOME_UNKNOWN, PURCHASE_SEARCH_PENDING } from '../../activities/purchaseGuard';
+
+const CALL_KEY = 'case/case-1/credit-report/1/report';
+
+/** The purchase ledger's four writes, in memory. */
+function ledger() {
+  const rows = new Map<string, Purchase>();
+  const store = {
+    async recordPurchaseIntent(intent: Intent) {
+      const existing = rows.get(intent.callKey);
+      if (existing) return { purchase: existing, recorded: false };
+      const purchase: Purchase = {
+        call_key: intent.callKey,
+        case_id: 'case-1',
+        step: 'credit-report',
+        need: 1,
+        call: 'report',
+        kind: intent.kind,
+        subject: intent.subject,
+        state: 'intended',
+        intended_at: new Date(),
+        settled_at: null,
+        provider_id: null,
+        answer: null,
+        fresh: intent.fresh,
+        evidence: null,
+      };
+      rows.set(intent.callKey, purchase);
+      return { purchase, recorded: true };
+    },
+    async recordPurchaseBought(callKey: string, providerId: string, answer: unknown) {
+      const purchase = { ...rows.get(callKey)!, state: 'bought' as const, provider_id: providerId, answer };
+      rows.set(callKey, purchase);
+      return purchase;
+    },
+    async recordPurchaseUnknown(callKey: string, evidence: string) {
+      rows.set(callKey, { ...rows.get(callKey)!, state: 'unknown', evidence });
+    },
+    async renewPurchaseIntent() {},
+  };
+  return { rows, store: store as unknown as CaseFileStore };
+}
+
+/** A credit report: the spec offers no way to find one, so every search is final. */
+function reportCall(create: () => Promise<{ report_id: string }>) {
+  return {
+    callKey: CALL_KEY,
+    kind: 'credit-report' as const,
+    subject: 'company-1',
+    providerIdOf: (answer: { report_id: string }) => answer.report_id,
+    create,
+    find: async () => ({ notFound: 'the provider offers no list of reports', final: true }),
+  };
+}
+
+const failureType = (error: unknown) => (error instanceof ApplicationFailure ? error.type : String(error));
+
+test('while the first attempt’s call may still answer, the next attempt searches again later; the late answer is the purchase', async () => {
+  const { rows, store } = ledger();
+  const guarded = createPurchaseGuard(store, { inFlightMs: 60_000 });
+  let answer: (value: { report_id: string }) => void = () => {};
+  const firstAttempt = guarded(reportCall(() => new Promise((resolve) => (answer = resolve))));
+
+  const nextAttempt = await guarded(reportCall(async () => ({ report_id: 'never-sent' }))).catch(failureType);
+  expect({ nextAttempt, state: rows.get(CALL_KEY)!.state }).toEqual({
+    nextAttempt: PURCHASE_SEARCH_PENDING,
+    state: 'intended',
+  });
+
+  answer({ report_id: 'report-1' });
+  await expect(firstAttempt).resolves.toEqual({ report_id: 'report-1' });
+  expect(rows.get(CALL_KEY)).toMatchObject({ state: 'bought', provider_id: 'report-1' });
+});
+
+test('once the call can no longer answer and nothing is found, the outcome is unknown', async () => {
+  const { rows, store } = ledger();
+  const guarded = createPurchaseGuard(store, { inFlightMs: 0 });
+  const lost = guarded(reportCall(() => Promise.reject(new Error('socket hang up')))).catch(failureType);
+  expect(await lost).toBe('Error: socket hang up');
+
+  const nextAttempt = await guarded(reportCall(async () => ({ report_id: 'never-sent' }))).catch(failureType);
+  expect({ nextAttempt, state: rows.get(CALL_KEY)!.state }).toEqual({
+    nextAttempt: PURCHASE_OUTCOME_UNKNOWN,
+    state: 'unknown',
+  });
+});
