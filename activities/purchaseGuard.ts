@@ -101,26 +101,33 @@ export function createPurchaseGuard(
     if (purchase.state === 'bought') return purchase.answer as Answer;
     const search = await call.find(purchase);
     if ('found' in search) return bought(call, key.callKey, search.found);
+    const since = purchase.intended_at.toISOString();
+    const intendedAt = purchase.intended_at.getTime();
+    // Nothing made yet proves nothing while the call an earlier attempt sent may still arrive.
+    const answeredBy = intendedAt + inFlightMs;
+    if ('nothingMade' in search && Date.now() >= answeredBy) {
+      await caseFile.renewPurchaseIntent(key.callKey);
+      return send(call, key.callKey);
+    }
+    const evidence = 'nothingMade' in search ? search.nothingMade : search.notFound;
+    // A final search still waits for that call too.
+    const searchedUntil = 'notFound' in search && search.final !== true ? intendedAt + searchBoundMs : 0;
+    const again = purchase.state === 'intended' ? nextSearchInMs(Math.max(searchedUntil, answeredBy)) : undefined;
+    if (again !== undefined) {
+      throw ApplicationFailure.create({
+        type: PURCHASE_SEARCH_PENDING,
+        message: `looking for what the provider made for ${key.callKey} since ${since}: ${evidence}`,
+        nonRetryable: false,
+        details: [{ callKey: key.callKey, since, evidence }],
+        nextRetryDelay: again,
+      });
+    }
     if ('nothingMade' in search) {
       await caseFile.renewPurchaseIntent(key.callKey);
       return send(call, key.callKey);
     }
-    const since = purchase.intended_at.toISOString();
-    const intendedAt = purchase.intended_at.getTime();
-    // A final search still waits while the call that an earlier attempt sent may be answering.
-    const boundAt = Math.max(search.final === true ? 0 : intendedAt + searchBoundMs, intendedAt + inFlightMs);
-    const again = purchase.state === 'intended' ? nextSearchInMs(boundAt) : undefined;
-    if (again !== undefined) {
-      throw ApplicationFailure.create({
-        type: PURCHASE_SEARCH_PENDING,
-        message: `looking for what the provider made for ${key.callKey} since ${since}: ${search.notFound}`,
-        nonRetryable: false,
-        details: [{ callKey: key.callKey, since, evidence: search.notFound }],
-        nextRetryDelay: again,
-      });
-    }
-    await caseFile.recordPurchaseUnknown(key.callKey, search.notFound);
-    throw purchaseOutcomeUnknown(key.callKey, since, search.notFound);
+    await caseFile.recordPurchaseUnknown(key.callKey, evidence);
+    throw purchaseOutcomeUnknown(key.callKey, since, evidence);
   };
 }
 

@@ -93,3 +93,22 @@ test('once the call can no longer answer and nothing is found, the outcome is un
     state: 'unknown',
   });
 });
+
+test('a list showing nothing made yet sends nothing again while the first attempt’s call may still arrive', async () => {
+  const { rows, store } = ledger();
+  const guarded = createPurchaseGuard(store, { inFlightMs: 60_000 });
+  let sent = 0;
+  const idvCall = (create: () => Promise<{ report_id: string }>) => ({
+    ...reportCall(create),
+    find: async () => ({ nothingMade: "the person's list holds no request created since the intent" }),
+  });
+  let answer: (value: { report_id: string }) => void = () => {};
+  const firstAttempt = guarded(idvCall(() => new Promise((resolve) => (answer = resolve))));
+
+  const nextAttempt = await guarded(idvCall(async () => ({ report_id: `request-${++sent}` }))).catch(failureType);
+  expect({ nextAttempt, sentAgain: sent }).toEqual({ nextAttempt: PURCHASE_SEARCH_PENDING, sentAgain: 0 });
+
+  answer({ report_id: 'request-0' });
+  await expect(firstAttempt).resolves.toEqual({ report_id: 'request-0' });
+  expect(rows.get(CALL_KEY)).toMatchObject({ state: 'bought', provider_id: 'request-0' });
+});
