@@ -72,9 +72,11 @@ export function createPurchaseGuard(
   caseFile: CaseFileStore,
   { searchBoundMs = PURCHASE_SEARCH_BOUND_MS, inFlightMs = callInFlightMs() }: PurchaseGuardOptions = {},
 ) {
+  // The call's purchase as recorded: a second answer for one call is recorded as an extra, and the
+  // step goes on with the first (case-file/purchaseLedger.ts).
   const bought = async <Answer>(call: GuardedCall<Answer>, callKey: string, answer: Answer): Promise<Answer> => {
-    await caseFile.recordPurchaseBought(callKey, call.providerIdOf(answer), answer);
-    return answer;
+    const purchase = await caseFile.recordPurchaseBought(callKey, call.providerIdOf(answer), answer);
+    return purchase.provider_id === call.providerIdOf(answer) ? answer : (purchase.answer as Answer);
   };
   const send = async <Answer>(call: GuardedCall<Answer>, callKey: string): Promise<Answer> => {
     let answer: Answer;
@@ -122,10 +124,8 @@ export function createPurchaseGuard(
         nextRetryDelay: again,
       });
     }
-    if ('nothingMade' in search) {
-      await caseFile.renewPurchaseIntent(key.callKey);
-      return send(call, key.callKey);
-    }
+    // The search is over (its bound or the activity's budget has passed) with nothing found: an
+    // operator decides. Nothing is sent while an earlier call may still answer: it could buy twice.
     await caseFile.recordPurchaseUnknown(key.callKey, evidence);
     throw purchaseOutcomeUnknown(key.callKey, since, evidence);
   };

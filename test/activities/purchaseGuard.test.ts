@@ -5,6 +5,8 @@
  * Once that time has passed with nothing found, the outcome is unknown, as before.
  */
 import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
 import type { CaseFileStore } from '../../case-file/store';
 import type { Intent, Purchase } from '../../case-file/purchaseLedger';
 import { createPurchaseGuard, PURCHASE_OUTCOME_UNKNOWN, PURCHASE_SEARCH_PENDING } from '../../activities/purchaseGuard';
@@ -111,4 +113,31 @@ test('a list showing nothing made yet sends nothing again while the first attemp
   answer({ report_id: 'request-0' });
   await expect(firstAttempt).resolves.toEqual({ report_id: 'request-0' });
   expect(rows.get(CALL_KEY)).toMatchObject({ state: 'bought', provider_id: 'request-0' });
+});
+
+test('an activity whose budget ends while the first call may still answer sends nothing again: an operator decides', async () => {
+  const { rows, store } = ledger();
+  const guarded = createPurchaseGuard(store, { inFlightMs: 60_000 });
+  let sent = 0;
+  const idvCall = (create: () => Promise<{ report_id: string }>) => ({
+    ...reportCall(create),
+    find: async () => ({ nothingMade: "the person's list holds no request created since the intent" }),
+  });
+  const firstAttempt = guarded(idvCall(() => new Promise(() => {})));
+  void firstAttempt;
+
+  // The last attempt: scheduled 10 s ago with a budget of 10.5 s, so no search fits before it ends.
+  // The attempt's failure is what the test reads: the SDK's log of it would only print its stack.
+  const lastAttempt = new MockActivityEnvironment(
+    { scheduledTimestampMs: Date.now() - 10_000, scheduleToCloseTimeoutMs: 10_500 },
+    { logger: new DefaultLogger('ERROR') },
+  );
+  const outcome = await lastAttempt
+    .run(() => guarded(idvCall(async () => ({ report_id: `request-${++sent}` }))))
+    .catch(failureType);
+  expect({ outcome, sentAgain: sent, state: rows.get(CALL_KEY)!.state }).toEqual({
+    outcome: PURCHASE_OUTCOME_UNKNOWN,
+    sentAgain: 0,
+    state: 'unknown',
+  });
 });
