@@ -112,7 +112,10 @@ export async function recordIntent(
 
 /**
  * The provider's id and answer. Refused (a unique violation) when another row holds the id: no
- * call, of this case or another, takes a resource a second time.
+ * call, of this case or another, takes a resource a second time. A call that holds another id
+ * already keeps it (the step goes on with what it bought first), and this one, a second resource
+ * the provider made for one call, is recorded beside it as an extra purchase of the case
+ * (`<callKey>+<providerId>`), so that the ledger holds every purchase. Answers the call's row.
  */
 export async function recordBought(
   client: PoolClient,
@@ -121,14 +124,25 @@ export async function recordBought(
   providerId: string,
   answer: unknown,
 ): Promise<Purchase> {
+  const sealed = await sealJson(cipher, { answer: answer ?? null });
   const { rows } = await client.query(
     `UPDATE purchases SET state = 'bought', provider_id = $2, sealed = $3, answer = NULL,
        settled_at = clock_timestamp(), evidence = NULL
-     WHERE call_key = $1 RETURNING *`,
-    [callKey, providerId, await sealJson(cipher, { answer: answer ?? null })],
+     WHERE call_key = $1 AND (provider_id IS NULL OR provider_id = $2) RETURNING *`,
+    [callKey, providerId, sealed],
   );
-  if (!rows[0]) throw new Error(`no purchase recorded under ${callKey}`);
-  return rowOf(cipher, rows[0]);
+  if (rows[0]) return rowOf(cipher, rows[0]);
+  const held = await readPurchase(client, cipher, callKey);
+  if (!held) throw new Error(`no purchase recorded under ${callKey}`);
+  await client.query(
+    `INSERT INTO purchases (call_key, case_id, step, need, call, kind, subject, state, intended_at, settled_at,
+       fresh, provider_id, sealed, evidence)
+     SELECT call_key || '+' || $2, case_id, step, need, call || '+' || $2, kind, subject, 'bought', intended_at,
+       clock_timestamp(), fresh, $2, $3, $4
+     FROM purchases WHERE call_key = $1`,
+    [callKey, providerId, sealed, `bought again: the call had bought ${held.provider_id} already`],
+  );
+  return held;
 }
 
 /** The search found nothing in its time: the row waits for an operator, with what was looked at. */

@@ -47,6 +47,23 @@ test('an intent is recorded once; the id after the call; the row holds state, ki
   expect((await store.evidence(caseId)).purchases).toEqual([expect.objectContaining({ provider_id: 'report-1' })]);
 });
 
+test('a second resource bought for one call is recorded beside the first, which the call keeps', async () => {
+  const caseId = randomUUID();
+  const callKey = keyOf(caseId, 'identity-verification/person-1', 1);
+  await store.recordPurchaseIntent({ callKey, kind: 'idv', subject: 'person-1', fresh: false });
+  const [first, second] = [`req-${randomUUID()}`, `req-${randomUUID()}`];
+  await store.recordPurchaseBought(callKey, first, { request_id: first });
+  const kept = await store.recordPurchaseBought(callKey, second, { request_id: second });
+  expect(kept).toMatchObject({ call_key: callKey, provider_id: first, answer: { request_id: first } });
+  expect((await store.purchases(caseId)).map((p) => [p.call_key, p.state, p.provider_id, p.evidence])).toEqual([
+    [callKey, 'bought', first, null],
+    [`${callKey}+${second}`, 'bought', second, `bought again: the call had bought ${first} already`],
+  ]);
+  // The same answer again changes nothing.
+  await store.recordPurchaseBought(callKey, first, { request_id: first });
+  expect(await store.purchases(caseId)).toHaveLength(2);
+});
+
 test('no two calls, of one case or two, hold one resource', async () => {
   const [a, b] = [randomUUID(), randomUUID()];
   const id = `req-${randomUUID()}`;
