@@ -167,8 +167,7 @@ test(
       const byCase = await control(`/ledger?case_id=${a.caseId}`);
       const byCompany = await control(`/ledger?company_id=${a.companyId}`);
       const byPerson = await control(`/ledger?person_id=${a.personId}`);
-      // At most one purchase per need: a second report only where fresh was asked.
-      expect({
+      const counts = {
         creditReports: byCompany.creditReports.length,
         picklistResolutions: byCompany.creditReports.reduce(
           (sum: number, r: { picklist_resolutions: number }) => sum + r.picklist_resolutions,
@@ -179,7 +178,10 @@ test(
         documents: byCase.documents.length,
         affordability: byCase.affordabilityInsights.length,
         incomeEmployer: byCase.incomeEmployerRequests.length,
-      }).toEqual({
+      };
+      if (byPerson.identityVerifications.length !== 1) process.stderr.write(await idvDiagnosis(a, purchases));
+      // At most one purchase per need: a second report only where fresh was asked.
+      expect(counts).toEqual({
         creditReports: fresh ? 2 : 1,
         picklistResolutions: a.ambiguous ? 1 : 0,
         identityVerifications: 1,
@@ -220,3 +222,22 @@ test(
   },
   SETTLE_BUDGET_MS + 180_000,
 );
+
+/** What a case with more than one IDV request shows: its ledger rows and the provider's log for the person. */
+async function idvDiagnosis(a: Applicant, purchases: { call_key: string; kind: string }[]): Promise<string> {
+  const requests = (await control('/requests')) as unknown as {
+    method: string;
+    path: string;
+    at: number;
+    status: number;
+  }[];
+  const made = (await control(`/ledger?person_id=${a.personId}`)).identityVerifications;
+  const calls = requests.filter((r) => r.path.includes(a.personId));
+  return [
+    `case ${a.caseId}: more than one IDV request for person ${a.personId}`,
+    `made: ${JSON.stringify(made)}`,
+    `ledger: ${JSON.stringify(purchases.filter((p) => p.kind === 'idv'))}`,
+    `calls: ${JSON.stringify(calls)}`,
+    '',
+  ].join('\n');
+}
