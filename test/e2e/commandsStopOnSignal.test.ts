@@ -53,6 +53,8 @@ interface Spawned {
   marker: string;
   stderr: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+  /** Its stderr pipe closed too: a process it started may hold the pipe after it exits. */
+  closed: Promise<void>;
 }
 
 function spawnMarked(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Spawned {
@@ -75,7 +77,8 @@ function spawnMarked(command: string, args: string[], env: NodeJS.ProcessEnv = {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })),
   );
-  return { child, marker, stderr: () => stderr, exited };
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return { child, marker, stderr: () => stderr, exited, closed };
 }
 
 /** Sends `signal` once `ready` shows on stderr; answers how long the exit took and the exit code. */
@@ -91,8 +94,10 @@ async function stopWith(
   return { ms: at - sent, code };
 }
 
-const noneLeft = (marker: string) =>
-  waitUntil('no process left', () => markedProcesses(marker).length === 0, { timeoutMs: 1_000 });
+async function noneLeft(spawned: Spawned): Promise<void> {
+  await waitUntil('no process left', () => markedProcesses(spawned.marker).length === 0, { timeoutMs: 1_000 });
+  await spawned.closed;
+}
 
 test.each([
   ['SIGINT', 130],
@@ -105,7 +110,7 @@ test.each([
     const { ms, code } = await stopWith(watch, /following case\//, signal);
     expect({ code, withinASecond: ms < 1_000 }).toEqual({ code: exitCode, withinASecond: true });
     expect(watch.stderr()).toContain(`watch: stopped (${signal})`);
-    await noneLeft(watch.marker);
+    await noneLeft(watch);
   },
   60_000,
 );
@@ -136,7 +141,7 @@ test.each([
     ]);
     const { ms, code } = await stopWith(retry, /re-run with --request-id bulk-/, signal);
     expect({ code, withinASecond: ms < 1_000 }).toEqual({ code: exitCode, withinASecond: true });
-    await noneLeft(retry.marker);
+    await noneLeft(retry);
   },
   60_000,
 );
@@ -150,11 +155,12 @@ test('`timeout 6 npx journey watch` leaves no process behind', async () => {
     const caseId = await journeyWithoutWorker();
     const warm = spawnMarked('npx', ['journey', '--help'], { npm_config_cache: npmCache });
     expect(await warm.exited).toMatchObject({ code: 0 });
+    await warm.closed;
     const timed = spawnMarked('timeout', ['6', 'npx', 'journey', 'watch', caseId], { npm_config_cache: npmCache });
     const { code } = await timed.exited;
     // 124: timeout ended it (the watch would otherwise run until the journey ends).
     expect({ code, stderr: timed.stderr() }).toMatchObject({ code: 124 });
-    await noneLeft(timed.marker);
+    await noneLeft(timed);
   } finally {
     await rm(npmCache, { recursive: true, force: true });
   }
