@@ -15,6 +15,7 @@ import { createActivities, type Activities } from '../../activities';
 import type { CaseEventInput } from '../../case-events/caseEvent';
 import { caseEventsTaskQueue } from '../../case-events/caseEventsTaskQueue';
 import { failureConverterPath } from '../../codec/dataConverter';
+import { providerOutageReporter } from '../../activities/providerOutageReport';
 import { type OnboardCaseWorkflow } from '../../client/journeyMessages';
 import { resourceEventSignal, type ResourceDelivery } from '../../client/resourceMessages';
 import type { ResourceKey } from '../../provider';
@@ -22,6 +23,14 @@ import { startOnboardCase } from './startOnboardCase';
 import { testWorkflowBundle } from '../setup/testEnvironment';
 
 export type Stubs = Partial<Activities>;
+
+export interface JourneyLogicOptions {
+  /**
+   * The worker tells a step whose provider call keeps failing that the provider is unavailable,
+   * as the real worker does (activities/providerOutageReport.ts): the step shows it in `status`.
+   */
+  reportOutages?: boolean;
+}
 
 export interface JourneyLogic {
   env: TestWorkflowEnvironment;
@@ -49,7 +58,7 @@ function unstubbed(): Activities {
   return Object.fromEntries(entries) as unknown as Activities;
 }
 
-export async function startJourneyLogic(stubs: Stubs = {}): Promise<JourneyLogic> {
+export async function startJourneyLogic(stubs: Stubs = {}, options: JourneyLogicOptions = {}): Promise<JourneyLogic> {
   const address = process.env.TEST_TEMPORAL_ADDRESS;
   if (!address) throw new Error('TEST_TEMPORAL_ADDRESS is unset: run the tests through jest');
   const env = await TestWorkflowEnvironment.createFromExistingServer({
@@ -72,7 +81,14 @@ export async function startJourneyLogic(stubs: Stubs = {}): Promise<JourneyLogic
     ...stubs,
   } as Activities;
   const common = { connection: env.nativeConnection, dataConverter: { failureConverterPath } };
-  const worker = await Worker.create({ ...common, taskQueue, workflowBundle: testWorkflowBundle(), activities });
+  const outageReports = options.reportOutages ? [providerOutageReporter(env.client)] : [];
+  const worker = await Worker.create({
+    ...common,
+    taskQueue,
+    workflowBundle: testWorkflowBundle(),
+    activities,
+    interceptors: { activity: outageReports },
+  });
   const caseEventsWorker = await Worker.create({
     ...common,
     taskQueue: caseEventsTaskQueue(taskQueue),
