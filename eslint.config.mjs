@@ -27,4 +27,9 @@ export default defineConfig(
     files: ['cli/journeyBin.cjs', 'cli/journey.ts', 'cli/journeyProgram.ts'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // jest loads its configuration, and the list of which test runs where, as CommonJS.
+    files: ['jest.config.js', 'test/setup/testRuns.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -1,14 +1,28 @@
-// `npm test` runs everything but the fault suites, which kill and restart servers; those run
-// with `npm run test:faults` (JOURNEYS_SUITE=faults).
-const faults = process.env.JOURNEYS_SUITE === 'faults';
+// `npm test` runs the fast levels and one end-to-end path per capability; `npm run test:e2e` the
+// other whole-stack suites (JOURNEYS_SUITE=e2e); `npm run test:faults` the fault suites, which kill
+// and restart servers (JOURNEYS_SUITE=faults). test/setup/testRuns.js says which file runs where.
+const runs = require('./test/setup/testRuns');
+
+const suite = process.env.JOURNEYS_SUITE ?? 'fast';
+if (!['fast', 'e2e', 'faults'].includes(suite))
+  throw new Error(`JOURNEYS_SUITE=${suite}: expected e2e, faults, or nothing (npm test's fast run)`);
+const faults = suite === 'faults';
+// `npx jest test/workflows/x.test.ts` runs the suite it names, whichever run it belongs to.
+const namesSuites = process.argv.slice(2).some((arg) => /\.test\.ts$|^test\//.test(arg));
+const selection = {
+  fast: namesSuites
+    ? { testMatch: runs.e2e.match, testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/faults/'] }
+    : { testMatch: runs.fast, testPathIgnorePatterns: ['/node_modules/'] },
+  e2e: { testMatch: runs.e2e.match, testPathIgnorePatterns: ['/node_modules/', ...runs.e2e.ignore] },
+  faults: { testMatch: runs.faults, testPathIgnorePatterns: ['/node_modules/'] },
+}[suite];
 
 /** @type {import('jest').Config} */
 module.exports = {
   // Node's environment, and a file that leaves a socket, a child process or a timer running fails.
   testEnvironment: '<rootDir>/test/setup/leftoverHandles.ts',
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  testMatch: faults ? ['<rootDir>/test/faults/**/*.test.ts'] : ['<rootDir>/test/**/*.test.ts'],
-  testPathIgnorePatterns: faults ? ['/node_modules/'] : ['/node_modules/', '<rootDir>/test/faults/'],
+  ...selection,
   // Workflow and e2e tests share one throwaway Temporal dev server started here.
   globalSetup: '<rootDir>/test/setup/globalSetup.ts',
   globalTeardown: '<rootDir>/test/setup/globalTeardown.ts',
