@@ -10,7 +10,13 @@
  * So the file's own timers are also kept by identity, with where each was set: one still pending
  * and holding the process (ref'd) when the file ends is named by its creator's stack. (A worker
  * too large to exit in 500 ms gives the same warning with nothing left open: jest.config.js.)
+ *
+ * A file with a failed test is not failed for what it left: a test that fails may leave its calls
+ * running (a Promise.all that rejected while the others went on), and jest drops a file's test
+ * results when its environment's teardown throws, which would hide the failure behind its effect.
+ * What it left is printed after the failure instead.
  */
+import type { Circus } from '@jest/types';
 import { TestEnvironment } from 'jest-environment-node';
 
 /** As long as Jest waits for a worker to exit before it forces it. */
@@ -58,6 +64,12 @@ function leftover(before: Counts): string[] {
 export default class LeftoverHandlesEnvironment extends TestEnvironment {
   private before: Counts = new Map();
   private readonly timers = new Map<Timer, string>();
+  private testFailed = false;
+
+  handleTestEvent(event: Circus.Event): void {
+    if (event.name === 'test_done' && event.test.errors.length > 0) this.testFailed = true;
+    if (event.name === 'hook_failure') this.testFailed = true;
+  }
 
   override async setup(): Promise<void> {
     this.before = activeResources();
@@ -98,6 +110,10 @@ export default class LeftoverHandlesEnvironment extends TestEnvironment {
     const left = leftover(this.before).filter((entry) => !(timers.length > 0 && entry.startsWith('Timeout ')));
     if (left.length === 0 && timers.length === 0) return;
     const named = [...left, ...timers.map((where) => `a timer set at ${where}`)];
+    if (this.testFailed) {
+      process.stderr.write(`after a failed test, the file also left ${named.join(', ')} running\n`);
+      return;
+    }
     throw new Error(
       `the test file left ${named.join(', ')} running ${SETTLE_MS} ms after it ended: close what it opened ` +
         '(server.closeAllConnections() for sockets whose answers were not read, kill and await child processes, clear timers or unref them)',

@@ -30,6 +30,14 @@ test('a file that leaves a socket open fails, naming what it left and how to clo
   expect(ran.output).toMatch(/the test file left TCPSocketWrap ×1 running 500 ms after it ended/);
 });
 
+test("a test that fails shows its own failure, not what its end left open (a failed test's calls may still run)", () => {
+  const ran = runJest('failsAndLeavesSocketOpen.check.ts');
+  expect(ran.status).toBe(1);
+  expect(ran.output).toMatch(/fails with a request of its own still open/);
+  expect(ran.output).toMatch(/Expected: "a different answer"/);
+  expect(ran.output).toMatch(/after a failed test, the file also left .*TCPSocketWrap/);
+});
+
 test('the same file that reads what it asked for passes', () => {
   const ran = runJest('closesWhatItOpens.check.ts');
   expect({ status: ran.status, output: ran.output }).toEqual({
