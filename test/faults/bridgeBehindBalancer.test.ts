@@ -183,14 +183,15 @@ test(
     });
     expect(notOnce).toEqual([]);
     const duplicatesDeduped = states.reduce((n, s) => n + (typeof s === 'string' ? 0 : s.duplicatesIgnored), 0);
-    console.log(
-      JSON.stringify({
+    // The run's figures, on stdout (jest's console would add the call site, a stack frame).
+    process.stdout.write(
+      `${JSON.stringify({
         deliveries: sent.length,
         outageSeconds: OUTAGE_MS / 1_000,
         spooledPerBridge: spooled.map((v) => v?.value ?? 0),
         drainedSecondsAfterTemporalBack: Math.round(drainedAfterMs / 100) / 10,
         duplicatesDeduped,
-      }),
+      })}\n`,
     );
   },
   OUTAGE_MS + 300_000,
