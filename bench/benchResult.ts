@@ -52,6 +52,26 @@ export function ratioAtLeast(
   };
 }
 
+/** A result whose target is `ratio ≤ maximum` (a cost against its baseline's). */
+export function ratioAtMost(
+  name: string,
+  figure: { value: number; unit: string },
+  baseline: { value: number; name: string },
+  maximum: number,
+): BenchResult {
+  const ratio = figure.value / baseline.value;
+  return {
+    name,
+    figure: figure.value,
+    unit: figure.unit,
+    baseline: baseline.value,
+    baselineName: baseline.name,
+    ratio,
+    target: `ratio ≤ ${maximum}`,
+    pass: ratio <= maximum,
+  };
+}
+
 /** A ratio reported for information, with no target. */
 export function ratioReported(
   name: string,

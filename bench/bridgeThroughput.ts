@@ -13,6 +13,12 @@
  *   Reported, no target: the bridge's own 110 µs is small beside Temporal's 6–12 ms.
  *   The same surface logging at `warn` (BRIDGE_LOG_LEVEL=warn: no line per accepted delivery) is
  *   reported too, so that the line's cost is measured in every run.
+ * - CPU per delivery: the bridge process's own CPU (from /proc) per delivery it accepted, against
+ *   the same for a baseline process started the same way (bridgeBaseline/minimalBridgeMain.ts: a
+ *   minimal express route that reads the JSON body and does the bridge's `signalWithStart` with
+ *   the same routing and data converter, no HMAC, spool or logging), each under the same open
+ *   loop at the same time (BENCH_CPU_RATE a second each, BENCH_CPU_DELIVERIES a round,
+ *   BENCH_CPU_ROUNDS rounds). Target: the median round's bridge CPU ≤ 1.5× the baseline's.
  * - visibility latency: POST until the resource workflow has processed the delivery (its first
  *   workflow task completed after the signal, read from its history afterwards), with a worker
  *   running the resource workflows, deliveries arriving at 50 a second (an open loop:
@@ -51,12 +57,15 @@ import { workflowsPath } from '../worker/createWorker';
 import {
   exitCodeOf,
   ratioAtLeast,
+  ratioAtMost,
   ratioReported,
   reportResult,
   reportSize,
   valueAtMost,
   type BenchResult,
 } from './benchResult';
+import { cpuRounds, medianMsPerDelivery, type CpuRound } from './bridgeBaseline/cpuRounds';
+import { startMinimalBridgeProcess } from './bridgeBaseline/minimalBridgeProcess';
 import { startBridgeProcess } from './bridgeProcess';
 import { listen, startBridgeWithoutTemporal } from './bridgeWithoutTemporal';
 import { closedLoop, combined, percentile, type LoadFigures } from './closedLoop';
@@ -65,6 +74,7 @@ import { keepAlivePostClient, type PostClient } from './keepAlivePost';
 import { exitWhenDone } from './exitWhenDone';
 import { pacedLoad } from './pacedLoad';
 import { eventTimeMs } from './journeyCost/billableActions';
+import { windowLine } from './journeyThroughput/cpuByPart';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** The variants without Temporal take about a second a round: more rounds for the same confidence. */
@@ -79,6 +89,14 @@ const VISIBILITY_SAMPLE = Number(process.env.BENCH_VISIBILITY_DELIVERIES ?? 200)
 /** Deliveries a second while visibility is measured: the issue's 50. */
 const VISIBILITY_RATE = Number(process.env.BENCH_VISIBILITY_RATE ?? 50);
 const VISIBILITY_P99_MAX_MS = 300;
+/** The bridge process's CPU per delivery against the minimal baseline process's: an open loop at this rate. */
+const CPU_RATE = Number(process.env.BENCH_CPU_RATE ?? 50);
+const CPU_PER_ROUND = Number(process.env.BENCH_CPU_DELIVERIES ?? 400);
+const CPU_ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 5);
+const CPU_RATIO_MAX = 1.5;
+/** How often the bridge process takes a delivery while the baseline catches up on its warm-up. */
+const TRICKLE_EVERY_MS = 50;
+const PROFILING = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').includes('--cpu-prof');
 const SETTLE_MS = 1_000;
 const SECRET = 'bench-secret';
 const TASK_QUEUE = 'bench-bridge';
@@ -202,7 +220,7 @@ async function rounds(
 
 async function main(): Promise<number> {
   reportSize(
-    `${ROUNDS} rounds of ${PER_ROUND} deliveries through Temporal, ${HTTP_ROUNDS} of ${PER_ROUND_HTTP} without, ${CONCURRENCY} at once; visibility ${VISIBILITY_SAMPLE} at ${VISIBILITY_RATE}/s (BENCH_ROUNDS, BENCH_DELIVERIES, BENCH_HTTP_ROUNDS, BENCH_HTTP_DELIVERIES, BENCH_VISIBILITY_DELIVERIES, BENCH_VISIBILITY_RATE)`,
+    `${ROUNDS} rounds of ${PER_ROUND} deliveries through Temporal, ${HTTP_ROUNDS} of ${PER_ROUND_HTTP} without, ${CONCURRENCY} at once; CPU ${CPU_ROUNDS} rounds of ${CPU_PER_ROUND} at ${CPU_RATE}/s each way; visibility ${VISIBILITY_SAMPLE} at ${VISIBILITY_RATE}/s (BENCH_ROUNDS, BENCH_DELIVERIES, BENCH_HTTP_ROUNDS, BENCH_HTTP_DELIVERIES, BENCH_CPU_ROUNDS, BENCH_CPU_DELIVERIES, BENCH_CPU_RATE, BENCH_VISIBILITY_DELIVERIES, BENCH_VISIBILITY_RATE)`,
   );
   const cliPath = await resolveTemporalCli();
   const server = await startDevServer({ cliPath, logFile: path.join(os.tmpdir(), 'bench-temporal.log') });
@@ -220,6 +238,11 @@ async function main(): Promise<number> {
     secret: SECRET,
     spoolDir: path.join(spoolRoot, 'process'),
     logFile: bridgeLog,
+  });
+  const minimalBridge = await startMinimalBridgeProcess({
+    temporalAddress: server.address,
+    taskQueue: TASK_QUEUE,
+    logFile: path.join(os.tmpdir(), 'bench-minimal-bridge-process.log'),
   });
   const inProcess = await startBridge(
     { ...readBridgeConfig({ WEBHOOK_SECRET: SECRET }), port: 0, spoolDir: path.join(spoolRoot, 'in-process') },
@@ -304,8 +327,19 @@ async function main(): Promise<number> {
     );
 
     await inProcess.stop();
-    await bridgeProcess.stop();
+    // Latency before the CPU rounds: their thousands of new resource workflows at 100 a second
+    // leave the dev server slower for a while, which is not the bridge's latency.
     const visibility = await visibilityLatency(server.address, server.pid, dataConverter, client, spoolRoot, http);
+    const cpu = await bridgeCpu(
+      http,
+      [
+        { name: 'bridge process', pid: bridgeProcess.pid, url: bridgeProcess.url },
+        { name: 'minimal express + signalWithStart process', pid: minimalBridge.pid, url: minimalBridge.url },
+      ],
+      WARM_UP + ROUNDS * PER_ROUND,
+    );
+    await bridgeProcess.stop();
+    await minimalBridge.stop();
     const visibleLine = (what: string, v: Visibility) => {
       console.log(
         `POST → delivery processed by resource/idv/<id> ${what} (the resource's first workflow task completed after the delivery's signal, from the history), ${v.count} deliveries through a bridge process at ${VISIBILITY_RATE} a second (${v.perSecond.toFixed(1)} reached), a worker running: ` +
@@ -322,6 +356,12 @@ async function main(): Promise<number> {
         { value: median(names.bridge), unit: 'deliveries/s' },
         { value: median(names.direct), name: 'direct signalWithStart' },
         0.9,
+      ),
+      ratioAtMost(
+        `bridge process CPU per delivery at ${CPU_RATE}/s (median of ${CPU_ROUNDS} rounds)`,
+        { value: cpu.bridge, unit: 'ms CPU/delivery' },
+        { value: cpu.baseline, name: 'minimal express + signalWithStart process' },
+        CPU_RATIO_MAX,
       ),
       ratioReported(
         'bridge verify-and-validate',
@@ -366,7 +406,7 @@ async function main(): Promise<number> {
     ];
     for (const r of results.filter((x) => x.ratio !== null)) {
       console.log(
-        `${r.name}: ${r.figure.toFixed(0)} ${r.unit} / ${r.baselineName} ${r.baseline!.toFixed(0)} = ${r.ratio!.toFixed(2)} (target ${r.target}${r.pass === null ? '' : r.pass ? ': met' : ': MISSED'})`,
+        `${r.name}: ${shown(r.figure)} ${r.unit} / ${r.baselineName} ${shown(r.baseline!)} = ${r.ratio!.toFixed(2)} (target ${r.target}${r.pass === null ? '' : r.pass ? ': met' : ': MISSED'})`,
       );
     }
     for (const r of results) reportResult(r);
@@ -378,10 +418,75 @@ async function main(): Promise<number> {
     await withoutTemporalAtWarn.stop();
     await inProcess.stop().catch(() => undefined);
     await bridgeProcess.stop();
+    await minimalBridge.stop();
     await connection.close();
     await server.stop();
     rmSync(spoolRoot, { recursive: true, force: true });
   }
+}
+
+/** A figure for a person: whole numbers for throughputs, two decimals for milliseconds of CPU. */
+const shown = (value: number) => value.toFixed(value >= 100 ? 0 : 2);
+
+/**
+ * The bridge process's CPU per delivery against the baseline process's, the same open loop
+ * (signed deliveries, one keep-alive agent) driving each at the same time (cpuRounds.ts says
+ * why); the medians of the rounds' figures. A process's CPU per delivery falls over its first
+ * few thousand deliveries (V8 optimising the hot paths), and was higher again after it sat idle
+ * for a while: the baseline first takes as many as the bridge process took before
+ * (`bridgeTook`) while the bridge is kept busy at a trickle, then each takes WARM_UP more, so
+ * both are measured equally warm.
+ */
+async function bridgeCpu(
+  http: PostClient,
+  [bridge, baseline]: [CpuProcess, CpuProcess],
+  bridgeTook: number,
+): Promise<{ bridge: number; baseline: number }> {
+  console.log(
+    `CPU per delivery: ${CPU_ROUNDS} rounds × ${CPU_PER_ROUND} deliveries at ${CPU_RATE}/s (an open loop) to each of the ${bridge.name} (pid ${bridge.pid}) and the ${baseline.name} (pid ${baseline.pid}), both at once, each process's CPU from /proc; warm-up ${bridgeTook} deliveries to the baseline (as many as the bridge process took so far), then ${WARM_UP} to each`,
+  );
+  let catchingUp = true;
+  const trickle = (async () => {
+    while (catchingUp) await Promise.all([post(http, bridge.url)(delivery()), sleep(TRICKLE_EVERY_MS)]);
+  })();
+  try {
+    await closedLoop(deliveries(bridgeTook), CONCURRENCY, post(http, baseline.url));
+  } finally {
+    catchingUp = false;
+    await trickle;
+  }
+  for (const p of [bridge, baseline]) await closedLoop(deliveries(WARM_UP), CONCURRENCY, post(http, p.url));
+  const sides = [bridge, baseline].map((p) => ({ name: p.name, pid: p.pid, send: post(http, p.url) }));
+  const measured = await cpuRounds(sides, {
+    rounds: CPU_ROUNDS,
+    perRound: CPU_PER_ROUND,
+    perSecond: CPU_RATE,
+    settleMs: SETTLE_MS,
+    items: deliveries,
+    onRound: (round, name, f: CpuRound) => {
+      console.log(
+        `  round ${round}  ${name.padEnd(44)} ${f.msPerDelivery.toFixed(2)} ms CPU/delivery (${f.cpuMs.toFixed(0)} ms over ${f.accepted} accepted, ${f.refused} refused)  POST → 202 p99 ${f.p99.toFixed(1)} ms`,
+      );
+      // Under BENCH_BRIDGE_NODE_ARGS='--cpu-prof …': the round's span, for bench/throughputCpuByPart.ts given
+      // only that process's profiles (both sides run at once; a profile's file name carries its pid).
+      if (PROFILING) console.log(windowLine({ name, journeys: f.accepted, fromUs: f.fromUs, toUs: f.toUs }));
+    },
+  });
+  const bridgeRounds = measured.get(bridge.name)!;
+  const baselineRounds = measured.get(baseline.name)!;
+  const bridgeMs = medianMsPerDelivery(bridgeRounds);
+  const baselineMs = medianMsPerDelivery(baselineRounds);
+  const roundRatios = bridgeRounds.map((r, i) => (r.msPerDelivery / baselineRounds[i]!.msPerDelivery).toFixed(2));
+  console.log(
+    `CPU per delivery, median round: ${bridge.name} ${bridgeMs.toFixed(2)} ms, ${baseline.name} ${baselineMs.toFixed(2)} ms, ratio ${(bridgeMs / baselineMs).toFixed(2)} (round by round ${roundRatios.join(', ')})`,
+  );
+  return { bridge: bridgeMs, baseline: baselineMs };
+}
+
+interface CpuProcess {
+  name: string;
+  pid: number;
+  url: string;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   parseBenchResults,
   parseBenchSizes,
   ratioAtLeast,
+  ratioAtMost,
   ratioReported,
   type BenchResult,
 } from '../../bench/benchResult';
@@ -37,6 +38,14 @@ test('ratioAtLeast passes at the target and fails below it', () => {
   expect(ratioAtLeast('x', { value: 9, unit: 'u' }, { value: 10, name: 'b' }, 0.9).pass).toBe(true);
   expect(exitCodeOf([met, info])).toBe(0);
   expect(exitCodeOf([met, missed])).toBe(1);
+});
+
+test('ratioAtMost passes at the target and fails above it', () => {
+  const cost = (value: number) =>
+    ratioAtMost('bridge CPU', { value, unit: 'ms/delivery' }, { value: 2, name: 'minimal express' }, 1.5);
+  expect(cost(3)).toMatchObject({ ratio: 1.5, pass: true, target: 'ratio ≤ 1.5' });
+  expect(cost(3.2)).toMatchObject({ ratio: 1.6, pass: false });
+  expect(exitCodeOf([cost(2), cost(3.2)])).toBe(1);
 });
 
 test('ratioReported carries its ratio and never fails a run', () => {
