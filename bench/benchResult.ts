@@ -32,12 +32,16 @@ export function reportResult(result: BenchResult): BenchResult {
   return result;
 }
 
-/** A result whose target is `ratio ≥ minimum`. */
-export function ratioAtLeast(
+type Figure = { value: number; unit: string };
+type Baseline = { value: number; name: string };
+
+/** A figure against its baseline, judged by `meets` on their ratio. */
+function ratioResult(
   name: string,
-  figure: { value: number; unit: string },
-  baseline: { value: number; name: string },
-  minimum: number,
+  figure: Figure,
+  baseline: Baseline,
+  target: string,
+  meets: (ratio: number) => boolean,
 ): BenchResult {
   const ratio = figure.value / baseline.value;
   return {
@@ -47,29 +51,19 @@ export function ratioAtLeast(
     baseline: baseline.value,
     baselineName: baseline.name,
     ratio,
-    target: `ratio ≥ ${minimum}`,
-    pass: ratio >= minimum,
+    target,
+    pass: meets(ratio),
   };
 }
 
+/** A result whose target is `ratio ≥ minimum`. */
+export function ratioAtLeast(name: string, figure: Figure, baseline: Baseline, minimum: number): BenchResult {
+  return ratioResult(name, figure, baseline, `ratio ≥ ${minimum}`, (ratio) => ratio >= minimum);
+}
+
 /** A result whose target is `ratio ≤ maximum` (a cost against its baseline's). */
-export function ratioAtMost(
-  name: string,
-  figure: { value: number; unit: string },
-  baseline: { value: number; name: string },
-  maximum: number,
-): BenchResult {
-  const ratio = figure.value / baseline.value;
-  return {
-    name,
-    figure: figure.value,
-    unit: figure.unit,
-    baseline: baseline.value,
-    baselineName: baseline.name,
-    ratio,
-    target: `ratio ≤ ${maximum}`,
-    pass: ratio <= maximum,
-  };
+export function ratioAtMost(name: string, figure: Figure, baseline: Baseline, maximum: number): BenchResult {
+  return ratioResult(name, figure, baseline, `ratio ≤ ${maximum}`, (ratio) => ratio <= maximum);
 }
 
 /** A ratio reported for information, with no target. */
