@@ -64,6 +64,14 @@ function reportCall(create: () => Promise<{ report_id: string }>) {
   };
 }
 
+/** An IDV request: its search reads the person's list, which shows nothing made yet. */
+function idvCall(create: () => Promise<{ report_id: string }>) {
+  return {
+    ...reportCall(create),
+    find: async () => ({ nothingMade: "the person's list holds no request created since the intent" }),
+  };
+}
+
 const failureType = (error: unknown) => (error instanceof ApplicationFailure ? error.type : String(error));
 
 test('while the first attempt’s call may still answer, the next attempt searches again later; the late answer is the purchase', async () => {
@@ -100,10 +108,6 @@ test('a list showing nothing made yet sends nothing again while the first attemp
   const { rows, store } = ledger();
   const guarded = createPurchaseGuard(store, { inFlightMs: 60_000 });
   let sent = 0;
-  const idvCall = (create: () => Promise<{ report_id: string }>) => ({
-    ...reportCall(create),
-    find: async () => ({ nothingMade: "the person's list holds no request created since the intent" }),
-  });
   let answer: (value: { report_id: string }) => void = () => {};
   const firstAttempt = guarded(idvCall(() => new Promise((resolve) => (answer = resolve))));
 
@@ -119,10 +123,6 @@ test('an activity whose budget ends while the first call may still answer sends 
   const { rows, store } = ledger();
   const guarded = createPurchaseGuard(store, { inFlightMs: 60_000 });
   let sent = 0;
-  const idvCall = (create: () => Promise<{ report_id: string }>) => ({
-    ...reportCall(create),
-    find: async () => ({ nothingMade: "the person's list holds no request created since the intent" }),
-  });
   const firstAttempt = guarded(idvCall(() => new Promise(() => {})));
   void firstAttempt;
 
