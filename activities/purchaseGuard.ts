@@ -90,6 +90,12 @@ export function createPurchaseGuard(
     return bought(call, callKey, answer);
   };
 
+  const boughtMeanwhile = async <Answer>(callKey: string): Promise<Answer> => {
+    const purchase = await caseFile.purchase(callKey);
+    if (purchase?.state !== 'bought') throw new Error(`the purchase ${callKey} changed while it was looked for`);
+    return purchase.answer as Answer;
+  };
+
   return async function guarded<Answer>(call: GuardedCall<Answer>): Promise<Answer> {
     const key = call.callKey ? parseCallKey(call.callKey) : undefined;
     if (!key) return call.create();
@@ -108,8 +114,10 @@ export function createPurchaseGuard(
     // Nothing made yet proves nothing while the call an earlier attempt sent may still arrive.
     const answeredBy = intendedAt + inFlightMs;
     if ('nothingMade' in search && Date.now() >= answeredBy) {
-      await caseFile.renewPurchaseIntent(key.callKey);
-      return send(call, key.callKey);
+      // Another attempt of the call may have recorded what it bought since this one read the row
+      // (and a search that runs meanwhile sees it held): then that is the answer, nothing is sent.
+      if (await caseFile.renewPurchaseIntent(key.callKey)) return send(call, key.callKey);
+      return boughtMeanwhile(key.callKey);
     }
     const evidence = 'nothingMade' in search ? search.nothingMade : search.notFound;
     // A final search still waits for that call too.

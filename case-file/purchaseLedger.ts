@@ -156,16 +156,18 @@ export async function recordUnknown(client: PoolClient, callKey: string, evidenc
 /**
  * A search showed the provider made nothing: the intent starts again from now, as the call is sent
  * anew. `forget`: the call was refused (nothing made, nothing sent that could still be made), so
- * the row goes, and the next try records its intent and sends the call.
+ * the row goes, and the next try records its intent and sends the call. Answers false when the
+ * row holds an id: the call bought it meanwhile (a concurrent attempt found it or had its answer).
  */
-export async function renewIntent(client: PoolClient, callKey: string, forget = false): Promise<void> {
-  await client.query(
+export async function renewIntent(client: PoolClient, callKey: string, forget = false): Promise<boolean> {
+  const { rowCount } = await client.query(
     forget
       ? `DELETE FROM purchases WHERE call_key = $1 AND provider_id IS NULL`
       : `UPDATE purchases SET state = 'intended', intended_at = clock_timestamp(), evidence = NULL
          WHERE call_key = $1 AND provider_id IS NULL`,
     [callKey],
   );
+  return (rowCount ?? 0) > 0;
 }
 
 /** Which of these provider ids of a kind some row (any case's) holds. */

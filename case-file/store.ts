@@ -191,7 +191,7 @@ export class CaseFileStore {
   }
 
   /** The intent starts again from now; `forget`: the call was refused, the row goes (purchaseLedger.ts). */
-  renewPurchaseIntent(callKey: string, options: { forget?: boolean } = {}): Promise<void> {
+  renewPurchaseIntent(callKey: string, options: { forget?: boolean } = {}): Promise<boolean> {
     return inTransaction(this.pool, (c) => renewIntent(c, callKey, options.forget === true));
   }
 

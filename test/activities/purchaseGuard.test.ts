@@ -47,7 +47,12 @@ function ledger() {
     async recordPurchaseUnknown(callKey: string, evidence: string) {
       rows.set(callKey, { ...rows.get(callKey)!, state: 'unknown', evidence });
     },
-    async renewPurchaseIntent() {},
+    async renewPurchaseIntent(callKey: string) {
+      return rows.get(callKey)?.provider_id === null;
+    },
+    async purchase(callKey: string) {
+      return rows.get(callKey);
+    },
   };
   return { rows, store: store as unknown as CaseFileStore };
 }
@@ -139,5 +144,26 @@ test('an activity whose budget ends while the first call may still answer sends 
     outcome: PURCHASE_OUTCOME_UNKNOWN,
     sentAgain: 0,
     state: 'unknown',
+  });
+});
+
+test('a search that sees nothing made while another attempt records the purchase sends nothing: that purchase is the answer', async () => {
+  const { rows, store } = ledger();
+  const guarded = createPurchaseGuard(store, { inFlightMs: 0 });
+  void guarded(idvCall(() => new Promise(() => {})));
+  let sent = 0;
+  const outcome = await guarded({
+    ...idvCall(async () => ({ report_id: `request-${++sent}` })),
+    // Meanwhile another attempt found the first call's request and recorded it: this search, run
+    // after, no longer counts it (it is held) and sees nothing made.
+    find: async () => {
+      await store.recordPurchaseBought(CALL_KEY, 'request-0', { report_id: 'request-0' });
+      return { nothingMade: "the person's list holds no request created since the intent that no case holds" };
+    },
+  });
+  expect({ outcome, sentAgain: sent, row: rows.get(CALL_KEY)!.provider_id }).toEqual({
+    outcome: { report_id: 'request-0' },
+    sentAgain: 0,
+    row: 'request-0',
   });
 });
