@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { waitForStatus } from '../../cli/watchStatus';
 import type { CreditReportSummary } from '../../case-file/summaries';
 import { journeyStatusQuery, type JourneyStatus } from '../../client/journeyMessages';
-import { startJourneyLogic, type JourneyLogic } from '../support/journeyLogic';
+import { startJourneyLogic, type JourneyLogic, pendingIdvRequest } from '../support/journeyLogic';
 import { waitUntil } from '../support/waitUntil';
 
 /** The credit reports asked for, by case: whether each was a fresh purchase, and under which key. */
@@ -53,15 +53,7 @@ beforeAll(async () => {
     openIdentityVerificationRequest: async ({ personId }) => {
       const requestId = `idv-${personId}-${requestsMade.length + 1}`;
       requestsMade.push({ personId, requestId });
-      return {
-        request_id: requestId,
-        person_id: personId,
-        status: 'Pending',
-        verification_status: null,
-        identity_link: `https://idv.example/${requestId}`,
-        date_created: new Date().toISOString(),
-        date_completed: null,
-      };
+      return pendingIdvRequest(personId, requestId);
     },
     createOpenBankingConnectionAndSubscribe: async ({ caseId }) => {
       connectionsMade.push(caseId);

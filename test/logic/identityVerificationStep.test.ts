@@ -13,7 +13,7 @@ import {
   identityVerificationWorkflow,
   type IdentityVerificationDetail,
 } from '../../workflows/identityVerificationWorkflow';
-import { startJourneyLogic, type JourneyLogic } from '../support/journeyLogic';
+import { startJourneyLogic, type JourneyLogic, pendingIdvRequest } from '../support/journeyLogic';
 
 /** What the provider answers each request's result with, set by the applicant's play below. */
 const verdicts = new Map<string, IdvVerificationStatus>();
@@ -24,15 +24,7 @@ beforeAll(async () => {
   logic = await startJourneyLogic({
     openIdentityVerificationRequest: async ({ personId }) => {
       const requestId = `idv-${++made}`;
-      return {
-        request_id: requestId,
-        person_id: personId,
-        status: 'Pending',
-        verification_status: null,
-        identity_link: `https://idv.example/${requestId}`,
-        date_created: new Date().toISOString(),
-        date_completed: null,
-      };
+      return pendingIdvRequest(personId, requestId);
     },
     getIdentityVerificationResult: async (input) => {
       const requestId = input.link?.split('/').pop() ?? input.requestId ?? '';

@@ -33,7 +33,7 @@ import {
   type OperatorActionResult,
 } from '../../client/journeyMessages';
 import type { PicklistEntry } from '../../provider';
-import { startJourneyLogic, type JourneyLogic } from '../support/journeyLogic';
+import { startJourneyLogic, type JourneyLogic, pendingIdvRequest } from '../support/journeyLogic';
 
 /** Cases and people whose creating calls the provider answers with this status, until the test ends it. */
 const down = new Map<string, 500 | 503>();
@@ -94,15 +94,7 @@ beforeAll(async () => {
       openIdentityVerificationRequest: async ({ personId, idempotencyKey }) => {
         whileDown(personId, `/v2/persons/${personId}/identity-verifications`, idempotencyKey);
         const requestId = `idv-${randomUUID()}`;
-        return {
-          request_id: requestId,
-          person_id: personId,
-          status: 'Pending',
-          verification_status: null,
-          identity_link: `https://idv.example/${requestId}`,
-          date_created: new Date().toISOString(),
-          date_completed: null,
-        };
+        return pendingIdvRequest(personId, requestId);
       },
       createOpenBankingConnectionAndSubscribe: async ({ caseId }) => ({
         bank_connection_id: `conn-${randomUUID()}`,

@@ -133,3 +133,16 @@ export async function startJourneyLogic(stubs: Stubs = {}, options: JourneyLogic
     },
   };
 }
+
+/** A stubbed IDV request as the provider answers its creation: Pending, with its link. */
+export function pendingIdvRequest(personId: string, requestId: string) {
+  return {
+    request_id: requestId,
+    person_id: personId,
+    status: 'Pending' as const,
+    verification_status: null,
+    identity_link: `https://idv.example/${requestId}`,
+    date_created: new Date().toISOString(),
+    date_completed: null,
+  };
+}
