@@ -10,6 +10,8 @@ import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOpti
 import { caseApiClient, eventually } from '../support/caseApiClient';
 import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver';
+import { whereItStands } from '../support/whereItStands';
+import { journeyWorkflowId, type JourneyStatus } from '../../client/journeyMessages';
 
 let stack: Stack;
 let receiver: WebhookReceiver;
@@ -46,6 +48,29 @@ const company = async (name: string) => ({
   company_id: ((await control('/companies')) as Company[]).find((c) => c.company_name === name)!.company_id,
 });
 
+/**
+ * Cancels a case and waits until it reads cancelled; if it does not, says where it stands in
+ * Temporal. A cancel waits for a creating call to answer: on a loaded machine an attempt can time
+ * out on its heartbeat, and the next one waits out the call's time in flight before it looks
+ * (activities/purchaseGuard.ts), so the wait allows for that.
+ */
+async function cancelled(caseId: string) {
+  expect(await api('POST', `/v1/cases/${caseId}/cancel`, { key: operator, body: {} })).toMatchObject({ status: 202 });
+  try {
+    await eventually(
+      () => readCase(caseId),
+      (r) => r.body.state === 'cancelled',
+      90_000,
+    );
+  } catch (error) {
+    const steps = (await readCase(caseId)).body.steps as JourneyStatus['steps'];
+    throw new Error(
+      `${String(error)}\nwhere it stands: ${await whereItStands(stack.client, journeyWorkflowId(caseId), { steps })}`,
+      { cause: error },
+    );
+  }
+}
+
 /** A case whose credit report waits for an operator's picklist choice. */
 async function picklistInput() {
   return {
@@ -81,17 +106,13 @@ test('a repeated start answers as the first; another input is a 409 naming the f
   expect(changed).toMatchObject({ status: 409, body: { error: 'start_conflict' } });
   expect(changed.body.message).toContain('the fields that differ: reference, steps.incomeEmployer');
 
-  await api('POST', `/v1/cases/${input.caseId}/cancel`, { key: operator, body: {} });
-  await eventually(
-    () => readCase(input.caseId),
-    (r) => r.body.state === 'cancelled',
-  );
+  await cancelled(input.caseId);
   expect(await start(input)).toMatchObject({ status: 200, body: { created: false } });
   const corrected = await start({ ...input, steps: { creditReport: true, incomeEmployer: true } });
   expect(corrected).toMatchObject({ status: 409, body: { error: 'case_closed' } });
   expect(corrected.body.message).toContain('steps.incomeEmployer');
   expect(corrected.body.message).toContain(`journey retry ${input.caseId}`);
-});
+}, 150_000);
 
 test('a body that is not JSON is 400 invalid_request; JSON sent as a form or as text is 415 and starts nothing', async () => {
   const input = await picklistInput();
