@@ -70,7 +70,11 @@ describeWithChromium('the funnel page in the console', () => {
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
 
-    await page.click('a#funnel');
+    await page.click('a#funnel').catch(async (error: unknown) => {
+      // Which page the sign-in left the browser on, for a failure to say why the link is missing.
+      const shown = (await page.textContent('body').catch(() => null))?.replace(/\s+/g, ' ').slice(0, 500);
+      throw new Error(`no funnel link on ${page.url()}: ${shown}`, { cause: error });
+    });
     await page.waitForURL(/\/console\/funnel/);
     await page.fill('input[name=from]', '2026-11-01');
     await page.fill('input[name=to]', '2026-11-30');
