@@ -21,7 +21,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { CaseFileStore } from '../case-file/store';
 import { parseCallKey, type Purchase, type PurchaseKind } from '../case-file/purchaseLedger';
-import { currentActivity } from './activityCall';
+import { currentActivity, whileHeartbeating } from './activityCall';
 import { creationOutcomeUnknown } from './creationOutcome';
 import {
   PURCHASE_OUTCOME_UNKNOWN,
@@ -96,7 +96,7 @@ export function createPurchaseGuard(
     return purchase.answer as Answer;
   };
 
-  return async function guarded<Answer>(call: GuardedCall<Answer>): Promise<Answer> {
+  const guardedCall = async <Answer>(call: GuardedCall<Answer>): Promise<Answer> => {
     const key = call.callKey ? parseCallKey(call.callKey) : undefined;
     if (!key) return call.create();
     const { purchase, recorded } = await caseFile.recordPurchaseIntent({
@@ -137,6 +137,11 @@ export function createPurchaseGuard(
     await caseFile.recordPurchaseUnknown(key.callKey, evidence);
     throw purchaseOutcomeUnknown(key.callKey, since, evidence);
   };
+
+  // The attempt heartbeats for as long as it runs, its case-file reads and writes too: one slowed
+  // there (a busy pool, a loaded worker) would otherwise time out while it goes on, and Temporal's
+  // next attempt of the same call would run beside it.
+  return <Answer>(call: GuardedCall<Answer>): Promise<Answer> => whileHeartbeating(() => guardedCall(call));
 }
 
 export type PurchaseGuard = ReturnType<typeof createPurchaseGuard>;

@@ -2,7 +2,8 @@
  * A creating call's next attempt never concludes "purchase outcome unknown" while the call an
  * earlier attempt sent may still be answering (its attempt timed out on a busy worker, the call
  * went on): it searches again later, and the late answer is recorded as the need's one purchase.
- * Once that time has passed with nothing found, the outcome is unknown, as before.
+ * Once that time has passed with nothing found, the outcome is unknown, as before. An attempt
+ * heartbeats throughout, so that a slow case file never makes Temporal start the next one beside it.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
@@ -166,4 +167,26 @@ test('a search that sees nothing made while another attempt records the purchase
     sentAgain: 0,
     row: 'request-0',
   });
+});
+
+test('an attempt heartbeats while the case file is slow: it is never taken for dead while it goes on', async () => {
+  const { store } = ledger();
+  const slowStore = Object.create(store) as CaseFileStore;
+  let heartbeats = 0;
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  // The intent's write is held until the attempt has heartbeaten twice, or for 5 s at most.
+  slowStore.recordPurchaseIntent = async (intent: Intent) => {
+    await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    return store.recordPurchaseIntent(intent);
+  };
+  const attempt = new MockActivityEnvironment({ heartbeatTimeoutMs: 10_000 });
+  attempt.on('heartbeat', () => {
+    if (++heartbeats >= 2) release();
+  });
+  const outcome = await attempt.run(() =>
+    createPurchaseGuard(slowStore)(reportCall(async () => ({ report_id: 'report-1' }))),
+  );
+  expect(outcome).toEqual({ report_id: 'report-1' });
+  expect(heartbeats).toBeGreaterThanOrEqual(2);
 });
