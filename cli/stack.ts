@@ -52,6 +52,12 @@ export interface StackOptions {
   tokenLifetimeSeconds?: number;
   /** How long the simulator takes to process documents and insights. */
   processingDelayMs?: number;
+  /**
+   * How long a provider request may take (10 s when unset). A creating call whose outcome is unknown
+   * is not looked for until an earlier attempt's call can no longer answer (activities/purchaseGuard.ts),
+   * so a shorter one brings that moment closer.
+   */
+  providerRequestTimeoutMs?: number;
   bridgePort?: number;
   /** The bridge's outage spool; `.data/spool` when unset. */
   spoolDir?: string;
@@ -165,7 +171,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       authUrl: simulator.authUrl,
       clientId: LOCAL_CLIENT.id,
       clientSecrets: [LOCAL_CLIENT.secret],
-      requestTimeoutMs: 10_000,
+      requestTimeoutMs: options.providerRequestTimeoutMs ?? 10_000,
     };
     const provider = new ProviderClient(providerConfig);
 

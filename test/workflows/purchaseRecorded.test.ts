@@ -36,6 +36,8 @@ beforeAll(async () => {
     simulatorSeed: 2022,
     spoolDir: testDirectory('spool'),
     processingDelayMs: 20,
+    // An unknown outcome is concluded once the lost call can no longer answer: 15 s, not 25.
+    providerRequestTimeoutMs: 5_000,
   });
 });
 afterAll(async () => {
