@@ -12,22 +12,28 @@ export interface PostClient {
 
 export function keepAlivePostClient(maxSockets: number): PostClient {
   const agent = new http.Agent({ keepAlive: true, maxSockets });
-  return {
-    post(url, body, headers) {
-      return new Promise((resolve, reject) => {
-        const request = http.request(
-          url,
-          { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
-          (response) => {
-            response.on('data', () => {});
-            response.once('end', () => resolve(response.statusCode ?? 0));
-            response.once('error', reject);
-          },
-        );
-        request.once('error', reject);
-        request.end(body);
+  const post = (url: string, body: string | Buffer, headers: Record<string, string>): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const request = http.request(
+        url,
+        { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+        (response) => {
+          response.on('data', () => {});
+          response.once('end', () => resolve(response.statusCode ?? 0));
+          response.once('error', reject);
+        },
+      );
+      request.once('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed as this request went out (its idle timeout between
+        // rounds): the request goes again on a new socket, as Node's documentation advises for an
+        // idempotent request (the bridge dedupes a delivery it took twice).
+        if (request.reusedSocket && error.code === 'ECONNRESET') return post(url, body, headers).then(resolve, reject);
+        reject(error);
       });
-    },
+      request.end(body);
+    });
+  return {
+    post,
     close() {
       agent.destroy();
     },
