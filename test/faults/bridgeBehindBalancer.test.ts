@@ -160,6 +160,7 @@ test(
     const drainedAfterMs = Date.now() - backAt;
 
     // Each applied once: its resource workflow, run by a worker now, holds it exactly once.
+    const checkFrom = Date.now();
     caseFile = await testCaseFile();
     worker = await startWorker({
       temporal,
@@ -190,6 +191,7 @@ test(
         outageSeconds: OUTAGE_MS / 1_000,
         spooledPerBridge: spooled.map((v) => v?.value ?? 0),
         drainedSecondsAfterTemporalBack: Math.round(drainedAfterMs / 100) / 10,
+        checkedSeconds: Math.round((Date.now() - checkFrom) / 100) / 10,
         duplicatesDeduped,
       })}\n`,
     );
