@@ -124,16 +124,34 @@ const statusOf = (c: Case) =>
 const idvOf = (c: Case, s: JourneyStatus | undefined) => s?.steps[`identity-verification/${c.personId}`];
 
 /** The applicant completes their link once the step holds it (waiting, with a request id). */
-async function applicantActs(c: Case, timeoutMs: number): Promise<void> {
+async function applicantActs(c: Case, timeoutMs: number, signal: AbortSignal): Promise<void> {
   const requestId = await waitUntil(
     `case ${c.caseId} holding its IDV link`,
     async () => {
       const step = idvOf(c, await statusOf(c));
       return step?.state === 'waiting' && step.providerIds.request_id ? step.providerIds.request_id : undefined;
     },
-    { timeoutMs, intervalMs: 500 },
+    { timeoutMs, intervalMs: 500, signal },
   );
   await control(`/identity-verifications/${requestId}/complete`, { verification_status: 'Approved' });
+}
+
+/**
+ * Every applicant acts; the first who cannot stops the others' waits, and this returns only once
+ * they have stopped, so that none polls a stack the suite has stopped.
+ */
+async function applicantsAct(cases: readonly Case[], timeoutMs: number): Promise<void> {
+  const stop = new AbortController();
+  const settled = await Promise.allSettled(
+    cases.map((c) =>
+      applicantActs(c, timeoutMs, stop.signal).catch((error: unknown) => {
+        stop.abort();
+        throw error;
+      }),
+    ),
+  );
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 async function ledgerCounts(c: Case): Promise<{ reports: number; requests: number }> {
@@ -169,7 +187,7 @@ test(`a 2-hour outage (${OUTAGE_MS / 1000} s on a clock scaled by 360) over ${JO
   const outageBegan = Date.now();
   // The other half start during the outage; the first half's applicants act during it (the result cannot be read).
   await Promise.all(late.map((c) => startJourney(ctx, inputOf(c))));
-  await Promise.all(early.map((c) => applicantActs(c, 10_000)));
+  await applicantsAct(early, 10_000);
   // While it lasts, steps say they wait for the provider and what it last answered.
   const unavailable = await waitUntil(
     'steps showing the provider unavailable',
@@ -189,7 +207,7 @@ test(`a 2-hour outage (${OUTAGE_MS / 1000} s on a clock scaled by 360) over ${JO
   const outageMs = Date.now() - outageBegan;
   const refused = stack.simulator.store.requests.slice(requestsBefore).filter((r) => r.status === 503).length;
 
-  await Promise.all(late.map((c) => applicantActs(c, 120_000)));
+  await applicantsAct(late, 120_000);
   const outcomes = await Promise.all(cases.map((c) => handleOf(c).result()));
   expect(outcomes.map((o) => o.state)).toEqual(cases.map(() => 'completed'));
   // No operator: every step completed on its first attempt.
