@@ -4,7 +4,6 @@
  * benchmark, whose load generator must not share the bridge's event loop.
  */
 import path from 'node:path';
-import { freePort } from '../cli/freePort';
 import { startNodeProcess } from './nodeProcess';
 
 export interface BridgeProcess {
@@ -24,12 +23,10 @@ export interface BridgeProcessOptions {
 }
 
 export async function startBridgeProcess(options: BridgeProcessOptions): Promise<BridgeProcess> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const started = await startNodeProcess({
     script: path.join('webhook-bridge', 'main.ts'),
+    portVariable: 'BRIDGE_PORT',
     env: {
-      BRIDGE_PORT: String(port),
       BRIDGE_SPOOL_DIR: options.spoolDir,
       WEBHOOK_SECRET: options.secret,
       TEMPORAL_ADDRESS: options.temporalAddress,
@@ -38,8 +35,7 @@ export async function startBridgeProcess(options: BridgeProcessOptions): Promise
       ...options.env,
     },
     logFile: options.logFile,
-    healthUrl: `${base}/healthz`,
     name: 'bridge',
   });
-  return { url: `${base}/webhooks`, pid: started.pid, stop: () => started.stop() };
+  return { url: `${started.baseUrl}/webhooks`, pid: started.pid, stop: () => started.stop() };
 }

@@ -1,13 +1,15 @@
 /**
  * A benchmark's server in a Node process of its own (the bridge as deployed, the bridge
- * benchmark's baseline), started one way for all of them: the same node flags, `tsx`, output to a
- * log file, ready once `/healthz` answers. A load generator in another process does not share
- * its event loop, and the process's CPU can be read on its own (cpuMeter.ts).
+ * benchmark's baseline), started one way for all of them: the same node flags, `tsx`, a free
+ * loopback port in its environment, output to a log file, ready once `/healthz` answers. A load
+ * generator in another process does not share its event loop, and the process's CPU can be read
+ * on its own (cpuMeter.ts).
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../cli/freePort';
 import { projectRoot } from '../config/projectRoot';
 
 /** Extra node arguments for every such process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it. */
@@ -15,6 +17,8 @@ const EXTRA_NODE_ARGS = (process.env.BENCH_BRIDGE_NODE_ARGS ?? '').split(' ').fi
 const READY_WITHIN_MS = 60_000;
 
 export interface NodeProcess {
+  /** `http://127.0.0.1:<port>`. */
+  baseUrl: string;
   pid: number;
   stop(): Promise<void>;
 }
@@ -22,22 +26,24 @@ export interface NodeProcess {
 export interface NodeProcessOptions {
   /** The script to run, a path from the project root. */
   script: string;
+  /** The variable that gives the process its port. */
+  portVariable: string;
   env: Record<string, string>;
   logFile: string;
-  /** Where the process answers once it is ready. */
-  healthUrl: string;
   /** What it is, for the errors. */
   name: string;
 }
 
 export async function startNodeProcess(options: NodeProcessOptions): Promise<NodeProcess> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
   const log = openSync(options.logFile, 'a');
   const child = spawn(
     process.execPath,
     [...EXTRA_NODE_ARGS, '--import', 'tsx', path.join(projectRoot, options.script)],
     {
       cwd: projectRoot,
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, ...options.env, [options.portVariable]: String(port) },
       stdio: ['ignore', log, log],
     },
   );
@@ -48,7 +54,7 @@ export async function startNodeProcess(options: NodeProcessOptions): Promise<Nod
   const deadline = Date.now() + READY_WITHIN_MS;
   for (;;) {
     if (gone) throw new Error(`the ${options.name} process exited before it answered; see ${options.logFile}`);
-    const ok = await fetch(options.healthUrl).then(
+    const ok = await fetch(`${baseUrl}/healthz`).then(
       (r) => r.ok,
       () => false,
     );
@@ -60,6 +66,7 @@ export async function startNodeProcess(options: NodeProcessOptions): Promise<Nod
     await sleep(200);
   }
   return {
+    baseUrl,
     pid: child.pid ?? -1,
     async stop() {
       if (!gone) child.kill('SIGTERM');
