@@ -16,7 +16,8 @@ import {
 } from '@temporalio/client';
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { BulkRetryTooManyError, JourneyClosedError, RequestIdReusedError, VisibilityQueryError } from './journeyErrors';
-import { journeyStatusQuery, journeyWorkflowType } from './journeyMessages';
+import { readCaseStatus } from './caseReads';
+import { journeyWorkflowType } from './journeyMessages';
 import { retryStep, type JourneyClientContext } from './journeyOperations';
 import { bulkRetryDefaultConcurrency, bulkRetryMaxCases } from './bulkStepRetryRequest';
 import { operatorActions } from './journeyNames';
@@ -95,8 +96,9 @@ export function bulkRetryQuery(taskQueue: string, where: string): string {
 
 /**
  * The journeys the query matches (at most `bulkRetryMaxCases`), each with the step's state when
- * `readStepStates` (one status query per case, `concurrency` at a time). A query Temporal refuses
- * is a VisibilityQueryError with Temporal's message.
+ * `readStepStates`, read from the case file's read model (`concurrency` cases at a time; null
+ * without a case file): no query reaches a running journey. A visibility query Temporal refuses is
+ * a VisibilityQueryError with Temporal's message.
  */
 export async function planBulkStepRetry(
   ctx: JourneyClientContext,
@@ -137,12 +139,10 @@ export async function planBulkStepRetry(
     }
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
   } while (nextPageToken && !more);
-  if (options.readStepStates) {
+  const readModel = ctx.readModel;
+  if (options.readStepStates && readModel) {
     await eachAtMost(request.concurrency ?? bulkRetryDefaultConcurrency, cases, async (c) => {
-      const status = await ctx.client.workflow
-        .getHandle(c.workflowId, c.runId)
-        .query(journeyStatusQuery)
-        .catch(() => null);
+      const status = await readCaseStatus(readModel, c.caseId).catch(() => undefined);
       c.stepState = status?.steps[request.step]?.state ?? null;
     });
   }
