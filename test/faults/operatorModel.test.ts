@@ -24,18 +24,13 @@
  * run's children running and does not carry their results into the new run). Such a purchase must
  * still be in the attempt's own workflow and the case file; the summary line counts them.
  *
+ * The driver reads each journey's state from the case file's read model, as an operator's tools
+ * do, never by query (journeyDriver.ts says why).
+ *
  * At the end every run of every journey is replayed on the workflow code (one replay worker for
- * all): a run that does not replay would be stuck after the next worker restart. Two defects are
- * upstream and reported apart (the "inconclusive" line, at most 3% of the sequences together); any
- * other nondeterminism error fails the test:
- * - a run a reset started or ended that does not replay: with TS SDK 1.24.0 a replayed activation
- *   can group the reset's reapplied signals and Updates with other jobs otherwise than the live one
- *   did, so their reactions' commands come in another order (seen in 3 of about 12 full runs);
- * - an Update accepted, in the recorded history, after a command its own workflow task issued
- *   (journeyModel/updateAcceptedLate.ts says why no workflow code can do that): seen under load,
- *   with and without local activities in the journey (docs/reliability.md, "Open").
- * Either leaves that journey stuck from its next replay on; docs/operations.md says how an operator
- * moves it on (a reset to the task before the one that diverged).
+ * all): a run that does not replay would be stuck after the next worker restart, so any
+ * nondeterminism error fails the test, with the run's history kept and the events around the one
+ * the replay stumbled on printed.
  */
 import { Worker } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
@@ -47,7 +42,6 @@ import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBund
 import { checkInvariants } from './journeyModel/invariants';
 import { writeHistory } from './journeyModel/keptHistory';
 import { historyExcerpt } from './journeyModel/historyExcerpt';
-import { updateAcceptedLate } from './journeyModel/updateAcceptedLate';
 import { JourneyDriver, newJourney, type DrivenJourney, type ModelEnvironment } from './journeyModel/journeyDriver';
 import { startWeather, weatherFor } from './journeyModel/faultWeather';
 import { describeAction, sequencesFor, type Sequence } from './journeyModel/sequences';
@@ -140,31 +134,9 @@ async function keepHistories(index: number, journey: DrivenJourney): Promise<voi
     });
 }
 
-/**
- * A run a reset started (a workflow task failed with cause RESET_WORKFLOW: at its start for a reset
- * to the first task, after the copied events for a reset to the last one) or ended (the model's
- * reset terminated it). The whole history is searched, not the first events only, which would miss
- * the resets to the last task and report such a run as a defect of ours (an Update's completion
- * where the replay issued a search attribute upsert, in an activation with reapplied signals).
- */
-const RESET_WORKFLOW = 20;
-const touchedByReset = (history: temporal.api.history.v1.IHistory) => {
-  const events = history.events ?? [];
-  const started = events.some((e) => e.workflowTaskFailedEventAttributes?.cause === RESET_WORKFLOW);
-  return started || events.at(-1)?.workflowExecutionTerminatedEventAttributes?.reason === 'model: reset';
-};
-
 interface ReplayFailure {
   runId: string;
   message: string;
-  /** One of the upstream defects described in the header, or false. */
-  upstream: 'a reset run' | 'an Update accepted late' | false;
-}
-
-function upstreamDefect(history: temporal.api.history.v1.IHistory, message: string): ReplayFailure['upstream'] {
-  if (!message.includes('Nondeterminism')) return false;
-  if (updateAcceptedLate(history, message)) return 'an Update accepted late';
-  return touchedByReset(history) ? 'a reset run' : false;
 }
 
 /** Replays every kept history in one replay worker; answers the failures by sequence. */
@@ -183,7 +155,6 @@ async function replayAll(): Promise<Map<number, ReplayFailure[]>> {
     list.push({
       runId: kept.runId,
       message: `run ${kept.runId} does not replay on the workflow code: ${message}${writeHistory(kept.workflowId, kept.runId, kept.history)}${historyExcerpt(kept.history, message)}`,
-      upstream: upstreamDefect(kept.history, message),
     });
     failures.set(kept.index, list);
   }
@@ -268,23 +239,13 @@ test(
     // Every run of every journey replays on the code that ran it: determinism, whatever resets and Updates did.
     const replayBegan = Date.now();
     const replayed = histories.length;
-    // A sequence with a run that does not replay for an upstream defect (see the header): what else
-    // it shows (a journey stuck once its run was replayed, a run that cannot be queried) follows from
-    // it, so the sequence is inconclusive, reported apart, and not a failure, unless too many are.
-    const inconclusive: Outcome[] = [];
-    const upstreamKinds = new Map<number, string>();
+    let notReplaying = 0;
     for (const [index, problems] of await replayAll()) {
-      const outcome = outcomes.find((o) => o.index === index) as Outcome;
-      outcome.violations.push(...problems.map((p) => p.message));
-      const upstream = problems.find((p) => p.upstream)?.upstream;
-      if (!upstream) continue;
-      inconclusive.push(outcome);
-      upstreamKinds.set(index, upstream);
+      (outcomes.find((o) => o.index === index) as Outcome).violations.push(...problems.map((p) => p.message));
+      notReplaying += problems.length;
     }
     const replaySeconds = ((Date.now() - replayBegan) / 1000).toFixed(0);
-    const failed = outcomes
-      .filter((o) => o.violations.length > 0 && !inconclusive.includes(o))
-      .sort((a, b) => a.index - b.index);
+    const failed = outcomes.filter((o) => o.violations.length > 0).sort((a, b) => a.index - b.index);
     const records = outcomes.flatMap((o) => (o.journey ? [o.journey.record] : []));
     const total = (f: (r: DrivenJourney['record']) => number) => records.reduce((sum, r) => sum + f(r), 0);
     const actions = outcomes.reduce((sum, o) => sum + o.sequence.length, 0);
@@ -296,7 +257,7 @@ test(
         `${total((r) => r.resets)} resets, ${total((r) => r.cancels)} cancels, ${total((r) => r.journeyRetries)} journey retries, ${outcomes.reduce((sum, o) => sum + Math.max(0, o.runs - 1), 0)} extra runs, ` +
         `${outcomes.reduce((sum, o) => sum + o.cutOffByReset.length, 0)} purchases cut off from the journey by a reset (in their attempt's workflow and the case file); ` +
         `${outcomes.reduce((sum, o) => sum + o.outcomeUnknown.length, 0)} purchases whose outcome stayed unknown (in the case's ledger without an id); ` +
-        `${replayed} journey runs replayed in ${replaySeconds} s, ${inconclusive.length} sequences inconclusive (a run the SDK cannot replay, upstream); ` +
+        `${replayed} journey runs replayed in ${replaySeconds} s, ${notReplaying} not replaying; ` +
         `weather: ${Object.entries(weather.counts)
           .map(([k, v]) => `${v} ${k}`)
           .join(', ')}; ` +
@@ -320,12 +281,6 @@ test(
           )
           .join('\n\n'),
       );
-    if (inconclusive.length > 0)
-      print(
-        `inconclusive (a run does not replay for an upstream defect in the header):\n${inconclusive.map((o) => `  sequence ${o.index} (${upstreamKinds.get(o.index)}): ${o.violations.join(' | ')}`).join('\n')}`,
-      );
-    // A rare defect upstream, counted; many sequences lost to it would hide what the model checks.
-    expect(inconclusive.length).toBeLessThanOrEqual(Math.ceil(chosen.length * 0.03));
     if (failed.length > 0) throw new Error(report(failed));
   },
   40 * 60_000,

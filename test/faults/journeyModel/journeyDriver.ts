@@ -19,13 +19,9 @@ import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/clie
 import type { Stack } from '../../../cli/stack';
 import type { Control } from '../../support/faultHarness/faultJourneys';
 import { JourneyClosedError } from '../../../client/journeyErrors';
+import { readCaseStatus } from '../../../client/caseReads';
 import type { OnboardCaseInput } from '../../../client/journeyInput';
-import {
-  journeyStatusQuery,
-  type JourneyStatus,
-  type JourneyStep,
-  type OperatorActionResult,
-} from '../../../client/journeyMessages';
+import { type JourneyStatus, type JourneyStep, type OperatorActionResult } from '../../../client/journeyMessages';
 import {
   cancelJourney,
   resolvePicklist,
@@ -179,9 +175,15 @@ export class JourneyDriver {
     this.note(`started ${started.workflowId}`);
   }
 
-  /** The latest run's status, or undefined while it cannot be read (no worker just now, not started yet). */
+  /**
+   * The case as its read model shows it (what the case API, the console and the CLI read), or
+   * undefined before the journey's first write. Never the `status` query: a query that reaches a
+   * worker which does not hold the run, while the run's next workflow task is scheduled, has that
+   * task's events applied early, and the live worker then takes the task in two activations where
+   * a replay takes one (docs/reliability.md, "Journey runs that replay").
+   */
   async status(): Promise<JourneyStatus | undefined> {
-    return this.handle.query(journeyStatusQuery).catch(() => undefined);
+    return readCaseStatus(this.env.stack.caseFile, this.j.caseId).catch(() => undefined);
   }
 
   private async runOf(): Promise<{ runId: string; status: string } | undefined> {
@@ -518,6 +520,11 @@ export class JourneyDriver {
           this.note(`journey retry not started: ${(error as Error).message}`);
           await new Promise((r) => setTimeout(r, 1_000));
         }
+        continue;
+      }
+      // Its final state is written and the run is closing: nothing to act on until it has closed.
+      if (s.state === 'completed' || s.state === 'cancelled') {
+        await new Promise((r) => setTimeout(r, 500));
         continue;
       }
 
