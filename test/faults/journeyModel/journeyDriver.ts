@@ -177,10 +177,10 @@ export class JourneyDriver {
 
   /**
    * The case as its read model shows it (what the case API, the console and the CLI read), or
-   * undefined before the journey's first write. Never the `status` query: a query that reaches a
-   * worker which does not hold the run, while the run's next workflow task is scheduled, has that
-   * task's events applied early, and the live worker then takes the task in two activations where
-   * a replay takes one (docs/reliability.md, "Journey runs that replay").
+   * undefined before the journey's first write. Never the `status` query: one that reaches a
+   * worker which does not hold the run, while the run's next workflow task is scheduled, can have
+   * that task's events applied early, so that the live worker takes the task in two activations
+   * where a replay takes one (docs/reliability.md, "Journey runs that replay").
    */
   async status(): Promise<JourneyStatus | undefined> {
     return readCaseStatus(this.env.stack.caseFile, this.j.caseId).catch(() => undefined);
