@@ -117,7 +117,9 @@ test(
   async () => {
     const cliPath = await resolveTemporalCli({ log: () => {} });
     const port = await freePort();
-    const startServer = () => startDevServer({ cliPath, port, dbFile, logFile });
+    // Started again on its file after the outage, the server reopens every run the deliveries left
+    // while the bridges press on it: on two cores that has taken longer than the default 60 s.
+    const startServer = () => startDevServer({ cliPath, port, dbFile, logFile, startupTimeoutMs: 180_000 });
     const temporal = { address: `127.0.0.1:${port}`, namespace: 'default', taskQueue: `balancer-${randomUUID()}` };
     server = await startServer();
     // Production settings, but for the secret and the spools.
@@ -196,5 +198,6 @@ test(
       })}\n`,
     );
   },
-  OUTAGE_MS + 300_000,
+  // The run takes about 6 minutes; a slow restart of the server may add up to 3 more.
+  OUTAGE_MS + 480_000,
 );
