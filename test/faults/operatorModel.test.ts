@@ -134,14 +134,9 @@ async function keepHistories(index: number, journey: DrivenJourney): Promise<voi
     });
 }
 
-interface ReplayFailure {
-  runId: string;
-  message: string;
-}
-
-/** Replays every kept history in one replay worker; answers the failures by sequence. */
-async function replayAll(): Promise<Map<number, ReplayFailure[]>> {
-  const failures = new Map<number, ReplayFailure[]>();
+/** Replays every kept history in one replay worker; answers each failure's report by sequence. */
+async function replayAll(): Promise<Map<number, string[]>> {
+  const failures = new Map<number, string[]>();
   let i = 0;
   const tagged = histories.map((h) => ({ workflowId: `${h.workflowId}#${i++}`, history: h.history }));
   for await (const result of Worker.runReplayHistories(
@@ -152,10 +147,9 @@ async function replayAll(): Promise<Map<number, ReplayFailure[]>> {
     const kept = histories[Number(result.workflowId.split('#').pop())] as (typeof histories)[number];
     const message = (result.error as Error).message;
     const list = failures.get(kept.index) ?? [];
-    list.push({
-      runId: kept.runId,
-      message: `run ${kept.runId} does not replay on the workflow code: ${message}${writeHistory(kept.workflowId, kept.runId, kept.history)}${historyExcerpt(kept.history, message)}`,
-    });
+    list.push(
+      `run ${kept.runId} does not replay on the workflow code: ${message}${writeHistory(kept.workflowId, kept.runId, kept.history)}${historyExcerpt(kept.history, message)}`,
+    );
     failures.set(kept.index, list);
   }
   return failures;
@@ -241,7 +235,7 @@ test(
     const replayed = histories.length;
     let notReplaying = 0;
     for (const [index, problems] of await replayAll()) {
-      (outcomes.find((o) => o.index === index) as Outcome).violations.push(...problems.map((p) => p.message));
+      (outcomes.find((o) => o.index === index) as Outcome).violations.push(...problems);
       notReplaying += problems.length;
     }
     const replaySeconds = ((Date.now() - replayBegan) / 1000).toFixed(0);
