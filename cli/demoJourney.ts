@@ -4,18 +4,14 @@
  * step waits for them: completes the identity check and connects their bank.
  */
 import type { WorkflowHandle } from '@temporalio/client';
-import {
-  cancelJourneySignal,
-  journeyStatusQuery,
-  type JourneyStatus,
-  type OnboardCaseWorkflow,
-} from '../client/journeyMessages';
+import { cancelJourneySignal, type JourneyStatus, type OnboardCaseWorkflow } from '../client/journeyMessages';
 import { startJourney } from '../client/journeyOperations';
 import type { OnboardCaseInput } from '../client/journeyInput';
 import type { StepStatus } from '../client/stepMessages';
 import type { Stack } from './stack';
 import { describeOutage, dependencyOutages } from '../worker/dependencyOutageLog';
-import { watchStatus } from './watchStatus';
+import { readCaseStatus } from '../client/caseReads';
+import { watchReadModel } from './watchStatus';
 
 export interface DemoOutcome {
   caseId: string;
@@ -120,8 +116,11 @@ export async function runDemoJourney(
   let latest: JourneyStatus | undefined;
   const quiet = sayWhatItWaitsFor(print, () => latest);
   try {
-    const status = await watchStatus(handle, {
-      query: journeyStatusQuery,
+    // From the case file's read model, as `journey watch` follows a case: no query reaches the journey.
+    const status = await watchReadModel(() => readCaseStatus(stack.caseFile, demo.caseId), handle.result(), {
+      intervalMs: 250,
+      final: (s) => s.runStatus !== 'RUNNING',
+      mark: async () => (await stack.caseFile.caseMarks([demo.caseId])).get(demo.caseId),
       onChange: (s) => {
         latest = s;
         for (const [key, step] of Object.entries(s.steps)) {
