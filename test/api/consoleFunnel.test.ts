@@ -70,8 +70,11 @@ describeWithChromium('the funnel page in the console', () => {
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
 
+    // From the queue, whichever page another test of this file left the browser on (jest may run
+    // them in a random order, as CI does).
+    await page.goto(`${api.url}/console`);
     await page.click('a#funnel').catch(async (error: unknown) => {
-      // Which page the sign-in left the browser on, for a failure to say why the link is missing.
+      // Which page the browser is on, for a failure to say why the link is missing.
       const shown = (await page.textContent('body').catch(() => null))?.replace(/\s+/g, ' ').slice(0, 500);
       throw new Error(`no funnel link on ${page.url()}: ${shown}`, { cause: error });
     });
