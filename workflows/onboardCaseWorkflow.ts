@@ -62,7 +62,6 @@ import {
 import { caseIdSearchAttribute, journeyStateSearchAttribute } from '../client/searchAttributes';
 import { attentionStates, settledStates, type StepState } from '../client/stepState';
 import { purchaseKey } from '../client/purchaseKey';
-import { openRequestsOf } from '../client/openRequests';
 import { stepReportSignal, type StepStatus } from '../client/stepMessages';
 import { currentDetails } from '../client/workflowMetadata';
 
@@ -410,14 +409,23 @@ class Journey {
       need === carried?.need ? carried.providerIds : {},
       ...sameNeed.map((a) => a.providerIds),
     ) as Record<string, string>;
-    // Links the person was sent that they may still complete (client/openRequests.ts).
-    const openRequests = openRequestsOf(ownAttempts, carried?.openRequests);
+    // Links the person was sent that they may still complete: any attempt's request not known spent.
+    // A request that a later attempt found spent (declined, expired) is not open, whichever attempt sent it.
+    const spentRequests = new Set(
+      ownAttempts.filter((a) => a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string),
+    );
+    const openRequests = [
+      ...(carried?.openRequests ?? []),
+      ...ownAttempts
+        .filter((a) => !a.needSpent && a.providerIds.request_id)
+        .map((a) => a.providerIds.request_id as string),
+    ];
     return {
       need,
       purchase: purchaseKey(this.input.caseId, key, need),
       fresh,
       providerIds,
-      openRequests,
+      openRequests: [...new Set(openRequests)].filter((id) => !spentRequests.has(id)),
     };
   }
 
