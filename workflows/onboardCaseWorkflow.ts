@@ -681,12 +681,8 @@ class Journey {
       );
   }
 
-  /**
-   * What an operator can do about a step now: the actions its validators accept (a test walks them);
-   * none once the journey is closing.
-   */
+  /** What an operator can do about a step now: the actions its validators accept (a test walks them). */
   private actionsFor(key: string, step: JourneyStep): string[] {
-    if (this.closing) return [];
     if (this.blocked(step)) return [`retryStep ${step.dependsOn}`, `waiveStep ${key}`];
     if (isPicklistWaiting(step)) return ['resolvePicklist', `retryStep ${key}`, `waiveStep ${key}`];
     if (step.state === 'waived') return this.hasUnsettledDependant(key) ? [`retryStep ${key}`] : [];
@@ -733,8 +729,6 @@ class Journey {
   /** Ends the journey: running attempts are cancelled and waited for; unfinished steps say why. */
   private async close(state: JourneyState, reason: string): Promise<void> {
     this.closing = true;
-    // A native cancel can end the operator's wait before the loop clears its deadline.
-    this.status.operatorDeadline = null;
     this.ended = { state, reason };
     const stopped = [...this.scopes.keys()];
     for (const scope of this.scopes.values()) scope.cancel();
