@@ -15,6 +15,7 @@ import {
   type OnboardCaseWorkflow,
 } from './journeyMessages';
 import { journeyHandle, type JourneyClientContext, type JourneyReadContext } from './journeyOperations';
+import { openRequestsOf } from './openRequests';
 import { caseSearchAttributes } from './searchAttributes';
 import { journeySummary } from './workflowMetadata';
 
@@ -106,18 +107,11 @@ function continuationOf(step: JourneyStep): PurchaseContinuation | undefined {
   const attempts = step.attempts ?? [];
   const sameNeed = attempts.filter((a) => a.need === need);
   const providerIds = Object.assign({}, ...sameNeed.map((a) => a.providerIds)) as Record<string, string>;
-  // A request some attempt found spent (declined, expired) is not open, whichever attempt sent it.
-  const spentRequests = new Set(
-    attempts.filter((a) => a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string),
-  );
-  const openRequests = attempts
-    .filter((a) => !a.needSpent && a.providerIds.request_id && !spentRequests.has(a.providerIds.request_id))
-    .map((a) => a.providerIds.request_id as string);
   return {
     need,
     needSpent: attempts.at(-1)?.needSpent === true,
     providerIds,
-    openRequests: [...new Set(openRequests)],
+    openRequests: openRequestsOf(attempts),
   };
 }
 

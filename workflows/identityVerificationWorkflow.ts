@@ -147,8 +147,12 @@ export async function identityVerificationWorkflow(
         spend();
         return finish('expired', 'the applicant did not complete the check before the link expired', detail);
       }
-      // The step names the request that settled it: an earlier link the applicant completed, not the one sent last.
-      update({ state: 'running', providerIds: { ...status.providerIds, request_id: settled.requestId } });
+      // The step names the request that settled it: an earlier link the applicant completed, not the
+      // one sent last. The one this attempt sent is kept too (`sent_request_id`): it is bought, and
+      // still open for the next attempt to adopt.
+      const providerIds: Record<string, string> = { ...status.providerIds, request_id: settled.requestId };
+      if (current.requestId && current.requestId !== settled.requestId) providerIds.sent_request_id = current.requestId;
+      update({ state: 'running', providerIds });
       const read = settled.resultLink ? { link: settled.resultLink } : { requestId: settled.requestId };
       const result = await provider.getIdentityVerificationResult({ ...read, caseId: input.caseId });
       detail.verificationStatus = result.verification_status;

@@ -62,6 +62,7 @@ import {
 import { caseIdSearchAttribute, journeyStateSearchAttribute } from '../client/searchAttributes';
 import { attentionStates, settledStates, type StepState } from '../client/stepState';
 import { purchaseKey } from '../client/purchaseKey';
+import { openRequestsOf } from '../client/openRequests';
 import { stepReportSignal, type StepStatus } from '../client/stepMessages';
 import { currentDetails } from '../client/workflowMetadata';
 
@@ -409,23 +410,14 @@ class Journey {
       need === carried?.need ? carried.providerIds : {},
       ...sameNeed.map((a) => a.providerIds),
     ) as Record<string, string>;
-    // Links the person was sent that they may still complete: any attempt's request not known spent.
-    // A request that a later attempt found spent (declined, expired) is not open, whichever attempt sent it.
-    const spentRequests = new Set(
-      ownAttempts.filter((a) => a.needSpent && a.providerIds.request_id).map((a) => a.providerIds.request_id as string),
-    );
-    const openRequests = [
-      ...(carried?.openRequests ?? []),
-      ...ownAttempts
-        .filter((a) => !a.needSpent && a.providerIds.request_id)
-        .map((a) => a.providerIds.request_id as string),
-    ];
+    // Links the person was sent that they may still complete (client/openRequests.ts).
+    const openRequests = openRequestsOf(ownAttempts, carried?.openRequests);
     return {
       need,
       purchase: purchaseKey(this.input.caseId, key, need),
       fresh,
       providerIds,
-      openRequests: [...new Set(openRequests)].filter((id) => !spentRequests.has(id)),
+      openRequests,
     };
   }
 
@@ -681,8 +673,12 @@ class Journey {
       );
   }
 
-  /** What an operator can do about a step now: the actions its validators accept (a test walks them). */
+  /**
+   * What an operator can do about a step now: the actions its validators accept (a test walks them);
+   * none once the journey is closing.
+   */
   private actionsFor(key: string, step: JourneyStep): string[] {
+    if (this.closing) return [];
     if (this.blocked(step)) return [`retryStep ${step.dependsOn}`, `waiveStep ${key}`];
     if (isPicklistWaiting(step)) return ['resolvePicklist', `retryStep ${key}`, `waiveStep ${key}`];
     if (step.state === 'waived') return this.hasUnsettledDependant(key) ? [`retryStep ${key}`] : [];
@@ -729,6 +725,8 @@ class Journey {
   /** Ends the journey: running attempts are cancelled and waited for; unfinished steps say why. */
   private async close(state: JourneyState, reason: string): Promise<void> {
     this.closing = true;
+    // A native cancel can end the operator's wait before the loop clears its deadline.
+    this.status.operatorDeadline = null;
     this.ended = { state, reason };
     const stopped = [...this.scopes.keys()];
     for (const scope of this.scopes.values()) scope.cancel();

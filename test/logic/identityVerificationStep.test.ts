@@ -1,8 +1,9 @@
 /**
  * The identity verification step's decisions, with the provider's answers stubbed and its events
  * signalled as the resource workflow would: a resubmission asks for a new request up to the limit
- * and then needs attention, one then approved completes, a decline needs attention, and a request
- * with no outcome expires at the deadline.
+ * and then needs attention, one then approved completes, a decline needs attention (of an earlier
+ * link too, keeping the request the attempt sent), and a request with no outcome expires at the
+ * deadline.
  */
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -22,9 +23,10 @@ let made = 0;
 let logic: JourneyLogic;
 beforeAll(async () => {
   logic = await startJourneyLogic({
-    openIdentityVerificationRequest: async ({ personId }) => {
+    // A new request each time; links sent earlier that are still open are named beside it.
+    openIdentityVerificationRequest: async ({ personId, knownRequests }) => {
       const requestId = `idv-${++made}`;
-      return pendingIdvRequest(personId, requestId);
+      return { ...pendingIdvRequest(personId, requestId), also_pending: knownRequests };
     },
     getIdentityVerificationResult: async (input) => {
       const requestId = input.link?.split('/').pop() ?? input.requestId ?? '';
@@ -91,6 +93,24 @@ test('a declined verification needs attention, saying so', async () => {
   expect(await step.result()).toMatchObject({
     state: 'needs_attention',
     reason: 'the provider declined the identity verification',
+  });
+});
+
+test('a link sent earlier that the applicant declines settles the step, which keeps the request it sent', async () => {
+  const earlier = `idv-earlier-${randomUUID()}`;
+  const step = await start({ knownRequests: [earlier], adoptOpenRequest: false });
+  const waiting = await waitForStatus(step, stepStatusQuery, (s) => s.state === 'waiting');
+  const sent = waiting.providerIds.request_id!;
+  expect(sent).not.toBe(earlier);
+  verdicts.set(earlier, 'Declined');
+  await logic.deliver(step.workflowId, { kind: 'idv', id: earlier }, 'IdentityVerification.Completed', {
+    identity_request: { request_id: earlier, identity_result_endpoint: `https://provider.example/${earlier}` },
+  });
+  expect(await step.result()).toMatchObject({
+    state: 'needs_attention',
+    needSpent: true,
+    // The declined link settled it; the request this attempt bought is recorded, still open.
+    providerIds: { request_id: earlier, sent_request_id: sent },
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The journey's decisions, with the provider's answers stubbed: a step the provider refuses needs
  * attention and an operator's retry or waiver settles it; a cancel ends the journey and its steps;
- * a journey nobody decides on closes at its operator deadline and then refuses actions by its state.
+ * a journey nobody decides on closes at its operator deadline and then refuses actions by its state;
+ * a closed journey offers no action and no operator deadline.
  * The LOS hears each turn once, in order.
  */
 import { randomUUID } from 'node:crypto';
@@ -141,4 +142,17 @@ test('with no decision by its operator deadline the journey refuses a retry by i
     logic.releaseLos();
     unidentified.delete(companyId);
   }
+});
+
+test('a native cancel while the journey waits for an operator leaves no deadline and no action in its final status', async () => {
+  const { handle } = await needingAttention();
+  const waiting = await waitForStatus(handle, journeyStatusQuery, (s) => s.operatorDeadline !== null);
+  expect(waiting.steps['credit-report']!.actions).toEqual(['retryStep credit-report', 'waiveStep credit-report']);
+  await handle.cancel();
+  await expect(handle.result()).rejects.toThrow();
+  const final = await handle.query(journeyStatusQuery);
+  expect(final.state).toBe('cancelled');
+  expect(final.operatorDeadline).toBeNull();
+  expect(Object.values(final.steps).map((step) => step.actions)).toEqual([[]]);
+  expect(final.reasons[0]).toBe('cancelled through Temporal');
 });

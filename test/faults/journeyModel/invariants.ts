@@ -114,7 +114,11 @@ function idsOf(steps: JourneyStep[], name: string): Set<string> {
   const ids = new Set<string>();
   for (const step of steps) {
     if (step.providerIds[name]) ids.add(step.providerIds[name]);
-    for (const attempt of step.attempts) if (attempt.providerIds[name]) ids.add(attempt.providerIds[name]);
+    for (const attempt of step.attempts) {
+      if (attempt.providerIds[name]) ids.add(attempt.providerIds[name]);
+      // The request an IDV attempt sent itself when an earlier link settled it.
+      if (name === 'request_id' && attempt.providerIds.sent_request_id) ids.add(attempt.providerIds.sent_request_id);
+    }
     const requests = (step.detail as { requests?: unknown } | null)?.requests;
     if (name === 'request_id' && Array.isArray(requests)) for (const r of requests) ids.add(String(r));
   }
