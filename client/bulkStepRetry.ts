@@ -19,11 +19,12 @@ import { BulkRetryTooManyError, JourneyClosedError, RequestIdReusedError, Visibi
 import { readCaseStatus } from './caseReads';
 import { journeyWorkflowType } from './journeyMessages';
 import { retryStep, type JourneyClientContext } from './journeyOperations';
-import { bulkRetryDefaultConcurrency, bulkRetryMaxCases } from './bulkStepRetryRequest';
+import { bulkRetryAnswerWithinMs, bulkRetryDefaultConcurrency, bulkRetryMaxCases } from './bulkStepRetryRequest';
 import { operatorActions } from './journeyNames';
 import { operatorUpdateId } from './operatorRequestId';
 
 export {
+  bulkRetryAnswerWithinMs,
   bulkRetryDefaultConcurrency,
   bulkRetryMaxCases,
   bulkRetryMaxConcurrency,
@@ -153,11 +154,18 @@ export async function planBulkStepRetry(
  * `retryStep` on every case of the plan, `concurrency` at a time; `onProgress` hears of each case
  * as it ends. A refusal (the journey's validator, a journey closed since) is reported with its
  * message, never retried; a transient Temporal error is sent again (the Update id makes that safe).
+ * A case with no answer within `answerWithinMs` is reported `failed`, and the run goes on.
  */
 export async function runBulkStepRetry(
   ctx: JourneyClientContext,
   plan: BulkRetryPlan,
-  request: { reason: string; fresh?: boolean | undefined; concurrency?: number; actor?: string | undefined },
+  request: {
+    reason: string;
+    fresh?: boolean | undefined;
+    concurrency?: number;
+    actor?: string | undefined;
+    answerWithinMs?: number;
+  },
   onProgress: (done: number, total: number, outcome: BulkRetryOutcome) => void = () => {},
 ): Promise<BulkRetrySummary> {
   if (plan.more)
@@ -190,8 +198,31 @@ async function retryOne(
   ctx: JourneyClientContext,
   caseId: string,
   plan: BulkRetryPlan,
-  request: { reason: string; fresh?: boolean | undefined; actor?: string | undefined },
+  request: { reason: string; fresh?: boolean | undefined; actor?: string | undefined; answerWithinMs?: number },
 ): Promise<BulkRetryOutcome> {
+  const answerWithinMs = request.answerWithinMs ?? bulkRetryAnswerWithinMs;
+  const deadline = Date.now() + answerWithinMs;
+  // Every call for this case, the Update's polls included, ends at the deadline.
+  const outcome = await ctx.client.withDeadline(deadline, () =>
+    retryUntilAnswered(ctx, caseId, plan, request, deadline),
+  );
+  if (outcome !== 'unanswered') return outcome;
+  return {
+    caseId,
+    outcome: 'failed',
+    message:
+      `no answer within ${answerWithinMs / 1000} s: the journey has not run the retry (are its ` +
+      `workflow tasks failing?); run again with request id ${plan.requestId} to collect its answer`,
+  };
+}
+
+async function retryUntilAnswered(
+  ctx: JourneyClientContext,
+  caseId: string,
+  plan: BulkRetryPlan,
+  request: { reason: string; fresh?: boolean | undefined; actor?: string | undefined },
+  deadline: number,
+): Promise<BulkRetryOutcome | 'unanswered'> {
   // Each case's retry is audited as that case's own retryStep, under the bulk run's request id.
   const options = {
     updateId: bulkRetryUpdateId(plan.requestId, caseId),
@@ -215,6 +246,7 @@ async function retryOne(
         error instanceof WorkflowNotFoundError
       )
         return { caseId, outcome: 'refused', message: error.message };
+      if (Date.now() >= deadline) return 'unanswered';
       if (tries < transientTries && isTransient(error)) {
         await new Promise((r) => setTimeout(r, 500 * tries));
         continue;

@@ -9,6 +9,11 @@ import { operatorRequestIdSchema } from './operatorRequestId';
 export const bulkRetryMaxCases = 500;
 export const bulkRetryMaxConcurrency = 16;
 export const bulkRetryDefaultConcurrency = 4;
+/**
+ * How long one case's retry may wait for the journey's answer before it is reported `failed`: a
+ * journey whose workflow tasks fail never answers, and the run goes on to the other cases.
+ */
+export const bulkRetryAnswerWithinMs = 60_000;
 
 /** A missing field is named as such, with what to give; another wrong type keeps zod's message. */
 const required = (what: string) => (issue: { input?: unknown }) =>
