@@ -6,7 +6,6 @@ const runs = require('./test/setup/testRuns');
 const suite = process.env.JOURNEYS_SUITE ?? 'fast';
 if (!['fast', 'e2e', 'faults'].includes(suite))
   throw new Error(`JOURNEYS_SUITE=${suite}: expected e2e, faults, or nothing (npm test's fast run)`);
-const faults = suite === 'faults';
 // `npx jest test/workflows/x.test.ts` runs the suite it names, whichever run it belongs to.
 const namesSuites = process.argv.slice(2).some((arg) => /\.test\.ts$|^test\//.test(arg));
 const selection = {
@@ -29,13 +28,14 @@ module.exports = {
   setupFiles: ['<rootDir>/test/setup/quietRuntime.ts'],
   // Two suites at a time: most of a suite's time is spent waiting on Temporal's timers and the
   // provider's, so two cores serve two suites and the dev server (npm test took 10 minutes with
-  // one, under 6 with two). The fault suites kill and restart shared servers: one at a time.
-  maxWorkers: faults ? 1 : 2,
+  // one, under 6 with two). The fault suites too: each kills only servers it started itself (the
+  // shared dev server is never killed), and two at a time took 11 minutes against 20 in band.
+  maxWorkers: 2,
   // A worker that has run a file with a Temporal worker keeps 20-40 MB of it that no collection
   // frees (measured with --expose-gc --logHeapUsage: 690 and 940 MB held after 57 files each), and
   // a process that large takes longer to exit than the 500 ms Jest allows ("A worker process has
   // failed to exit gracefully"). Jest replaces a worker holding more than this
-  // after a file, so none grows past it. The fault suites run in band, where this does not apply.
-  ...(faults ? {} : { workerIdleMemoryLimit: '512MB' }),
+  // after a file, so none grows past it.
+  workerIdleMemoryLimit: '512MB',
   testTimeout: 60_000,
 };

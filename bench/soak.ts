@@ -170,7 +170,7 @@ async function main(): Promise<void> {
       );
     console.log(`soak: ${handles.length} journeys started after ${Math.round((Date.now() - started) / 1000)} s`);
     const acting = applicants.map(async (a) => {
-      const ids = await askedOf(stack.client, a, PLAN, MAX_MS, 3_000 + Math.random() * 2_000);
+      const ids = await askedOf(stack.caseFile, a, PLAN, MAX_MS, 3_000 + Math.random() * 2_000);
       await sleep(Math.random() * APPLICANT_DELAY_MS);
       await act(control, ids);
     });

@@ -102,7 +102,7 @@ test(`the embedded case file SIGKILLed inside a write ${KILLS} times: the worker
   const plan: JourneyPlan = { banking: true, deadline: '5 minutes' };
   const applicants = await Promise.all(Array.from({ length: JOURNEYS }, () => newApplicant(control)));
   const handles = await Promise.all(applicants.map((a) => startJourney(stack!.client, temporal.taskQueue, a, plan)));
-  const acting = Promise.all(applicants.map((a) => applicantActs(stack!.client, control, a, plan, 180_000)));
+  const acting = Promise.all(applicants.map((a) => applicantActs(stack!.caseFile, control, a, plan, 180_000)));
 
   const held: string[] = [];
   for (let kill = 1; kill <= KILLS; kill++) {

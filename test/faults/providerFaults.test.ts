@@ -40,7 +40,7 @@ async function runJourneys(plan: JourneyPlan) {
   const handles = await Promise.all(
     applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)),
   );
-  await Promise.all(applicants.map((a) => applicantActs(stack.client, control, a, plan)));
+  await Promise.all(applicants.map((a) => applicantActs(stack.caseFile, control, a, plan)));
   return Promise.all(handles.map((h) => h.result()));
 }
 
@@ -112,7 +112,7 @@ test('a burst of 503 and 429 from the API: every journey, banking included, comp
     'the burst',
   );
   await control('/fault-rates', {}, 'PUT');
-  await Promise.all(applicants.map((a) => applicantActs(stack.client, control, a, plan)));
+  await Promise.all(applicants.map((a) => applicantActs(stack.caseFile, control, a, plan)));
   const outcomes = await Promise.all(handles.map((h) => h.result()));
 
   expect(outcomes.map((o) => o.state)).toEqual(outcomes.map(() => 'completed'));

@@ -70,7 +70,7 @@ test('a secret rotation with old-signed deliveries in flight: nothing refused, e
     const handles = await Promise.all(
       applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)),
     );
-    const asked = await Promise.all(applicants.map((a) => askedOf(stack.client, a, plan)));
+    const asked = await Promise.all(applicants.map((a) => askedOf(stack.caseFile, a, plan)));
     const before = (await deliveries()).length;
 
     // The IDV outcomes are signed with the old secret now and arrive DELAY_MS later.

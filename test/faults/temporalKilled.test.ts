@@ -59,7 +59,7 @@ test('Temporal SIGKILLed and restarted mid-journey, deliveries arriving while it
   const handles = await Promise.all(
     applicants.map((a) => startJourney(stack.client, stack.temporal.taskQueue, a, plan)),
   );
-  const asked = await Promise.all(applicants.map((a) => askedOf(stack.client, a, plan)));
+  const asked = await Promise.all(applicants.map((a) => askedOf(stack.caseFile, a, plan)));
 
   const pid = stack.devServer!.pid;
   process.kill(pid, 'SIGKILL');

@@ -18,7 +18,7 @@ import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBund
 import { killChildren, startChild, type Child } from '../support/faultHarness/childProcess';
 import { settledLedger } from '../support/faultHarness/deliveryLedger';
 import { newApplicant, startJourney, type Applicant } from '../support/faultHarness/faultJourneys';
-import { journeyStatusQuery } from '../../client/journeyMessages';
+import { readCaseStatus } from '../../client/caseReads';
 import { waitUntil } from '../support/waitUntil';
 import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
@@ -48,7 +48,9 @@ const control = (path: string, body?: unknown, method?: string) =>
 
 /**
  * The applicant, until the journey closes: approves the IDV request the journey holds, and connects
- * every bank connection the provider made for the case.
+ * every bank connection the provider made for the case. The journey is read from the case file's
+ * read model: a query sent while the killed worker's run waits for its next task can split that
+ * task, and the run then no longer replays (docs/reliability.md).
  */
 async function applicant(a: Applicant, timeoutMs: number): Promise<void> {
   const handle = stack.client.workflow.getHandle(`case/${a.caseId}`);
@@ -57,9 +59,9 @@ async function applicant(a: Applicant, timeoutMs: number): Promise<void> {
   await waitUntil(
     `case ${a.caseId} closed`,
     async () => {
-      const s = await handle.query(journeyStatusQuery);
-      const request = s.steps[idv]?.providerIds.request_id;
-      if (s.steps[idv]?.state === 'waiting' && request && !done.has(request)) {
+      const s = await readCaseStatus(stack.caseFile, a.caseId);
+      const request = s?.steps[idv]?.providerIds.request_id;
+      if (s?.steps[idv]?.state === 'waiting' && request && !done.has(request)) {
         done.add(request);
         await control(`/identity-verifications/${request}/complete`, { verification_status: 'Approved' });
       }

@@ -25,11 +25,29 @@ const capabilityPaths = {
   "the codec server for Temporal's Web UI": 'e2e/codecServer.test.ts',
 };
 
+/**
+ * The journey suites that write most to the case file (the purchase ledger under lost answers,
+ * concurrent attempts and operator actions). CI runs them once, against PostgreSQL
+ * (.ci/store-tests-on-postgres), and leaves them out of its end-to-end run on the embedded case
+ * file (E2E_CASE_FILE_JOURNEYS=postgres); `npm run test:e2e` runs them on the embedded one.
+ */
+const caseFileJourneys = [
+  'workflows/boughtOnce.test.ts',
+  'workflows/lostResponses.test.ts',
+  'workflows/purchaseRecorded.test.ts',
+  'workflows/operatorActions.test.ts',
+];
+const caseFileJourneysAt = process.env.E2E_CASE_FILE_JOURNEYS ?? 'embedded';
+if (!['embedded', 'postgres'].includes(caseFileJourneysAt))
+  throw new Error(`E2E_CASE_FILE_JOURNEYS=${caseFileJourneysAt}: expected postgres (CI) or embedded (the default)`);
+const caseFileJourneysOnPostgres = caseFileJourneysAt === 'postgres';
+
 const testRoot = path.join(__dirname, '..');
 const inTest = (relative) => `<rootDir>/test/${relative}`;
 
 module.exports = {
   capabilityPaths,
+  caseFileJourneys,
   /** `npm test`: the fast folders and the capability paths. */
   fast: [
     ...fastFolders.map((folder) => inTest(`${folder}/**/*.test.ts`)),
@@ -40,7 +58,9 @@ module.exports = {
     match: [inTest('**/*.test.ts')],
     ignore: [
       ...fastFolders.map((folder) => inTest(`${folder}/`)),
-      ...Object.values(capabilityPaths).map((file) => inTest(file.replace(/\./g, '\\.'))),
+      ...[...Object.values(capabilityPaths), ...(caseFileJourneysOnPostgres ? caseFileJourneys : [])].map((file) =>
+        inTest(file.replace(/\./g, '\\.')),
+      ),
       inTest('faults/'),
     ],
   },

@@ -7,7 +7,9 @@
 import type { Client } from '@temporalio/client';
 import type { OnboardCaseInput } from '../../../client/journeyInput';
 import type { Json } from './rawProviderApi';
-import { journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../../client/journeyMessages';
+import type { CaseFileStore } from '../../../case-file/store';
+import { readCaseStatus } from '../../../client/caseReads';
+import type { JourneyStatus, OnboardCaseWorkflow } from '../../../client/journeyMessages';
 import { startJourney as startCaseJourney } from '../../../client/journeyOperations';
 
 export type Control = (path: string, body?: unknown, method?: string) => Promise<Json>;
@@ -60,23 +62,23 @@ export async function startJourney(client: Client, taskQueue: string, a: Applica
 
 /**
  * Waits until the journey has asked the applicant (IDV request, and bank connection when planned);
- * answers their ids. `pollMs` spaces the status queries (a soak with hundreds of journeys waiting
- * must not flood the worker with queries).
+ * answers their ids. Read from the case file's read model, never by query: a query sent while a
+ * killed worker's run waits for its next task can split that task (docs/reliability.md). `pollMs`
+ * spaces the reads.
  */
 export async function askedOf(
-  client: Client,
+  caseFile: CaseFileStore,
   a: Applicant,
   plan: JourneyPlan,
   timeoutMs = 120_000,
   pollMs = 100,
 ): Promise<{ requestId: string; connectionId?: string }> {
-  const handle = client.workflow.getHandle(`case/${a.caseId}`);
   const idv = `identity-verification/${a.personId}`;
   const deadline = Date.now() + timeoutMs;
   let last: JourneyStatus | undefined;
   for (;;) {
-    // Not started yet, or a transient error: asked again at the next round.
-    last = await handle.query(journeyStatusQuery).catch(() => last);
+    // Not written yet, or the case file away for a moment: read again at the next round.
+    last = (await readCaseStatus(caseFile, a.caseId).catch(() => undefined)) ?? last;
     const requestId = last?.steps[idv]?.providerIds.request_id;
     const connectionId = last?.steps.banking?.providerIds.bank_connection_id;
     if (requestId !== undefined && (!plan.banking || connectionId !== undefined)) return { requestId, connectionId };
@@ -97,11 +99,11 @@ export async function act(control: Control, ids: { requestId: string; connection
 
 /** The applicant acts once asked. */
 export async function applicantActs(
-  client: Client,
+  caseFile: CaseFileStore,
   control: Control,
   a: Applicant,
   plan: JourneyPlan,
   timeoutMs = 120_000,
 ): Promise<void> {
-  await act(control, await askedOf(client, a, plan, timeoutMs));
+  await act(control, await askedOf(caseFile, a, plan, timeoutMs));
 }
