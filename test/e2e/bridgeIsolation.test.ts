@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { dataConverterFor } from '../../codec/dataConverter';
 import { readPayloadKeys } from '../../codec/payloadKeys';
 import pino from 'pino';
@@ -17,6 +16,7 @@ import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridg
 import { temporalSignaller } from '../../webhook-bridge/temporalSignaller';
 import type { ResourceDelivery } from '../../client/resourceMessages';
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
+import { heldDeliveries } from '../support/heldDeliveries';
 import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
 
 const SECRET = 'isolation-secret';
@@ -60,16 +60,7 @@ async function deliveriesTo(
   let seen: ResourceDelivery[] = [];
   while (Date.now() < deadline) {
     try {
-      const history = await client.workflow.getHandle(workflowId).fetchHistory();
-      const signalled = (history.events ?? []).flatMap(
-        (e) => e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? [],
-      );
-      // Payloads are encrypted: decoded with the client's data converter.
-      seen = await Promise.all(
-        signalled.map((payload) =>
-          decodeFromPayloadsAtIndex<ResourceDelivery>(client.options.loadedDataConverter, 0, [payload]),
-        ),
-      );
+      seen = await heldDeliveries(client, workflowId);
       if (until(seen)) return seen;
     } catch {
       // Not started yet.

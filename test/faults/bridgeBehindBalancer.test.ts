@@ -11,18 +11,17 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@temporalio/client';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import pino from 'pino';
 import { startDevServer, type DevServer } from '../../cli/devServer';
 import { freePort } from '../../cli/freePort';
 import { resolveTemporalCli } from '../../cli/temporalCli';
 import { connectTemporalClient, type TemporalClient } from '../../client/temporalClient';
-import { deliverSignal, type ResourceDelivery } from '../../client/resourceMessages';
+import type { ResourceDelivery } from '../../client/resourceMessages';
 import { resourceWorkflowId } from '../../provider';
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
 import { envelope, idvCompleted, sign } from '../support/deliveries';
+import { heldDeliveries } from '../support/heldDeliveries';
 import { startBalancer, type Balancer } from '../support/healthCheckedBalancer';
 import { waitUntil } from '../support/waitUntil';
 
@@ -96,21 +95,6 @@ async function sendAtRate(url: string, until: () => boolean): Promise<Sent[]> {
   return Promise.all(answers);
 }
 
-/** The `deliver` signals a resource workflow's history holds, decoded with the client's data converter. */
-async function deliveriesHeld(client: Client, workflowId: string): Promise<ResourceDelivery[]> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const payloads = (history.events ?? []).flatMap((e) =>
-    e.workflowExecutionSignaledEventAttributes?.signalName === deliverSignal.name
-      ? (e.workflowExecutionSignaledEventAttributes.input?.payloads ?? [])
-      : [],
-  );
-  return Promise.all(
-    payloads.map((payload) =>
-      decodeFromPayloadsAtIndex<ResourceDelivery>(client.options.loadedDataConverter, 0, [payload]),
-    ),
-  );
-}
-
 /** Runs `work` over `items`, `lanes` at a time. */
 async function inLanes<T, R>(items: readonly T[], lanes: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
@@ -179,9 +163,8 @@ test(
     temporalClient = await connectTemporalClient(temporal);
     const { client } = temporalClient;
     const held = await inLanes(sent, 8, (s) =>
-      deliveriesHeld(client, resourceWorkflowId({ kind: 'idv', id: s.requestId })).catch(
-        (error: Error): ResourceDelivery[] => [{ error: error.message } as unknown as ResourceDelivery],
-      ),
+      // A workflow that does not exist holds nothing.
+      heldDeliveries(client, resourceWorkflowId({ kind: 'idv', id: s.requestId })).catch((): ResourceDelivery[] => []),
     );
     const notOnce = sent.filter((s, i) => {
       const deliveries = held[i]!;

@@ -16,14 +16,13 @@
  * seen together. The same steps without the query leave a history that replays.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
-import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
+import { testTemporalConfig } from '../setup/testEnvironment';
 import { killChildren, startChild, type Child } from '../support/faultHarness/childProcess';
+import { probeBundle } from '../support/probeBundle';
 import { countQuery, countSignal } from '../support/taskSplitProbe';
 import { waitUntil } from '../support/waitUntil';
 
@@ -44,14 +43,7 @@ let client: Client;
 let workerConnection: NativeConnection;
 
 beforeAll(async () => {
-  const bundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../support/taskSplitProbe'),
-    logger: new DefaultLogger('WARN'),
-  });
-  const dir = testDirectory('task-split');
-  mkdirSync(dir, { recursive: true });
-  bundlePath = path.join(dir, 'bundle.js');
-  writeFileSync(bundlePath, bundle.code);
+  bundlePath = await probeBundle(require.resolve('../support/taskSplitProbe'), 'task-split');
   connection = await Connection.connect({ address });
   client = new Client({ connection });
   workerConnection = await NativeConnection.connect({ address });

@@ -11,13 +11,12 @@
  * The probes: test/support/resetUpdateProbe.ts. docs/reliability.md, "Journey runs that replay".
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
-import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
+import { testTemporalConfig } from '../setup/testEnvironment';
+import { probeBundle } from '../support/probeBundle';
 import { changeSignal, changeUpdate } from '../support/resetUpdateProbe';
 import { waitUntil } from '../support/waitUntil';
 
@@ -32,14 +31,7 @@ let worker: Worker;
 let running: Promise<void>;
 
 beforeAll(async () => {
-  const bundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../support/resetUpdateProbe'),
-    logger: new DefaultLogger('WARN'),
-  });
-  const dir = testDirectory('reset-update');
-  mkdirSync(dir, { recursive: true });
-  bundlePath = path.join(dir, 'bundle.js');
-  writeFileSync(bundlePath, bundle.code);
+  bundlePath = await probeBundle(require.resolve('../support/resetUpdateProbe'), 'reset-update');
   connection = await Connection.connect({ address });
   client = new Client({ connection, namespace });
   workerConnection = await NativeConnection.connect({ address });
