@@ -92,6 +92,8 @@ class Journey {
   private readonly operatorDecisionMs: number;
   /** Bumped on every change the main loop must look at. */
   private version = 0;
+  /** The version the main loop's latest pass started from. */
+  private servedVersion = -1;
   private cancelReason: string | null = null;
   private publishedState: JourneyState | null = null;
   private readonly notifier: JourneyNotifier;
@@ -221,6 +223,7 @@ class Journey {
 
   private async loop(): Promise<void> {
     for (;;) {
+      this.servedVersion = this.version;
       this.beforeCompletion();
       for (const key of this.runnable()) this.launch(key);
       this.refresh();
@@ -523,6 +526,17 @@ class Journey {
     if (!done()) throw ApplicationFailure.nonRetryable(this.closingRefusal(), 'JourneyClosing');
   }
 
+  /**
+   * Waits for the main loop's pass over the version an action made, so that its answer comes after
+   * the commands the change leads to. A reset reapplies an accepted Update and the signals after it in
+   * one task, live in the history's order and in replay with the Update last; an answer that did
+   * not wait would come before the loop's commands live and after them in replay, and the run
+   * would not replay (test/replay/resetAcrossWaive.test.ts).
+   */
+  private async untilServed(changed: number): Promise<void> {
+    await this.untilActed(() => this.servedVersion >= changed);
+  }
+
   private validateRetry(key: string): void {
     const step = this.knownStep(key);
     if (step.dependsOn && !this.dependencyMet(step))
@@ -554,9 +568,10 @@ class Journey {
       reason: reason ?? (fresh ? 'retried by an operator, with a fresh purchase' : 'retried by an operator'),
     });
     this.resetDependents(key);
-    this.version++;
+    const changed = ++this.version;
     try {
       await this.untilActed(() => step.attempt > before || this.cancelReason !== null);
+      await this.untilServed(changed);
     } finally {
       this.inFlight.delete(key);
     }
@@ -593,12 +608,13 @@ class Journey {
     Object.assign(step, { state: 'waived', reason: `waived: ${reason}`, actions: [] });
     const record = step.attempts[step.attempts.length - 1];
     if (record) Object.assign(record, { state: 'waived', reason: `waived: ${reason}` });
-    this.version++;
+    const changed = ++this.version;
     try {
       if (running) {
         running.cancel();
         await this.untilActed(() => this.scopes.get(key) !== running);
       }
+      await this.untilServed(changed);
     } finally {
       this.inFlight.delete(key);
     }

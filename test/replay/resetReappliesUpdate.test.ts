@@ -65,6 +65,11 @@ async function historyAfterReset(
   signalAfterUpdate: boolean,
 ): Promise<temporal.api.history.v1.IHistory> {
   const handle = await client.workflow.start(workflowType, { taskQueue, workflowId: `reset-update-${randomUUID()}` });
+  // The Update in a task of its own: sent before the first task is taken, it would share it.
+  await waitUntil(
+    'the probe starts',
+    async () => count(await typesOf(handle), EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) === 1,
+  );
   await handle.executeUpdate(changeUpdate);
   if (signalAfterUpdate) await handle.signal(changeSignal);
   const tasks = signalAfterUpdate ? 3 : 2;
