@@ -600,6 +600,10 @@ export class JourneyDriver {
           if (unknownOutcome) lookedAgain.add(need);
           outcome = await this.listedAction(first, s);
         }
+        // The read model catches up with an accepted action a moment after its answer (the journey
+        // writes it by activity), so the next read may still list it, and taking it again be refused.
+        // Refusals count from the last accepted action.
+        if (outcome.accepted) refusedFirst = 0;
         if (!outcome.accepted && outcome.outcome === 'refused') {
           // Refused against the status it was listed in? Read again: another signal may have moved the journey.
           const again = await this.status();
