@@ -5,8 +5,8 @@
  * read both from the environment (see testEnvironment.ts). Every run encrypts payloads under a key
  * of its own (PAYLOAD_ENCRYPTION_KEYS, inherited by the suites and by the processes they spawn), so
  * no test touches the checkout's .data key. With TEST_CASE_FILE_DATABASE_URL set (CI:
- * .ci/store-tests-on-postgres), the suites use that PostgreSQL as their case file instead of the
- * embedded PGlite.
+ * .ci/with-postgres), the suites use that PostgreSQL as their case file instead of the embedded
+ * PGlite.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,7 +1,7 @@
 /**
  * A throwaway PostgreSQL server in a temporary directory on a free port, for the fault suites
  * (which SIGKILL it and start it again on the same data and port, crash recovery included) and
- * the case file benchmark. Started the way `.ci/store-tests-on-postgres` starts one: Debian's
+ * the case file benchmark. Started the way `.ci/with-postgres` starts one: Debian's
  * server binaries, owned by the `postgres` user when running as root (the server refuses to run
  * as root). Never installs anything: without the binaries it throws, naming the package.
  */
@@ -37,7 +37,7 @@ function serverBin(): string {
   const latest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
   if (!latest)
     throw new Error(
-      `no PostgreSQL server binaries under ${POSTGRES_LIB}: install Debian's postgresql package (.ci/store-tests-on-postgres does)`,
+      `no PostgreSQL server binaries under ${POSTGRES_LIB}: install Debian's postgresql package (.ci/with-postgres does)`,
     );
   return path.join(POSTGRES_LIB, latest, 'bin');
 }
