@@ -97,9 +97,10 @@ const perMinute = (round: Round) => (round.journeyIds.length / round.seconds) * 
 /** Journeys per minute over all rounds together. */
 const overall = (rounds: Round[]) =>
   (rounds.reduce((n, r) => n + r.journeyIds.length, 0) / rounds.reduce((t, r) => t + r.seconds, 0)) * 60;
-/** The median round's journeys a minute (the upper middle one of an even count). */
-const medianPerMinute = (rounds: Round[]) =>
-  rounds.map(perMinute).sort((a, b) => a - b)[Math.floor(rounds.length / 2)] ?? 0;
+/** The middle value (the upper middle one of an even count). */
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+/** The median round's journeys a minute. */
+const medianPerMinute = (rounds: Round[]) => median(rounds.map(perMinute));
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
@@ -259,7 +260,6 @@ async function replayRounds(system: ReplaySet, baseline: ReplaySet): Promise<{ s
   for (let round = 0; round < ROUNDS; round++)
     for (const set of round % 2 === 0 ? [system, baseline] : [baseline, system])
       times[set.name as 'system' | 'baseline'].push(await replayCpuPerJourney(set));
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   const figures = { system: median(times.system), baseline: median(times.baseline) };
   const line = (name: 'system' | 'baseline', set: ReplaySet) =>
     `${name} ${figures[name].toFixed(0)} ms (${set.journeys} journeys, ${set.histories.length} histories; rounds ${times[name].map((t) => t.toFixed(0)).join(', ')})`;

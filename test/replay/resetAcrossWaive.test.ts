@@ -20,9 +20,9 @@ import { journeyStatusQuery, waiveStepUpdate, type JourneyStatus } from '../../c
 import { failureConverterPath } from '../../codec/dataConverter';
 import { testWorkflowBundle } from '../setup/testEnvironment';
 import { pendingIdvRequest, startJourneyLogic, type JourneyLogic } from '../support/journeyLogic';
+import { reapplied } from '../support/resetReapplied';
 import { waitUntil } from '../support/waitUntil';
 
-const EventType = temporal.api.enums.v1.EventType;
 type History = temporal.api.history.v1.IHistory;
 
 let logic: JourneyLogic;
@@ -122,14 +122,6 @@ async function resetToTheUpdate(handle: Journey): Promise<History> {
   const history = await reset.fetchHistory();
   await reset.terminate('test done').catch(() => undefined);
   return history;
-}
-
-/** The reapplied events of the new run's first new task, in order. */
-function reapplied(history: History): string[] {
-  const types = (history.events ?? []).map((event) => Number(event.eventType));
-  const failed = types.indexOf(EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
-  const scheduled = types.indexOf(EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, failed);
-  return types.slice(failed + 1, scheduled).map((t) => EventType[t]!.replace('EVENT_TYPE_WORKFLOW_EXECUTION_', ''));
 }
 
 test('reset to the task that accepted a waiver, with step reports after it, the new run replays', async () => {

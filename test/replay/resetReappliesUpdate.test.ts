@@ -18,6 +18,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { testTemporalConfig } from '../setup/testEnvironment';
 import { probeBundle } from '../support/probeBundle';
 import { changeSignal, changeUpdate } from '../support/resetUpdateProbe';
+import { reapplied } from '../support/resetReapplied';
 import { waitUntil } from '../support/waitUntil';
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -95,14 +96,6 @@ async function historyAfterReset(
   const history = await reset.fetchHistory();
   await reset.terminate('probe done');
   return history;
-}
-
-/** The reapplied events of the new run's first new task, in order. */
-function reapplied(history: temporal.api.history.v1.IHistory): string[] {
-  const types = (history.events ?? []).map((event) => Number(event.eventType));
-  const failed = types.indexOf(EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED);
-  const scheduled = types.indexOf(EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, failed);
-  return types.slice(failed + 1, scheduled).map((t) => EventType[t]!.replace('EVENT_TYPE_WORKFLOW_EXECUTION_', ''));
 }
 
 const replay = (history: temporal.api.history.v1.IHistory) =>
