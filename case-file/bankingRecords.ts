@@ -13,7 +13,7 @@ export async function writeBankAccount(
   balances: BankBalances,
   transactions: BankTransactions,
 ): Promise<void> {
-  const sealed = await sealJson(cipher, {
+  const sealed = sealJson(cipher, {
     bank_name: account.bank_name,
     account_name: account.account_name,
     sort_code: account.sort_code,
@@ -57,8 +57,8 @@ export async function writeTransactions(
 ): Promise<void> {
   if (transactions.length === 0) return;
   const column = <K extends keyof Transaction>(key: K) => transactions.map((t) => t[key]);
-  const sealed = await Promise.all(
-    transactions.map((t) => sealJson(cipher, { amount: t.amount, description: t.description, category: t.category })),
+  const sealed = transactions.map((t) =>
+    sealJson(cipher, { amount: t.amount, description: t.description, category: t.category }),
   );
   await client.query(
     `INSERT INTO ${table} (case_id, attempt_id, ${ownerColumn}, transaction_id, booking_date, currency, sealed)

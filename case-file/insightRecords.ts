@@ -12,7 +12,7 @@ export async function writeAffordabilityInsight(
   at: CaseFileAttempt,
   insight: AffordabilityInsight,
 ): Promise<void> {
-  const sealed = await sealJson(cipher, {
+  const sealed = sealJson(cipher, {
     monthly_income: insight.monthly_income,
     monthly_expenditure: insight.monthly_expenditure,
     monthly_disposable_income: insight.monthly_disposable_income,
@@ -49,7 +49,7 @@ export async function writeIncomeEmployerResult(
   at: CaseFileAttempt,
   result: IncomeEmployerResult,
 ): Promise<void> {
-  const sealed = await sealJson(cipher, {
+  const sealed = sealJson(cipher, {
     employer_name: result.employer_name,
     annual_income: result.annual_income,
     message: result.message,

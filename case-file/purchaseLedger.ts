@@ -77,8 +77,8 @@ export interface Intent {
 }
 
 /** A row as stored: the answer sealed (`sealed`, migration 011) or, written before, in `answer`. */
-const rowOf = async (cipher: FieldCipher, row: Record<string, unknown>): Promise<Purchase> =>
-  purchaseSchema.parse(await openRow(cipher, row));
+const rowOf = (cipher: FieldCipher, row: Record<string, unknown>): Purchase =>
+  purchaseSchema.parse(openRow(cipher, row));
 
 export async function readPurchase(
   client: PoolClient,
@@ -106,7 +106,7 @@ export async function recordIntent(
      ON CONFLICT (call_key) DO NOTHING RETURNING *`,
     [key.callKey, key.caseId, key.step, key.need, key.call, intent.kind, intent.subject, intent.fresh],
   );
-  if (inserted.rows[0]) return { purchase: await rowOf(cipher, inserted.rows[0]), recorded: true };
+  if (inserted.rows[0]) return { purchase: rowOf(cipher, inserted.rows[0]), recorded: true };
   return { purchase: (await readPurchase(client, cipher, intent.callKey)) as Purchase, recorded: false };
 }
 
@@ -124,7 +124,7 @@ export async function recordBought(
   providerId: string,
   answer: unknown,
 ): Promise<Purchase> {
-  const sealed = await sealJson(cipher, { answer: answer ?? null });
+  const sealed = sealJson(cipher, { answer: answer ?? null });
   const { rows } = await client.query(
     `UPDATE purchases SET state = 'bought', provider_id = $2, sealed = $3, answer = NULL,
        settled_at = clock_timestamp(), evidence = NULL
@@ -195,5 +195,5 @@ export async function casePurchases(client: PoolClient, cipher: FieldCipher, cas
   const { rows } = await client.query('SELECT * FROM purchases WHERE case_id = $1 ORDER BY intended_at, call_key', [
     caseId,
   ]);
-  return Promise.all(rows.map((row: Record<string, unknown>) => rowOf(cipher, row)));
+  return rows.map((row: Record<string, unknown>) => rowOf(cipher, row));
 }

@@ -7,21 +7,21 @@ import type { FieldCipher } from './fieldCipher';
 
 type Row = Record<string, unknown>;
 
-export async function sealJson(cipher: FieldCipher, value: unknown): Promise<Buffer> {
+export function sealJson(cipher: FieldCipher, value: unknown): Buffer {
   return cipher.seal(Buffer.from(JSON.stringify(value), 'utf8'));
 }
 
-export async function openJson(cipher: FieldCipher, sealed: Buffer): Promise<unknown> {
-  return JSON.parse((await cipher.open(sealed)).toString('utf8')) as unknown;
+export function openJson(cipher: FieldCipher, sealed: Buffer): unknown {
+  return JSON.parse(cipher.open(sealed).toString('utf8')) as unknown;
 }
 
 /** The row with its sealed fields in place of the NULL plain columns, and without `sealed`. */
-export async function openRow<T extends object>(cipher: FieldCipher, row: T): Promise<T> {
+export function openRow<T extends object>(cipher: FieldCipher, row: T): T {
   const { sealed, ...plain } = row as Row;
   if (!Buffer.isBuffer(sealed)) return plain as T;
-  return { ...plain, ...((await openJson(cipher, sealed)) as Row) } as T;
+  return { ...plain, ...(openJson(cipher, sealed) as Row) } as T;
 }
 
-export function openRows<T extends object>(cipher: FieldCipher, rows: readonly T[]): Promise<T[]> {
-  return Promise.all(rows.map((row) => openRow(cipher, row)));
+export function openRows<T extends object>(cipher: FieldCipher, rows: readonly T[]): T[] {
+  return rows.map((row) => openRow(cipher, row));
 }

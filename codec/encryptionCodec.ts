@@ -5,9 +5,10 @@
  * authentication rather than decrypting under the wrong key. Payloads that are not encrypted (the
  * `json/plain` histories written before encryption) pass through decode unchanged.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { ivSource } from './ivSource';
 import type { PayloadKey, PayloadKeys } from './payloadKeySchema';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -22,6 +23,7 @@ export class PayloadDecryptionError extends Error {
 export class EncryptionCodec implements PayloadCodec {
   private readonly encrypting: PayloadKey;
   private readonly byId: ReadonlyMap<string, PayloadKey>;
+  private readonly nextIv = ivSource(IV_BYTES);
 
   constructor(keys: PayloadKeys) {
     this.encrypting = keys[0];
@@ -36,9 +38,10 @@ export class EncryptionCodec implements PayloadCodec {
     return payloads.map((payload) => (isEncrypted(payload) ? this.decrypt(payload) : payload));
   }
 
-  private encrypt(payload: Payload): Payload {
+  /** Encrypts at once: the case file seals thousands of values a write, without a promise each. */
+  encrypt(payload: Payload): Payload {
     const { id, key } = this.encrypting;
-    const iv = randomBytes(IV_BYTES);
+    const iv = this.nextIv();
     const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(id, 'utf8'));
     const plaintext = temporal.api.common.v1.Payload.encode(payload).finish();
     const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
@@ -48,7 +51,8 @@ export class EncryptionCodec implements PayloadCodec {
     };
   }
 
-  private decrypt(payload: Payload): Payload {
+  /** Decrypts at once (the case file opens its sealed values without a promise each). */
+  decrypt(payload: Payload): Payload {
     const id = metadataText(payload, KEY_ID_METADATA);
     if (id === undefined) throw new PayloadDecryptionError(`an encrypted payload has no ${KEY_ID_METADATA} metadata`);
     const entry = this.byId.get(id);

@@ -3,6 +3,7 @@
  * records its key id, opens under any configured key after a rotation, and an altered value or an
  * unknown key id is refused rather than read.
  */
+import { temporal } from '@temporalio/proto';
 import { payloadKeyCipher } from '../../case-file/fieldCipher';
 import { generatePayloadKey } from '../../codec/payloadKeys';
 
@@ -10,26 +11,40 @@ const plaintext = Buffer.from('Ada Lovelace, sort code 12-34-56');
 const old = generatePayloadKey('old-key');
 const current = generatePayloadKey('current-key');
 
-test('a sealed value hides its plaintext and opens again', async () => {
+test('a sealed value hides its plaintext and opens again', () => {
   const cipher = payloadKeyCipher([old]);
-  const sealed = await cipher.seal(plaintext);
+  const sealed = cipher.seal(plaintext);
   expect(sealed.includes(plaintext)).toBe(false);
   expect(sealed.includes(Buffer.from('old-key'))).toBe(true);
-  expect(await cipher.open(sealed)).toEqual(plaintext);
+  expect(cipher.open(sealed)).toEqual(plaintext);
 });
 
-test('after a rotation, values sealed with the old key open and new ones use the current key', async () => {
-  const sealedBefore = await payloadKeyCipher([old]).seal(plaintext);
+test('after a rotation, values sealed with the old key open and new ones use the current key', () => {
+  const sealedBefore = payloadKeyCipher([old]).seal(plaintext);
   const rotated = payloadKeyCipher([current, old]);
-  expect(await rotated.open(sealedBefore)).toEqual(plaintext);
-  const sealedAfter = await rotated.seal(plaintext);
+  expect(rotated.open(sealedBefore)).toEqual(plaintext);
+  const sealedAfter = rotated.seal(plaintext);
   expect(sealedAfter.includes(Buffer.from('current-key'))).toBe(true);
-  await expect(payloadKeyCipher([old]).open(sealedAfter)).rejects.toThrow(/current-key.*not among the configured keys/);
+  expect(() => payloadKeyCipher([old]).open(sealedAfter)).toThrow(/current-key.*not among the configured keys/);
 });
 
-test('an altered value is refused', async () => {
+test('an altered value is refused', () => {
   const cipher = payloadKeyCipher([current]);
-  const sealed = await cipher.seal(plaintext);
+  const sealed = cipher.seal(plaintext);
   sealed[sealed.length - 1]! ^= 1;
-  await expect(cipher.open(sealed)).rejects.toThrow(/failed authentication/);
+  expect(() => cipher.open(sealed)).toThrow(/failed authentication/);
 });
+
+test('thousands of values sealed at once each have a nonce of their own, across nonce blocks', () => {
+  const cipher = payloadKeyCipher([current]);
+  const sealed = Array.from({ length: 2_000 }, () => cipher.seal(plaintext));
+  // Each sealed value carries its 12-byte nonce at the start of the encrypted payload's data.
+  const nonces = new Set(sealed.map((value) => nonceOf(value)));
+  expect(nonces.size).toBe(sealed.length);
+  expect(sealed.every((value) => cipher.open(value).equals(plaintext))).toBe(true);
+});
+
+function nonceOf(sealed: Buffer): string {
+  const { data } = temporal.api.common.v1.Payload.decode(sealed);
+  return Buffer.from(data!).subarray(0, 12).toString('hex');
+}
