@@ -28,8 +28,8 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // jest loads its configuration, and the list of which test runs where, as CommonJS.
-    files: ['jest.config.js', 'test/setup/testRuns.js'],
+    // jest loads its configuration, the list of which test runs where and its sequencer as CommonJS.
+    files: ['jest.config.js', 'test/setup/testRuns.js', 'test/setup/longSuitesFirst.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

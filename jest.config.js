@@ -31,6 +31,7 @@ module.exports = {
   // one, under 6 with two). The fault suites too: each kills only servers it started itself (the
   // shared dev server is never killed), and two at a time took 11 minutes against 20 in band.
   maxWorkers: 2,
+  testSequencer: '<rootDir>/test/setup/longSuitesFirst.js',
   // A worker that has run a file with a Temporal worker keeps 20-40 MB of it that no collection
   // frees (measured with --expose-gc --logHeapUsage: 690 and 940 MB held after 57 files each), and
   // a process that large takes longer to exit than the 500 ms Jest allows ("A worker process has

@@ -29,17 +29,36 @@ const capabilityPaths = {
 const testRoot = path.join(__dirname, '..');
 
 /**
- * End-to-end suites a run leaves out (E2E_LEAVE_OUT, paths under test/, comma-separated): CI leaves
- * out the case API's contract, which its fault run covers at a larger size.
+ * Paths under test/ (files or folders, comma-separated) that an environment variable names; a path
+ * that does not exist is an error naming it.
  */
-const leftOut = (process.env.E2E_LEAVE_OUT ?? '')
-  .split(',')
-  .map((file) => file.trim())
-  .filter((file) => file !== '');
-for (const file of leftOut)
-  if (!fs.existsSync(path.join(testRoot, file)))
+function pathsIn(variable, example) {
+  const paths = (process.env[variable] ?? '')
+    .split(',')
+    .map((file) => file.trim().replace(/\/$/, ''))
+    .filter((file) => file !== '');
+  for (const file of paths)
+    if (!fs.existsSync(path.join(testRoot, file)))
+      throw new Error(`${variable} names ${file}: expected a path under test/, such as ${example}`);
+  return paths;
+}
+
+/**
+ * End-to-end suites a run leaves out (E2E_LEAVE_OUT): CI leaves out the case API's contract, which
+ * its fault run covers at a larger size.
+ */
+const leftOut = pathsIn('E2E_LEAVE_OUT', 'api/caseApiContract.test.ts');
+/**
+ * Suites of `npm test` that an end-to-end run takes too (E2E_ALSO: a fast folder or a capability
+ * path): CI runs the case file store's tests and a journey through every step on PostgreSQL within
+ * its end-to-end run there, sharing its start-up and its two workers.
+ */
+const also = pathsIn('E2E_ALSO', 'case-file');
+for (const file of also)
+  if (!fastFolders.includes(file) && !Object.values(capabilityPaths).includes(file))
     throw new Error(
-      `E2E_LEAVE_OUT names ${file}: expected a test file's path under test/, such as api/caseApiContract.test.ts`,
+      `E2E_ALSO names ${file}, which npm test does not run: expected one of its folders ` +
+        `(${fastFolders.join(', ')}) or capability paths (${Object.values(capabilityPaths).join(', ')})`,
     );
 const inTest = (relative) => `<rootDir>/test/${relative}`;
 
@@ -54,8 +73,10 @@ module.exports = {
   e2e: {
     match: [inTest('**/*.test.ts')],
     ignore: [
-      ...fastFolders.map((folder) => inTest(`${folder}/`)),
-      ...[...Object.values(capabilityPaths), ...leftOut].map((file) => inTest(file.replace(/\./g, '\\.'))),
+      ...fastFolders.filter((folder) => !also.includes(folder)).map((folder) => inTest(`${folder}/`)),
+      ...[...Object.values(capabilityPaths).filter((file) => !also.includes(file)), ...leftOut].map((file) =>
+        inTest(file.replace(/\./g, '\\.')),
+      ),
       inTest('faults/'),
     ],
   },

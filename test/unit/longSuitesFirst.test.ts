@@ -1,0 +1,39 @@
+/**
+ * Jest's workers take the longest suites first (test/setup/longSuitesFirst.js): in a clean clone,
+ * with no durations cached, the fault and end-to-end runs start with them, in the listed order.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../..');
+
+async function listed(suite: 'e2e' | 'faults'): Promise<string[]> {
+  const { stdout } = await run(process.execPath, [require.resolve('jest/bin/jest'), '--listTests'], {
+    cwd: root,
+    env: { ...process.env, JOURNEYS_SUITE: suite },
+  });
+  return stdout
+    .trim()
+    .split('\n')
+    .map((file) => path.relative(path.join(root, 'test'), file));
+}
+
+test('the fault run starts with the balancer outage and the operator model, side by side', async () => {
+  const order = await listed('faults');
+  expect(order.slice(0, 3)).toEqual([
+    'faults/bridgeBehindBalancer.test.ts',
+    'faults/operatorModel.test.ts',
+    'faults/providerOutage.test.ts',
+  ]);
+  expect(order).toContain('faults/workerKilled.test.ts');
+});
+
+test('the end-to-end run starts with its longest suites, and takes every other one after them', async () => {
+  const order = await listed('e2e');
+  expect(order.slice(0, 2)).toEqual(['workflows/purchaseRecorded.test.ts', 'workflows/operatorActions.test.ts']);
+  expect(order.indexOf('e2e/npmStartStops.test.ts')).toBe(5);
+  expect(new Set(order).size).toBe(order.length);
+  expect(order).toContain('e2e/bridgeIsolation.test.ts');
+});
