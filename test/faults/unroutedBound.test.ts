@@ -7,9 +7,10 @@
  * nothing but time; its own bounds, the spread and the trimmed payload, are tested in
  * test/unit/bridgeUnroutedShards.test.ts and test/e2e/bridgeUnrouted.test.ts).
  *
- * In the fault suite, not in `npm test`: 10,000 signals into one workflow took about 75 s, and twice
- * (of four runs, on a loaded machine) the worker's workflow thread died with Node's "async hook
- * stack has become corrupted", which ends the whole jest process. Under investigation.
+ * In the fault suite, not in `npm test`: 10,000 signals into one workflow take 75 to 110 s. In two of
+ * its first four runs, on a loaded machine, the worker's workflow thread died with Node's "async
+ * hook stack has become corrupted", which ends the whole jest process. Its cause is not known; the
+ * fault runs of CI since have not shown it.
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
