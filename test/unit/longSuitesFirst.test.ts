@@ -1,6 +1,6 @@
 /**
  * Jest's workers take the longest suites first (test/setup/longSuitesFirst.js): in a clean clone,
- * with no durations cached, the fault and end-to-end runs start with them, in the listed order.
+ * with no durations cached, the end-to-end and fault runs start with them, in the listed order.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -20,12 +20,12 @@ async function listed(suite: 'e2e' | 'faults'): Promise<string[]> {
     .map((file) => path.relative(path.join(root, 'test'), file));
 }
 
-test('the fault run starts with the balancer outage and the operator model, side by side', async () => {
+test('the fault run starts with the provider outage beside the balancer outage, the operator model after', async () => {
   const order = await listed('faults');
   expect(order.slice(0, 3)).toEqual([
+    'faults/providerOutage.test.ts',
     'faults/bridgeBehindBalancer.test.ts',
     'faults/operatorModel.test.ts',
-    'faults/providerOutage.test.ts',
   ]);
   expect(order).toContain('faults/workerKilled.test.ts');
 });
