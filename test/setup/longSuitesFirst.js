@@ -25,6 +25,8 @@ const longSuites = [
   'faults/operatorModel.test.ts',
   'faults/caseApiContract.test.ts',
   'faults/unroutedBound.test.ts',
+  'faults/bridgeFuzz.test.ts',
+  'faults/lookingCostsNothingForAMinute.test.ts',
   // JOURNEYS_SUITE=e2e.
   'workflows/purchaseRecorded.test.ts',
   'workflows/operatorActions.test.ts',
