@@ -2,23 +2,9 @@
  * Jest's workers take the longest suites first (test/setup/longSuitesFirst.js): in a clean clone,
  * with no durations cached, the end-to-end and fault runs start with them, in the listed order.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { listedSuites } from '../support/listedSuites';
 
-const run = promisify(execFile);
-const root = path.resolve(__dirname, '../..');
-
-async function listed(suite: 'e2e' | 'faults'): Promise<string[]> {
-  const { stdout } = await run(process.execPath, [require.resolve('jest/bin/jest'), '--listTests'], {
-    cwd: root,
-    env: { ...process.env, JOURNEYS_SUITE: suite },
-  });
-  return stdout
-    .trim()
-    .split('\n')
-    .map((file) => path.relative(path.join(root, 'test'), file));
-}
+const listed = (suite: 'e2e' | 'faults') => listedSuites({ JOURNEYS_SUITE: suite });
 
 test('the fault run starts with the provider outage beside the balancer outage, the operator model after', async () => {
   const order = await listed('faults');

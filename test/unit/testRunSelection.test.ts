@@ -3,23 +3,9 @@
  * case API's contract out (E2E_LEAVE_OUT) and takes the case file store's tests and the journey
  * through every step in (E2E_ALSO); a name that is not a suite of the right run is refused, naming it.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { listedSuites } from '../support/listedSuites';
 
-const run = promisify(execFile);
-const root = path.resolve(__dirname, '../..');
-
-async function listed(env: Record<string, string>): Promise<string[]> {
-  const { stdout } = await run(process.execPath, [require.resolve('jest/bin/jest'), '--listTests'], {
-    cwd: root,
-    env: { ...process.env, JOURNEYS_SUITE: 'e2e', ...env },
-  });
-  return stdout
-    .trim()
-    .split('\n')
-    .map((file) => path.relative(path.join(root, 'test'), file));
-}
+const listed = (env: Record<string, string>) => listedSuites({ JOURNEYS_SUITE: 'e2e', ...env });
 
 test("CI's end-to-end run: the contract left out, the case file store and the whole journey taken in", async () => {
   const plain = await listed({});
