@@ -20,6 +20,8 @@ export interface BridgeProcessOptions {
   logFile: string;
   /** More of the bridge's variables (BRIDGE_LOG_LEVEL, BRIDGE_SIGNAL_TIMEOUT_MS, …). */
   env?: Record<string, string>;
+  /** Node arguments (`--cpu-prof`, …). */
+  nodeArgs?: string[];
 }
 
 export async function startBridgeProcess(options: BridgeProcessOptions): Promise<BridgeProcess> {
@@ -36,6 +38,7 @@ export async function startBridgeProcess(options: BridgeProcessOptions): Promise
     },
     logFile: options.logFile,
     name: 'bridge',
+    nodeArgs: options.nodeArgs,
   });
   return { url: `${started.baseUrl}/webhooks`, pid: started.pid, stop: () => started.stop() };
 }

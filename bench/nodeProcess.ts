@@ -32,6 +32,8 @@ export interface NodeProcessOptions {
   logFile: string;
   /** What it is, for the errors. */
   name: string;
+  /** Node arguments for this process, beside BENCH_BRIDGE_NODE_ARGS (`--cpu-prof`, …). */
+  nodeArgs?: string[];
 }
 
 export async function startNodeProcess(options: NodeProcessOptions): Promise<NodeProcess> {
@@ -40,7 +42,7 @@ export async function startNodeProcess(options: NodeProcessOptions): Promise<Nod
   const log = openSync(options.logFile, 'a');
   const child = spawn(
     process.execPath,
-    [...EXTRA_NODE_ARGS, '--import', 'tsx', path.join(projectRoot, options.script)],
+    [...EXTRA_NODE_ARGS, ...(options.nodeArgs ?? []), '--import', 'tsx', path.join(projectRoot, options.script)],
     {
       cwd: projectRoot,
       env: { ...process.env, ...options.env, [options.portVariable]: String(port) },

@@ -1,13 +1,13 @@
 /**
  * The baseline's worker: the workflows of baselineWorkflows.ts, bundled on their own, on a task
- * queue of their own, on the same dev server as the real worker and with its settings. The real
- * worker of `startStack` is created with the SDK's defaults (no tuning), and so is this one;
- * `workerSettings` prints both so a difference shows. Payloads are not encrypted here: the codec
- * is this project's cost, not Temporal's.
+ * queue of their own, on the same dev server as the real worker and with its tuning (the worker
+ * process's WORKER_* settings, worker/workerConfig.ts); `workerSettings` prints them. Payloads are
+ * not encrypted here: the codec is this project's cost, not Temporal's.
  */
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { temporalConnectionOptions, type TemporalConfig } from '../../config/temporalConfig';
+import type { WorkerTuning } from '../../worker/workerConfig';
 import { createBaselineActivities } from './baselineActivities';
 
 export const BASELINE_TASK_QUEUE = 'bench-throughput-baseline';
@@ -18,7 +18,7 @@ export interface BaselineWorker {
   stop(): Promise<void>;
 }
 
-export async function startBaselineWorker(temporal: TemporalConfig): Promise<BaselineWorker> {
+export async function startBaselineWorker(temporal: TemporalConfig, tuning?: WorkerTuning): Promise<BaselineWorker> {
   const options = temporalConnectionOptions(temporal);
   const connection = await Connection.connect(options);
   const client = new Client({ connection, namespace: temporal.namespace });
@@ -29,6 +29,7 @@ export async function startBaselineWorker(temporal: TemporalConfig): Promise<Bas
     taskQueue: BASELINE_TASK_QUEUE,
     workflowsPath: require.resolve('./baselineWorkflows'),
     activities: createBaselineActivities(client, BASELINE_TASK_QUEUE),
+    ...tuning,
   });
   const done = worker.run();
   return {

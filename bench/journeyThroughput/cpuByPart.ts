@@ -55,7 +55,7 @@ const PARTS: [string, (frame: Frame) => boolean][] = [
   ['webhook bridge', (f) => f.url.includes('/webhook-bridge/')],
   ['payload codec', (f) => f.url.includes('/codec/')],
   ['activities and provider client', (f) => /\/activities\/|\/provider\/|\/case-events\//.test(f.url)],
-  ['workflow code and the SDK in the sandbox (named frames)', (f) => f.url.includes('workflow-bundle-')],
+  ['workflow code and the SDK in the sandbox (named frames)', (f) => /workflow-bundle[-.]/.test(f.url)],
   // V8 charges much of the sandboxed code's time to the call that enters the context.
   [
     'workflow sandbox: running in the V8 context (vm runInContext)',

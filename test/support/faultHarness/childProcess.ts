@@ -22,14 +22,18 @@ export function killChildren(): void {
   for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-/** Starts `script` (relative to the project root) and resolves once its output contains `ready`. */
+/**
+ * Starts `script` (relative to the project root), node given `nodeArgs` too (`--cpu-prof`, …), and
+ * resolves once its output contains `ready`.
+ */
 export async function startChild(
   script: string,
   env: Record<string, string>,
   ready: string,
   timeoutMs = 120_000,
+  nodeArgs: string[] = [],
 ): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(projectRoot, script)], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(projectRoot, script)], {
     cwd: projectRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
