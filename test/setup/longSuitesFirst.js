@@ -18,14 +18,18 @@ const Sequencer = require('@jest/test-sequencer').default;
  */
 const longSuites = [
   // JOURNEYS_SUITE=faults. The provider outage's suite times a call budget running out, so it
-  // runs first, beside the balancer's suite (most of which is an idle 2-minute Temporal outage),
-  // and never beside the operator model, whose replay of every journey run takes the CPU.
+  // runs first and never beside the operator model, whose replay of every journey run takes the
+  // CPU. Beside it: the balancer's suite (most of it an idle 2-minute Temporal outage), or where a
+  // run leaves that out (CI runs it beside the end-to-end run), three shorter suites that together
+  // outlast it.
   'faults/providerOutage.test.ts',
   'faults/bridgeBehindBalancer.test.ts',
+  'faults/bridgeFuzz.test.ts',
+  'faults/embeddedCaseFileKilled.test.ts',
+  'faults/querySplitsTask.test.ts',
   'faults/operatorModel.test.ts',
   'faults/caseApiContract.test.ts',
   'faults/unroutedBound.test.ts',
-  'faults/bridgeFuzz.test.ts',
   'faults/lookingCostsNothingForAMinute.test.ts',
   // JOURNEYS_SUITE=e2e.
   'workflows/purchaseRecorded.test.ts',
