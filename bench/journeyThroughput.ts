@@ -81,7 +81,7 @@ const TARGET = 1.25;
  */
 const PROFILE_DIR = process.env.BENCH_THROUGHPUT_PROFILE_DIR;
 const childNodeArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-const profiled = PROFILE_DIR !== undefined || process.execArgv.some((arg) => arg.startsWith('--cpu-prof'));
+const profiled = PROFILE_DIR !== undefined;
 
 interface Round {
   journeyIds: string[];

@@ -1,10 +1,11 @@
 /**
  * Where a throughput round's time goes, part by part, read from V8 CPU profiles: where
- * the time beyond the baseline's goes. Run the benchmark under `node --cpu-prof`;
- * it prints each round's window, and this reads every thread's profile (the main thread: stack,
- * activities, simulator, bridge, case file; the workers' workflow threads) within those windows:
+ * the time beyond the baseline's goes. With BENCH_THROUGHPUT_PROFILE_DIR set, the benchmark runs
+ * the project's processes and the baseline's under `node --cpu-prof` and prints each round's
+ * window; this reads every thread's profile (each process's main thread, the worker's workflow
+ * threads) within those windows:
  *
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/journeyThroughput.ts | tee /tmp/tp.log
+ *   BENCH_THROUGHPUT_PROFILE_DIR=/tmp/prof npx tsx bench/journeyThroughput.ts | tee /tmp/tp.log
  *   npx tsx bench/throughputCpuByPart.ts /tmp/prof /tmp/tp.log
  *
  * A sample is charged to the part of the innermost frame that names one (a PGlite call made by the
@@ -46,7 +47,8 @@ type Frame = CpuProfile['nodes'][number]['callFrame'];
 
 /** Parts by where their code lives; the first that matches a frame names it. */
 const PARTS: [string, (frame: Frame) => boolean][] = [
-  ['case file: PGlite (PostgreSQL in WASM)', (f) => /@electric-sql\/pglite|^wasm:/.test(f.url)],
+  // WASM frames name no part: a PGlite call's belong to PGlite's caller, an HTTP parse (undici) to fetch's.
+  ['case file: PGlite (PostgreSQL in WASM)', (f) => f.url.includes('@electric-sql/pglite')],
   [
     'case file: pg driver and SQL',
     (f) => /node_modules\/(pg|pg-protocol|pg-pool|pg-types)\/|\/case-file\//.test(f.url),
