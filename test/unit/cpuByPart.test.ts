@@ -1,8 +1,9 @@
 /**
  * Reading bench:throughput's CPU profiles by part (bench/journeyThroughput/cpuByPart.ts): only the
  * samples inside a round's window count, idle ones never, a sample goes to the innermost frame
- * that names a part (the PGlite call under a case-file write is PGlite's), and the time is per
- * journey over all rounds of a kind and all threads.
+ * that names a part (the PGlite call under a case-file write is PGlite's; WASM code is its
+ * caller's, PGlite's or an HTTP parse's), and the time is per journey over all rounds of a kind and
+ * all threads.
  */
 import {
   busyByPart,
@@ -18,11 +19,12 @@ const frame = (id: number, functionName: string, url: string, children: number[]
   children,
 });
 
-/** root → case-file write → PGlite; root → workflow bundle; root → idle. */
+/** root → case-file write → PGlite → its WASM; root → workflow bundle; root → idle. */
 const profile: CpuProfile = {
   nodes: [
     frame(1, '(root)', '', [2, 4, 5, 6]),
-    frame(2, 'writeJourneyState', 'file:///work/main/case-file/caseReadModel.ts', [3]),
+    frame(2, 'writeJourneyState', 'file:///work/main/case-file/caseReadModel.ts', [7]),
+    frame(7, 'invoke_vii', 'file:///work/main/node_modules/@electric-sql/pglite/dist/index.cjs', [3]),
     frame(3, 'wasm-function[12]', 'wasm://wasm/022aac12'),
     frame(4, 'loop', 'file:///tmp/workflow-bundle-5f6bd9a6.js'),
     frame(5, '(idle)', ''),
@@ -59,4 +61,19 @@ test('per journey over every round of a kind, every thread; windows read back fr
   // Baseline: garbage collection at 1,500 and PGlite at 1,600, twice, over 1 journey.
   expect(byKind.get('baseline')?.get('case file: PGlite (PostgreSQL in WASM)')).toBeCloseTo(0.2);
   expect(byKind.get('baseline')?.get('garbage collection')).toBeCloseTo(0.2);
+});
+
+test("WASM under fetch is the HTTP parser's caller's, not PGlite's", () => {
+  const http: CpuProfile = {
+    nodes: [
+      frame(1, '(root)', '', [2]),
+      frame(2, 'createCreditReport', 'file:///work/main/activities/creditReportActivities.ts', [3]),
+      frame(3, 'fetch', 'node:internal/deps/undici/undici', [4]),
+      frame(4, 'wasm-function[7]', 'wasm://wasm/00a1b2c3'),
+    ],
+    startTime: 0,
+    samples: [4],
+    timeDeltas: [100],
+  };
+  expect(Object.fromEntries(busyByPart(http, 0, 1_000))).toEqual({ 'activities and provider client': 100 });
 });
