@@ -20,8 +20,8 @@ const longSuites = [
   // JOURNEYS_SUITE=faults. The provider outage's suite times a call budget running out, so it
   // runs first and never beside the operator model, whose replay of every journey run takes the
   // CPU. Beside it: the balancer's suite (most of it an idle 2-minute Temporal outage), or where a
-  // run leaves that out (CI runs it beside the end-to-end run, .ci/run), three shorter suites that
-  // together outlast it.
+  // run leaves that out (CI runs it beside the end-to-end run), three shorter suites that together
+  // outlast it.
   'faults/providerOutage.test.ts',
   'faults/bridgeBehindBalancer.test.ts',
   'faults/bridgeFuzz.test.ts',
