@@ -14,7 +14,7 @@ import { connectTemporalClient } from '../../client/temporalClient';
 import { journeyWorkflowId, journeyWorkflowType } from '../../client/journeyMessages';
 import { readPayloadKeys } from '../../codec/payloadKeys';
 import { testCaseFileUrl, testTemporalConfig } from '../setup/testEnvironment';
-import { markedProcesses, newProcessMarker, PROCESS_MARKER } from '../support/markedProcesses';
+import { newProcessMarker, processesLeftAfter, PROCESS_MARKER } from '../support/markedProcesses';
 import { waitUntil } from '../support/waitUntil';
 
 const root = path.resolve(__dirname, '../..');
@@ -95,7 +95,7 @@ async function stopWith(
 }
 
 async function noneLeft(spawned: Spawned): Promise<void> {
-  await waitUntil('no process left', () => markedProcesses(spawned.marker).length === 0, { timeoutMs: 1_000 });
+  expect(await processesLeftAfter(spawned.marker, 1_000)).toEqual([]);
   await spawned.closed;
 }
 

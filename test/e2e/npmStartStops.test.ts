@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../cli/freePort';
-import { markedProcesses, newProcessMarker, PROCESS_MARKER } from '../support/markedProcesses';
+import { markedProcesses, newProcessMarker, processesLeftAfter, PROCESS_MARKER } from '../support/markedProcesses';
 import { waitUntil } from '../support/waitUntil';
 
 const root = path.resolve(__dirname, '../..');
@@ -71,7 +71,7 @@ test.each(stops)(
       stopped: true,
       withinASecond: true,
     });
-    await waitUntil('no process left', () => markedProcesses(marker).length === 0, { timeoutMs: 1_000 });
+    expect(await processesLeftAfter(marker, 1_000)).toEqual([]);
   },
   300_000,
 );

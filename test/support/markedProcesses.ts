@@ -28,3 +28,26 @@ export function markedProcesses(marker: string): number[] {
   }
   return pids;
 }
+
+/** A process's command line, for a failure that names what was left running. */
+export function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim().slice(0, 200);
+  } catch {
+    return '(gone)';
+  }
+}
+
+/**
+ * Waits up to `withinMs` for every marked process to end; answers the command lines of those
+ * still running then (none: an empty list).
+ */
+export async function processesLeftAfter(marker: string, withinMs: number): Promise<string[]> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const left = markedProcesses(marker);
+    if (left.length === 0) return [];
+    if (Date.now() >= deadline) return left.map((pid) => `${pid} ${commandOf(pid)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
