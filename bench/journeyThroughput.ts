@@ -34,7 +34,8 @@
  * the LOS's calls) and of the dev server, and how busy all of them kept the cores.
  * Then round 1's histories, the system's and the baseline's, are replayed in this process, ROUNDS
  * times each way (journeyThroughput/replayCpu.ts): the CPU per journey of the workflow code and the
- * SDK around it, with nothing else on the cores, reported beside the baseline's.
+ * SDK around it, with nothing else on the cores, reported beside the baseline's; then again
+ * without the SDK's stack-trace hook (journeyThroughput/stackTraceHook.ts), which is most of it.
  * Exits 1 when the CPU ratio is over TARGET.
  */
 import os from 'node:os';
@@ -64,6 +65,7 @@ import {
 } from './journeyThroughput/journeyShape';
 import { describeTimeSpent, type TimeSpent } from './journeyThroughput/timeSpent';
 import { replayCpuPerJourney, type KeptHistory, type ReplaySet } from './journeyThroughput/replayCpu';
+import { removeStackTraceHook } from './journeyThroughput/stackTraceHook';
 import { cpuMeter } from './cpuMeter';
 import { monotonicUs, windowLine, type ProfileWindow } from './journeyThroughput/cpuByPart';
 import { exitWhenDone } from './exitWhenDone';
@@ -278,7 +280,11 @@ async function bundle(workflows: string, failureConverter?: string): Promise<str
  * Round 1's histories replayed in this process (replayCpu.ts), each side ROUNDS times, alternating:
  * the workflows' own CPU per journey, the median each way.
  */
-async function replayRounds(system: ReplaySet, baseline: ReplaySet): Promise<{ system: number; baseline: number }> {
+async function replayRounds(
+  system: ReplaySet,
+  baseline: ReplaySet,
+  label: string,
+): Promise<{ system: number; baseline: number }> {
   const times: { system: number[]; baseline: number[] } = { system: [], baseline: [] };
   for (let round = 0; round < ROUNDS; round++)
     for (const set of round % 2 === 0 ? [system, baseline] : [baseline, system])
@@ -287,7 +293,7 @@ async function replayRounds(system: ReplaySet, baseline: ReplaySet): Promise<{ s
   const line = (name: 'system' | 'baseline', set: ReplaySet) =>
     `${name} ${figures[name].toFixed(0)} ms (${set.journeys} journeys, ${set.histories.length} histories; rounds ${times[name].map((t) => t.toFixed(0)).join(', ')})`;
   console.log(
-    `the workflows' own CPU per journey, round 1's histories replayed in this process: ${line('system', system)}; ${line('baseline', baseline)}; the journey's extra ${(figures.system - figures.baseline).toFixed(0)} ms`,
+    `the workflows' own CPU per journey, ${label}: ${line('system', system)}; ${line('baseline', baseline)}; the journey's extra ${(figures.system - figures.baseline).toFixed(0)} ms`,
   );
   return figures;
 }
@@ -374,7 +380,7 @@ async function main(): Promise<void> {
       for (const side of pair % 2 === 0 ? [baselineTurn, system] : [system, baselineTurn]) await side();
     }
     await player.stop();
-    const replayed = await replayRounds(
+    const replaySets = [
       {
         name: 'system',
         code: systemCode,
@@ -388,7 +394,10 @@ async function main(): Promise<void> {
         histories: historiesOf(baselineKept, baselineRuns),
         journeys: baselineRuns.length,
       },
-    );
+    ] as const;
+    const replayed = await replayRounds(...replaySets, "round 1's histories replayed in this process");
+    removeStackTraceHook();
+    const withoutHook = await replayRounds(...replaySets, "the same, without the SDK's stack-trace hook");
 
     console.log(shapeTable(shapeFigures(realRuns), shapeFigures(baselineRuns)));
     console.log("where the system's time went in round 1 (from history event times; overlapping, largest first):");
@@ -435,6 +444,16 @@ async function main(): Promise<void> {
       baseline: Math.round(replayed.baseline),
       baselineName: 'baseline workflows of the same shape, replayed',
       ratio: Math.round((replayed.system / replayed.baseline) * 100) / 100,
+      target: 'none',
+      pass: null,
+    });
+    reportResult({
+      name: "journey workflow code CPU (replay, without the SDK's stack-trace hook)",
+      figure: Math.round(withoutHook.system),
+      unit: 'ms/journey',
+      baseline: Math.round(withoutHook.baseline),
+      baselineName: 'baseline workflows of the same shape, replayed without the hook',
+      ratio: Math.round((withoutHook.system / withoutHook.baseline) * 100) / 100,
       target: 'none',
       pass: null,
     });
