@@ -181,16 +181,30 @@ function handledAt(events: Event[], name: string): number {
   return timeOf(events.find((e) => idOf(e) > idOf(signal) && e.workflowTaskCompletedEventAttributes)!);
 }
 const GRACE_MS = 250;
-/** The event that closed the poll under way at `event` (cancelled, or its last attempt ended). */
-const pollClosedAfter = (events: Event[], event: Event): Event | undefined =>
-  events.find(
-    (e) =>
-      idOf(e) > idOf(event) &&
-      (e.activityTaskCanceledEventAttributes ||
-        e.activityTaskFailedEventAttributes ||
-        e.activityTaskCompletedEventAttributes ||
-        e.activityTaskTimedOutEventAttributes),
-  );
+/** The event that closed the activity `scheduled` (cancelled, or its last attempt ended), if any yet. */
+const closeOf = (events: Event[], scheduled: Event): Event | undefined =>
+  events.find((e) => {
+    const closed =
+      e.activityTaskCanceledEventAttributes ??
+      e.activityTaskFailedEventAttributes ??
+      e.activityTaskCompletedEventAttributes ??
+      e.activityTaskTimedOutEventAttributes;
+    return closed !== undefined && closed !== null && Number(closed.scheduledEventId) === idOf(scheduled);
+  });
+/**
+ * When the resource's polling had stopped after `event` was handled: the close of the poll under
+ * way then (the server runs no attempt of it after), or the handling itself when none was under
+ * way. Undefined while that poll has not closed yet.
+ */
+function pollingStoppedAfter(events: Event[], event: Event): number | undefined {
+  const lastPoll = pollsScheduled(events)
+    .filter((e) => idOf(e) < idOf(event))
+    .at(-1);
+  const close = lastPoll && closeOf(events, lastPoll);
+  if (lastPoll === undefined || (close !== undefined && idOf(close) < idOf(event)))
+    return handledAt(events, event.workflowExecutionSignaledEventAttributes!.signalName!);
+  return close && timeOf(close);
+}
 
 test('a resource whose only subscriber unsubscribes stops polling, and ends its quiet period after its last delivery although it polled', async () => {
   const resource = await pendingIdvResource();
@@ -289,21 +303,23 @@ test('the inbox remembers the resources it subscribed to, tracked or heard from;
   await expect(probe.result()).rejects.toThrow();
 
   for (const resource of all) {
-    // The unsubscribe taken in, then the poll under way closed: the server runs no attempt of it after.
-    const events = await waitUntil(`${resource.id} closing its poll after the unsubscribe`, async () => {
+    // The unsubscribe taken in, and the poll under way then closed.
+    const { events, stoppedAt } = await waitUntil(`${resource.id} polling no more after the unsubscribe`, async () => {
       const history = await historyOf(resource);
-      const unsubscribed = signaled(history, 'unsubscribe')[0];
-      return unsubscribed !== undefined && pollClosedAfter(history, unsubscribed) !== undefined && history;
+      const unsubscribe = signaled(history, 'unsubscribe')[0];
+      const handled =
+        unsubscribe && history.some((e) => idOf(e) > idOf(unsubscribe) && e.workflowTaskCompletedEventAttributes);
+      const stopped = handled ? pollingStoppedAfter(history, unsubscribe) : undefined;
+      return stopped !== undefined && { events: history, stoppedAt: stopped };
     });
     const unsubscribed = signaled(events, 'unsubscribe');
     expect({ resource, unsubscribed: unsubscribed.length }).toEqual({ resource, unsubscribed: 1 });
     const { subscribers } = await resourceHandle(resource).query(resourceStateQuery);
     expect({ resource, subscribers }).toEqual({ resource, subscribers: [] });
     expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed[0]!))).toEqual([]);
-    // A read that had started before the poll closed may still land within the grace.
-    const closedAt = timeOf(pollClosedAfter(events, unsubscribed[0]!)!);
-    await waitUntil('the grace after the poll closed', () => Date.now() > closedAt + GRACE_MS);
-    expect({ resource, later: pollTimes(resource).filter((at) => at > closedAt + GRACE_MS) }).toEqual({
+    // A read that had started before polling stopped may still land within the grace.
+    await waitUntil('the grace after polling stopped', () => Date.now() > stoppedAt + GRACE_MS);
+    expect({ resource, later: pollTimes(resource).filter((at) => at > stoppedAt + GRACE_MS) }).toEqual({
       resource,
       later: [],
     });
