@@ -9,13 +9,17 @@
  *    meanwhile steps show `waiting`, "provider unavailable since …".
  * 2. An outage longer than the budget: 50 credit reports end `failed`. One invocation of the
  *    operator's command, `journey retry-step --where … --yes` (spawned as an operator runs it),
- *    accepts all 50, and every journey completes with one report.
+ *    accepts all 50, and every journey completes with one report. One report's call is cut off
+ *    while it is out (its intent left in the purchase ledger, as a killed worker leaves it; a
+ *    loaded machine can cut off others): a purchase of unknown outcome, so its journey asks the
+ *    operator, who sees nothing made at the provider and retries it `--fresh`.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startStack, type Stack } from '../../cli/stack';
 import type { OnboardCaseInput } from '../../client/journeyInput';
+import { callKey, purchaseKey } from '../../client/purchaseKey';
 import { journeyStatusQuery, type JourneyStatus, type OnboardCaseWorkflow } from '../../client/journeyMessages';
 import { startJourney, type JourneyClientContext } from '../../client/journeyOperations';
 import { simulatorControl, type Json } from '../support/faultHarness/rawProviderApi';
@@ -105,6 +109,8 @@ async function journey(args: string[]): Promise<{ code: number; out: Json; stder
   const ran = await promisify(execFile)(process.execPath, [journeyBin, ...args, '--json'], {
     env,
     maxBuffer: 16 * 2 ** 20,
+    // Past this the command is stopped, and its exit code and output say how far it got.
+    timeout: 200_000,
   }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => ({
@@ -162,6 +168,42 @@ async function ledgerCounts(c: Case): Promise<{ reports: number; requests: numbe
   return { reports, requests };
 }
 
+/**
+ * Each journey's result. Past `timeoutMs` it fails naming the journeys still open and what their
+ * steps show, where a bare wait would end in Jest's timeout with nothing to go on.
+ */
+async function resultsOf(cases: readonly Case[], timeoutMs: number): Promise<JourneyStatus[]> {
+  const open = new Set(cases.map((c) => c.caseId));
+  const results = Promise.all(
+    cases.map(async (c) => {
+      const result = await handleOf(c).result();
+      open.delete(c.caseId);
+      return result;
+    }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timed out'>((resolve) => (timer = setTimeout(() => resolve('timed out'), timeoutMs)));
+  try {
+    const first = await Promise.race([results, timedOut]);
+    if (first !== 'timed out') return first;
+  } finally {
+    clearTimeout(timer);
+  }
+  const stillOpen = cases.filter((c) => open.has(c.caseId));
+  const shown = await Promise.all(
+    stillOpen.slice(0, 5).map(async (c) => {
+      const status = await statusOf(c);
+      const steps = Object.entries(status?.steps ?? {}).map(
+        ([name, step]) => `${name} ${step.state} attempt ${step.attempt}${step.reason ? ` (${step.reason})` : ''}`,
+      );
+      return `case ${c.caseId}: ${status?.state ?? 'no answer to the status query'}; ${steps.join(', ')}`;
+    }),
+  );
+  throw new Error(
+    `${stillOpen.length} of ${cases.length} journeys still open after ${timeoutMs / 1000} s:\n${shown.join('\n')}`,
+  );
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(0)} s`;
 const summary: string[] = [];
 
@@ -208,7 +250,7 @@ test(`a 2-hour outage (${OUTAGE_MS / 1000} s on a clock scaled by 360) over ${JO
   const refused = stack.simulator.store.requests.slice(requestsBefore).filter((r) => r.status === 503).length;
 
   await applicantsAct(late, 120_000);
-  const outcomes = await Promise.all(cases.map((c) => handleOf(c).result()));
+  const outcomes = await resultsOf(cases, 120_000);
   expect(outcomes.map((o) => o.state)).toEqual(cases.map(() => 'completed'));
   // No operator: every step completed on its first attempt.
   expect(outcomes.flatMap((o) => Object.values(o.steps).map((s) => s.attempt))).toEqual(
@@ -240,6 +282,15 @@ test(`an outage longer than the ${BUDGET} budget leaves ${JOURNEYS} credit repor
   );
   await up();
   const failedAfter = Date.now() - began;
+  // One report's call was cut off while it was out (as a worker killed mid-call leaves it): its
+  // intent stays in the purchase ledger with no outcome. The provider made nothing for it.
+  const cutOff = cases[0]!;
+  await stack.caseFile.recordPurchaseIntent({
+    callKey: callKey(purchaseKey(cutOff.caseId, 'credit-report', 1), 'request'),
+    kind: 'credit-report',
+    subject: cutOff.companyId,
+    fresh: false,
+  });
   const attention = await Promise.all(cases.map(statusOf));
   expect(attention.map((s) => s?.state)).toEqual(cases.map(() => 'needs_attention'));
   expect(attention[0]!.steps['credit-report']).toMatchObject({
@@ -271,7 +322,7 @@ test(`an outage longer than the ${BUDGET} budget leaves ${JOURNEYS} credit repor
   const retryBegan = Date.now();
   const run = await journey([...bulk, '--request-id', plan.requestId, '--concurrency', '8', '--yes']);
   const retryMs = Date.now() - retryBegan;
-  expect(run.code).toBe(0);
+  expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr.slice(-3000) }).toEqual({ code: 0, stderr: '' });
   const retried = run.out as { cases: number; accepted: { caseId: string }[]; refused: unknown[]; failed: unknown[] };
   expect({
     cases: retried.cases,
@@ -283,18 +334,40 @@ test(`an outage longer than the ${BUDGET} budget leaves ${JOURNEYS} credit repor
   // Progress while it ran: a line per case on stderr.
   expect(run.stderr.match(new RegExp(`^\\d+/${JOURNEYS} case \\S+ accepted`, 'gm'))).toHaveLength(JOURNEYS);
 
-  const outcomes = await Promise.all(cases.map((c) => handleOf(c).result()));
-  expect(outcomes.map((o) => o.state)).toEqual(cases.map(() => 'completed'));
-  // The retry continued the need (same key): the failed attempt bought nothing, the second bought one report.
-  expect(outcomes.map((o) => o.steps['credit-report']!.attempts.map((a) => [a.attempt, a.state, a.need]))).toEqual(
-    cases.map(() => [
-      [1, 'failed', 1],
-      [2, 'completed', 1],
-    ]),
+  // A creating call whose answer never came leaves its purchase unknown (the one cut off above, and
+  // any whose attempt a loaded machine cut off): the journey asks the operator instead of buying
+  // again. The provider's ledger shows that nothing was made, so the operator buys anew.
+  const unknownPurchase = await waitUntil(
+    'every journey completed, or asking about a purchase whose outcome is unknown',
+    async () => {
+      const asking: Case[] = [];
+      for (const c of cases) {
+        if ((await handleOf(c).describe()).status.name === 'COMPLETED') continue;
+        const step = (await statusOf(c))?.steps['credit-report'];
+        if (step?.state !== 'needs_attention' || !step.reason?.startsWith('purchase outcome unknown')) return undefined;
+        asking.push(c);
+      }
+      return asking;
+    },
+    { timeoutMs: 120_000, intervalMs: 2_000 },
   );
+  expect(unknownPurchase).toContain(cutOff);
+  for (const c of unknownPurchase) {
+    expect(await ledgerCounts(c)).toEqual({ reports: 0, requests: 0 });
+    const fresh = await journey(['retry-step', c.caseId, 'credit-report', 'nothing made in the outage', '--fresh']);
+    expect({ code: fresh.code, stderr: fresh.code === 0 ? '' : fresh.stderr }).toEqual({ code: 0, stderr: '' });
+  }
+
+  const outcomes = await resultsOf(cases, 120_000);
+  expect(outcomes.map((o) => o.state)).toEqual(cases.map(() => 'completed'));
+  // The retry continued the need (same key): the failed attempt bought nothing, the second bought
+  // one report. Where the outcome was unknown, the operator's fresh attempt bought it, for a new need.
+  const completedBy = (o: JourneyStatus) =>
+    o.steps['credit-report']!.attempts.filter((a) => a.state === 'completed').map((a) => [a.attempt, a.need]);
+  expect(outcomes.map(completedBy)).toEqual(cases.map((c) => (unknownPurchase.includes(c) ? [[3, 2]] : [[2, 1]])));
   const counts = await Promise.all(cases.map(ledgerCounts));
   expect(counts.map((c) => c.reports)).toEqual(cases.map(() => 1));
   summary.push(
-    `bulk retry: ${JOURNEYS} reports failed ${seconds(failedAfter)} into an outage longer than the budget, one journey retry-step --where … --yes accepted ${retried.accepted.length} of ${retried.cases} in ${seconds(retryMs)}, all completed ${seconds(Date.now() - retryBegan)} after it with 1 report each, in ${seconds(Date.now() - began)}`,
+    `bulk retry: ${JOURNEYS} reports failed ${seconds(failedAfter)} into an outage longer than the budget, one journey retry-step --where … --yes accepted ${retried.accepted.length} of ${retried.cases} in ${seconds(retryMs)}, ${unknownPurchase.length} purchase(s) unknown (1 cut off by the test) bought anew by the operator, all completed ${seconds(Date.now() - retryBegan)} after it with 1 report each, in ${seconds(Date.now() - began)}`,
   );
 }, 400_000);
