@@ -317,9 +317,10 @@ test('the inbox remembers the resources it subscribed to, tracked or heard from;
     const { subscribers } = await resourceHandle(resource).query(resourceStateQuery);
     expect({ resource, subscribers }).toEqual({ resource, subscribers: [] });
     expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed[0]!))).toEqual([]);
-    // A read that had started before polling stopped may still land within the grace.
+    // A read that had started before the unsubscribe was handled may still land within the grace.
     await waitUntil('the grace after polling stopped', () => Date.now() > stoppedAt + GRACE_MS);
-    expect({ resource, later: pollTimes(resource).filter((at) => at > stoppedAt + GRACE_MS) }).toEqual({
+    const later = (at: number) => at > handledAt(events, 'unsubscribe') + GRACE_MS;
+    expect({ resource, later: pollTimes(resource).filter(later) }).toEqual({
       resource,
       later: [],
     });
