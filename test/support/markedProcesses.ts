@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { waitUntil } from './waitUntil';
 
 export const PROCESS_MARKER = 'JOURNEYS_TEST_PROCESS_MARKER';
 
@@ -43,11 +44,8 @@ export function commandOf(pid: number): string {
  * still running then (none: an empty list).
  */
 export async function processesLeftAfter(marker: string, withinMs: number): Promise<string[]> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const left = markedProcesses(marker);
-    if (left.length === 0) return [];
-    if (Date.now() >= deadline) return left.map((pid) => `${pid} ${commandOf(pid)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil('no marked process left', () => markedProcesses(marker).length === 0, {
+    timeoutMs: withinMs,
+  }).catch(() => undefined);
+  return markedProcesses(marker).map((pid) => `${pid} ${commandOf(pid)}`);
 }
