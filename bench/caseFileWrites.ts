@@ -38,8 +38,8 @@ import { exitWhenDone } from './exitWhenDone';
 const ACCOUNTS = 3;
 const VOLUME = { months: 12, transactionsPerMonth: 300 };
 const ROWS_PER_READ = ACCOUNTS * VOLUME.months * VOLUME.transactionsPerMonth;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const READS_PER_ROUND = Number(process.env.BENCH_READS ?? 4);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const READS_PER_ROUND = Number(process.env.BENCH_READS ?? 3);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2);
 const TARGET = 0.5;
 

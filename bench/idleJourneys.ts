@@ -11,17 +11,16 @@
  * 1. Warm-up: BENCH_IDLE_WARMUP journeys (20) run to completion, the applicant acting once asked;
  *    their act-to-completion times with a warm worker are the resume baseline. The worker's RSS
  *    once quiet afterwards is the memory baseline.
- * 2. BENCH_IDLE_JOURNEYS journeys (1000; 5000 for the large run; IDV, open banking, affordability, income-and-employer,
- *    deadlines of 2 hours so they stay waiting) are started with at most BENCH_IDLE_BACKLOG (40)
+ * 2. BENCH_IDLE_JOURNEYS journeys (100; 1000 or 5000 for the larger runs; IDV, open banking,
+ *    affordability, income-and-employer, deadlines of 2 hours so they stay waiting) are started with at most BENCH_IDLE_BACKLOG (40)
  *    not yet waiting; a journey waits once the simulator holds its IDV request and bank connection.
  *    Once the worker is quiet: its RSS (the figure), and the workflows left open, by kind.
  * 3. The worker is stopped (SIGTERM) and a fresh one started (empty sticky cache). The applicants of
- *    BENCH_IDLE_RESUME journeys (300, spread evenly over the start order; as many as were started
+ *    BENCH_IDLE_RESUME journeys (50, spread evenly over the start order; as many as were started
  *    for all of them) act (IDV approved, bank connected) with at most BENCH_IDLE_RESUME_CONCURRENCY
  *    (16) at once; resume time is from the first call of the act at the simulator to the journey's
  *    completion. A sample: resuming is replaying a journey the fresh worker has not seen, the same
- *    work for the first journey as for the thousandth, and all 1,000 took four minutes, a quarter of
- *    `npm run bench` (docs/benchmarks.md).
+ *    work for the first journey as for the thousandth.
  *
  * Target: the worker holding every idle journey stays under 1 GiB RSS, and every journey of the
  * sample resumes.
@@ -56,15 +55,16 @@ import { peakRssDuring, rssMiB, steadyRssMiB, waitQuiet } from './idleJourneys/w
 import { exitWhenDone } from './exitWhenDone';
 
 /**
- * 1,000 by default, so that `npm run bench` fits its time (docs/benchmarks.md);
- * BENCH_IDLE_JOURNEYS=5000 for the large run.
+ * 100 by default: 600 open workflows, more than twice the worker's sticky cache of 250, which is
+ * what the worker's memory follows (docs/benchmarks.md: 437 MiB at 200 journeys, 444 at 300, 455 at
+ * 1,000), in a tenth of the time 1,000 take. BENCH_IDLE_JOURNEYS=1000 or 5000 for larger runs.
  */
-const JOURNEYS = Number(process.env.BENCH_IDLE_JOURNEYS ?? 1000);
+const JOURNEYS = Number(process.env.BENCH_IDLE_JOURNEYS ?? 100);
 const WARMUP = Number(process.env.BENCH_IDLE_WARMUP ?? 20);
 const BACKLOG = Number(process.env.BENCH_IDLE_BACKLOG ?? 40);
 const RESUME_CONCURRENCY = Number(process.env.BENCH_IDLE_RESUME_CONCURRENCY ?? 16);
 /** How many idle journeys a fresh worker resumes (their applicants act); the rest are left waiting. */
-const RESUME_SAMPLE = Number(process.env.BENCH_IDLE_RESUME ?? 300);
+const RESUME_SAMPLE = Number(process.env.BENCH_IDLE_RESUME ?? 50);
 /**
  * Stop starting journeys after this long (a loaded machine); the run goes on with those started,
  * and fails the target.
@@ -182,7 +182,7 @@ function printOpen(title: string, groups: OpenWorkflows, journeys: number): void
 
 async function main(): Promise<void> {
   reportSize(
-    `${JOURNEYS} idle journeys, ${Math.min(RESUME_SAMPLE, JOURNEYS)} of them resumed, ${RESUME_CONCURRENCY} at once (BENCH_IDLE_JOURNEYS=5000 for the large run, BENCH_IDLE_RESUME, BENCH_IDLE_RESUME_CONCURRENCY)`,
+    `${JOURNEYS} idle journeys, ${Math.min(RESUME_SAMPLE, JOURNEYS)} of them resumed, ${RESUME_CONCURRENCY} at once (BENCH_IDLE_JOURNEYS=1000 or 5000 for the larger runs, BENCH_IDLE_RESUME, BENCH_IDLE_RESUME_CONCURRENCY)`,
   );
   // The stack's own worker (stopped at once) logs at WARN: its state changes are not the bench's output.
   installRuntimeLogging();

@@ -32,9 +32,9 @@
  *   the same two cores, it measures the machine as much as the project).
  * Each round also prints the CPU per journey of this process (simulator, case file, applicants,
  * the LOS's calls) and of the dev server, and how busy all of them kept the cores.
- * Then round 1's histories, the system's and the baseline's, are replayed in this process, ROUNDS
- * times each way (journeyThroughput/replayCpu.ts): the CPU per journey of the workflow code and the
- * SDK around it, with nothing else on the cores, reported beside the baseline's; then again
+ * Then the histories of round 1's first REPLAY_JOURNEYS journeys, the system's and the baseline's,
+ * are replayed in this process, ROUNDS times each way (journeyThroughput/replayCpu.ts): the CPU per
+ * journey of the workflow code and the SDK around it, with nothing else on the cores, reported beside the baseline's; then again
  * without the SDK's stack-trace hook (journeyThroughput/stackTraceHook.ts), which is most of it.
  * Exits 1 when the CPU ratio is over TARGET.
  */
@@ -70,11 +70,16 @@ import { cpuMeter } from './cpuMeter';
 import { monotonicUs, windowLine, type ProfileWindow } from './journeyThroughput/cpuByPart';
 import { exitWhenDone } from './exitWhenDone';
 
-const JOURNEYS = Number(process.env.BENCH_THROUGHPUT_JOURNEYS ?? 40);
+const JOURNEYS = Number(process.env.BENCH_THROUGHPUT_JOURNEYS ?? 15);
 const WARMUP = Number(process.env.BENCH_THROUGHPUT_WARMUP ?? 3);
 const APPLICANT_POLL_MS = Number(process.env.BENCH_THROUGHPUT_APPLICANT_MS ?? 200);
 /** Measured rounds of each, alternating (system, baseline, system, …). */
 const ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
+/**
+ * Round 1's journeys whose histories are replayed, each way: a replay is CPU alone, with nothing
+ * else on the cores, so a few journeys give the figure within its rounds' spread.
+ */
+const REPLAY_JOURNEYS = Number(process.env.BENCH_THROUGHPUT_REPLAY_JOURNEYS ?? 5);
 /** The target: the project's processes spend at most 1.25 times the baseline's CPU per journey. */
 const TARGET = 1.25;
 /**
@@ -299,7 +304,9 @@ async function replayRounds(
 }
 
 async function main(): Promise<void> {
-  reportSize(`${ROUNDS} rounds of ${JOURNEYS} journeys each way (BENCH_THROUGHPUT_ROUNDS, BENCH_THROUGHPUT_JOURNEYS)`);
+  reportSize(
+    `${ROUNDS} rounds of ${JOURNEYS} journeys each way, ${REPLAY_JOURNEYS} of them replayed (BENCH_THROUGHPUT_ROUNDS, BENCH_THROUGHPUT_JOURNEYS, BENCH_THROUGHPUT_REPLAY_JOURNEYS)`,
+  );
   // The workers' state changes, the bundler's report and the core's "workflow task took more than
   // 5 seconds" warnings (the figures below say where time goes) would bury the figures.
   Runtime.install({
@@ -385,14 +392,14 @@ async function main(): Promise<void> {
         name: 'system',
         code: systemCode,
         dataConverter: dataConverterFor(stack.payloadKeys),
-        histories: historiesOf(realKept, realRuns),
-        journeys: realRuns.length,
+        histories: historiesOf(realKept, realRuns.slice(0, REPLAY_JOURNEYS)),
+        journeys: Math.min(REPLAY_JOURNEYS, realRuns.length),
       },
       {
         name: 'baseline',
         code: await bundle(require.resolve('./journeyThroughput/baselineWorkflows')),
-        histories: historiesOf(baselineKept, baselineRuns),
-        journeys: baselineRuns.length,
+        histories: historiesOf(baselineKept, baselineRuns.slice(0, REPLAY_JOURNEYS)),
+        journeys: Math.min(REPLAY_JOURNEYS, baselineRuns.length),
       },
     ] as const;
     const replayed = await replayRounds(...replaySets, "round 1's histories replayed in this process");
