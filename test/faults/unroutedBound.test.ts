@@ -2,12 +2,15 @@
  * Unrouted deliveries, workflow side: an unrouted resource workflow is shared by every case, so what it
  * carries through continue-as-new must stay bounded however many deliveries arrive. The bridge
  * spreads a type's unrouted deliveries over 16 workflows an hour (webhook-bridge/routeDelivery.ts,
- * unroutedKey), so 10,000 into one workflow is what an hour of 160,000 deliveries of one unknown
- * type would bring: they are signalled straight to one resource workflow here (the bridge adds
- * nothing but time; its own bounds, the spread and the trimmed payload, are tested in
- * test/unit/bridgeUnroutedShards.test.ts and test/e2e/bridgeUnrouted.test.ts).
+ * unroutedKey), so 4,000 into one workflow is what an hour of 64,000 deliveries of one unknown type
+ * would bring: eight times the 500 events it keeps, over four or more runs of at most 1,000 history
+ * events each. Once a run has continued as new with a full log, each further run carries the same
+ * bounded state, so more deliveries would add time, not proof. They are signalled straight to one
+ * resource workflow here (the bridge adds nothing but time; its own bounds, the spread and the
+ * trimmed payload, are tested in test/unit/bridgeUnroutedShards.test.ts and
+ * test/e2e/bridgeUnrouted.test.ts).
  *
- * In the fault suite, not in `npm test`: 10,000 signals into one workflow take 75 to 110 s. In two of
+ * In the fault suite, not in `npm test`: thousands of signals into one workflow. In two of
  * its first four runs, on a loaded machine, the worker's workflow thread died with Node's "async
  * hook stack has become corrupted", which ends the whole jest process. Its cause is not known; the
  * fault runs of CI since have not shown it.
@@ -30,7 +33,7 @@ import {
 import { resourceWorkflow } from '../../workflows/resourceWorkflow';
 import { testCaseFile, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 
-const DELIVERIES = 10_000;
+const DELIVERIES = 4_000;
 /** The workflow's UNROUTED_LOG_LIMIT. */
 const KEPT = 500;
 const temporal = testTemporalConfig();
@@ -120,7 +123,7 @@ test(`${DELIVERIES} unrouted deliveries leave a bounded log and carried state`, 
   expect(state.events.map((e) => e.batchId)).not.toContain('batch-0');
   expect(state.duplicatesIgnored).toBeGreaterThanOrEqual(1);
 
-  // The run continued as new (10,000 signals are far beyond 1,000 history events) and its input,
+  // The run continued as new (4,000 signals are far beyond 1,000 history events) and its input,
   // the carried state, holds at most the kept events.
   const history = await handle.fetchHistory();
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
