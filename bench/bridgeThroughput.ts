@@ -58,7 +58,6 @@ import { SIGNATURE_HEADER } from '../webhook-bridge/verifySignature';
 import { workflowsPath } from '../worker/createWorker';
 import {
   exitCodeOf,
-  ratioAtLeast,
   ratioAtMost,
   ratioReported,
   reportResult,

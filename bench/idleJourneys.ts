@@ -12,8 +12,9 @@
  *    their act-to-completion times with a warm worker are the resume baseline. The worker's RSS
  *    once quiet afterwards is the memory baseline.
  * 2. BENCH_IDLE_JOURNEYS journeys (100; 1000 or 5000 for the larger runs; IDV, open banking,
- *    affordability, income-and-employer, deadlines of 2 hours so they stay waiting) are started with at most BENCH_IDLE_BACKLOG (40)
- *    not yet waiting; a journey waits once the simulator holds its IDV request and bank connection.
+ *    affordability, income-and-employer, deadlines of 2 hours so they stay waiting) are started
+ *    with at most BENCH_IDLE_BACKLOG (40) not yet waiting; a journey waits once the simulator holds
+ *    its IDV request and bank connection.
  *    Once the worker is quiet: its RSS (the figure), and the workflows left open, by kind.
  * 3. The worker is stopped (SIGTERM) and a fresh one started (empty sticky cache). The applicants of
  *    BENCH_IDLE_RESUME journeys (50, spread evenly over the start order; as many as were started

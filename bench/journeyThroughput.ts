@@ -34,8 +34,9 @@
  * the LOS's calls) and of the dev server, and how busy all of them kept the cores.
  * Then the histories of round 1's first REPLAY_JOURNEYS journeys, the system's and the baseline's,
  * are replayed in this process, ROUNDS times each way (journeyThroughput/replayCpu.ts): the CPU per
- * journey of the workflow code and the SDK around it, with nothing else on the cores, reported beside the baseline's; then again
- * without the SDK's stack-trace hook (journeyThroughput/stackTraceHook.ts), which is most of it.
+ * journey of the workflow code and the SDK around it, with nothing else on the cores, reported
+ * beside the baseline's; then again without the SDK's stack-trace hook
+ * (journeyThroughput/stackTraceHook.ts), which is most of it.
  * Exits 1 when the CPU ratio is over TARGET.
  */
 import os from 'node:os';
