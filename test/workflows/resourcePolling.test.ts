@@ -319,8 +319,8 @@ test('the inbox remembers the resources it subscribed to, tracked or heard from;
     expect(pollsScheduled(events).filter((e) => idOf(e) > idOf(unsubscribed[0]!))).toEqual([]);
     // A read that had started before the unsubscribe was handled may still land within the grace.
     await waitUntil('the grace after polling stopped', () => Date.now() > stoppedAt + GRACE_MS);
-    const later = (at: number) => at > handledAt(events, 'unsubscribe') + GRACE_MS;
-    expect({ resource, later: pollTimes(resource).filter(later) }).toEqual({
+    const graceEnds = handledAt(events, 'unsubscribe') + GRACE_MS;
+    expect({ resource, later: pollTimes(resource).filter((at) => at > graceEnds) }).toEqual({
       resource,
       later: [],
     });
