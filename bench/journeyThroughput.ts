@@ -388,19 +388,21 @@ async function main(): Promise<void> {
       for (const side of pair % 2 === 0 ? [baselineTurn, system] : [system, baselineTurn]) await side();
     }
     await player.stop();
+    const replayedRuns = realRuns.slice(0, REPLAY_JOURNEYS);
+    const replayedBaselineRuns = baselineRuns.slice(0, REPLAY_JOURNEYS);
     const replaySets = [
       {
         name: 'system',
         code: systemCode,
         dataConverter: dataConverterFor(stack.payloadKeys),
-        histories: historiesOf(realKept, realRuns.slice(0, REPLAY_JOURNEYS)),
-        journeys: Math.min(REPLAY_JOURNEYS, realRuns.length),
+        histories: historiesOf(realKept, replayedRuns),
+        journeys: replayedRuns.length,
       },
       {
         name: 'baseline',
         code: await bundle(require.resolve('./journeyThroughput/baselineWorkflows')),
-        histories: historiesOf(baselineKept, baselineRuns.slice(0, REPLAY_JOURNEYS)),
-        journeys: Math.min(REPLAY_JOURNEYS, baselineRuns.length),
+        histories: historiesOf(baselineKept, replayedBaselineRuns),
+        journeys: replayedBaselineRuns.length,
       },
     ] as const;
     const replayed = await replayRounds(...replaySets, "round 1's histories replayed in this process");
