@@ -8,7 +8,7 @@ export { resourceWorkflowId } from '../provider/resourceWorkflowId';
 
 /** One verified delivery, as the bridge hands it to a resource workflow. */
 export interface ResourceDelivery {
-  /** Batch id + event type + hash of `data`: the same occurrence received twice has one identity. */
+  /** Event type + hash of `data` (deliveryIdentity.ts): the same occurrence received twice has one identity. */
   dedupeId: string;
   eventType: string;
   batchId: string | null;

@@ -1,13 +1,17 @@
 /**
  * Trouble with Temporal as the bridge sees it, on a real dev server and real HTTP: one workflow
  * whose signals time out is that workflow's trouble, so the deliveries behind it to other
- * resources are delivered, and its own wait in order; and with Temporal away the bridge stays
- * ready (it spools), telling in `/readyz` and the metrics that Temporal does not answer.
+ * resources are delivered, and its own wait in order; a signal Temporal took whose answer was lost
+ * is sent again and dropped by Temporal, so the delivery is in the history once; and with Temporal
+ * away the bridge stays ready (it spools), telling in `/readyz` and the metrics that Temporal does
+ * not answer.
  */
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
+import { deliverToResource, subscribeToResourceWorkflow } from '../../activities/signalResource';
+import type { ResourceDelivery } from '../../client/resourceMessages';
 import { resourceWorkflowId } from '../../provider';
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { workflowIdsOf } from '../../webhook-bridge/routeDelivery';
@@ -66,11 +70,15 @@ async function deliver(bridge: RunningBridge, requestId: string): Promise<number
   return response.status;
 }
 
-/** The signals a request's resource workflow received (0 when it does not exist). */
-async function signalsTo(requestId: string): Promise<number> {
+/** The signals a request's resource workflow received, of one name or all (0 when it does not exist). */
+async function signalsTo(requestId: string, name?: string): Promise<number> {
   try {
     const history = await client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: requestId })).fetchHistory();
-    return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+    return (history.events ?? []).filter(
+      (e) =>
+        e.workflowExecutionSignaledEventAttributes &&
+        (name === undefined || e.workflowExecutionSignaledEventAttributes.signalName === name),
+    ).length;
   } catch {
     return 0;
   }
@@ -100,7 +108,7 @@ test('one workflow whose signals time out: the 3 healthy deliveries behind it ar
   expect(await deliver(bridge, troubled)).toBe(202);
 
   await waitUntil('the healthy deliveries behind the troubled one', async () =>
-    (await Promise.all(healthy.map(signalsTo))).every((n) => n === 1),
+    (await Promise.all(healthy.map((id) => signalsTo(id)))).every((n) => n === 1),
   );
   expect(await signalsTo(troubled)).toBe(0);
   expect(bridge.recorder.spoolDepth).toBe(2);
@@ -116,6 +124,47 @@ test('one workflow whose signals time out: the 3 healthy deliveries behind it ar
   expect(attempts.length).toBeLessThan(15);
   for (const requestId of healthy) expect(await signalsTo(requestId)).toBe(1);
 }, 60_000);
+
+test('a signal Temporal took whose answer was lost is sent again, and the delivery is in the history once', async () => {
+  const requestId = randomUUID();
+  const workflowId = resourceWorkflowId({ kind: 'idv', id: requestId });
+  let sends = 0;
+  // Temporal applies the first signal, but its answer never comes back (gRPC's DEADLINE_EXCEEDED).
+  const bridge = await bridgeOn(temporal, {
+    signalThrough: async (routed, signal) => {
+      await signal();
+      if (workflowIdsOf(routed).includes(workflowId) && ++sends === 1)
+        throw Object.assign(new Error('deadline exceeded on the way back'), { code: 4 });
+    },
+  });
+
+  expect(await deliver(bridge, requestId)).toBe(202);
+  await waitUntil('the delivery sent again', async () => sends === 2 && bridge.recorder.spoolDepth === 0);
+  expect(await signalsTo(requestId)).toBe(1);
+});
+
+test('a delivery sent again to a resource workflow that a subscription started is dropped by Temporal', async () => {
+  const id = randomUUID();
+  started.push(resourceWorkflowId({ kind: 'idv', id }));
+  const target = { client, taskQueue: `no-worker-${randomUUID()}` };
+  await subscribeToResourceWorkflow(target, { kind: 'idv', id }, { workflowId: `journey-${id}` });
+  const delivery: ResourceDelivery = {
+    dedupeId: `IdentityVerification.Completed|${id}`,
+    eventType: 'IdentityVerification.Completed',
+    batchId: null,
+    webhookId: randomUUID(),
+    datetimeSent: new Date().toISOString(),
+    receivedAt: new Date().toISOString(),
+    parse: 'known',
+    data: idvCompleted(id),
+  };
+  await deliverToResource(target, { kind: 'idv', id }, delivery);
+  await deliverToResource(target, { kind: 'idv', id }, { ...delivery, receivedAt: new Date().toISOString() });
+  await deliverToResource(target, { kind: 'idv', id }, { ...delivery, dedupeId: `${delivery.dedupeId}-other` });
+  expect(await signalsTo(id, 'subscribe')).toBe(1);
+  // The repeat is dropped; another occurrence is not.
+  expect(await signalsTo(id, 'deliver')).toBe(2);
+});
 
 /** An address nothing listens on: Temporal is away. */
 async function closedPort(): Promise<number> {

@@ -16,6 +16,7 @@ import { resolveTemporalCli } from '../../cli/temporalCli';
 import { resourceWorkflowId } from '../../provider';
 import { readBridgeConfig, type BridgeConfig } from '../../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
+import { deliverSignals } from '../support/deliverSignals';
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
 
 const SECRET = 'poison-secret';
@@ -82,10 +83,7 @@ test('poison deliveries spooled among good ones are dead-lettered; the good ones
   const connection = await Connection.connect({ address: temporal.address });
   try {
     const client = new Client({ connection });
-    for (const id of good) {
-      const history = await client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id })).fetchHistory();
-      expect((history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes)).toHaveLength(1);
-    }
+    for (const id of good) expect(await deliverSignals(client, resourceWorkflowId({ kind: 'idv', id }))).toBe(1);
   } finally {
     await connection.close();
   }
