@@ -19,7 +19,7 @@ import {
 } from '../setup/testEnvironment';
 import type { CaseFileStore } from '../../case-file/store';
 import { unroutedWorkflowIds } from '../support/unroutedWorkflows';
-import { deliverSignals } from '../support/deliverSignals';
+import { deliverSignals } from '../support/signalsReceived';
 import { waitUntil } from '../support/waitUntil';
 
 const SECRET = 'bridge-test-secret';

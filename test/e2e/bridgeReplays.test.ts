@@ -15,7 +15,7 @@ import { resourceStateQuery, type ResourceState } from '../../client/resourceMes
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFile } from '../setup/testEnvironment';
 import type { CaseFileStore } from '../../case-file/store';
-import { deliverSignals } from '../support/deliverSignals';
+import { deliverSignals } from '../support/signalsReceived';
 import { waitUntil } from '../support/waitUntil';
 
 const SECRET = 'bridge-replay-secret';

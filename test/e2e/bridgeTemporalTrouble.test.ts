@@ -11,7 +11,7 @@ import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import pino from 'pino';
 import { deliverToResource, subscribeToResourceWorkflow } from '../../activities/signalResource';
-import type { ResourceDelivery } from '../../client/resourceMessages';
+import { subscribeSignal, type ResourceDelivery } from '../../client/resourceMessages';
 import { resourceWorkflowId } from '../../provider';
 import { readBridgeConfig } from '../../webhook-bridge/config';
 import { workflowIdsOf } from '../../webhook-bridge/routeDelivery';
@@ -19,6 +19,7 @@ import { startBridge, type BridgeOptions, type RunningBridge } from '../../webho
 import type { TemporalConfig } from '../../config/temporalConfig';
 import { testDirectory, testTemporalConfig } from '../setup/testEnvironment';
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
+import { deliverSignals, signalsReceived } from '../support/signalsReceived';
 import { waitUntil } from '../support/waitUntil';
 
 const SECRET = 'temporal-trouble-secret';
@@ -70,15 +71,11 @@ async function deliver(bridge: RunningBridge, requestId: string): Promise<number
   return response.status;
 }
 
-/** The signals a request's resource workflow received, of one name or all (0 when it does not exist). */
-async function signalsTo(requestId: string, name?: string): Promise<number> {
+/** The signals a request's resource workflow received (0 when it does not exist). */
+async function signalsTo(requestId: string): Promise<number> {
   try {
     const history = await client.workflow.getHandle(resourceWorkflowId({ kind: 'idv', id: requestId })).fetchHistory();
-    return (history.events ?? []).filter(
-      (e) =>
-        e.workflowExecutionSignaledEventAttributes &&
-        (name === undefined || e.workflowExecutionSignaledEventAttributes.signalName === name),
-    ).length;
+    return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length;
   } catch {
     return 0;
   }
@@ -108,7 +105,7 @@ test('one workflow whose signals time out: the 3 healthy deliveries behind it ar
   expect(await deliver(bridge, troubled)).toBe(202);
 
   await waitUntil('the healthy deliveries behind the troubled one', async () =>
-    (await Promise.all(healthy.map((id) => signalsTo(id)))).every((n) => n === 1),
+    (await Promise.all(healthy.map(signalsTo))).every((n) => n === 1),
   );
   expect(await signalsTo(troubled)).toBe(0);
   expect(bridge.recorder.spoolDepth).toBe(2);
@@ -145,7 +142,8 @@ test('a signal Temporal took whose answer was lost is sent again, and the delive
 
 test('a delivery sent again to a resource workflow that a subscription started is dropped by Temporal', async () => {
   const id = randomUUID();
-  started.push(resourceWorkflowId({ kind: 'idv', id }));
+  const workflowId = resourceWorkflowId({ kind: 'idv', id });
+  started.push(workflowId);
   const target = { client, taskQueue: `no-worker-${randomUUID()}` };
   await subscribeToResourceWorkflow(target, { kind: 'idv', id }, { workflowId: `journey-${id}` });
   const delivery: ResourceDelivery = {
@@ -161,9 +159,9 @@ test('a delivery sent again to a resource workflow that a subscription started i
   await deliverToResource(target, { kind: 'idv', id }, delivery);
   await deliverToResource(target, { kind: 'idv', id }, { ...delivery, receivedAt: new Date().toISOString() });
   await deliverToResource(target, { kind: 'idv', id }, { ...delivery, dedupeId: `${delivery.dedupeId}-other` });
-  expect(await signalsTo(id, 'subscribe')).toBe(1);
+  expect(await signalsReceived(client, workflowId, subscribeSignal.name)).toBe(1);
   // The repeat is dropped; another occurrence is not.
-  expect(await signalsTo(id, 'deliver')).toBe(2);
+  expect(await deliverSignals(client, workflowId)).toBe(2);
 });
 
 /** An address nothing listens on: Temporal is away. */

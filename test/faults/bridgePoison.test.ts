@@ -16,7 +16,7 @@ import { resolveTemporalCli } from '../../cli/temporalCli';
 import { resourceWorkflowId } from '../../provider';
 import { readBridgeConfig, type BridgeConfig } from '../../webhook-bridge/config';
 import { startBridge, type RunningBridge } from '../../webhook-bridge/startBridge';
-import { deliverSignals } from '../support/deliverSignals';
+import { deliverSignals } from '../support/signalsReceived';
 import { envelope, idvCompleted, post, sign } from '../support/deliveries';
 
 const SECRET = 'poison-secret';

@@ -15,7 +15,7 @@ import { resourceStateQuery } from '../../client/resourceMessages';
 import { journeyStatusQuery, type JourneyStatus } from '../../client/journeyMessages';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { simulatorControl } from '../support/faultHarness/rawProviderApi';
-import { deliverSignals } from '../support/deliverSignals';
+import { deliverSignals } from '../support/signalsReceived';
 import { startOnboardCase } from '../support/startOnboardCase';
 
 const JOURNEYS = 6;
