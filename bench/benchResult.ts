@@ -84,20 +84,6 @@ export function ratioReported(
   };
 }
 
-/** A figure that must stay at or under a bound (a latency), with no baseline. */
-export function valueAtMost(name: string, figure: { value: number; unit: string }, maximum: number): BenchResult {
-  return {
-    name,
-    figure: figure.value,
-    unit: figure.unit,
-    baseline: null,
-    baselineName: 'none',
-    ratio: null,
-    target: `≤ ${maximum} ${figure.unit}`,
-    pass: figure.value <= maximum,
-  };
-}
-
 /** The exit code a benchmark ends with: 1 when any of its targets was missed. */
 export function exitCodeOf(results: readonly BenchResult[]): number {
   return results.some((r) => r.pass === false) ? 1 : 0;
