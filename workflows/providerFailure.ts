@@ -1,9 +1,10 @@
 /**
  * What an operator needs to read from a failed provider call: the provider's status and message,
  * not "Activity task failed". An ActivityFailure wraps the activity's ApplicationFailure; when the
- * retries ran out of time it wraps a TimeoutFailure whose cause is the last attempt's failure.
+ * retries ran out of time it wraps a TimeoutFailure whose cause is the last attempt's failure, and
+ * when the budget ended during an attempt, a TimeoutFailure alone.
  */
-import { ActivityFailure, ApplicationFailure, TemporalFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, TemporalFailure, TimeoutFailure, TimeoutType } from '@temporalio/common';
 import { isCancellation } from '@temporalio/workflow';
 import {
   PURCHASE_OUTCOME_UNKNOWN,
@@ -29,14 +30,27 @@ export function failureType(error: unknown): string | undefined {
   return applicationFailureOf(error)?.type ?? undefined;
 }
 
-/** The provider's status and message; the outermost Temporal message when nothing better is known. */
+/**
+ * The provider's status and message; when the call's budget ended before any answer, that, in
+ * those words; else the outermost Temporal message.
+ */
 export function providerErrorOf(error: unknown): ProviderError {
   const application = applicationFailureOf(error);
   const details = application?.details?.[0] as { status?: unknown } | undefined;
   const status = typeof details?.status === 'number' ? details.status : null;
   if (application) return { status, message: application.message };
+  const budget = budgetTimeoutOf(error);
+  if (budget)
+    return { status: null, message: `the call's budget ran out before the provider answered (${budget.message})` };
   const temporal = error instanceof TemporalFailure ? error : undefined;
   return { status: null, message: temporal?.cause?.message ?? (error as Error)?.message ?? String(error) };
+}
+
+/** The schedule-to-close timeout in the cause chain: the call's whole budget, retries included, spent. */
+function budgetTimeoutOf(error: unknown): TimeoutFailure | undefined {
+  for (let e: unknown = error; e instanceof Error; e = (e as { cause?: unknown }).cause)
+    if (e instanceof TimeoutFailure && e.timeoutType === TimeoutType.SCHEDULE_TO_CLOSE) return e;
+  return undefined;
 }
 
 type Finish<Detail> = (

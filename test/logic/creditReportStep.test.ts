@@ -1,7 +1,8 @@
 /**
  * The credit report step's decisions, with the provider's answers stubbed: a report that comes
  * whole, a picklist an operator resolves (and a choice not on it refused), the automatic rule that
- * picks the one exact match and declines to guess, and a picklist nobody resolves in time.
+ * picks the one exact match and declines to guess, a picklist nobody resolves in time, and a read
+ * the provider never answers within the call's budget.
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
@@ -41,9 +42,16 @@ const summary = (status: string, chosen?: PicklistEntry): CreditReportSummary =>
 
 let logic: JourneyLogic;
 const resolved: string[] = [];
+/** A read the provider never answers, until the test's end. */
+let releaseUnanswered: () => void;
+const unanswered = new Promise<void>((resolve) => (releaseUnanswered = resolve));
 beforeAll(async () => {
   logic = await startJourneyLogic({
     requestCreditReport: async () => summary('TooManyResults'),
+    readCreditReport: async () => {
+      await unanswered;
+      return summary('Complete', picklist[0]);
+    },
     resolveCreditReportPicklist: async ({ provider_id }) => {
       resolved.push(provider_id);
       return summary(
@@ -54,6 +62,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  releaseUnanswered();
   await logic?.stop();
 });
 
@@ -113,4 +122,14 @@ test('an unresolved picklist expires at its deadline, keeping when it expired', 
     reason: expect.stringContaining('picklist'),
     detail: { picklist, expiresAt: expect.any(String) },
   });
+});
+
+test("a call cut off by its budget ends the step failed, saying the budget ran out, not Temporal's words", async () => {
+  const handle = await startReport({ reportId: 'report-1', callBudget: '2 seconds' });
+  const result = await handle.result();
+  expect(result).toMatchObject({ state: 'failed', error: { status: null } });
+  // Temporal's own words follow in brackets, for whoever searches its logs.
+  expect(result.reason).toMatch(
+    /^a provider call failed: the call's budget ran out before the provider answered \(.*ScheduleToClose timeout.*\)$/,
+  );
 });
