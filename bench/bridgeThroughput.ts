@@ -534,16 +534,6 @@ async function visibilityLatency(
     taskQueue: VISIBLE_TASK_QUEUE,
     logFile: path.join(os.tmpdir(), 'bench-minimal-bridge-process.log'),
   });
-  const acks: number[] = [];
-  const postedAt = new Map<string, number>();
-  const sendTo =
-    (receiver: BridgeProcess): Send =>
-    async (d) => {
-      postedAt.set(d.requestId, Date.now());
-      const t0 = performance.now();
-      await post(http, receiver.url)(d);
-      acks.push(performance.now() - t0);
-    };
   /**
    * One paced load. `subscribed`: each resource workflow is started first by a subscription, as a
    * step starts it when it asks the provider (the subscriber itself is not running: forwarding to
@@ -557,8 +547,14 @@ async function visibilityLatency(
     purpose: 'measured' | 'warm-up' = 'measured',
   ): Promise<PhaseSamples> => {
     const label = `${purpose === 'warm-up' ? 'warm-up: ' : ''}${receiver === bridge ? 'bridge process' : 'minimal process'}`;
-    acks.length = 0;
-    postedAt.clear();
+    const acks: number[] = [];
+    const postedAt = new Map<string, number>();
+    const send: Send = async (d) => {
+      postedAt.set(d.requestId, Date.now());
+      const t0 = performance.now();
+      await post(http, receiver.url)(d);
+      acks.push(performance.now() - t0);
+    };
     const sample = deliveries(size);
     if (subscribed) {
       const target = { client, taskQueue: VISIBLE_TASK_QUEUE };
@@ -572,7 +568,7 @@ async function visibilityLatency(
       await Promise.all(sample.map((d) => processedAt(client, d.requestId, subscribeSignal.name)));
     }
     const spent = cpuMeter([serverPid, receiver.pid]);
-    const load = await pacedLoad(sample, VISIBILITY_RATE, sendTo(receiver));
+    const load = await pacedLoad(sample, VISIBILITY_RATE, send);
     const cpu = spent();
     const processed = await Promise.all(
       sample.map(async (d) => ({
@@ -589,7 +585,7 @@ async function visibilityLatency(
       latencies,
       waits: processed.map((p) => p.started - p.scheduled),
       works: processed.map((p) => p.completed - p.started),
-      acks: [...acks],
+      acks,
       cpu,
     };
   };
