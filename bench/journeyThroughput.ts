@@ -28,6 +28,10 @@
  * - the CPU per journey of the project's processes (/proc, user + system, every thread): the
  *   worker, the bridge and the case API together against the baseline's process. The target: at
  *   most TARGET times the baseline's;
+ * - the CPU per journey of the workflow thread of the process that runs the workflows, against the
+ *   baseline's (reported): the workflows and the SDK around them, live. With the rest of the
+ *   process split by thread (cpuMeter.ts), it says how much of the project's extra CPU the
+ *   workflows account for, and what the ratio would be were they to cost what empty ones do;
  * - journeys a minute (reported: with the simulator, the database, the load and the dev server on
  *   the same two cores, it measures the machine as much as the project).
  * Each round also prints the CPU per journey of this process (simulator, case file, applicants,
@@ -67,7 +71,7 @@ import {
 import { describeTimeSpent, type TimeSpent } from './journeyThroughput/timeSpent';
 import { replayCpuPerJourney, type KeptHistory, type ReplaySet } from './journeyThroughput/replayCpu';
 import { removeStackTraceHook } from './journeyThroughput/stackTraceHook';
-import { cpuMeter } from './cpuMeter';
+import { cpuMeter, workerThreadMeter, type WorkerThreadsCpu } from './cpuMeter';
 import { monotonicUs, windowLine, type ProfileWindow } from './journeyThroughput/cpuByPart';
 import { exitWhenDone } from './exitWhenDone';
 
@@ -109,6 +113,8 @@ interface RoundCpu {
   project: Record<string, number>;
   selfMs: number;
   devServerMs: number;
+  /** The threads of the process that runs the workflows (the system's worker, the baseline's process). */
+  workerThreads: WorkerThreadsCpu;
 }
 
 /** Starts a round's window; the returned function closes it. */
@@ -133,19 +139,32 @@ const projectMs = (round: Round) => Object.values(round.cpu.project).reduce((sum
 /** The median round's CPU per journey in the project's processes. */
 const medianProjectMsPerJourney = (rounds: Round[]) => median(rounds.map((r) => projectMs(r) / r.journeyIds.length));
 
-/** Measures the CPU time of the project's processes (by name), this process and the dev server from now on. */
-function roundCpu(devServerPid: number | undefined, project: Record<string, number>): () => RoundCpu {
+/**
+ * Measures the CPU time of the project's processes (by name), this process and the dev server from
+ * now on, and of the threads of the process that runs the workflows (`workerPid`).
+ */
+function roundCpu(
+  devServerPid: number | undefined,
+  project: Record<string, number>,
+  workerPid: number,
+): () => RoundCpu {
   const names = Object.keys(project);
   const spent = cpuMeter([devServerPid ?? -1, ...Object.values(project)]);
+  const threads = workerThreadMeter(workerPid);
   return () => {
     const { selfMs, othersMs } = spent();
     return {
       selfMs,
       devServerMs: othersMs[0] ?? Number.NaN,
       project: Object.fromEntries(names.map((name, i) => [name, othersMs[i + 1] ?? Number.NaN])),
+      workerThreads: threads(),
     };
   };
 }
+
+/** The median round's CPU per journey in the workflow thread of the process that runs the workflows. */
+const medianWorkflowThreadMsPerJourney = (rounds: Round[]) =>
+  median(rounds.map((r) => r.cpu.workerThreads.workflowThread / r.journeyIds.length));
 
 /** Starts a demo case's journey through the case API process, as the LOS does. */
 async function startThroughCaseApi(processes: ProjectProcesses, demo: DemoCase): Promise<void> {
@@ -168,7 +187,7 @@ async function realRound(
   count: number,
 ): Promise<Round> {
   const cases = await Promise.all(Array.from({ length: count }, () => prepareDemoCase(stack)));
-  const cpu = roundCpu(stack.devServer?.pid, processes.pids);
+  const cpu = roundCpu(stack.devServer?.pid, processes.pids, processes.pids.worker);
   const window = roundWindow('system', count);
   const started = performance.now();
   const latencies = await Promise.race([
@@ -201,7 +220,7 @@ async function baselineRound(
   count: number,
   devServerPid: number | undefined,
 ): Promise<Round> {
-  const cpu = roundCpu(devServerPid, { baseline: baseline.pid });
+  const cpu = roundCpu(devServerPid, { baseline: baseline.pid }, baseline.pid);
   const window = roundWindow('baseline', count);
   const answer = await baseline.round(template, count);
   return {
@@ -237,9 +256,12 @@ function describeRound(name: string, round: Round): string {
     (projectMs(round) + round.cpu.selfMs + round.cpu.devServerMs) / (round.seconds * 1000 * os.cpus().length);
   const perJourney = (ms: number) => `${(ms / n).toFixed(0)} ms`;
   const processes = Object.entries(round.cpu.project).map(([process, ms]) => `${process} ${perJourney(ms)}`);
+  const threads = round.cpu.workerThreads;
   return (
     `${name.padEnd(9)} ${n} journeys in ${round.seconds.toFixed(1)} s: ${perMinute(round).toFixed(1)} journeys/min (each from start to completion: p50 ${s(percentile(round.latencies, 50))}, max ${s(round.latencies.at(-1) ?? 0)}); ` +
-    `CPU per journey: ${processes.join(', ')} (the project's: ${perJourney(projectMs(round))}); this process ${perJourney(round.cpu.selfMs)}, dev server ${perJourney(round.cpu.devServerMs)}; the cores ${(busy * 100).toFixed(0)}% busy with all of them`
+    `CPU per journey: ${processes.join(', ')} (the project's: ${perJourney(projectMs(round))}); this process ${perJourney(round.cpu.selfMs)}, dev server ${perJourney(round.cpu.devServerMs)}; the cores ${(busy * 100).toFixed(0)}% busy with all of them; ` +
+    `the workflows' process by thread: workflow thread ${perJourney(threads.workflowThread)}, main ${perJourney(threads.main)}, ` +
+    `Temporal core ${perJourney(threads.temporalCore)}, other ${perJourney(threads.other)}`
   );
 }
 
@@ -433,6 +455,14 @@ async function main(): Promise<void> {
       `median round of ${ROUNDS} of ${JOURNEYS}: the project's processes ${cpuFigure.toFixed(0)} ms CPU a journey, the baseline's ${cpuBase.toFixed(0)} ms, ratio ${(cpuFigure / cpuBase).toFixed(3)} (target ≤ ${TARGET}); ` +
         `system ${figure} journeys/min, baseline ${base} journeys/min, ratio ${(figure / base).toFixed(3)}`,
     );
+    const workflowThread = medianWorkflowThreadMsPerJourney(reals);
+    const workflowThreadBase = medianWorkflowThreadMsPerJourney(baselines);
+    const withBaselineWorkflows = cpuFigure - (workflowThread - workflowThreadBase);
+    console.log(
+      `the workflow thread (the workflows and the SDK around them, live), median round: system ${workflowThread.toFixed(0)} ms a journey, baseline ${workflowThreadBase.toFixed(0)} ms, ratio ${(workflowThread / workflowThreadBase).toFixed(3)}; ` +
+        `the rest of the project's processes ${(cpuFigure - workflowThread).toFixed(0)} ms a journey against the rest of the baseline's ${(cpuBase - workflowThreadBase).toFixed(0)} ms. ` +
+        `Were the journey's workflow thread to cost what the baseline's does, the project's processes would spend about ${withBaselineWorkflows.toFixed(0)} ms a journey: ratio ${(withBaselineWorkflows / cpuBase).toFixed(3)}`,
+    );
     const result = ratioAtMost(
       "journey CPU in the project's processes",
       { value: Math.round(cpuFigure), unit: 'ms/journey' },
@@ -445,6 +475,16 @@ async function main(): Promise<void> {
         'journey throughput',
         { value: figure, unit: 'journeys/min' },
         { value: base, name: 'baseline workflows of the same shape, journeys/min' },
+      ),
+    );
+    reportResult(
+      ratioReported(
+        'journey workflow thread CPU',
+        { value: Math.round(workflowThread), unit: 'ms/journey' },
+        {
+          value: Math.round(workflowThreadBase),
+          name: "baseline workflows of the same shape, their worker's workflow thread",
+        },
       ),
     );
     reportResult({
