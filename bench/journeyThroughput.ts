@@ -40,7 +40,8 @@
  * are replayed in this process, ROUNDS times each way (journeyThroughput/replayCpu.ts): the CPU per
  * journey of the workflow code and the SDK around it, with nothing else on the cores, reported
  * beside the baseline's; then again without the SDK's stack-trace hook
- * (journeyThroughput/stackTraceHook.ts), which is most of it.
+ * (journeyThroughput/stackTraceHook.ts), which is most of it, and again without its watchdog on each
+ * call into the sandbox as well (journeyThroughput/callWatchdog.ts).
  * Exits 1 when the CPU ratio is over TARGET.
  */
 import os from 'node:os';
@@ -71,6 +72,7 @@ import {
 import { describeTimeSpent, type TimeSpent } from './journeyThroughput/timeSpent';
 import { replayCpuPerJourney, type KeptHistory, type ReplaySet } from './journeyThroughput/replayCpu';
 import { removeStackTraceHook } from './journeyThroughput/stackTraceHook';
+import { removeCallWatchdog } from './journeyThroughput/callWatchdog';
 import { cpuMeter, workerThreadMeter, type WorkerThreadsCpu } from './cpuMeter';
 import { monotonicUs, windowLine, type ProfileWindow } from './journeyThroughput/cpuByPart';
 import { exitWhenDone } from './exitWhenDone';
@@ -326,6 +328,14 @@ async function replayRounds(
   return figures;
 }
 
+/** A replay's figures as a result with no target. */
+const replayResult = (name: string, figures: { system: number; baseline: number }, how: string) =>
+  ratioReported(
+    name,
+    { value: Math.round(figures.system), unit: 'ms/journey' },
+    { value: Math.round(figures.baseline), name: `baseline workflows of the same shape, ${how}` },
+  );
+
 async function main(): Promise<void> {
   reportSize(
     `${ROUNDS} rounds of ${JOURNEYS} journeys each way, ${REPLAY_JOURNEYS} of them replayed (BENCH_THROUGHPUT_ROUNDS, BENCH_THROUGHPUT_JOURNEYS, BENCH_THROUGHPUT_REPLAY_JOURNEYS)`,
@@ -430,6 +440,11 @@ async function main(): Promise<void> {
     const replayed = await replayRounds(...replaySets, "round 1's histories replayed in this process");
     removeStackTraceHook();
     const withoutHook = await replayRounds(...replaySets, "the same, without the SDK's stack-trace hook");
+    removeCallWatchdog();
+    const withoutEither = await replayRounds(
+      ...replaySets,
+      "the same, without the hook or the SDK's watchdog on each call into the sandbox",
+    );
 
     console.log(shapeTable(shapeFigures(realRuns), shapeFigures(baselineRuns)));
     console.log("where the system's time went in round 1 (from history event times; overlapping, largest first):");
@@ -487,26 +502,21 @@ async function main(): Promise<void> {
         },
       ),
     );
-    reportResult({
-      name: 'journey workflow code CPU (replay)',
-      figure: Math.round(replayed.system),
-      unit: 'ms/journey',
-      baseline: Math.round(replayed.baseline),
-      baselineName: 'baseline workflows of the same shape, replayed',
-      ratio: Math.round((replayed.system / replayed.baseline) * 100) / 100,
-      target: 'none',
-      pass: null,
-    });
-    reportResult({
-      name: "journey workflow code CPU (replay, without the SDK's stack-trace hook)",
-      figure: Math.round(withoutHook.system),
-      unit: 'ms/journey',
-      baseline: Math.round(withoutHook.baseline),
-      baselineName: 'baseline workflows of the same shape, replayed without the hook',
-      ratio: Math.round((withoutHook.system / withoutHook.baseline) * 100) / 100,
-      target: 'none',
-      pass: null,
-    });
+    reportResult(replayResult('journey workflow code CPU (replay)', replayed, 'replayed'));
+    reportResult(
+      replayResult(
+        "journey workflow code CPU (replay, without the SDK's stack-trace hook)",
+        withoutHook,
+        'replayed without the hook',
+      ),
+    );
+    reportResult(
+      replayResult(
+        "journey workflow code CPU (replay, without the SDK's hook and per-call watchdog)",
+        withoutEither,
+        'replayed without either',
+      ),
+    );
     process.exitCode = result.pass ? 0 : 1;
   } finally {
     await baseline?.stop();
