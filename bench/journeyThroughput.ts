@@ -474,7 +474,7 @@ async function main(): Promise<void> {
     const workflowThreadBase = medianWorkflowThreadMsPerJourney(baselines);
     const withBaselineWorkflows = cpuFigure - (workflowThread - workflowThreadBase);
     console.log(
-      `the workflow thread (the workflows and the SDK around them, live), median round: system ${workflowThread.toFixed(0)} ms a journey, baseline ${workflowThreadBase.toFixed(0)} ms, ratio ${(workflowThread / workflowThreadBase).toFixed(3)}; ` +
+      `the workflow thread (the workflows and the SDK around them, live), the median of the rounds: system ${workflowThread.toFixed(0)} ms a journey, baseline ${workflowThreadBase.toFixed(0)} ms, ratio ${(workflowThread / workflowThreadBase).toFixed(3)}; ` +
         `the rest of the project's processes ${(cpuFigure - workflowThread).toFixed(0)} ms a journey against the rest of the baseline's ${(cpuBase - workflowThreadBase).toFixed(0)} ms. ` +
         `Were the journey's workflow thread to cost what the baseline's does, the project's processes would spend about ${withBaselineWorkflows.toFixed(0)} ms a journey: ratio ${(withBaselineWorkflows / cpuBase).toFixed(3)}`,
     );
