@@ -59,6 +59,8 @@ const retryable = ['needs_attention', 'failed', 'expired', 'cancelled', 'waiting
 
 /** The reason of a step whose creating call's outcome nobody could find (activities/purchaseGuard.ts). */
 export const OUTCOME_UNKNOWN = /^purchase outcome unknown since /;
+/** How long the read model may take to show an accepted operator action (it is written by activity). */
+const READ_MODEL_CATCH_UP_MS = 30_000;
 
 export const roleOfStep = (key: string): StepRole =>
   key.startsWith('identity-verification/') ? 'idv' : (key as StepRole);
@@ -473,6 +475,10 @@ export class JourneyDriver {
     const deadline = Date.now() + timeoutMs;
     const actedOn = new Set<string>();
     let refusedFirst = 0;
+    // The step an accepted action moved on, as the journey listed it then: the read model catches up
+    // a moment after the action's answer (the journey writes it by activity), and until it does the
+    // driver reads again rather than act on a view the journey has left.
+    let moved: { key: string; attempt: number; state: string; at: number } | undefined;
     // An action the journey lists must move it: the same one accepted again and again is a loop with no way out.
     const listedTimes = new Map<string, number>();
     // Needs (step@need) whose unknown purchase outcome the operator has looked for again once.
@@ -565,6 +571,20 @@ export class JourneyDriver {
         acted = true;
       }
 
+      const shown = moved && s.steps[moved.key];
+      const stale = moved !== undefined && shown?.attempt === moved.attempt && shown.state === moved.state;
+      if (!stale) moved = undefined;
+      else if (!acted && moved) {
+        if (Date.now() - moved.at > READ_MODEL_CATCH_UP_MS) {
+          this.violate(
+            `the read model still showed ${moved.key} ${moved.state}#${moved.attempt} ${READ_MODEL_CATCH_UP_MS / 1000} s after an action on it was accepted: ${summary(s)}`,
+          );
+          return undefined;
+        }
+        await new Promise((r) => setTimeout(r, 200));
+        continue;
+      }
+
       // Nothing runs: only an operator can move the journey, and it must say how.
       if (!acted && s.operatorDeadline) {
         const problem = idleProblem(s);
@@ -600,10 +620,11 @@ export class JourneyDriver {
           if (unknownOutcome) lookedAgain.add(need);
           outcome = await this.listedAction(first, s);
         }
-        // The read model catches up with an accepted action a moment after its answer (the journey
-        // writes it by activity), so the next read may still list it, and taking it again be refused.
         // Refusals count from the last accepted action.
-        if (outcome.accepted) refusedFirst = 0;
+        if (outcome.accepted) {
+          refusedFirst = 0;
+          moved = { key, attempt: step.attempt, state: step.state, at: Date.now() };
+        }
         if (!outcome.accepted && outcome.outcome === 'refused') {
           // Refused against the status it was listed in? Read again: another signal may have moved the journey.
           const again = await this.status();
