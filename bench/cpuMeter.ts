@@ -10,13 +10,17 @@ const TICKS_PER_SECOND = 100;
 /** CPU milliseconds used so far by a process (user + system); NaN where /proc cannot be read. */
 export function processCpuMs(pid: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return cpuMsOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return Number.NaN;
   }
+}
+
+/** User + system CPU milliseconds in a `/proc/…/stat` line (a process's or a thread's). */
+function cpuMsOfStat(stat: string): number {
+  // Fields after the command name (which may hold spaces) start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 export interface CpuSpent {
@@ -51,8 +55,7 @@ export function threadCpuMs(pid: number): Map<number, { name: string; ms: number
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      threads.set(Number(tid), { name, ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND });
+      threads.set(Number(tid), { name, ms: cpuMsOfStat(stat) });
     } catch {
       // The thread ended between the listing and the read.
     }

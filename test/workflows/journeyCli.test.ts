@@ -17,12 +17,12 @@ import {
   resolvePicklist,
   startJourney,
   type JourneyReadContext as CommandContext,
-  type JourneyStatusView,
 } from '../../client/journeyOperations';
 import { replayJourney } from '../../client/journeyReplay';
 import { planJourneyRetry, retryJourney } from '../../client/journeyRetry';
 import { journeyStatusQuery } from '../../client/journeyMessages';
 import { testDirectory, testTemporalConfig, testWorkflowBundle, testCaseFileOption } from '../setup/testEnvironment';
+import { eventually } from '../support/caseApiClient';
 import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 
 const run = promisify(execFile);
@@ -81,7 +81,13 @@ test('start from a file, watch status, resolve the picklist, list by state, repl
   expect(metadata.currentDetails).toMatch(/^needs_attention · 0 of 1 steps done · credit-report: waiting/);
   // `journey status` reads the read model, which the journey writes by activity a moment after the
   // state the query answered.
-  const shown = formatStatus(await waitForShown(caseId, (s) => s.steps['credit-report']?.state === 'waiting'));
+  const shown = formatStatus(
+    await eventually(
+      () => journeyStatus(ctx, caseId),
+      (s) => s.steps['credit-report']?.state === 'waiting',
+      20_000,
+    ),
+  );
   expect(shown).toMatch(/credit-report\s+waiting[\s\S]*resolve-picklist/);
   // Every candidate is on screen, so the operator can choose without another tool.
   for (const entry of picklist) expect(shown).toContain(entry.provider_id);
@@ -136,16 +142,6 @@ test('the command line prints usage for an unknown command and exits 2', async (
   expect(failure.stderr).toContain("unknown command 'frobnicate'");
   expect(failure.stderr).toContain('resolve-picklist [options] <caseId> <id>');
 });
-
-async function waitForShown(caseId: string, shows: (status: JourneyStatusView) => boolean): Promise<JourneyStatusView> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const status = await journeyStatus(ctx, caseId);
-    if (shows(status)) return status;
-    if (Date.now() > deadline) throw new Error(`case ${caseId}'s status never showed it: ${formatStatus(status)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function waitForList(caseId: string, state: string): Promise<void> {
   // Visibility is eventually consistent: wait until the listing shows the journey.

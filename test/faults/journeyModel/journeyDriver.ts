@@ -572,9 +572,8 @@ export class JourneyDriver {
       }
 
       const shown = moved && s.steps[moved.key];
-      const stale = moved !== undefined && shown?.attempt === moved.attempt && shown.state === moved.state;
-      if (!stale) moved = undefined;
-      else if (!acted && moved) {
+      if (moved && (shown?.attempt !== moved.attempt || shown.state !== moved.state)) moved = undefined;
+      if (moved && !acted) {
         if (Date.now() - moved.at > READ_MODEL_CATCH_UP_MS) {
           this.violate(
             `the read model still showed ${moved.key} ${moved.state}#${moved.attempt} ${READ_MODEL_CATCH_UP_MS / 1000} s after an action on it was accepted: ${summary(s)}`,
