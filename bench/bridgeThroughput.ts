@@ -49,14 +49,14 @@ import express from 'express';
 import pino from 'pino';
 import { deliverToResource, subscribeToResourceWorkflow } from '../activities/signalResource';
 import { deliverSignal, subscribeSignal } from '../client/resourceMessages';
-import { dataConverterFor, failureConverterPath } from '../codec/dataConverter';
+import { dataConverterFor } from '../codec/dataConverter';
 import { readPayloadKeys } from '../codec/payloadKeys';
 import { startDevServer } from '../cli/devServer';
 import { resolveTemporalCli } from '../cli/temporalCli';
 import { resourceWorkflowId } from '../provider';
 import { routeIncoming } from '../webhook-bridge/deliveryRecorder';
 import { SIGNATURE_HEADER } from '../webhook-bridge/verifySignature';
-import { workflowsPath } from '../worker/createWorker';
+import { workflowBundleOptions } from '../worker/workflowBundle';
 import { exitCodeOf, ratioAtMost, ratioReported, reportResult, reportSize, type BenchResult } from './benchResult';
 import { cpuRounds, medianMsPerDelivery, type CpuRound } from './bridgeBaseline/cpuRounds';
 import { startMinimalBridgeProcess } from './bridgeBaseline/minimalBridgeProcess';
@@ -512,7 +512,7 @@ async function visibilityLatency(
   http: PostClient,
 ): Promise<{ waiting: Visibility; waitingMinimal: Visibility; starting: Visibility }> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode(workflowBundleOptions());
   const nativeConnection = await NativeConnection.connect({ address });
   // The resource workflow runs no activity unless a subscriber asks it to poll: none here.
   const worker = await Worker.create({

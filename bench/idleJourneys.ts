@@ -30,11 +30,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { startStack } from '../cli/stack';
 import { workerEnvOf } from '../cli/stackProcessEnv';
-import { failureConverterPath } from '../codec/dataConverter';
-import { workflowsPath } from '../worker/createWorker';
+import { workflowBundleOptions } from '../worker/workflowBundle';
 import { killChildren, startChild, type Child } from '../test/support/faultHarness/childProcess';
 import {
   act,
@@ -190,10 +189,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-idle-'));
   const bundlePath = path.join(dir, 'workflow-bundle.js');
-  writeFileSync(
-    bundlePath,
-    (await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') })).code,
-  );
+  writeFileSync(bundlePath, (await bundleWorkflowCode(workflowBundleOptions())).code);
   const stack = await startStack({
     embedded: { logFile: path.join(dir, 'temporal.log') },
     workflowBundle: { codePath: bundlePath },

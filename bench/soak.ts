@@ -11,10 +11,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { freePort } from '../cli/freePort';
-import { failureConverterPath } from '../codec/dataConverter';
-import { workflowsPath } from '../worker/createWorker';
+import { workflowBundleOptions } from '../worker/workflowBundle';
 import { registerWebhook, startStack } from '../cli/stack';
 import { workerEnvOf } from '../cli/stackProcessEnv';
 import { projectRoot } from '../cli/temporalCli';
@@ -117,10 +116,7 @@ async function main(): Promise<void> {
   // Bundled once, for the stack and for every worker process (a worker bundling at each start
   // would stretch its restart by the bundling time).
   const bundlePath = path.join(dir, 'workflow-bundle.js');
-  writeFileSync(
-    bundlePath,
-    (await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') })).code,
-  );
+  writeFileSync(bundlePath, (await bundleWorkflowCode(workflowBundleOptions())).code);
   const stack = await startStack({
     embedded: { logFile: path.join(dir, 'temporal.log') },
     workflowBundle: { codePath: bundlePath },

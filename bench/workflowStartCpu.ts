@@ -16,12 +16,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { startDevServer } from '../cli/devServer';
 import { resolveTemporalCli } from '../cli/temporalCli';
-import { failureConverterPath } from '../codec/dataConverter';
 import { resourceWorkflowId } from '../provider/correlationKeys';
-import { workflowsPath } from '../worker/createWorker';
+import { workflowBundleOptions } from '../worker/workflowBundle';
 import { deliverSignal, type ResourceDelivery } from '../client/resourceMessages';
 import type { resourceWorkflow } from '../workflows/resourceWorkflow';
 
@@ -52,10 +51,7 @@ async function options(argv: string[]): Promise<Options> {
   }
   if (bundles.length === 0) {
     const codePath = path.join(dir, 'current.js');
-    writeFileSync(
-      codePath,
-      (await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') })).code,
-    );
+    writeFileSync(codePath, (await bundleWorkflowCode(workflowBundleOptions())).code);
     bundles.push({ label: 'current', codePath });
   }
   return { bundles, workflows, rounds };

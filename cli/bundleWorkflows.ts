@@ -4,14 +4,13 @@
  * `worker/main.ts` finds beside the compiled code).
  */
 import { writeFileSync } from 'node:fs';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { failureConverterPath } from '../codec/dataConverter';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { prebuiltBundlePath } from '../worker/prebuiltBundle';
-import { workflowsPath } from '../worker/createWorker';
+import { workflowBundleOptions } from '../worker/workflowBundle';
 
 async function main(): Promise<void> {
   const out = process.argv[2] ?? prebuiltBundlePath;
-  const { code } = await bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') });
+  const { code } = await bundleWorkflowCode(workflowBundleOptions());
   writeFileSync(out, code);
   console.log(`workflow bundle: ${out} (${Math.round(code.length / 1024)} KiB)`);
 }

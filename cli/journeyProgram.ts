@@ -42,9 +42,10 @@ const later = {
   format: () => require('./journeyFormat') as typeof import('./journeyFormat'),
   watchStatus: () => require('./watchStatus') as typeof import('./watchStatus'),
   journeyMessages: () => require('../client/journeyMessages') as typeof import('../client/journeyMessages'),
-  workflowCode: () => ({
-    workflowsPath: (require('../worker/createWorker') as typeof import('../worker/createWorker')).workflowsPath,
-  }),
+  workflowCode: () => {
+    const bundle = require('../worker/workflowBundle') as typeof import('../worker/workflowBundle');
+    return { workflowsPath: bundle.workflowsPath, bundlerOptions: bundle.bundlerOptionsFor(bundle.workflowsPath) };
+  },
 };
 
 export interface Outcome {

@@ -15,7 +15,8 @@ export interface ReplayedHistory {
   error?: string;
 }
 
-export type WorkflowCode = { workflowBundle: WorkflowBundleOption } | { workflowsPath: string };
+export type WorkflowCode =
+  { workflowBundle: WorkflowBundleOption } | { workflowsPath: string; bundlerOptions?: { preloadModules?: string[] } };
 
 export async function replayJourney(
   ctx: JourneyClientContext,

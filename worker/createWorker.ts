@@ -23,6 +23,7 @@ import { temporalRetryInterceptors } from '../client/temporalRetry';
 import { temporalConnectionOptions, type TemporalConfig } from '../config/temporalConfig';
 import type { WorkerTuning } from './workerConfig';
 import { workerDeploymentOptionsFor } from './workerVersioning';
+import { bundlerOptionsFor, workflowsPath } from './workflowBundle';
 
 export interface WorkerSetup {
   temporal: TemporalConfig;
@@ -55,8 +56,6 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-export const workflowsPath = require.resolve('../workflows');
-
 export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
   const payloadKeys = setup.payloadKeys ?? readPayloadKeys();
   const dataConverter = dataConverterFor(payloadKeys);
@@ -88,7 +87,9 @@ export async function startWorker(setup: WorkerSetup): Promise<RunningWorker> {
     activities,
     // A step whose provider call keeps failing hears of it, and shows `waiting` until the provider is back.
     interceptors: { activity: [providerOutageReporter(client)] },
-    ...(setup.workflowBundle ? { workflowBundle: setup.workflowBundle } : { workflowsPath }),
+    ...(setup.workflowBundle
+      ? { workflowBundle: setup.workflowBundle }
+      : { workflowsPath, bundlerOptions: bundlerOptionsFor(workflowsPath) }),
     ...setup.tuning,
     ...workerDeploymentOptionsFor(setup.deploymentVersion),
   });

@@ -7,6 +7,7 @@ import { sentData } from './deliveryData';
 import { defaultDeadlines } from '../client/deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
+import type { ResourceInboxes } from './resourceInbox';
 import { keyed } from './purchase';
 import { trackStep } from './stepStatus';
 import type { StepStatus } from '../client/stepMessages';
@@ -39,12 +40,13 @@ interface Links {
 
 export async function affordabilityWorkflow(input: AffordabilityInput): Promise<AffordabilityStatus> {
   const tracker = trackStep<AffordabilityDetail>(input.stepKey);
-  return failingOnProviderError(tracker, () => requestAffordability(input, tracker));
+  return failingOnProviderError(tracker, (inboxes) => requestAffordability(input, tracker, inboxes));
 }
 
 async function requestAffordability(
   input: AffordabilityInput,
   { update, finish, providerAnswered }: ReturnType<typeof trackStep<AffordabilityDetail>>,
+  inboxes: ResourceInboxes,
 ): Promise<AffordabilityStatus> {
   const provider = providerActivities(input.callBudget, providerAnswered);
   const deadline = input.deadline ?? defaultDeadlines.affordability;
@@ -77,6 +79,7 @@ async function requestAffordability(
     reconcileAfter: input.reconcileAfter,
     reconcileBackoffCap: input.reconcileBackoffCap,
     update,
+    inboxes,
   });
   if (!found) return finish('expired', `the affordability insight was not ready within ${String(deadline)}`);
 

@@ -8,7 +8,7 @@ import { condition } from '@temporalio/workflow';
 import type { ResourceKind } from '../provider';
 import { defaultDeadlines } from '../client/deadlines';
 import type { ResourceDelivery, Subscription } from '../client/resourceMessages';
-import { createResourceInbox } from './resourceInbox';
+import type { ResourceInboxes } from './resourceInbox';
 import type { StepStatus } from '../client/stepMessages';
 import { lastEventOf } from './lastEvent';
 
@@ -25,6 +25,8 @@ export interface AwaitResultOptions<Found> {
   reconcileAfter?: Duration;
   reconcileBackoffCap?: Duration;
   update: (changes: Partial<StepStatus<never>>) => unknown;
+  /** The attempt's inboxes (providerFailure.ts), which open the one this wait reads. */
+  inboxes: ResourceInboxes;
 }
 
 export async function requestAndAwaitResult<Found>(
@@ -34,7 +36,7 @@ export async function requestAndAwaitResult<Found>(
   let found: Found | undefined;
   // An event can come before the request id does (the creating activity subscribes); it is
   // looked at once the id is known.
-  const inbox = createResourceInbox((_resource, delivery) => {
+  const inbox = options.inboxes.create((_resource, delivery) => {
     options.update({ lastEvent: lastEventOf(delivery) });
     if (requestId !== '') found ??= options.locate(delivery, requestId);
   });

@@ -17,7 +17,6 @@ import { sentData } from './deliveryData';
 import type { ResourceDelivery } from '../client/resourceMessages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
-import { createResourceInbox } from './resourceInbox';
 import { keyed } from './purchase';
 import { trackStep } from './stepStatus';
 import type { StepStatus } from '../client/stepMessages';
@@ -134,16 +133,16 @@ export async function bankingWorkflow(input: BankingInput): Promise<BankingStatu
     if (belongsToAttempt(delivery, attempt.connectionId, input.ignoreEventsBefore))
       attempt.outcome ??= outcomeOf(delivery);
   };
-  const inbox = createResourceInbox((_r, delivery) => {
-    update({ lastEvent: lastEventOf(delivery) });
-    if (!awaitingConnection()) consider(delivery);
-  });
   const waitingFor =
     input.method === 'open_banking'
       ? 'waiting for the applicant to connect their bank'
       : 'waiting for bank statements to be processed';
 
-  return failingOnProviderError(tracker, async () => {
+  return failingOnProviderError(tracker, async (inboxes) => {
+    const inbox = inboxes.create((_r, delivery) => {
+      update({ lastEvent: lastEventOf(delivery) });
+      if (!awaitingConnection()) consider(delivery);
+    });
     if (input.method === 'open_banking') {
       const connection = await provider.createOpenBankingConnectionAndSubscribe({
         caseId: input.caseId,

@@ -12,7 +12,7 @@ import { polledRecord } from './deliveryData';
 import type { ResourceDelivery } from '../client/resourceMessages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
-import { createResourceInbox } from './resourceInbox';
+import type { ResourceInboxes } from './resourceInbox';
 import { keyed } from './purchase';
 import { trackStep } from './stepStatus';
 import type { StepStatus } from '../client/stepMessages';
@@ -79,17 +79,18 @@ type Tracker = ReturnType<typeof trackStep<{ documents: DocumentOutcome[] }>>;
 export async function documentsWorkflow(input: DocumentsInput): Promise<DocumentsStatus> {
   const outcomes: DocumentOutcome[] = [];
   const tracker: Tracker = trackStep<{ documents: DocumentOutcome[] }>(input.stepKey);
-  return failingOnProviderError(tracker, () => processDocuments(input, outcomes, tracker));
+  return failingOnProviderError(tracker, (inboxes) => processDocuments(input, outcomes, tracker, inboxes));
 }
 
 async function processDocuments(
   input: DocumentsInput,
   outcomes: DocumentOutcome[],
   { update, finish, spend, providerAnswered }: Tracker,
+  inboxes: ResourceInboxes,
 ): Promise<DocumentsStatus> {
   const provider = providerActivities(input.callBudget, providerAnswered);
   update({ detail: { documents: outcomes } });
-  const inbox = createResourceInbox((resource, delivery) => {
+  const inbox = inboxes.create((resource, delivery) => {
     const outcome = outcomes.find((o) => o.document_id === resource.id);
     if (!outcome) return;
     if (settle(outcome, delivery)) update({ lastEvent: lastEventOf(delivery), detail: { documents: outcomes } });

@@ -12,7 +12,6 @@ import { polledRecord, sentData } from './deliveryData';
 import type { ResourceDelivery } from '../client/resourceMessages';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
-import { createResourceInbox } from './resourceInbox';
 import { keyed, type Purchasing } from './purchase';
 import { trackStep } from './stepStatus';
 import { stepStatusQuery, type StepStatus } from '../client/stepMessages';
@@ -93,18 +92,18 @@ export async function identityVerificationWorkflow(
     if (outcome && (requestId === current.requestId || outcome.kind === 'completed'))
       current.outcome ??= { ...outcome, requestId };
   };
-  const inbox = createResourceInbox((resource, delivery) => {
-    if (resource.kind !== 'idv' || !current.open.includes(resource.id)) return;
-    update({ lastEvent: lastEventOf(delivery) });
-    consider(resource.id, delivery);
-  });
   const provider = providerActivities(input.callBudget, providerAnswered);
   const maxResubmissions = input.maxResubmissions ?? 2;
   const deadline = input.deadline ?? defaultDeadlines.identityVerification;
 
   const reconcileAfter = input.reconcileAfter ?? defaultDeadlines.reconcileAfter;
 
-  return failingOnProviderError(tracker, async () => {
+  return failingOnProviderError(tracker, async (inboxes) => {
+    const inbox = inboxes.create((resource, delivery) => {
+      if (resource.kind !== 'idv' || !current.open.includes(resource.id)) return;
+      update({ lastEvent: lastEventOf(delivery) });
+      consider(resource.id, delivery);
+    });
     for (let attempt = 0; ; attempt++) {
       const first = attempt === 0;
       const adopt = first && (input.adoptOpenRequest ?? true);

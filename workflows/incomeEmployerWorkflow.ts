@@ -10,6 +10,7 @@ import { sentData } from './deliveryData';
 import { defaultDeadlines } from '../client/deadlines';
 import { providerActivities } from './providerActivities';
 import { failingOnProviderError } from './providerFailure';
+import type { ResourceInboxes } from './resourceInbox';
 import { keyed } from './purchase';
 import { trackStep } from './stepStatus';
 import type { StepStatus } from '../client/stepMessages';
@@ -37,12 +38,13 @@ export type IncomeEmployerStatus = StepStatus<IncomeEmployerDetail>;
 
 export async function incomeEmployerWorkflow(input: IncomeEmployerInput): Promise<IncomeEmployerStatus> {
   const tracker = trackStep<IncomeEmployerDetail>(input.stepKey);
-  return failingOnProviderError(tracker, () => verifyIncomeEmployer(input, tracker));
+  return failingOnProviderError(tracker, (inboxes) => verifyIncomeEmployer(input, tracker, inboxes));
 }
 
 async function verifyIncomeEmployer(
   input: IncomeEmployerInput,
   { update, finish, spend, providerAnswered }: ReturnType<typeof trackStep<IncomeEmployerDetail>>,
+  inboxes: ResourceInboxes,
 ): Promise<IncomeEmployerStatus> {
   const provider = providerActivities(input.callBudget, providerAnswered);
   const deadline = input.deadline ?? defaultDeadlines.incomeEmployer;
@@ -68,6 +70,7 @@ async function verifyIncomeEmployer(
     reconcileAfter: input.reconcileAfter,
     reconcileBackoffCap: input.reconcileBackoffCap,
     update,
+    inboxes,
   });
   if (!found) return finish('expired', `income and employer were not verified within ${String(deadline)}`);
 

@@ -171,7 +171,7 @@ export function planSteps(input: ValidOnboardCaseInput): Map<string, PlannedStep
 }
 
 /** About two minutes in all: an orphan's creating call answers, and it closes, well within it. */
-const ORPHAN_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 60_000];
+const ORPHAN_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 15_000, 30_000, 60_000] as const;
 
 /**
  * A reset (the Web UI's, `temporal workflow reset`) runs the journey again from an earlier point

@@ -13,7 +13,7 @@ import {
   type UnknownPurchase,
 } from '../client/purchaseKey';
 import type { StepState } from '../client/stepState';
-import { leaveAllResources } from './resourceInbox';
+import { ResourceInboxes } from './resourceInbox';
 import type { ProviderError, StepStatus } from '../client/stepMessages';
 
 /** The innermost ApplicationFailure in the cause chain: the activity's own words. */
@@ -75,14 +75,17 @@ interface Ending<Detail> {
  * not spent, and an operator decides between looking again and buying anew. A cancelled attempt
  * (an operator waived or retried the step, or the journey closed) answers `cancelled` with the ids
  * it holds, its creating calls finished (purchase.ts), so the journey records whatever was bought.
+ * The body opens its resource inboxes from the `inboxes` it is given, which the attempt leaves
+ * when it ends.
  */
 export async function failingOnProviderError<Detail>(
   ending: Ending<Detail>,
-  body: () => Promise<StepStatus<Detail>>,
+  body: (inboxes: ResourceInboxes) => Promise<StepStatus<Detail>>,
 ): Promise<StepStatus<Detail>> {
-  const result = await endingOf(ending, body);
+  const inboxes = new ResourceInboxes();
+  const result = await endingOf(ending, () => body(inboxes));
   // However the attempt ended, its resources stop polling for it (they end once nobody waits).
-  await leaveAllResources();
+  await inboxes.leaveAll();
   return result;
 }
 

@@ -50,12 +50,24 @@ export interface ResourceInbox {
 
 const keyOf = (r: ResourceKey) => `${r.kind}/${r.id}`;
 
-/** This workflow's inboxes (module state is per workflow execution): a step ending leaves them all. */
-const inboxes: ResourceInbox[] = [];
+/**
+ * A step attempt's inboxes, so that the attempt's end leaves every resource they subscribed to
+ * (providerFailure.ts). Held by the attempt, not by this module: the worker shares the workflows'
+ * modules between every workflow it runs (worker/workflowBundle.ts).
+ */
+export class ResourceInboxes {
+  private readonly inboxes: ResourceInbox[] = [];
 
-/** Unsubscribes from every resource of every inbox of this workflow: its need has ended, so should their polling. */
-export async function leaveAllResources(): Promise<void> {
-  for (const inbox of inboxes) await inbox.unsubscribeAll();
+  create(onEvent?: (resource: ResourceKey, delivery: ResourceDelivery) => void): ResourceInbox {
+    const inbox = createResourceInbox(onEvent);
+    this.inboxes.push(inbox);
+    return inbox;
+  }
+
+  /** Unsubscribes from every resource of every inbox: the need has ended, so should their polling. */
+  async leaveAll(): Promise<void> {
+    for (const inbox of this.inboxes) await inbox.unsubscribeAll();
+  }
 }
 
 export function createResourceInbox(
@@ -123,6 +135,5 @@ export function createResourceInbox(
       });
     },
   };
-  inboxes.push(inbox);
   return inbox;
 }

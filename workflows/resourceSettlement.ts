@@ -9,7 +9,7 @@ import type { ResourceDelivery } from '../client/resourceMessages';
 
 const documentOutcome = /^(Document|BankStatement|Payslip|SA302|TaxOverview)Processing\.Completed$/;
 
-const terminalEvents: Partial<Record<ResourceKind, (delivery: ResourceDelivery) => boolean>> = {
+const terminalEvents: Readonly<Partial<Record<ResourceKind, (delivery: ResourceDelivery) => boolean>>> = {
   idv: (d) => d.eventType === 'IdentityVerification.Completed' || d.eventType === 'IdentityVerification.Expired',
   affordability: (d) => d.eventType === 'AffordabilityInsights.Completed',
   'income-employer': (d) => d.eventType === 'IncomeEmployerInsights.Completed',

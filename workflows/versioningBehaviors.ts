@@ -34,7 +34,7 @@ export const versioningBehaviors = {
   resourceWorkflow: 'PINNED',
 } as const satisfies Record<string, VersioningBehavior>;
 
-const workflowsByType: Record<keyof typeof versioningBehaviors, Workflow> = {
+const workflowsByType: Readonly<Record<keyof typeof versioningBehaviors, Workflow>> = {
   onboardCase,
   creditReportWorkflow,
   identityVerificationWorkflow,

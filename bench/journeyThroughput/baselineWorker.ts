@@ -8,9 +8,11 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { temporalConnectionOptions, type TemporalConfig } from '../../config/temporalConfig';
 import type { WorkerTuning } from '../../worker/workerConfig';
+import { bundlerOptionsFor } from '../../worker/workflowBundle';
 import { createBaselineActivities } from './baselineActivities';
 
 export const BASELINE_TASK_QUEUE = 'bench-throughput-baseline';
+const baselineWorkflowsPath = require.resolve('./baselineWorkflows');
 
 export interface BaselineWorker {
   worker: Worker;
@@ -27,7 +29,8 @@ export async function startBaselineWorker(temporal: TemporalConfig, tuning?: Wor
     connection: nativeConnection,
     namespace: temporal.namespace,
     taskQueue: BASELINE_TASK_QUEUE,
-    workflowsPath: require.resolve('./baselineWorkflows'),
+    workflowsPath: baselineWorkflowsPath,
+    bundlerOptions: bundlerOptionsFor(baselineWorkflowsPath),
     activities: createBaselineActivities(client, BASELINE_TASK_QUEUE),
     ...tuning,
   });

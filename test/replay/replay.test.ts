@@ -7,7 +7,7 @@
  * The recorded histories are json/plain (written before encryption); they replay through the
  * project's data converter, whose codec passes unencrypted payloads through.
  */
-import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleOption } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker, type WorkflowBundleOption } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { z } from 'zod';
 import { onboardCaseInputSchema } from '../../client/journeyInput';
@@ -15,6 +15,7 @@ import { caseIdSearchAttribute } from '../../client/searchAttributes';
 import { dataConverterFor } from '../../codec/dataConverter';
 import { readPayloadKeys } from '../../codec/payloadKeys';
 import { testWorkflowBundle } from '../setup/testEnvironment';
+import { workflowBundleOptions } from '../../worker/workflowBundle';
 import { readHistories, type RecordedHistory } from './historyFiles';
 
 const histories = readHistories();
@@ -90,7 +91,7 @@ async function replay(workflowBundle: WorkflowBundleOption, subset = histories) 
 }
 
 const bundle = (file: string) =>
-  bundleWorkflowCode({ workflowsPath: require.resolve(file), logger: new DefaultLogger('WARN') }).then(({ code }) => ({
+  bundleWorkflowCode(workflowBundleOptions(require.resolve(file))).then(({ code }) => ({
     code,
   }));
 

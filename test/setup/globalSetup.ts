@@ -11,13 +11,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { startEmbeddedCaseFile } from '../../case-file/embeddedServer';
 import { startDevServer } from '../../cli/devServer';
-import { failureConverterPath } from '../../codec/dataConverter';
 import { formatPayloadKeys, generatePayloadKey } from '../../codec/payloadKeys';
 import { resolveTemporalCli } from '../../cli/temporalCli';
-import { workflowsPath } from '../../worker/createWorker';
+import { workflowBundleOptions } from '../../worker/workflowBundle';
 import { suiteNamespaces } from './testEnvironment';
 
 export default async function globalSetup(): Promise<void> {
@@ -31,7 +30,7 @@ export default async function globalSetup(): Promise<void> {
       logFile: path.join(dir, 'temporal-dev-server.log'),
       extraNamespaces: Object.values(suiteNamespaces),
     }),
-    bundleWorkflowCode({ workflowsPath, failureConverterPath, logger: new DefaultLogger('WARN') }),
+    bundleWorkflowCode(workflowBundleOptions()),
     postgresUrl ? undefined : startEmbeddedCaseFile(),
   ]);
   const bundlePath = path.join(dir, 'workflow-bundle.js');

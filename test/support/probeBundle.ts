@@ -4,11 +4,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { workflowBundleOptions } from '../../worker/workflowBundle';
 import { testDirectory } from '../setup/testEnvironment';
 
 export async function probeBundle(workflowsPath: string, name: string): Promise<string> {
-  const bundle = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  const bundle = await bundleWorkflowCode(workflowBundleOptions(workflowsPath));
   const dir = testDirectory(name);
   mkdirSync(dir, { recursive: true });
   const bundlePath = path.join(dir, 'bundle.js');

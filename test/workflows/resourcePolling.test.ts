@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { routes } from '../../activities/routes';
 import { simulatorControl } from '../support/faultHarness/rawProviderApi';
 import { isPoll } from '../../bench/journeyCost/polls';
@@ -26,7 +26,8 @@ import {
   type ResourceDelivery,
   type Subscription,
 } from '../../client/resourceMessages';
-import { dataConverterFor, failureConverterPath } from '../../codec/dataConverter';
+import { dataConverterFor } from '../../codec/dataConverter';
+import { workflowBundleOptions } from '../../worker/workflowBundle';
 import { stepStatusQuery } from '../../client/stepMessages';
 import { identityVerificationRequestSchema, type ResourceKey } from '../../provider';
 import { identityVerificationWorkflow } from '../../workflows/identityVerificationWorkflow';
@@ -68,11 +69,7 @@ beforeAll(async () => {
       spoolDir: testDirectory('spool'),
       processingDelayMs: 50,
     }),
-    bundleWorkflowCode({
-      workflowsPath: require.resolve('../support/resourceInboxProbe'),
-      failureConverterPath,
-      logger: new DefaultLogger('WARN'),
-    }),
+    bundleWorkflowCode(workflowBundleOptions(require.resolve('../support/resourceInboxProbe'))),
   ]);
   stack = started;
   probeWorker = await Worker.create({

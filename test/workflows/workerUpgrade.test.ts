@@ -13,14 +13,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { startStack, type Stack } from '../../cli/stack';
 import { workerEnvOf } from '../../cli/stackProcessEnv';
 import { attemptWorkflowId, journeyStatusQuery, retryStepUpdate } from '../../client/journeyMessages';
 import { resourceStateQuery } from '../../client/resourceMessages';
 import { waitForStatus } from '../../cli/watchStatus';
-import { dataConverterFor, failureConverterPath } from '../../codec/dataConverter';
+import { dataConverterFor } from '../../codec/dataConverter';
+import { workflowBundleOptions } from '../../worker/workflowBundle';
 import { resourceWorkflowId } from '../../provider';
 import { testCaseFileOption, testDirectory, testTemporalConfig, testWorkflowBundle } from '../setup/testEnvironment';
 import { killChildren, startChild, type Child } from '../support/faultHarness/childProcess';
@@ -47,11 +48,7 @@ beforeAll(async () => {
       spoolDir: testDirectory('spool'),
       processingDelayMs: 50,
     }),
-    bundleWorkflowCode({
-      workflowsPath: require.resolve('../support/stepCodeV2'),
-      failureConverterPath,
-      logger: new DefaultLogger('WARN'),
-    }),
+    bundleWorkflowCode(workflowBundleOptions(require.resolve('../support/stepCodeV2'))),
   ]);
   stack = started;
   // The stack's worker is unversioned; this test's workers are versioned processes of their own.
