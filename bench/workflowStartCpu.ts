@@ -1,9 +1,9 @@
 /**
  * Worker CPU per workflow start: what a worker spends to start resource workflows, the
- * most numerous type, each receiving one delivery by signalWithStart. A new run evaluates the
- * workflow bundle's modules in the worker's (reused) V8 context, so what the bundle holds is paid
- * per workflow. Compares bundles side by side on one dev server, alternating them over rounds so
- * that the load of a shared machine falls on each alike.
+ * most numerous type, each receiving one delivery by signalWithStart: what a new run costs the
+ * worker's (reused) V8 context, the bundle's modules included unless it preloads them
+ * (worker/workflowBundle.ts). Compares bundles side by side on one dev server, alternating them over
+ * rounds so that the load of a shared machine falls on each alike.
  *
  *   npm run bench:start-cpu -- [--bundle label=path ...] [--workflows 200] [--rounds 2]
  *

@@ -5,10 +5,10 @@
  * The worker runs every workflow in one reused V8 context. A new run evaluates the bundle's
  * modules again, in a module cache of its own, unless they are preloaded: then they are evaluated
  * once, when the worker builds its context, and every run shares them (the SDK freezes what they
- * export). The workflows' modules are preloaded, which saves about a sixth of the worker's CPU per
- * workflow start (`npm run bench:start-cpu`, docs/benchmarks.md). The price is a rule: no workflow
- * module keeps state of its own; a workflow's state lives in its function's scope and the objects
- * it creates (test/unit/workflowBundleContents.test.ts).
+ * export). The workflows' modules are preloaded, which saves about 1 ms of the 7 ms of CPU a
+ * workflow start costs the worker (`npm run bench:start-cpu`, docs/benchmarks.md). The price is a
+ * rule: no workflow module keeps state of its own; a workflow's state lives in its function's scope
+ * and the objects it creates (test/unit/workflowBundleContents.test.ts).
  */
 import type { BundleOptions } from '@temporalio/worker';
 import { DefaultLogger } from '@temporalio/worker';
