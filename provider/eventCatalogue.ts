@@ -1,6 +1,6 @@
 /**
  * The event catalogue of spec §6.4 as data. Pure (workflow code reads the types only: the
- * response schemas below would cost every workflow run their construction).
+ * response schemas below are zod's, which the workflow bundle does not hold).
  *
  * The catalogue is not exhaustive (§6.1.5, §9): anything not listed here is an unknown event
  * type and must be kept, never rejected.

@@ -1,8 +1,8 @@
 /**
  * The `data` of every webhook event of spec §6.6, with the status values of §3.
- * Pure, but not for workflow code: a workflow bundle that imports these schemas builds them (and
- * zod) again for every workflow run. Workflows read the data the bridge validated with them
- * (workflows/deliveryData.ts) through the types below.
+ * Pure, but not for workflow code: the workflow bundle holds no zod
+ * (test/unit/workflowBundleContents.test.ts). Workflows read the data the bridge validated with
+ * them (workflows/deliveryData.ts) through the types below.
  */
 import { z } from 'zod';
 import { documentStatusOf } from './documentStatusWords';
