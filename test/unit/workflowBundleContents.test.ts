@@ -81,6 +81,30 @@ describe('what counts as state of its own', () => {
     ]);
   });
 
+  test('what can change however it is declared, nested, exported or static: refused', () => {
+    expect(
+      problems(`
+        const next = (() => { let n = 0; return () => n++; })();
+        const bare = Object.create(null);
+        const copied = Array.from(source);
+        const pattern = new RegExp('a', 'g');
+        const global = new globalThis.Map();
+        const table: Readonly<Record<string, string[]>> = { a: [] };
+        export const byId = { seen: new Set<string>() };
+        class Cache { static readonly entries = new Map(); }
+      `),
+    ).toEqual([
+      'next: a function called where it is defined, whose closure it keeps',
+      'bare: Object.create(…)',
+      'copied: Array.from(…)',
+      'pattern: a new RegExp',
+      'global: a new Map',
+      'table: an empty literal',
+      'byId: a new Set',
+      'static entries of class Cache: a new Map',
+    ]);
+  });
+
   test('a literal nobody exports and nothing makes readonly: refused', () => {
     expect(problems('const waits = [1, 2];')).toEqual(['waits: a literal neither exported nor readonly']);
   });
@@ -96,6 +120,8 @@ describe('what counts as state of its own', () => {
         const proxy = proxyActivities({ startToCloseTimeout: '1 minute' });
         class Inbox { static readonly kind = 'idv'; private items: string[] = []; }
         function collect() { const local: string[] = []; return local; }
+        const fresh = () => new Map<string, number>();
+        for (const [type, workflow] of Object.entries(workflows)) setWorkflowOptions(options, workflow);
       `),
     ).toEqual([]);
   });
