@@ -2,7 +2,9 @@
  * The case read model (docs/architecture.md, "The case read model and the audit trail"): the
  * journey's state as the journey wrote it, one row per case, read by the API, the console and the
  * CLI instead of querying workflows. Writes are idempotent and ordered: a write whose (run start,
- * version) is not newer than the stored one changes nothing.
+ * version) is not newer than the stored one changes nothing. A run writes one at a time, each with
+ * the steps that changed since the last it wrote (workflows/journeyReadModel.ts): a write of the
+ * stored run merges its steps onto the row's, a later run's first write brings them all.
  */
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
@@ -20,7 +22,7 @@ const stepSchema = z.looseObject({
 
 export const runStatuses = ['RUNNING', 'COMPLETED', 'CANCELLED'] as const;
 
-/** What the journey writes at every change of its status (activities/caseReadModelActivities.ts). */
+/** What the journey writes when its status changes (activities/caseReadModelActivities.ts). */
 export const journeyStateWriteSchema = z.object({
   caseId: z.string().min(1),
   workflowId: z.string().min(1),
@@ -31,6 +33,7 @@ export const journeyStateWriteSchema = z.object({
   version: z.number().int().min(1),
   state: z.string().min(1),
   runStatus: z.enum(runStatuses),
+  /** The steps that changed since the run's last write; all of them in the run's first. */
   steps: z.record(z.string(), stepSchema),
   reasons: z.array(z.string()),
   operatorDeadline: isoTime.nullable(),
@@ -38,6 +41,12 @@ export const journeyStateWriteSchema = z.object({
   stateSince: isoTime,
 });
 export type JourneyStateWrite = z.infer<typeof journeyStateWriteSchema>;
+
+const sameRun = 'EXCLUDED.run_id = case_journeys.run_id';
+
+/** A per-step column: the run's steps merged with the write's, or the write's in a new run. */
+const mergedInRun = (column: string) =>
+  `CASE WHEN ${sameRun} THEN case_journeys.${column} || EXCLUDED.${column} ELSE EXCLUDED.${column} END`;
 
 /** Answers whether the write changed the row (false: the stored state is as new or newer). */
 export async function writeJourneyState(client: PoolClient, write: JourneyStateWrite): Promise<boolean> {
@@ -50,9 +59,10 @@ export async function writeJourneyState(client: PoolClient, write: JourneyStateW
      ON CONFLICT (case_id) DO UPDATE SET workflow_id = EXCLUDED.workflow_id, run_id = EXCLUDED.run_id,
        run_started_at = EXCLUDED.run_started_at,
        version = EXCLUDED.version, state = EXCLUDED.state, run_status = EXCLUDED.run_status, outcome = EXCLUDED.outcome,
-       steps = EXCLUDED.steps,
-       reasons = EXCLUDED.reasons, provider_ids = EXCLUDED.provider_ids, links = EXCLUDED.links,
-       picklist = EXCLUDED.picklist,
+       steps = ${mergedInRun('steps')},
+       reasons = EXCLUDED.reasons, provider_ids = ${mergedInRun('provider_ids')}, links = ${mergedInRun('links')},
+       picklist = CASE WHEN ${sameRun} AND NOT EXCLUDED.steps ? 'credit-report' THEN case_journeys.picklist
+         ELSE EXCLUDED.picklist END,
        waiting_since = EXCLUDED.waiting_since, operator_deadline = EXCLUDED.operator_deadline,
        started_at = LEAST(case_journeys.started_at, EXCLUDED.started_at), closed_at = EXCLUDED.closed_at,
        updated_at = now(),

@@ -265,10 +265,7 @@ class Journey {
    */
   private quiet(): boolean {
     return (
-      this.notifier.undelivered === 0 &&
-      this.readModel.unwritten === 0 &&
-      this.inFlight.size === 0 &&
-      allHandlersFinished()
+      this.notifier.undelivered === 0 && !this.readModel.unwritten && this.inFlight.size === 0 && allHandlersFinished()
     );
   }
 

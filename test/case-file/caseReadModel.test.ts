@@ -38,6 +38,12 @@ function write(caseId: string, version: number, changes: Partial<JourneyStateWri
   };
 }
 
+/** The read model's per-step columns of a case: each step's provider ids and links. */
+async function providerIdsAndLinks(caseId: string) {
+  const { rows } = await store.pool.query('SELECT provider_ids, links FROM case_journeys WHERE case_id = $1', [caseId]);
+  return rows[0] as { provider_ids: unknown; links: unknown };
+}
+
 it('keeps the newest state: a late write with an older version changes nothing, a repeat neither, a new run takes over', async () => {
   const caseId = randomUUID();
   expect(
@@ -74,6 +80,49 @@ it('keeps the newest state: a late write with an older version changes nothing, 
     waitingSince: null,
     outcome: null,
   });
+});
+
+it("merges a write's steps onto the run's, and takes a new run's steps whole", async () => {
+  const caseId = randomUUID();
+  const picklist = [{ provider_id: 'CR-1', company_name: 'One' }];
+  await store.writeJourneyState(
+    write(caseId, 1, {
+      steps: {
+        'credit-report': { state: 'waiting', providerIds: { company_id: 'c-1' }, detail: { picklist } },
+        banking: { state: 'running', providerIds: {} },
+      },
+    }),
+  );
+  // The run's next write carries only the step that changed.
+  await store.writeJourneyState(
+    write(caseId, 2, {
+      steps: {
+        banking: { state: 'waiting', providerIds: { bank_connection_id: 'b-1' }, links: { bank: 'https://x' } },
+      },
+    }),
+  );
+  expect(await store.caseRecord(caseId)).toMatchObject({
+    version: 2,
+    steps: { 'credit-report': { state: 'waiting' }, banking: { state: 'waiting' } },
+    picklist,
+  });
+  expect(await providerIdsAndLinks(caseId)).toEqual({
+    provider_ids: { 'credit-report': { company_id: 'c-1' }, banking: { bank_connection_id: 'b-1' } },
+    links: { 'credit-report': {}, banking: { bank: 'https://x' } },
+  });
+
+  // A later run's first write has every step of its own: nothing of the earlier run's stays.
+  await store.writeJourneyState(
+    write(caseId, 1, {
+      runId: 'run-2',
+      runStartedAt: '2026-11-21T10:00:00.000Z',
+      steps: { banking: { state: 'running', providerIds: {} } },
+    }),
+  );
+  const record = await store.caseRecord(caseId);
+  expect(Object.keys(record!.steps)).toEqual(['banking']);
+  expect(record!.picklist).toBeNull();
+  expect(await providerIdsAndLinks(caseId)).toEqual({ provider_ids: { banking: {} }, links: { banking: {} } });
 });
 
 it('reads the steps back in the order the journey plans them, though jsonb stores them sorted by key length', async () => {

@@ -1,0 +1,220 @@
+/**
+ * The journey's writes into the read model, with the case file stubbed: one write at a time, the
+ * changes made meanwhile together in the next; a run's first write has every step and each later
+ * one only the steps that changed; a write given up on leaves its steps to the next. Whatever the
+ * case file took, merged in order as the store merges it (case-file/caseReadModel.ts), is the
+ * journey's final status. A turn of the loop that changed nothing writes nothing and holds up
+ * neither the next write nor a continue-as-new.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import { waitForStatus } from '../../cli/watchStatus';
+import {
+  attemptReportKey,
+  journeyStatusQuery,
+  journeyWorkflowId,
+  journeyWorkflowType,
+  waiveStepUpdate,
+  type JourneyStatus,
+} from '../../client/journeyMessages';
+import { stepReportSignal, stepStatusQuery } from '../../client/stepMessages';
+import type { JourneyStateWrite } from '../../case-file/caseReadModel';
+import type { CreditReportSummary } from '../../case-file/summaries';
+import { startJourneyLogic, type JourneyLogic } from '../support/journeyLogic';
+import { waitUntil } from '../support/waitUntil';
+
+/** What the stubbed case file saw of one case. */
+interface CaseWrites {
+  /** Every write sent, in the order sent. */
+  sent: JourneyStateWrite[];
+  /** The writes it took. */
+  taken: JourneyStateWrite[];
+  /** The most writes out at once. */
+  mostAtOnce: number;
+  out: number;
+  /** Holds every write until released. */
+  held?: Promise<void>;
+  /** The first write this matches is refused for good. */
+  refuse?: (write: JourneyStateWrite) => boolean;
+  refused?: JourneyStateWrite;
+}
+
+const cases = new Map<string, CaseWrites>();
+/** The credit report answers once its case's gate opens. */
+const reportGates = new Map<string, Promise<void>>();
+
+const completeReport = (companyId: string): CreditReportSummary => ({
+  case_file: null,
+  report_id: `report-${companyId}`,
+  company_id: companyId,
+  status: 'Complete',
+  picklist: null,
+  report: {
+    provider_id: 'CR-9',
+    company_name: 'Known Ltd',
+    company_number: null,
+    country_code: 'GB',
+    credit_score: 600,
+  },
+});
+
+let logic: JourneyLogic;
+beforeAll(async () => {
+  logic = await startJourneyLogic({
+    writeCaseState: async (write) => {
+      const seen = cases.get(write.caseId);
+      if (!seen) return true;
+      seen.sent.push(write);
+      seen.mostAtOnce = Math.max(seen.mostAtOnce, ++seen.out);
+      try {
+        await seen.held;
+        if (!seen.refused && seen.refuse?.(write)) {
+          seen.refused = write;
+          throw ApplicationFailure.nonRetryable('the case file refuses this write', 'Refused');
+        }
+        seen.taken.push(write);
+        return true;
+      } finally {
+        seen.out--;
+      }
+    },
+    requestCreditReport: async ({ company_id }) => {
+      await reportGates.get(company_id);
+      return completeReport(company_id);
+    },
+    requestIncomeEmployerVerificationAndSubscribe: async ({ caseId }) => ({
+      request_id: `income-${caseId}`,
+      status: 'Pending',
+    }),
+  });
+});
+afterAll(async () => {
+  await logic?.stop();
+});
+
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** A journey of two steps: the credit report, answered once `report` opens, and income-and-employer, which expires. */
+async function journey(writes: Partial<CaseWrites> = {}) {
+  const caseId = randomUUID();
+  const seen: CaseWrites = { sent: [], taken: [], mostAtOnce: 0, out: 0, ...writes };
+  cases.set(caseId, seen);
+  const report = gate();
+  const companyId = `company-${caseId}`;
+  reportGates.set(companyId, report.opened);
+  const handle = await logic.start({
+    caseId,
+    company: { company_id: companyId, company_name: 'Known Ltd', country_code: 'GB' },
+    steps: { creditReport: true, incomeEmployer: true },
+    deadlines: { incomeEmployer: '2 seconds' },
+  });
+  return { handle, seen, answerReport: report.open };
+}
+
+/** The steps as the store holds them once it has merged the writes it took, in order. */
+function merged(taken: JourneyStateWrite[]): JourneyStateWrite['steps'] {
+  const steps: JourneyStateWrite['steps'] = {};
+  for (const write of taken) Object.assign(steps, write.steps);
+  return steps;
+}
+
+const incomeExpired = (s: JourneyStatus) => s.steps['income-employer']?.state === 'expired';
+
+test('writes one at a time; changes made meanwhile go together, with only the steps that changed', async () => {
+  const held = gate();
+  const { handle, seen, answerReport } = await journey({ held: held.opened });
+  // The first write stays out while income-and-employer waits and then expires.
+  await waitForStatus(handle, journeyStatusQuery, incomeExpired);
+  expect(seen.sent).toHaveLength(1);
+  held.open();
+  await waitUntil('the second write sent', () => seen.sent.length >= 2);
+
+  answerReport();
+  await waitForStatus(handle, journeyStatusQuery, (s) => s.state === 'needs_attention');
+  await handle.executeUpdate(waiveStepUpdate, { args: [{ step: 'income-employer', reason: 'known employer' }] });
+  const outcome = await handle.result();
+
+  expect(seen.mostAtOnce).toBe(1);
+  const [first, second] = seen.sent;
+  expect(Object.keys(first!.steps).sort()).toEqual(['credit-report', 'income-employer']);
+  // The credit report had not changed since the first write: the second carries income-and-employer alone.
+  expect(Object.keys(second!.steps)).toEqual(['income-employer']);
+  expect(second!.steps['income-employer']).toMatchObject({ state: 'expired' });
+  expect(seen.sent.map((w) => w.version)).toEqual(seen.sent.map((_, i) => i + 1));
+  expect(seen.sent.at(-1)).toMatchObject({ state: 'completed', runStatus: 'COMPLETED' });
+  expect(merged(seen.taken)).toEqual(outcome.steps);
+});
+
+test("a write given up on leaves its steps to the next, and the case file still ends with the journey's status", async () => {
+  // The credit report completes at once and never changes again; the write that first says so is refused.
+  const { handle, seen, answerReport } = await journey({
+    refuse: (write) => write.steps['credit-report']?.state === 'completed',
+  });
+  answerReport();
+  await waitForStatus(handle, journeyStatusQuery, (s) => s.state === 'needs_attention');
+  await handle.executeUpdate(waiveStepUpdate, { args: [{ step: 'income-employer', reason: 'known employer' }] });
+  const outcome = await handle.result();
+
+  const refused = seen.refused!;
+  const next = seen.sent.find((w) => w.version === refused.version + 1)!;
+  expect(next.steps['credit-report']).toMatchObject({ state: 'completed' });
+  expect(seen.taken).not.toContain(refused);
+  expect(merged(seen.taken)).toEqual(outcome.steps);
+});
+
+test("a journey waiting for an operator continues as new once its writes are taken; the new run's first write has every step", async () => {
+  const caseId = randomUUID();
+  cases.set(caseId, { sent: [], taken: [], mostAtOnce: 0, out: 0 });
+  // Started as any client may: the last field, which the case API does not take, asks for a
+  // continue-as-new early (Temporal suggests one only at thousands of events).
+  await logic.env.client.workflow.start(journeyWorkflowType, {
+    workflowId: journeyWorkflowId(caseId),
+    taskQueue: logic.taskQueue,
+    args: [
+      {
+        caseId,
+        steps: { incomeEmployer: true },
+        deadlines: { incomeEmployer: '1 second' },
+        continueAsNewAtHistoryLength: 10,
+      },
+    ],
+  });
+  const runs = await waitUntil('the writes of a second run', () => {
+    const written = new Set(cases.get(caseId)!.taken.map((w) => w.runId));
+    return written.size === 2 && written;
+  });
+  const latest = logic.env.client.workflow.getHandle(journeyWorkflowId(caseId));
+  const { runId } = await latest.describe();
+  expect(runs).toContain(runId);
+  const [firstOfNewRun] = cases.get(caseId)!.taken.filter((w) => w.runId === runId);
+  expect(firstOfNewRun).toMatchObject({ version: 1, steps: { 'income-employer': { state: 'expired' } } });
+  await latest.terminate('test over');
+});
+
+test('a change that comes after a turn that changed nothing is written', async () => {
+  const caseId = randomUUID();
+  const seen: CaseWrites = { sent: [], taken: [], mostAtOnce: 0, out: 0 };
+  cases.set(caseId, seen);
+  const handle = await logic.start({
+    caseId,
+    steps: { incomeEmployer: true },
+    deadlines: { incomeEmployer: '3 seconds' },
+  });
+  const stepKey = 'income-employer';
+  const waitingTaken = (w: JourneyStateWrite) => w.steps[stepKey]?.state === 'waiting';
+  await waitUntil('the waiting step written', () => seen.taken.some(waitingTaken));
+  // The step reports what the journey already shows: the journey's loop turns and finds nothing to write.
+  const step = logic.env.client.workflow.getHandle(`${journeyWorkflowId(caseId)}/${stepKey}`);
+  const unchanged = await step.query(stepStatusQuery);
+  await handle.signal(stepReportSignal, { stepKey: attemptReportKey(stepKey, 1), seq: 1_000, status: unchanged });
+  const sentBefore = seen.sent.length;
+
+  await waitForStatus(handle, journeyStatusQuery, (s) => s.steps[stepKey]?.state === 'expired');
+  await waitUntil('the expired step written', () => seen.taken.some((w) => w.steps[stepKey]?.state === 'expired'));
+  expect(seen.sent.slice(sentBefore).some(waitingTaken)).toBe(false);
+  await handle.terminate('test over');
+});
