@@ -4,7 +4,8 @@
  * CLI instead of querying workflows. Writes are idempotent and ordered: a write whose (run start,
  * version) is not newer than the stored one changes nothing. A run writes one at a time, each with
  * the steps that changed since the last it wrote (workflows/journeyReadModel.ts): a write of the
- * stored run merges its steps onto the row's, a later run's first write brings them all.
+ * stored run merges its steps onto the row's. A write with only some steps is not taken for another
+ * run's row, nor for no row (a reset run's first writes are such): the journey then writes them all.
  */
 import type { PoolClient } from 'pg';
 import { z } from 'zod';
@@ -33,8 +34,10 @@ export const journeyStateWriteSchema = z.object({
   version: z.number().int().min(1),
   state: z.string().min(1),
   runStatus: z.enum(runStatuses),
-  /** The steps that changed since the run's last write; all of them in the run's first. */
+  /** Every step of the run (`allSteps`), or the steps that changed since the run's last write. */
   steps: z.record(z.string(), stepSchema),
+  /** True for a run's first write and whenever the case file asked for every step. */
+  allSteps: z.boolean(),
   reasons: z.array(z.string()),
   operatorDeadline: isoTime.nullable(),
   /** When the journey's state last changed (workflow time). */
@@ -48,14 +51,20 @@ const sameRun = 'EXCLUDED.run_id = case_journeys.run_id';
 const mergedInRun = (column: string) =>
   `CASE WHEN ${sameRun} THEN case_journeys.${column} || EXCLUDED.${column} ELSE EXCLUDED.${column} END`;
 
-/** Answers whether the write changed the row (false: the stored state is as new or newer). */
+/**
+ * Answers whether the write changed the row. False: the stored state is as new or newer, or the
+ * write has only some steps and the row is not its run's.
+ */
 export async function writeJourneyState(client: PoolClient, write: JourneyStateWrite): Promise<boolean> {
   const closed = write.runStatus !== 'RUNNING';
   const result = await client.query(
     `INSERT INTO case_journeys (case_id, workflow_id, run_id, run_started_at, version, state, run_status, outcome,
        steps, reasons,
        provider_ids, links, picklist, waiting_since, operator_deadline, started_at, closed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $4, $16)
+     SELECT $1::text, $2::text, $3::text, $4::timestamptz, $5::integer, $6::text, $7::text, $8::text,
+       $9::jsonb, $10::jsonb, $11::jsonb, $12::jsonb, $13::jsonb,
+       $14::timestamptz, $15::timestamptz, $4::timestamptz, $16::timestamptz
+     WHERE $17::boolean OR EXISTS (SELECT 1 FROM case_journeys WHERE case_id = $1)
      ON CONFLICT (case_id) DO UPDATE SET workflow_id = EXCLUDED.workflow_id, run_id = EXCLUDED.run_id,
        run_started_at = EXCLUDED.run_started_at,
        version = EXCLUDED.version, state = EXCLUDED.state, run_status = EXCLUDED.run_status, outcome = EXCLUDED.outcome,
@@ -67,7 +76,8 @@ export async function writeJourneyState(client: PoolClient, write: JourneyStateW
        started_at = LEAST(case_journeys.started_at, EXCLUDED.started_at), closed_at = EXCLUDED.closed_at,
        updated_at = now(),
        revision = nextval('case_journeys_revision')
-     WHERE (EXCLUDED.run_started_at, EXCLUDED.version) > (case_journeys.run_started_at, case_journeys.version)`,
+     WHERE (EXCLUDED.run_started_at, EXCLUDED.version) > (case_journeys.run_started_at, case_journeys.version)
+       AND ($17::boolean OR ${sameRun})`,
     [
       write.caseId,
       write.workflowId,
@@ -85,6 +95,7 @@ export async function writeJourneyState(client: PoolClient, write: JourneyStateW
       write.state === 'needs_attention' ? write.stateSince : null,
       write.operatorDeadline,
       closed ? write.stateSince : null,
+      write.allSteps,
     ],
   );
   return result.rowCount === 1;

@@ -8,8 +8,10 @@
  * A write carries the run's top-level state and only the steps that differ from what the case
  * file last took: a run's first write has them all, and a write that was given up on leaves its
  * steps to the next. Writes of a run land in order, so the store merges them onto the row
- * (caseReadModel.ts). `drain()` before the journey closes: a closed workflow's activities never
- * run.
+ * (caseReadModel.ts). The store refuses such a write for a row that is not its run's (a reset run
+ * knows what the run before it wrote): the journey then writes every step.
+ *
+ * `drain()` before the journey closes: a closed workflow's activities never run.
  */
 import { CancellationScope, condition, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
@@ -73,7 +75,7 @@ export class JourneyReadModel {
       for (let wanted = this.wanted; wanted; wanted = this.wanted) {
         this.wanted = undefined;
         const prepared = this.prepare(wanted.status, wanted.runStatus);
-        if (prepared) await this.send(prepared);
+        if (prepared && (await this.send(prepared)) === 'allStepsAsked') this.wanted ??= wanted;
       }
     } finally {
       this.writing = false;
@@ -81,14 +83,20 @@ export class JourneyReadModel {
   }
 
   /** Given up only after the activity's 7 days: the journey never fails over its read model. */
-  private async send(prepared: PreparedWrite): Promise<void> {
-    const taken = await CancellationScope.nonCancellable(() => this.durably(prepared.write)).then(
-      () => true,
-      () => false,
+  private async send(prepared: PreparedWrite): Promise<'taken' | 'givenUp' | 'allStepsAsked'> {
+    const changed = await CancellationScope.nonCancellable(() => this.durably(prepared.write)).then(
+      (answer) => answer,
+      () => undefined,
     );
-    if (!taken) return;
+    if (changed === undefined) return 'givenUp';
+    if (!changed && !prepared.write.allSteps) {
+      this.stepsTaken = new Map();
+      this.topTaken = '';
+      return 'allStepsAsked';
+    }
     this.stepsTaken = prepared.stepsTaken;
     this.topTaken = prepared.topTaken;
+    return 'taken';
   }
 
   /** The write of what differs from what the case file took; none when nothing does. */
@@ -118,6 +126,7 @@ export class JourneyReadModel {
       runStartedAt: runStartTime.toISOString(),
       version: ++this.version,
       steps,
+      allSteps: this.stepsTaken.size === 0,
       ...top,
     };
     return { write, stepsTaken, topTaken };

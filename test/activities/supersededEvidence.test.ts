@@ -55,6 +55,7 @@ function completedCase(caseId: string, steps: JourneyStateWrite['steps']): Journ
     state: 'completed',
     runStatus: 'COMPLETED',
     steps,
+    allSteps: true,
     reasons: [],
     operatorDeadline: null,
     stateSince: now,

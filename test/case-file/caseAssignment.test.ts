@@ -29,6 +29,7 @@ const write = (caseId: string, version: number, state = 'running'): JourneyState
   state,
   runStatus: 'RUNNING',
   steps: { banking: { state: 'running', providerIds: {} } },
+  allSteps: true,
   reasons: [],
   operatorDeadline: null,
   stateSince: runStart,

@@ -46,6 +46,7 @@ function write(
     state: 'running',
     runStatus: 'RUNNING',
     steps: { [idv]: { providerIds: {}, attempt: 1, ...step } as never },
+    allSteps: true,
     reasons: [],
     operatorDeadline: null,
     stateSince: now,

@@ -31,6 +31,7 @@ function write(caseId: string, version: number, changes: Partial<JourneyStateWri
     state: 'running',
     runStatus: 'RUNNING',
     steps: { banking: { state: 'running', providerIds: {} } },
+    allSteps: true,
     reasons: [],
     operatorDeadline: null,
     stateSince: runStart,
@@ -82,7 +83,7 @@ it('keeps the newest state: a late write with an older version changes nothing, 
   });
 });
 
-it("merges a write's steps onto the run's, and takes a new run's steps whole", async () => {
+it("merges a write's steps onto its run's; takes another run's only with every step", async () => {
   const caseId = randomUUID();
   const picklist = [{ provider_id: 'CR-1', company_name: 'One' }];
   await store.writeJourneyState(
@@ -96,6 +97,7 @@ it("merges a write's steps onto the run's, and takes a new run's steps whole", a
   // The run's next write carries only the step that changed.
   await store.writeJourneyState(
     write(caseId, 2, {
+      allSteps: false,
       steps: {
         banking: { state: 'waiting', providerIds: { bank_connection_id: 'b-1' }, links: { bank: 'https://x' } },
       },
@@ -111,14 +113,27 @@ it("merges a write's steps onto the run's, and takes a new run's steps whole", a
     links: { 'credit-report': {}, banking: { bank: 'https://x' } },
   });
 
-  // A later run's first write has every step of its own: nothing of the earlier run's stays.
-  await store.writeJourneyState(
-    write(caseId, 1, {
-      runId: 'run-2',
-      runStartedAt: '2026-11-21T10:00:00.000Z',
-      steps: { banking: { state: 'running', providerIds: {} } },
-    }),
-  );
+  // A reset run knows what the run before it wrote and sends only what changed: refused, nothing changes.
+  const resetRun = { runId: 'run-2', runStartedAt: '2026-11-21T10:00:00.000Z' };
+  const changedOnly = write(caseId, 3, {
+    ...resetRun,
+    allSteps: false,
+    steps: { banking: { state: 'failed', providerIds: {} } },
+  });
+  expect(await store.writeJourneyState(changedOnly)).toBe(false);
+  expect(await store.caseRecord(caseId)).toMatchObject({
+    runId: 'run-1',
+    version: 2,
+    steps: { banking: { state: 'waiting' } },
+  });
+  // Nor is such a write taken for a case with no row.
+  const noRow = randomUUID();
+  expect(await store.writeJourneyState(write(noRow, 2, { allSteps: false }))).toBe(false);
+  expect(await store.caseRecord(noRow)).toBeUndefined();
+
+  // A later run's write of every step takes over: nothing of the earlier run's stays.
+  const everyStep = write(caseId, 4, { ...resetRun, steps: { banking: { state: 'running', providerIds: {} } } });
+  expect(await store.writeJourneyState(everyStep)).toBe(true);
   const record = await store.caseRecord(caseId);
   expect(Object.keys(record!.steps)).toEqual(['banking']);
   expect(record!.picklist).toBeNull();

@@ -63,6 +63,7 @@ function closedCase(caseId: string, evidence: Record<string, EvidenceValidity>):
     state: 'completed',
     runStatus: 'COMPLETED',
     steps,
+    allSteps: true,
     reasons: [],
     operatorDeadline: null,
     stateSince: now,

@@ -3,8 +3,9 @@
  * changes made meanwhile together in the next; a run's first write has every step and each later
  * one only the steps that changed; a write given up on leaves its steps to the next. Whatever the
  * case file took, merged in order as the store merges it (case-file/caseReadModel.ts), is the
- * journey's final status. A turn of the loop that changed nothing writes nothing and holds up
- * neither the next write nor a continue-as-new.
+ * journey's final status. A write of some steps the case file does not take (a reset run's, for a
+ * row of the run before it) is followed by one of every step. A turn of the loop that changed
+ * nothing writes nothing and holds up neither the next write nor a continue-as-new.
  */
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
@@ -37,6 +38,9 @@ interface CaseWrites {
   /** The first write this matches is refused for good. */
   refuse?: (write: JourneyStateWrite) => boolean;
   refused?: JourneyStateWrite;
+  /** The first write this matches is answered as the store answers a reset run's: not taken. */
+  notTaken?: (write: JourneyStateWrite) => boolean;
+  notTakenWrite?: JourneyStateWrite;
 }
 
 const cases = new Map<string, CaseWrites>();
@@ -71,6 +75,10 @@ beforeAll(async () => {
         if (!seen.refused && seen.refuse?.(write)) {
           seen.refused = write;
           throw ApplicationFailure.nonRetryable('the case file refuses this write', 'Refused');
+        }
+        if (!seen.notTakenWrite && seen.notTaken?.(write)) {
+          seen.notTakenWrite = write;
+          return false;
         }
         seen.taken.push(write);
         return true;
@@ -140,7 +148,9 @@ test('writes one at a time; changes made meanwhile go together, with only the st
 
   expect(seen.mostAtOnce).toBe(1);
   const [first, second] = seen.sent;
+  expect(first).toMatchObject({ allSteps: true });
   expect(Object.keys(first!.steps).sort()).toEqual(['credit-report', 'income-employer']);
+  expect(second).toMatchObject({ allSteps: false });
   // The credit report had not changed since the first write: the second carries income-and-employer alone.
   expect(Object.keys(second!.steps)).toEqual(['income-employer']);
   expect(second!.steps['income-employer']).toMatchObject({ state: 'expired' });
@@ -163,6 +173,20 @@ test("a write given up on leaves its steps to the next, and the case file still 
   const next = seen.sent.find((w) => w.version === refused.version + 1)!;
   expect(next.steps['credit-report']).toMatchObject({ state: 'completed' });
   expect(seen.taken).not.toContain(refused);
+  expect(merged(seen.taken)).toEqual(outcome.steps);
+});
+
+test('a write of the changed steps that the case file does not take is followed by one of every step', async () => {
+  const { handle, seen, answerReport } = await journey({ notTaken: (write) => !write.allSteps });
+  answerReport();
+  await waitForStatus(handle, journeyStatusQuery, (s) => s.state === 'needs_attention');
+  await handle.executeUpdate(waiveStepUpdate, { args: [{ step: 'income-employer', reason: 'known employer' }] });
+  const outcome = await handle.result();
+
+  const notTaken = seen.notTakenWrite!;
+  const next = seen.sent.find((w) => w.version === notTaken.version + 1)!;
+  expect(next).toMatchObject({ allSteps: true });
+  expect(Object.keys(next.steps).sort()).toEqual(['credit-report', 'income-employer']);
   expect(merged(seen.taken)).toEqual(outcome.steps);
 });
 

@@ -53,6 +53,7 @@ export async function writeCase(pool: Pool, start: Date, changes: Change[]): Pro
         state: closed ? 'cancelled' : 'running',
         runStatus: closed ? 'CANCELLED' : 'RUNNING',
         steps: structuredClone(steps),
+        allSteps: true,
         reasons: [],
         operatorDeadline: null,
         stateSince: at.toISOString(),

@@ -136,6 +136,47 @@ test('a reset journey sends its events again under the same ids', async () => {
   expect(resent).toEqual(sent);
 });
 
+test("a reset journey's read model keeps every step: the case file has the reset run write them all", async () => {
+  const caseId = await newCase();
+  const personId = await newPerson();
+  const idv = `identity-verification/${personId}`;
+  // The applicant never acts: the IDV waits until its deadline.
+  const handle = await start({
+    caseId,
+    company: { company_id: (await acme()).company_id },
+    people: [{ personId }],
+    steps: { creditReport: true, identityVerification: true },
+    deadlines: { identityVerification: '6 seconds' },
+  });
+  const stepStates = async (runId?: string) => {
+    const record = await stack.caseFile.caseRecord(caseId);
+    if (!record || (runId && record.runId !== runId)) return undefined;
+    return Object.fromEntries(Object.entries(record.steps).map(([key, step]) => [key, step.state]));
+  };
+  await waitUntil('both steps written, the report completed', async () => {
+    const states = await stepStates();
+    return states?.['credit-report'] === 'completed' && states[idv] === 'waiting';
+  });
+
+  // Back to the last workflow task completed so far: the reset run holds what the first run wrote.
+  const history = await handle.fetchHistory();
+  const lastTask = history.events!.filter((e) => e.workflowTaskCompletedEventAttributes).at(-1)!;
+  const { runId: resetRun } = await stack.client.workflowService.resetWorkflowExecution({
+    namespace: stack.temporal.namespace,
+    workflowExecution: { workflowId: journeyWorkflowId(caseId), runId: (await handle.describe()).runId },
+    workflowTaskFinishEventId: lastTask.eventId,
+    reason: 'lifecycle test: a reset after the read model took its writes',
+    requestId: randomUUID(),
+  });
+  // The IDV expires: the reset run's first write changes only that step.
+  const states = await waitUntil('the expiry written by the reset run', async () => {
+    const written = await stepStates(resetRun!);
+    return written?.[idv] === 'expired' && written;
+  });
+  expect(states).toEqual({ 'credit-report': 'completed', [idv]: 'expired' });
+  await stack.client.workflow.getHandle(journeyWorkflowId(caseId)).terminate('test over');
+});
+
 test('a journey started by another client sets its CaseId, and one it cannot read fails at once naming the fields', async () => {
   const caseId = await newCase();
   // What `temporal workflow start --input` sends: no schema applied, no defaults, no search attributes.
