@@ -36,8 +36,11 @@ export const journeyStateWriteSchema = z.object({
   runStatus: z.enum(runStatuses),
   /** Every step of the run (`allSteps`), or the steps that changed since the run's last write. */
   steps: z.record(z.string(), stepSchema),
-  /** True for a run's first write and whenever the case file asked for every step. */
-  allSteps: z.boolean(),
+  /**
+   * True for a run's first write and whenever the case file did not take the write before. A
+   * write without it (from a journey that wrote its whole status every time) has every step.
+   */
+  allSteps: z.boolean().default(true),
   reasons: z.array(z.string()),
   operatorDeadline: isoTime.nullable(),
   /** When the journey's state last changed (workflow time). */

@@ -112,10 +112,20 @@ it("merges a write's steps onto its run's; takes another run's only with every s
     provider_ids: { 'credit-report': { company_id: 'c-1' }, banking: { bank_connection_id: 'b-1' } },
     links: { 'credit-report': {}, banking: { bank: 'https://x' } },
   });
+  // The same write again (its activity retried after it landed) changes nothing.
+  expect(await store.writeJourneyState(write(caseId, 2, { allSteps: false, steps: {} }))).toBe(false);
+  // The picklist goes with the credit report's wait, though the write carries no other step.
+  const resolved = { 'credit-report': { state: 'completed', providerIds: { company_id: 'c-1' } } };
+  expect(await store.writeJourneyState(write(caseId, 3, { allSteps: false, steps: resolved }))).toBe(true);
+  expect(await store.caseRecord(caseId)).toMatchObject({
+    version: 3,
+    steps: { 'credit-report': { state: 'completed' }, banking: { state: 'waiting' } },
+    picklist: null,
+  });
 
   // A reset run knows what the run before it wrote and sends only what changed: refused, nothing changes.
   const resetRun = { runId: 'run-2', runStartedAt: '2026-11-21T10:00:00.000Z' };
-  const changedOnly = write(caseId, 3, {
+  const changedOnly = write(caseId, 4, {
     ...resetRun,
     allSteps: false,
     steps: { banking: { state: 'failed', providerIds: {} } },
@@ -123,7 +133,7 @@ it("merges a write's steps onto its run's; takes another run's only with every s
   expect(await store.writeJourneyState(changedOnly)).toBe(false);
   expect(await store.caseRecord(caseId)).toMatchObject({
     runId: 'run-1',
-    version: 2,
+    version: 3,
     steps: { banking: { state: 'waiting' } },
   });
   // Nor is such a write taken for a case with no row.
@@ -132,7 +142,7 @@ it("merges a write's steps onto its run's; takes another run's only with every s
   expect(await store.caseRecord(noRow)).toBeUndefined();
 
   // A later run's write of every step takes over: nothing of the earlier run's stays.
-  const everyStep = write(caseId, 4, { ...resetRun, steps: { banking: { state: 'running', providerIds: {} } } });
+  const everyStep = write(caseId, 5, { ...resetRun, steps: { banking: { state: 'running', providerIds: {} } } });
   expect(await store.writeJourneyState(everyStep)).toBe(true);
   const record = await store.caseRecord(caseId);
   expect(Object.keys(record!.steps)).toEqual(['banking']);

@@ -1,7 +1,7 @@
 /**
- * The journey's writes into the read model, with the case file stubbed: one write at a time, the
- * changes made meanwhile together in the next; a run's first write has every step and each later
- * one only the steps that changed; a write given up on leaves its steps to the next. Whatever the
+ * The journey's writes into the read model, with the case file stubbed: every change written, in
+ * order and one write at a time; a run's first write has every step and each later one only the
+ * steps that changed; a write given up on leaves its steps to the next. Whatever the
  * case file took, merged in order as the store merges it (case-file/caseReadModel.ts), is the
  * journey's final status. A write of some steps the case file does not take (a reset run's, for a
  * row of the run before it) is followed by one of every step. A turn of the loop that changed
@@ -130,9 +130,13 @@ function merged(taken: JourneyStateWrite[]): JourneyStateWrite['steps'] {
   return steps;
 }
 
+/** The states of a step in the writes, in order. */
+const statesWritten = (writes: JourneyStateWrite[], key: string) =>
+  writes.map((w) => w.steps[key]?.state).filter((state) => state !== undefined);
+
 const incomeExpired = (s: JourneyStatus) => s.steps['income-employer']?.state === 'expired';
 
-test('writes one at a time; changes made meanwhile go together, with only the steps that changed', async () => {
+test('writes every change in order, one at a time, each with only the steps it changed', async () => {
   const held = gate();
   const { handle, seen, answerReport } = await journey({ held: held.opened });
   // The first write stays out while income-and-employer waits and then expires.
@@ -153,7 +157,9 @@ test('writes one at a time; changes made meanwhile go together, with only the st
   expect(second).toMatchObject({ allSteps: false });
   // The credit report had not changed since the first write: the second carries income-and-employer alone.
   expect(Object.keys(second!.steps)).toEqual(['income-employer']);
-  expect(second!.steps['income-employer']).toMatchObject({ state: 'expired' });
+  // Every state each step went through reached the case file, in order, though the first write was held.
+  expect(statesWritten(seen.taken, 'income-employer')).toEqual(['running', 'waiting', 'expired', 'waived']);
+  expect(statesWritten(seen.taken, 'credit-report')).toEqual(['running', 'completed']);
   expect(seen.sent.map((w) => w.version)).toEqual(seen.sent.map((_, i) => i + 1));
   expect(seen.sent.at(-1)).toMatchObject({ state: 'completed', runStatus: 'COMPLETED' });
   expect(merged(seen.taken)).toEqual(outcome.steps);
