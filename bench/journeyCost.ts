@@ -107,6 +107,8 @@ async function main(): Promise<void> {
       console.log(`  ${name.padEnd(60)} ${per(count)}`);
     const events = per(total.events);
     const actions = per(total.actions);
+    const historyKb = Math.round(total.historyBytes / JOURNEYS / 100) / 10;
+    console.log(`\nhistory size (protobuf, payloads encrypted, as Temporal stores it): ${historyKb} KB a journey`);
     console.log(
       `\nbillable actions by kind (per journey; not in a history, so not counted: ${notInHistory}; heartbeats estimated):`,
     );
@@ -121,6 +123,16 @@ async function main(): Promise<void> {
       baseline: BEFORE_EVENTS,
       baselineName: 'history events per journey without lean histories',
       ratio: events / BEFORE_EVENTS,
+      target: 'none',
+      pass: null,
+    });
+    reportResult({
+      name: 'journey cost: history size',
+      figure: historyKb,
+      unit: 'KB of history per journey (payloads encrypted)',
+      baseline: null,
+      baselineName: 'none',
+      ratio: null,
       target: 'none',
       pass: null,
     });

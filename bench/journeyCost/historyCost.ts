@@ -1,6 +1,6 @@
 /**
  * What one workflow run costs Temporal, read from its history: events, workflow tasks, signals,
- * activities, timers, children, and Temporal Cloud billable actions (billableActions.ts).
+ * activities, timers, children, its size, and Temporal Cloud billable actions (billableActions.ts).
  */
 import { temporal } from '@temporalio/proto';
 import {
@@ -28,6 +28,8 @@ export interface Cost {
   children: number;
   /** Reconciliation polls (polls.ts): what waiting for the applicant costs. */
   polls: number;
+  /** The history's size as Temporal stores it (protobuf, its payloads encrypted), in bytes. */
+  historyBytes: number;
   /** Billable actions, all kinds. */
   actions: number;
   /** The same by kind. */
@@ -44,6 +46,7 @@ export const zeroCost = (): Cost => ({
   timers: 0,
   children: 0,
   polls: 0,
+  historyBytes: 0,
   actions: 0,
   actionsByKind: noActions(),
 });
@@ -60,6 +63,7 @@ export function addCost(into: Cost, more: Cost): Cost {
 export function historyCost(events: readonly Event[]): Cost {
   const cost = zeroCost();
   cost.events = events.length;
+  cost.historyBytes = temporal.api.history.v1.History.encode({ events: [...events] }).finish().length;
   cost.actionsByKind = billableActions(events);
   cost.actions = totalOf(cost.actionsByKind);
   for (const event of events) {
