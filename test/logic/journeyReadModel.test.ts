@@ -106,11 +106,17 @@ function gate(): { opened: Promise<void>; open: () => void } {
   return { opened, open };
 }
 
+/** The stubbed case file's record of the writes of `caseId`, answering as `writes` says. */
+function watchWrites(caseId: string, writes: Partial<CaseWrites> = {}): CaseWrites {
+  const seen: CaseWrites = { sent: [], taken: [], mostAtOnce: 0, out: 0, ...writes };
+  cases.set(caseId, seen);
+  return seen;
+}
+
 /** A journey of two steps: the credit report, answered once `report` opens, and income-and-employer, which expires. */
 async function journey(writes: Partial<CaseWrites> = {}) {
   const caseId = randomUUID();
-  const seen: CaseWrites = { sent: [], taken: [], mostAtOnce: 0, out: 0, ...writes };
-  cases.set(caseId, seen);
+  const seen = watchWrites(caseId, writes);
   const report = gate();
   const companyId = `company-${caseId}`;
   reportGates.set(companyId, report.opened);
@@ -121,6 +127,14 @@ async function journey(writes: Partial<CaseWrites> = {}) {
     deadlines: { incomeEmployer: '2 seconds' },
   });
   return { handle, seen, answerReport: report.open };
+}
+
+/** Answers the credit report and waives the expired income-and-employer step: the journey completes. */
+async function completeByWaiver({ handle, answerReport }: Awaited<ReturnType<typeof journey>>) {
+  answerReport();
+  await waitForStatus(handle, journeyStatusQuery, (s) => s.state === 'needs_attention');
+  await handle.executeUpdate(waiveStepUpdate, { args: [{ step: 'income-employer', reason: 'known employer' }] });
+  return handle.result();
 }
 
 /** The steps as the store holds them once it has merged the writes it took, in order. */
@@ -138,17 +152,14 @@ const incomeExpired = (s: JourneyStatus) => s.steps['income-employer']?.state ==
 
 test('writes every change in order, one at a time, each with only the steps it changed', async () => {
   const held = gate();
-  const { handle, seen, answerReport } = await journey({ held: held.opened });
+  const started = await journey({ held: held.opened });
+  const { handle, seen } = started;
   // The first write stays out while income-and-employer waits and then expires.
   await waitForStatus(handle, journeyStatusQuery, incomeExpired);
   expect(seen.sent).toHaveLength(1);
   held.open();
   await waitUntil('the second write sent', () => seen.sent.length >= 2);
-
-  answerReport();
-  await waitForStatus(handle, journeyStatusQuery, (s) => s.state === 'needs_attention');
-  await handle.executeUpdate(waiveStepUpdate, { args: [{ step: 'income-employer', reason: 'known employer' }] });
-  const outcome = await handle.result();
+  const outcome = await completeByWaiver(started);
 
   expect(seen.mostAtOnce).toBe(1);
   const [first, second] = seen.sent;
@@ -167,13 +178,9 @@ test('writes every change in order, one at a time, each with only the steps it c
 
 test("a write given up on leaves its steps to the next, and the case file still ends with the journey's status", async () => {
   // The credit report completes at once and never changes again; the write that first says so is refused.
-  const { handle, seen, answerReport } = await journey({
-    refuse: (write) => write.steps['credit-report']?.state === 'completed',
-  });
-  answerReport();
-  await waitForStatus(handle, journeyStatusQuery, (s) => s.state === 'needs_attention');
-  await handle.executeUpdate(waiveStepUpdate, { args: [{ step: 'income-employer', reason: 'known employer' }] });
-  const outcome = await handle.result();
+  const started = await journey({ refuse: (write) => write.steps['credit-report']?.state === 'completed' });
+  const { seen } = started;
+  const outcome = await completeByWaiver(started);
 
   const refused = seen.refused!;
   const next = seen.sent.find((w) => w.version === refused.version + 1)!;
@@ -183,11 +190,9 @@ test("a write given up on leaves its steps to the next, and the case file still 
 });
 
 test('a write of the changed steps that the case file does not take is followed by one of every step', async () => {
-  const { handle, seen, answerReport } = await journey({ notTaken: (write) => !write.allSteps });
-  answerReport();
-  await waitForStatus(handle, journeyStatusQuery, (s) => s.state === 'needs_attention');
-  await handle.executeUpdate(waiveStepUpdate, { args: [{ step: 'income-employer', reason: 'known employer' }] });
-  const outcome = await handle.result();
+  const started = await journey({ notTaken: (write) => !write.allSteps });
+  const { seen } = started;
+  const outcome = await completeByWaiver(started);
 
   const notTaken = seen.notTakenWrite!;
   const next = seen.sent.find((w) => w.version === notTaken.version + 1)!;
@@ -198,7 +203,7 @@ test('a write of the changed steps that the case file does not take is followed 
 
 test("a journey waiting for an operator continues as new once its writes are taken; the new run's first write has every step", async () => {
   const caseId = randomUUID();
-  cases.set(caseId, { sent: [], taken: [], mostAtOnce: 0, out: 0 });
+  watchWrites(caseId);
   // Started as any client may: the last field, which the case API does not take, asks for a
   // continue-as-new early (Temporal suggests one only at thousands of events).
   await logic.env.client.workflow.start(journeyWorkflowType, {
@@ -227,8 +232,7 @@ test("a journey waiting for an operator continues as new once its writes are tak
 
 test('a change that comes after a turn that changed nothing is written', async () => {
   const caseId = randomUUID();
-  const seen: CaseWrites = { sent: [], taken: [], mostAtOnce: 0, out: 0 };
-  cases.set(caseId, seen);
+  const seen = watchWrites(caseId);
   const handle = await logic.start({
     caseId,
     steps: { incomeEmployer: true },
