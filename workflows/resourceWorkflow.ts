@@ -181,7 +181,10 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
     lastActivity + (outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs);
   for (;;) {
     const wakeAt = Math.min(nextPollAt(), quietUntil(), sightings.dueAt());
-    const busy = await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now()));
+    // Work queued: go on at once. A wait under a timeout costs a scope, a timer and a race, which
+    // a turn with work queued would only start to cancel.
+    const busy =
+      outbox.length > 0 || wake || (await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now())));
     wake = false;
     if (busy) {
       const told = await flush(outbox, state);
