@@ -128,11 +128,9 @@ export function createResourceInbox(
     track: remember,
     subscribed: () => [...subscribedTo.values()],
     unsubscribe,
+    // Each unsubscribe is out of a cancellation's reach already.
     async unsubscribeAll() {
-      const all = [...subscribedTo.values()];
-      await CancellationScope.nonCancellable(async () => {
-        await Promise.all(all.map(unsubscribe));
-      });
+      await Promise.all([...subscribedTo.values()].map(unsubscribe));
     },
   };
   return inbox;
