@@ -369,11 +369,12 @@ Bulk retry (after a provider outage), at most ${bulkRetryMaxCases} cases an invo
     .action((caseId: string, options: { dryRun?: boolean }) =>
       chosen(async (ctx) => {
         const [{ planJourneyRetry, retryJourney }, { formatRetryPlan }] = [later.retry(), later.format()];
-        const plan = await planJourneyRetry(await withCaseFile(ctx), caseId);
+        const withFile = await withCaseFile(ctx);
+        const plan = await planJourneyRetry(withFile, caseId);
         const { input: _input, ...summary } = plan;
         if (options.dryRun)
           return done(`${formatRetryPlan(plan)}\n(dry run: nothing started)`, { ...summary, dryRun: true });
-        const runId = await retryJourney(ctx, plan);
+        const runId = await retryJourney(withFile, plan);
         return done(`${formatRetryPlan(plan)}\nretried case/${caseId} as run ${runId}`, { ...summary, runId });
       }),
     );

@@ -3,6 +3,7 @@
  * completed or waived step over (no provider call again) and runs the others as their next attempt,
  * each continuing its need: the same idempotency keys, the report or request the provider holds.
  */
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { JourneyRetryError } from './journeyErrors';
 import type { CarryOver, PurchaseContinuation, ValidOnboardCaseInput } from './journeyInput';
@@ -116,15 +117,58 @@ function continuationOf(step: JourneyStep): PurchaseContinuation | undefined {
 }
 
 /** Starts the new run of a closed journey (same workflow id); answers its run id. */
-export function retryJourney(ctx: JourneyClientContext, plan: RetryPlan): Promise<string> {
-  return startNewRun(ctx, plan.caseId, plan.input);
+export async function retryJourney(ctx: JourneyReadContext, plan: RetryPlan): Promise<string> {
+  try {
+    return await startNewRun(ctx, plan.caseId, plan.input);
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    throw new JourneyRetryError(
+      `case/${plan.caseId} has a run open on it: the journey is still delivering its last writes and ` +
+        'events, or another retry has just started it; retry again once it has closed',
+    );
+  }
 }
 
 /**
+ * How long a start waits for a finishing run to close. The read model says a run closed a moment
+ * before it has: the journey writes its end in its last workflow task and closes in the next, once
+ * that write is taken.
+ */
+export const FINISHING_RUN_WAIT_MS = 10_000;
+
+/**
  * Starts a new run on a closed journey's workflow id with `input`; `memo` is kept on the run (what
- * started it, for a repeat of the request to find). Answers the run's id.
+ * started it, for a repeat of the request to find). Answers the run's id. A run still open there
+ * that the read model says has closed is finishing: the start waits for it to close, up to
+ * FINISHING_RUN_WAIT_MS, and is tried once more. Any other open run (one another request has just
+ * started) fails the start at once.
  */
 export async function startNewRun(
+  ctx: JourneyReadContext,
+  caseId: string,
+  input: ValidOnboardCaseInput,
+  memo?: Record<string, unknown>,
+): Promise<string> {
+  const start = () => startRun(ctx, caseId, input, memo);
+  try {
+    return await start();
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError) || !(await finishing(ctx, caseId))) throw error;
+    await closeOfOpenRun(ctx, caseId);
+    return start();
+  }
+}
+
+/** The open run is one the read model says has closed: it is in its last workflow task. */
+async function finishing(ctx: JourneyReadContext, caseId: string): Promise<boolean> {
+  const [read, open] = await Promise.all([
+    readCaseStatus(ctx.readModel, caseId),
+    journeyHandle(ctx, caseId).describe(),
+  ]);
+  return open.status.name === 'RUNNING' && read?.runId === open.runId && read.runStatus !== 'RUNNING';
+}
+
+async function startRun(
   ctx: JourneyClientContext,
   caseId: string,
   input: ValidOnboardCaseInput,
@@ -140,6 +184,12 @@ export async function startNewRun(
     memo,
   });
   return started.firstExecutionRunId;
+}
+
+/** Waits until the journey's open run closes, however it ends, or FINISHING_RUN_WAIT_MS pass. */
+async function closeOfOpenRun(ctx: JourneyClientContext, caseId: string): Promise<void> {
+  const handle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId), undefined, { followRuns: false });
+  await ctx.client.withDeadline(Date.now() + FINISHING_RUN_WAIT_MS, () => handle.result()).catch(() => undefined);
 }
 
 /** The input the latest run started with, decoded with the client's data converter. */

@@ -514,8 +514,9 @@ export class JourneyDriver {
         }
         // A closed journey's way forward: run it again, carrying over what it finished.
         try {
-          const plan = await planJourneyRetry({ ...this.env.ctx, readModel: this.env.stack.caseFile }, this.j.caseId);
-          const runId = await retryJourney(this.env.ctx, plan);
+          const withFile = { ...this.env.ctx, readModel: this.env.stack.caseFile };
+          const plan = await planJourneyRetry(withFile, this.j.caseId);
+          const runId = await retryJourney(withFile, plan);
           this.j.record.journeyRetries++;
           this.j.runIds.add(runId);
           this.note(
