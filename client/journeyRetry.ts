@@ -153,19 +153,22 @@ export async function startNewRun(
   try {
     return await start();
   } catch (error) {
-    if (!(error instanceof WorkflowExecutionAlreadyStartedError) || !(await finishing(ctx, caseId))) throw error;
-    await closeOfOpenRun(ctx, caseId);
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    const finishing = await finishingRun(ctx, caseId);
+    if (!finishing) throw error;
+    await closeOf(ctx, caseId, finishing);
     return start();
   }
 }
 
-/** The open run is one the read model says has closed: it is in its last workflow task. */
-async function finishing(ctx: JourneyReadContext, caseId: string): Promise<boolean> {
+/** The journey's open run, when the read model says it has closed: it is in its last workflow task. */
+async function finishingRun(ctx: JourneyReadContext, caseId: string): Promise<string | undefined> {
   const [read, open] = await Promise.all([
     readCaseStatus(ctx.readModel, caseId),
     journeyHandle(ctx, caseId).describe(),
   ]);
-  return open.status.name === 'RUNNING' && read?.runId === open.runId && read.runStatus !== 'RUNNING';
+  const finishing = open.status.name === 'RUNNING' && read?.runId === open.runId && read.runStatus !== 'RUNNING';
+  return finishing ? open.runId : undefined;
 }
 
 async function startRun(
@@ -186,9 +189,9 @@ async function startRun(
   return started.firstExecutionRunId;
 }
 
-/** Waits until the journey's open run closes, however it ends, or FINISHING_RUN_WAIT_MS pass. */
-async function closeOfOpenRun(ctx: JourneyClientContext, caseId: string): Promise<void> {
-  const handle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId), undefined, { followRuns: false });
+/** Waits until the run closes, however it ends, or FINISHING_RUN_WAIT_MS pass. */
+async function closeOf(ctx: JourneyClientContext, caseId: string, runId: string): Promise<void> {
+  const handle = ctx.client.workflow.getHandle(journeyWorkflowId(caseId), runId, { followRuns: false });
   await ctx.client.withDeadline(Date.now() + FINISHING_RUN_WAIT_MS, () => handle.result()).catch(() => undefined);
 }
 
