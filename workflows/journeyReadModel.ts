@@ -93,10 +93,7 @@ export class JourneyReadModel {
    * a write of every step only when the row is newer (nothing to write).
    */
   private async send(write: JourneyStateWrite): Promise<'taken' | 'refused' | 'givenUp'> {
-    const changed = await CancellationScope.nonCancellable(() => this.durably(write)).then(
-      (answer) => answer,
-      () => undefined,
-    );
+    const changed = await CancellationScope.nonCancellable(() => this.durably(write)).catch(() => undefined);
     if (changed === undefined) return 'givenUp';
     return changed || write.allSteps ? 'taken' : 'refused';
   }

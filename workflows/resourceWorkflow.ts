@@ -179,12 +179,12 @@ export async function resourceWorkflow(input: ResourceWorkflowInput): Promise<Re
   };
   const quietUntil = (): number =>
     lastActivity + (outcomeTold ? Math.min(retentionMs, quietAfterOutcomeMs ?? inputQuietMs) : retentionMs);
+  const workQueued = (): boolean => outbox.length > 0 || wake;
   for (;;) {
     const wakeAt = Math.min(nextPollAt(), quietUntil(), sightings.dueAt());
     // Work queued: go on at once. A wait under a timeout costs a scope, a timer and a race, which
     // a turn with work queued would only start to cancel.
-    const busy =
-      outbox.length > 0 || wake || (await condition(() => outbox.length > 0 || wake, Math.max(1, wakeAt - Date.now())));
+    const busy = workQueued() || (await condition(workQueued, Math.max(1, wakeAt - Date.now())));
     wake = false;
     if (busy) {
       const told = await flush(outbox, state);
